@@ -1,0 +1,55 @@
+import { useNavigation } from '@remix-run/react'
+import { useEffect, useId, useRef, type InputHTMLAttributes, type ReactNode } from 'react'
+
+type InputProps = InputHTMLAttributes<HTMLInputElement> & { name: string }
+
+/** A labelled input whose message is tied to it (aria-describedby) and announced. */
+export function Field({ label, error, hint, ...input }: { label: string; error?: string | null; hint?: ReactNode } & InputProps) {
+  const id = useId()
+  const errorId = `${id}-error`
+  const hintId = `${id}-hint`
+  const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+      {hint ? (
+        <div id={hintId} className="field-hint">
+          {hint}
+        </div>
+      ) : null}
+      {error ? (
+        <p id={errorId} className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  )
+}
+
+/**
+ * A form-level message. It is a live region, and gets focus when it appears so that
+ * keyboard and screen-reader users land on it after a failed submission.
+ */
+export function FormAlert({ children, tone = 'error' }: { children: ReactNode; tone?: 'error' | 'success' | 'info' }) {
+  const ref = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    ref.current?.focus()
+  }, [children])
+  return (
+    <div ref={ref} className={`alert alert-${tone}`} role={tone === 'error' ? 'alert' : 'status'} tabIndex={-1}>
+      {children}
+    </div>
+  )
+}
+
+/** The submit button; while this form's submission is in flight it says so and stays put. */
+export function SubmitButton({ children, pendingLabel, action }: { children: ReactNode; pendingLabel: string; action?: string }) {
+  const navigation = useNavigation()
+  const pending = navigation.state === 'submitting' && (action === undefined || navigation.formAction === action)
+  return (
+    <button type="submit" className="button-primary" aria-disabled={pending || undefined} data-pending={pending || undefined}>
+      {pending ? pendingLabel : children}
+    </button>
+  )
+}

@@ -1,0 +1,45 @@
+import { Form, useFetcher, useLocation } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { LOCALES, type Locale } from '~/lib/i18n'
+
+/**
+ * Without JavaScript: a form post that sets the cookie and comes back to the same address.
+ * With it: the same form through a fetcher, so the page changes language in place.
+ */
+export function LanguageSwitch({ current }: { current: Locale }) {
+  const { t } = useTranslation()
+  const location = useLocation()
+  const fetcher = useFetcher()
+  const returnTo = location.pathname + location.search
+  return (
+    <Form
+      method="post"
+      action="/language"
+      className="language-switch"
+      aria-label={t('language.label')}
+      onSubmit={(event) => {
+        event.preventDefault()
+        const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null
+        if (!submitter) return
+        const data = new FormData(event.currentTarget, submitter)
+        data.set('inPlace', '1')
+        fetcher.submit(data, { method: 'post', action: '/language' })
+      }}
+    >
+      <input type="hidden" name="returnTo" value={returnTo} />
+      {LOCALES.map((l) => (
+        <button
+          key={l.code}
+          type="submit"
+          name="locale"
+          value={l.code}
+          lang={l.iso}
+          aria-pressed={l.code === current}
+          title={t('language.switchTo', { name: l.name })}
+        >
+          {l.name}
+        </button>
+      ))}
+    </Form>
+  )
+}

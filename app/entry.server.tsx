@@ -1,0 +1,52 @@
+import { PassThrough } from 'node:stream'
+import type { EntryContext } from '@remix-run/node'
+import { createReadableStreamFromReadable } from '@remix-run/node'
+import { RemixServer } from '@remix-run/react'
+import { isbot } from 'isbot'
+import { renderToPipeableStream } from 'react-dom/server'
+import { I18nextProvider } from 'react-i18next'
+import { getI18n, getLocale } from '../server/i18n'
+
+const ABORT_DELAY = 5_000
+export const streamTimeout = ABORT_DELAY
+
+export default async function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+) {
+  const i18n = getI18n(await getLocale(request))
+  // Bots and no-JS visitors get the whole document at once; browsers get it streamed.
+  const readyEvent = isbot(request.headers.get('user-agent') ?? '') ? 'onAllReady' : 'onShellReady'
+
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false
+    const { pipe, abort } = renderToPipeableStream(
+      <I18nextProvider i18n={i18n}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />
+      </I18nextProvider>,
+      {
+        [readyEvent]() {
+          shellRendered = true
+          const body = new PassThrough()
+          responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+          responseHeaders.set('Cache-Control', 'no-store')
+          resolve(
+            new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
+          )
+          pipe(body)
+        },
+        onShellError(error: unknown) {
+          reject(error)
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500
+          // Errors while streaming are reported by handleError; log here only before the shell.
+          if (!shellRendered) console.error(error)
+        },
+      },
+    )
+    setTimeout(abort, ABORT_DELAY)
+  })
+}

@@ -1,0 +1,36 @@
+import en from '../../locales/en/common.json'
+import fr from '../../locales/fr/common.json'
+
+/** The supported languages: one place for the list, the default and the resources. */
+export const LOCALES = [
+  { code: 'en', iso: 'en-US', name: 'English' },
+  { code: 'fr', iso: 'fr-FR', name: 'Français' },
+] as const
+
+export type Locale = (typeof LOCALES)[number]['code']
+export const DEFAULT_LOCALE: Locale = 'fr'
+export const LOCALE_CODES: Locale[] = LOCALES.map((l) => l.code)
+export const LOCALE_COOKIE = 'i18n_redirected'
+export const LOCALE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === 'string' && (LOCALE_CODES as string[]).includes(value)
+}
+
+export function isoOf(locale: Locale): string {
+  return LOCALES.find((l) => l.code === locale)?.iso ?? 'fr-FR'
+}
+
+/** Both languages are small; shipping both lets the switch change language in place. */
+export const resources = { en: { common: en }, fr: { common: fr } }
+
+export const i18nOptions = {
+  supportedLngs: LOCALE_CODES,
+  fallbackLng: DEFAULT_LOCALE,
+  defaultNS: 'common',
+  ns: ['common'],
+  resources,
+  // React escapes what it renders.
+  interpolation: { escapeValue: false },
+  initImmediate: false,
+} as const

@@ -1,0 +1,41 @@
+import js from '@eslint/js'
+import jsxA11y from 'eslint-plugin-jsx-a11y'
+import react from 'eslint-plugin-react'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+export default tseslint.config(
+  { ignores: ['build/', 'node_modules/', 'test-results/', 'playwright-report/', '.cache/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx,js}'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+    },
+  },
+  {
+    files: ['app/**/*.tsx'],
+    ...react.configs.flat.recommended,
+    ...react.configs.flat['jsx-runtime'],
+    settings: { react: { version: '18.3' } },
+  },
+  {
+    files: ['app/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...jsxA11y.flatConfigs.strict.rules,
+      'react/prop-types': 'off',
+      // Every visible string is a translation key (tests/unit/i18n.test.ts checks the files).
+      'react/jsx-no-literals': ['error', { noStrings: false, allowedStrings: [' ', '·', '–'], ignoreProps: true }],
+    },
+  },
+  {
+    files: ['tests/**/*.ts'],
+    rules: { 'no-empty-pattern': 'off' },
+  },
+)

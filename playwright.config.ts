@@ -1,0 +1,34 @@
+import { defineConfig } from '@playwright/test'
+
+/**
+ * Debian's Chromium, never a downloaded browser. Every spec runs twice: with JavaScript
+ * (the enhanced app) and without it (plain HTML forms).
+ */
+const launchOptions = {
+  executablePath: '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+  ],
+}
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  globalSetup: './tests/e2e/global-setup.ts',
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: true,
+  retries: 0,
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
+  timeout: 30_000,
+  use: { launchOptions, locale: 'fr-FR', trace: 'off', screenshot: 'off' },
+  projects: [
+    { name: 'js', use: { javaScriptEnabled: true } },
+    { name: 'no-js', use: { javaScriptEnabled: false } },
+  ],
+})

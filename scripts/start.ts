@@ -1,0 +1,69 @@
+/**
+ * `npm start`: the embedded default. Builds when the sources are newer than the build, starts
+ * the Firebase Auth emulator with a demo project, creates a demo account, serves the production
+ * build against it, and prints where and how to sign in. Ctrl-C stops everything.
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { emulatorAdmin, startEmulator } from '../tests/support/emulator'
+import { getFreePort } from '../tests/support/ports'
+import { SERVER_ENTRY, startPortal } from '../tests/support/portal'
+
+const DEMO_EMAIL = 'demo@example.com'
+const DEMO_PASSWORD = 'Demo-Portal-2026'
+const SOURCES = ['app', 'server', 'locales', 'public', 'vite.config.ts', 'package-lock.json']
+
+function newestMtime(entry: string): number {
+  if (!existsSync(entry)) return 0
+  const stat = statSync(entry)
+  if (!stat.isDirectory()) return stat.mtimeMs
+  return Math.max(0, ...readdirSync(entry).map((name) => newestMtime(path.join(entry, name))))
+}
+
+if (!existsSync(SERVER_ENTRY) || Math.max(...SOURCES.map(newestMtime)) > statSync(SERVER_ENTRY).mtimeMs) {
+  console.log('Building the portal…')
+  const build = spawnSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' })
+  if (build.status !== 0) process.exit(build.status ?? 1)
+}
+
+const emulator = await startEmulator({ projectId: 'demo-auth-portal' })
+const stopAll = async (code: number) => {
+  await portal?.stop().catch(() => undefined)
+  await emulator.stop().catch(() => undefined)
+  process.exit(code)
+}
+let portal: Awaited<ReturnType<typeof startPortal>> | undefined
+try {
+  await emulatorAdmin(emulator).createUser(DEMO_EMAIL, DEMO_PASSWORD)
+  const port = process.env.PORT ?? String(await portFree(3000) ? 3000 : await getFreePort())
+  portal = await startPortal({
+    PLATFORM: 'local',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+    FIREBASE_PROJECT_ID: emulator.projectId,
+    PORT: port,
+  })
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error)
+  await stopAll(1)
+}
+
+console.log(`
+  Authentication portal: ${portal!.url}/
+  Demo account:          ${DEMO_EMAIL} / ${DEMO_PASSWORD}
+  Auth emulator:         ${emulator.origin} (project ${emulator.projectId}; reset emails at
+                         ${emulator.origin}/emulator/v1/projects/${emulator.projectId}/oobCodes)
+  Press Ctrl-C to stop.
+`)
+
+process.once('SIGINT', () => void stopAll(0))
+process.once('SIGTERM', () => void stopAll(0))
+
+async function portFree(port: number): Promise<boolean> {
+  const net = await import('node:net')
+  return new Promise((resolve) => {
+    const server = net.createServer().once('error', () => resolve(false))
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
+  })
+}

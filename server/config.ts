@@ -1,0 +1,142 @@
+import { z } from 'zod'
+
+/**
+ * The environment, parsed once. Nothing else in the code base reads process.env:
+ * every setting is declared here, with its default, and documented in README.md.
+ */
+
+export const PLATFORMS = ['local', 'development', 'staging', 'isoprod', 'production', 'test'] as const
+export type Platform = (typeof PLATFORMS)[number]
+
+const LOCAL_PLATFORMS: readonly Platform[] = ['local', 'test']
+/** Only for PLATFORM=local/test: a production deployment must set its own. */
+const DEV_SESSION_SECRET = 'local-development-secret-do-not-use-in-production'
+
+const port = z.coerce.number().int().min(0).max(65535)
+const positiveInt = z.coerce.number().int().positive()
+
+const EnvSchema = z
+  .object({
+    PORT: port.default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    PLATFORM: z.enum(PLATFORMS).default('local'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+    FIREBASE_PROJECT_ID: z.string().min(1).default('demo-auth-portal'),
+    IDENTITY_API_KEY: z.string().min(1).optional(),
+    FIREBASE_AUTH_EMULATOR_HOST: z.string().min(1).optional(),
+    IDENTITY_TENANT_ID: z.string().min(1).optional(),
+    IDENTITY_TIMEOUT_MS: positiveInt.default(30_000),
+    SESSION_SECRET: z.string().min(1).optional(),
+  })
+  .superRefine((env, ctx) => {
+    const local = LOCAL_PLATFORMS.includes(env.PLATFORM)
+    if (env.IDENTITY_API_KEY?.includes(':')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['IDENTITY_API_KEY'],
+        message: 'auth/invalid-api-key: the API key must not contain a colon',
+      })
+    }
+    if (!env.IDENTITY_API_KEY && !env.FIREBASE_AUTH_EMULATOR_HOST && !local) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['IDENTITY_API_KEY'],
+        message: 'required (or set FIREBASE_AUTH_EMULATOR_HOST)',
+      })
+    }
+    if (env.FIREBASE_AUTH_EMULATOR_HOST && parseEmulatorHost(env.FIREBASE_AUTH_EMULATOR_HOST) === null) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['FIREBASE_AUTH_EMULATOR_HOST'],
+        message: 'must be host:port or a URL starting with http:// or https://',
+      })
+    }
+    if (!env.SESSION_SECRET && !local) {
+      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: `required when PLATFORM is ${env.PLATFORM}` })
+    }
+    if (env.SESSION_SECRET && !local && env.SESSION_SECRET.split(',').some((s) => s.trim().length < 32)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SESSION_SECRET'],
+        message: 'each comma-separated secret must be at least 32 characters',
+      })
+    }
+  })
+
+/** The emulator as an origin: accepts Firebase's `host:port` form or an http(s) URL. */
+export function parseEmulatorHost(value: string): string | null {
+  const candidate = value.includes('://') ? value : `http://${value}`
+  if (!/^https?:\/\//i.test(candidate)) return null
+  try {
+    const url = new URL(candidate)
+    if (url.pathname !== '/' || url.search || url.username) return null
+    return url.origin
+  } catch {
+    return null
+  }
+}
+
+export type Config = ReturnType<typeof toConfig>
+
+function toConfig(env: z.infer<typeof EnvSchema>) {
+  const emulatorOrigin = env.FIREBASE_AUTH_EMULATOR_HOST
+    ? parseEmulatorHost(env.FIREBASE_AUTH_EMULATOR_HOST)
+    : null
+  const publicUrl = new URL(env.PUBLIC_URL ?? `http://localhost:${env.PORT}`)
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    publicOrigin: publicUrl.origin,
+    platform: env.PLATFORM,
+    isProductionLike: !LOCAL_PLATFORMS.includes(env.PLATFORM),
+    logLevel: env.LOG_LEVEL,
+    trustProxy: env.TRUST_PROXY,
+    identity: {
+      projectId: env.FIREBASE_PROJECT_ID,
+      apiKey: env.IDENTITY_API_KEY ?? 'demo-api-key',
+      emulatorOrigin,
+      tenantId: env.IDENTITY_TENANT_ID ?? null,
+      timeoutMs: env.IDENTITY_TIMEOUT_MS,
+    },
+    sessionSecrets: (env.SESSION_SECRET ?? DEV_SESSION_SECRET)
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  }
+}
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] }
+
+/** Pure: parse an environment into a config or one message per problem. */
+export function parseConfig(env: Record<string, string | undefined>): ConfigResult {
+  // An empty variable means "not set", as operators expect from `FOO= npm run serve`.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''))
+  const result = EnvSchema.safeParse(present)
+  if (!result.success) {
+    return {
+      ok: false,
+      errors: result.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`),
+    }
+  }
+  return { ok: true, config: toConfig(result.data) }
+}
+
+let cached: Config | undefined
+
+/** The process configuration; throws with every problem listed when it is invalid. */
+export function getConfig(): Config {
+  if (cached) return cached
+  const result = parseConfig(process.env)
+  if (!result.ok) throw new ConfigError(result.errors)
+  cached = result.config
+  return cached
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.join('\n')}`)
+    this.name = 'ConfigError'
+  }
+}

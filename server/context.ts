@@ -1,0 +1,13 @@
+/** What the HTTP server hands to every loader and action (see server/http/app.ts). */
+export interface PortalContext {
+  /** The visitor's address: the socket's, or the one TRUST_PROXY hops of proxies reported. */
+  clientIp: string
+  /** The configured public origin (PUBLIC_URL), never derived from Host or X-Forwarded-Host. */
+  publicOrigin: string
+  requestId: string
+}
+
+declare module '@remix-run/server-runtime' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface AppLoadContext extends PortalContext {}
+}

@@ -1,0 +1,60 @@
+import pino from 'pino'
+import { getConfig } from '../config'
+import { singleton } from '../singleton'
+
+/** Secrets that must never reach a log line, wherever they sit in a logged object. */
+export const REDACTED_KEYS = [
+  'password',
+  'newPassword',
+  'confirmPassword',
+  'idToken',
+  'refreshToken',
+  'accessToken',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'sessionCookie',
+  'oobCode',
+  'token',
+  'captchaResponse',
+  'key',
+  'cookie',
+  'authorization',
+  'set-cookie',
+] as const
+
+const redact = REDACTED_KEYS.flatMap((k) => [`["${k}"]`, `*["${k}"]`, `*.*["${k}"]`])
+
+type Listener = (line: string) => void
+const listeners = singleton('log-listeners', () => new Set<Listener>())
+
+/** Writes to stdout and to any listener a test attached with captureLogs(). */
+const destination = {
+  write(line: string) {
+    for (const listener of listeners) listener(line)
+    process.stdout.write(line)
+  },
+}
+
+export const logger = singleton('logger', () =>
+  pino(
+    {
+      level: getConfig().logLevel,
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: redact, censor: '[redacted]' },
+    },
+    destination,
+  ),
+)
+
+export type Logger = typeof logger
+
+/** For tests: every log line written from now until stop(). */
+export function captureLogs(): { lines: string[]; text(): string; stop(): void } {
+  const lines: string[] = []
+  const listener: Listener = (line) => lines.push(line)
+  listeners.add(listener)
+  return { lines, text: () => lines.join(''), stop: () => listeners.delete(listener) }
+}

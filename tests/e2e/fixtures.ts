@@ -1,0 +1,32 @@
+import { test as base, expect } from '@playwright/test'
+import { emulatorAdmin } from '../support/emulator'
+
+function required(name: string): string {
+  const value = process.env[name]
+  if (!value) throw new Error(`${name} is not set: the e2e global set-up did not run`)
+  return value
+}
+
+/**
+ * baseURL points at the portal the global set-up started; `admin` talks to its emulator.
+ * A console error in the page fails the test.
+ */
+export const test = base.extend<{ admin: ReturnType<typeof emulatorAdmin>; failOnConsoleError: void }>({
+  baseURL: async ({}, use) => use(required('PORTAL_URL')),
+  admin: async ({}, use) =>
+    use(emulatorAdmin({ origin: required('EMULATOR_ORIGIN'), projectId: required('EMULATOR_PROJECT_ID') })),
+  failOnConsoleError: [
+    async ({ page }, use) => {
+      const errors: string[] = []
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text())
+      })
+      page.on('pageerror', (error) => errors.push(error.message))
+      await use()
+      expect(errors, 'console errors in the page').toEqual([])
+    },
+    { auto: true },
+  ],
+})
+
+export { expect }

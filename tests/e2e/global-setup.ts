@@ -1,0 +1,27 @@
+import { existsSync } from 'node:fs'
+import { execSync } from 'node:child_process'
+import { startEmulator } from '../support/emulator'
+import { SERVER_ENTRY, startPortal } from '../support/portal'
+
+/**
+ * One emulator and one portal (the production build) for the whole Playwright run, on free
+ * ports. Their addresses reach the workers through the environment.
+ */
+export default async function globalSetup() {
+  if (!existsSync('/usr/bin/chromium')) {
+    throw new Error('Chromium is missing: install it with `apt-get install chromium` (/usr/bin/chromium)')
+  }
+  if (!existsSync(SERVER_ENTRY) || process.env.E2E_BUILD === '1') execSync('npm run build', { stdio: 'inherit' })
+  const emulator = await startEmulator()
+  const portal = await startPortal({
+    FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+    FIREBASE_PROJECT_ID: emulator.projectId,
+  })
+  process.env.PORTAL_URL = portal.url
+  process.env.EMULATOR_ORIGIN = emulator.origin
+  process.env.EMULATOR_PROJECT_ID = emulator.projectId
+  return async () => {
+    await portal.stop()
+    await emulator.stop()
+  }
+}

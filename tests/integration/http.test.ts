@@ -1,0 +1,67 @@
+import type { AddressInfo } from 'node:net'
+import type { Server } from 'node:http'
+import type { ServerBuild } from '@remix-run/node'
+import { afterEach, describe, expect, it } from 'vitest'
+import { parseConfig } from '../../server/config'
+import { createApp } from '../../server/http/app'
+
+/** A one-route Remix build that answers with what the load context says. */
+const build = {
+  entry: { module: { default: (_req: Request, status: number, headers: Headers) => new Response('', { status, headers }) } },
+  routes: {
+    root: {
+      id: 'root',
+      path: '',
+      module: {
+        loader: ({ context }: { context: { clientIp: string } }) => Response.json({ clientIp: context.clientIp }),
+      },
+    },
+  },
+  assets: { routes: {}, entry: { imports: [], module: '' }, url: '', version: '' },
+  future: {},
+  publicPath: '/',
+  assetsBuildDirectory: '',
+  basename: '/',
+  isSpaMode: false,
+  mode: 'production',
+} as unknown as ServerBuild
+
+let server: Server | undefined
+afterEach(() => server?.close())
+
+async function clientIpSeen(trustProxy: string, headers: Record<string, string>) {
+  const result = parseConfig({ TRUST_PROXY: trustProxy })
+  if (!result.ok) throw new Error(result.errors.join())
+  server = createApp({ config: result.config, build }).listen(0, '127.0.0.1')
+  await new Promise((r) => server!.once('listening', r))
+  const { port } = server.address() as AddressInfo
+  const res = await fetch(`http://127.0.0.1:${port}/?_data=root`, { headers })
+  return ((await res.json()) as { clientIp: string }).clientIp
+}
+
+describe('the HTTP server', () => {
+  it('ignores X-Forwarded-For with TRUST_PROXY=0', async () => {
+    expect(await clientIpSeen('0', { 'X-Forwarded-For': '203.0.113.9' })).toBe('127.0.0.1')
+  })
+
+  it('takes the client address from one trusted proxy with TRUST_PROXY=1', async () => {
+    expect(await clientIpSeen('1', { 'X-Forwarded-For': '203.0.113.9' })).toBe('203.0.113.9')
+  })
+
+  it('trusts only the configured number of hops', async () => {
+    // A client forging a first hop behind one real proxy: the proxy appended the true address.
+    expect(await clientIpSeen('1', { 'X-Forwarded-For': '198.51.100.1, 203.0.113.9' })).toBe('203.0.113.9')
+  })
+
+  it('answers /healthz with 200 and returns the request id', async () => {
+    const result = parseConfig({})
+    if (!result.ok) throw new Error()
+    server = createApp({ config: result.config, build }).listen(0, '127.0.0.1')
+    await new Promise((r) => server!.once('listening', r))
+    const { port } = server.address() as AddressInfo
+    const res = await fetch(`http://127.0.0.1:${port}/healthz`, { headers: { 'X-Request-Id': 'abc-123' } })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('x-request-id')).toBe('abc-123')
+    expect(res.headers.get('x-powered-by')).toBeNull()
+  })
+})
