@@ -29,6 +29,28 @@ const EnvSchema = z
     IDENTITY_TENANT_ID: z.string().min(1).optional(),
     IDENTITY_TIMEOUT_MS: positiveInt.default(30_000),
     SESSION_SECRET: z.string().min(1).optional(),
+    SESSION_MAX_AGE: z.coerce.number().int().min(300).max(1_209_600).default(28_800),
+    TOKEN_SYNC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    DEFAULT_REDIRECT_URL: z.string().min(1).optional(),
+    REDIRECT_ALLOWED_ORIGINS: z.string().optional(),
+    PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6).max(4096).default(12),
+    REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+    RATE_LIMIT_SIGNIN_PER_EMAIL_IP: positiveInt.default(5),
+    RATE_LIMIT_SIGNIN_PER_IP: positiveInt.default(30),
+    RATE_LIMIT_SIGNIN_PER_EMAIL: positiveInt.default(20),
+    RATE_LIMIT_RESET_PER_EMAIL: positiveInt.default(3),
+    RATE_LIMIT_RESET_PER_IP: positiveInt.default(10),
+    RATE_LIMIT_NEW_PASSWORD_PER_IP: positiveInt.default(10),
+    FRAME_ANCESTORS: z.string().min(1).default("'none'"),
+    PRIVACY_POLICY_URL: z.url().default('https://policies.google.com/privacy'),
+    COOKIES_HELP_URL: z.url().default('https://support.google.com/accounts/answer/61416'),
+    SENTRY_DSN: z.url().optional(),
+    FLAGS_FILE: z.string().min(1).optional(),
+    FLAG_SSO: z.enum(['true', 'false']).optional(),
+    FLAG_EMAIL_LINK_SIGN_IN: z.enum(['true', 'false']).optional(),
+    SSO_PROVIDER_ID: z.string().regex(/^[\w.-]{1,128}$/).optional(),
+    METRICS_PORT: port.optional(),
+    SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
   })
   .superRefine((env, ctx) => {
     const local = LOCAL_PLATFORMS.includes(env.PLATFORM)
@@ -100,11 +122,45 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       tenantId: env.IDENTITY_TENANT_ID ?? null,
       timeoutMs: env.IDENTITY_TIMEOUT_MS,
     },
-    sessionSecrets: (env.SESSION_SECRET ?? DEV_SESSION_SECRET)
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    sessionSecrets: list(env.SESSION_SECRET ?? DEV_SESSION_SECRET),
+    sessionMaxAgeSeconds: env.SESSION_MAX_AGE,
+    tokenSyncUrl: env.TOKEN_SYNC_URL ?? null,
+    defaultRedirectUrl: env.DEFAULT_REDIRECT_URL ?? null,
+    redirectAllowedOrigins: list(env.REDIRECT_ALLOWED_ORIGINS ?? ''),
+    passwordMinLength: env.PASSWORD_MIN_LENGTH,
+    redisUrl: env.REDIS_URL ?? null,
+    rateLimits: {
+      signInPerEmailIp: env.RATE_LIMIT_SIGNIN_PER_EMAIL_IP,
+      signInPerIp: env.RATE_LIMIT_SIGNIN_PER_IP,
+      signInPerEmail: env.RATE_LIMIT_SIGNIN_PER_EMAIL,
+      resetPerEmail: env.RATE_LIMIT_RESET_PER_EMAIL,
+      resetPerIp: env.RATE_LIMIT_RESET_PER_IP,
+      newPasswordPerIp: env.RATE_LIMIT_NEW_PASSWORD_PER_IP,
+    },
+    frameAncestors: env.FRAME_ANCESTORS,
+    privacyPolicyUrl: env.PRIVACY_POLICY_URL,
+    cookiesHelpUrl: env.COOKIES_HELP_URL,
+    sentryDsn: env.SENTRY_DSN ?? null,
+    flagsFile: env.FLAGS_FILE ?? null,
+    flagOverrides: {
+      sso: bool(env.FLAG_SSO),
+      emailLinkSignIn: bool(env.FLAG_EMAIL_LINK_SIGN_IN),
+    },
+    ssoProviderId: env.SSO_PROVIDER_ID ?? null,
+    metricsPort: env.METRICS_PORT ?? null,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
   }
+}
+
+function list(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+}
+
+function bool(value: 'true' | 'false' | undefined): boolean | null {
+  return value === undefined ? null : value === 'true'
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] }
