@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest'
+import {
+  IdentityError,
+  MESSAGE_KEYS,
+  SERVICE_ERRORS,
+  authCodeFor,
+  messageKeyFor,
+  serviceErrorName,
+  type AuthCode,
+  type MessageKey,
+} from './errors'
+
+// Written out again on purpose: a change to either table must be a change to this test too.
+const expectedServiceErrors: Array<[string, AuthCode]> = [
+  ['INVALID_PASSWORD', 'auth/wrong-password'],
+  ['EMAIL_NOT_FOUND', 'auth/user-not-found'],
+  ['INVALID_LOGIN_CREDENTIALS', 'auth/invalid-credential'],
+  ['USER_DISABLED', 'auth/user-disabled'],
+  ['MISSING_PASSWORD', 'auth/missing-password'],
+  ['TOO_MANY_ATTEMPTS_TRY_LATER', 'auth/too-many-requests'],
+  ['RESET_PASSWORD_EXCEED_LIMIT', 'auth/too-many-requests'],
+  ['QUOTA_EXCEEDED', 'auth/too-many-requests'],
+  ['EXPIRED_OOB_CODE', 'auth/expired-action-code'],
+  ['INVALID_OOB_CODE', 'auth/invalid-action-code'],
+  ['MISSING_OOB_CODE', 'auth/invalid-action-code'],
+  ['WEAK_PASSWORD', 'auth/weak-password'],
+  ['INVALID_EMAIL', 'auth/invalid-email'],
+  ['MISSING_EMAIL', 'auth/invalid-email'],
+  ['INVALID_IDENTIFIER', 'auth/invalid-email'],
+  ['MISSING_RECAPTCHA_TOKEN', 'auth/missing-recaptcha-token'],
+  ['INVALID_RECAPTCHA_TOKEN', 'auth/invalid-recaptcha-token'],
+  ['INVALID_RECAPTCHA_ACTION', 'auth/invalid-recaptcha-action'],
+  ['RECAPTCHA_NOT_ENABLED', 'auth/recaptcha-not-enabled'],
+  ['MISSING_RECAPTCHA_VERSION', 'auth/missing-recaptcha-version'],
+  ['INVALID_RECAPTCHA_VERSION', 'auth/invalid-recaptcha-version'],
+  ['MISSING_CLIENT_TYPE', 'auth/missing-client-type'],
+  ['INVALID_REQ_TYPE', 'auth/invalid-req-type'],
+  ['TOKEN_EXPIRED', 'auth/user-token-expired'],
+  ['USER_NOT_FOUND', 'auth/user-token-expired'],
+  ['INVALID_ID_TOKEN', 'auth/invalid-user-token'],
+  ['MISSING_ID_TOKEN', 'auth/invalid-user-token'],
+  ['INVALID_REFRESH_TOKEN', 'auth/invalid-user-token'],
+  ['MISSING_REFRESH_TOKEN', 'auth/invalid-user-token'],
+  ['CREDENTIAL_TOO_OLD_LOGIN_AGAIN', 'auth/requires-recent-login'],
+  ['USER_MISMATCH', 'auth/user-mismatch'],
+  ['INVALID_API_KEY', 'auth/invalid-api-key'],
+  ['API_KEY_INVALID', 'auth/invalid-api-key'],
+  ['OPERATION_NOT_ALLOWED', 'auth/operation-not-allowed'],
+  ['PASSWORD_LOGIN_DISABLED', 'auth/operation-not-allowed'],
+  ['PROJECT_DISABLED', 'auth/operation-not-allowed'],
+  ['ADMIN_ONLY_OPERATION', 'auth/admin-restricted-operation'],
+  ['EMAIL_EXISTS', 'auth/email-already-in-use'],
+  ['UNAUTHORIZED_DOMAIN', 'auth/unauthorized-continue-uri'],
+  ['UNAUTHORIZED_CONTINUE_URI', 'auth/unauthorized-continue-uri'],
+  ['INVALID_CONTINUE_URI', 'auth/unauthorized-continue-uri'],
+  ['INVALID_IDP_RESPONSE', 'auth/invalid-credential'],
+  ['INVALID_PENDING_TOKEN', 'auth/invalid-credential'],
+  ['FEDERATED_USER_ID_ALREADY_LINKED', 'auth/credential-already-in-use'],
+  ['CREDENTIAL_ALREADY_IN_USE', 'auth/credential-already-in-use'],
+  ['NEED_CONFIRMATION', 'auth/account-exists-with-different-credential'],
+]
+
+const expectedKeys: Array<[AuthCode, MessageKey]> = [
+  ['auth/wrong-password', 'error.wrongCredentials'],
+  ['auth/user-not-found', 'error.wrongCredentials'],
+  ['auth/invalid-credential', 'error.wrongCredentials'],
+  ['auth/user-disabled', 'error.wrongCredentials'],
+  ['auth/missing-password', 'error.wrongCredentials'],
+  ['auth/too-many-requests', 'error.tooManyRequests'],
+  ['auth/network-request-failed', 'error.unexpected'],
+  ['auth/internal-error', 'error.unexpected'],
+  ['auth/invalid-api-key', 'error.unexpected'],
+  ['auth/argument-error', 'error.unexpected'],
+  ['auth/multi-factor-auth-required', 'error.unexpected'],
+  ['auth/expired-action-code', 'error.invalidLink'],
+  ['auth/invalid-action-code', 'error.invalidLink'],
+  ['auth/weak-password', 'error.weakPassword'],
+  ['auth/invalid-email', 'error.invalidEmail'],
+  ['auth/missing-recaptcha-token', 'error.captchaRequired'],
+  ['auth/invalid-recaptcha-token', 'error.captchaRequired'],
+  ['auth/invalid-recaptcha-action', 'error.captchaRequired'],
+  ['auth/recaptcha-not-enabled', 'error.unexpected'],
+  ['auth/missing-recaptcha-version', 'error.unexpected'],
+  ['auth/invalid-recaptcha-version', 'error.unexpected'],
+  ['auth/missing-client-type', 'error.unexpected'],
+  ['auth/invalid-req-type', 'error.unexpected'],
+  ['auth/user-token-expired', 'error.sessionExpired'],
+  ['auth/invalid-user-token', 'error.sessionExpired'],
+  ['auth/requires-recent-login', 'error.sessionExpired'],
+  ['auth/user-mismatch', 'error.sessionExpired'],
+  ['auth/email-already-in-use', 'error.emailInUse'],
+  ['auth/unauthorized-continue-uri', 'error.unauthorizedDomain'],
+  ['auth/unauthorized-domain', 'error.unauthorizedDomain'],
+  ['auth/operation-not-allowed', 'error.notAllowed'],
+  ['auth/admin-restricted-operation', 'error.notAllowed'],
+  ['auth/account-exists-with-different-credential', 'error.accountExists'],
+  ['auth/credential-already-in-use', 'error.accountExists'],
+]
+
+const ALLOWED_KEYS = [
+  'error.wrongCredentials',
+  'error.tooManyRequests',
+  'error.unexpected',
+  'error.invalidLink',
+  'error.weakPassword',
+  'error.invalidEmail',
+  'error.captchaRequired',
+  'error.sessionExpired',
+  'error.emailInUse',
+  'error.unauthorizedDomain',
+  'error.notAllowed',
+  'error.accountExists',
+]
+
+describe('service messages → auth codes', () => {
+  it.each(expectedServiceErrors)('%s → %s', (message, code) => {
+    expect(authCodeFor(message)).toBe(code)
+  })
+
+  it('the table has exactly the rows tested above', () => {
+    expect(Object.entries(SERVICE_ERRORS).sort()).toEqual([...expectedServiceErrors].sort())
+  })
+
+  it.each([
+    ['WEAK_PASSWORD : Password should be at least 6 characters', 'auth/weak-password'],
+    ['TOO_MANY_ATTEMPTS_TRY_LATER : Access to this account has been temporarily disabled', 'auth/too-many-requests'],
+    ['INVALID_IDP_RESPONSE ((Missing assertion in SAMLResponse.))', 'auth/invalid-credential'],
+    [
+      'INVALID_CONTINUE_URI : ((expected an absolute URI with valid scheme and host))',
+      'auth/unauthorized-continue-uri',
+    ],
+    ['TENANT_ID_MISMATCH: ((Refresh token tenant ID does not match target tenant ID.))', 'auth/internal-error'],
+  ])('takes the name before the details: %s', (message, code) => {
+    expect(authCodeFor(message)).toBe(code)
+  })
+
+  it.each([
+    'SOMETHING_NEW',
+    'Invalid JSON payload received. Unknown name "x"',
+    'getRecaptchaConfig is not implemented in the Auth Emulator.',
+    'invalid_password',
+    'INVALID_PASSWORDX',
+    'toString',
+    '__proto__',
+    '',
+  ])('unknown %j → auth/internal-error', (message) => {
+    expect(authCodeFor(message)).toBe('auth/internal-error')
+  })
+
+  it('null and undefined → auth/internal-error', () => {
+    expect(authCodeFor(null)).toBe('auth/internal-error')
+    expect(authCodeFor(undefined)).toBe('auth/internal-error')
+  })
+
+  it('serviceErrorName reads only a leading upper-case name', () => {
+    expect(serviceErrorName('EMAIL_EXISTS')).toBe('EMAIL_EXISTS')
+    expect(serviceErrorName('WEAK_PASSWORD : x')).toBe('WEAK_PASSWORD')
+    expect(serviceErrorName('Not Found')).toBeNull()
+  })
+})
+
+describe('auth codes → translation keys', () => {
+  it.each(expectedKeys)('%s → %s', (code, key) => {
+    expect(messageKeyFor(code)).toBe(key)
+  })
+
+  it('the table has exactly the rows tested above', () => {
+    expect(Object.entries(MESSAGE_KEYS).sort()).toEqual([...expectedKeys].sort())
+  })
+
+  it('every code a service message maps to has a key, and every key is an allowed one', () => {
+    for (const code of Object.values(SERVICE_ERRORS)) expect(Object.hasOwn(MESSAGE_KEYS, code)).toBe(true)
+    for (const key of Object.values(MESSAGE_KEYS)) expect(ALLOWED_KEYS).toContain(key)
+  })
+
+  it.each(['auth/popup-blocked', 'auth/something-new', 'constructor', ''])('unknown %j → error.unexpected', (code) => {
+    expect(messageKeyFor(code)).toBe('error.unexpected')
+  })
+})
+
+describe('IdentityError', () => {
+  it('carries the code as its only message', () => {
+    const error = new IdentityError('auth/wrong-password', 400, 'INVALID_PASSWORD')
+    expect(error).toBeInstanceOf(Error)
+    expect(error.message).toBe('auth/wrong-password')
+    expect(error.code).toBe('auth/wrong-password')
+    expect(error.status).toBe(400)
+    expect(error.name).toBe('IdentityError')
+  })
+})

@@ -1,0 +1,42 @@
+import { getConfig } from '../config'
+import { logger } from '../observability/logger'
+import { singleton } from '../singleton'
+import { createIdentityClient, type IdentityClient } from './client'
+
+/** The process's identity client, created on first use from the configuration (one set of pools per process). */
+export function getIdentity(): IdentityClient {
+  return singleton('identity-client', () => {
+    const { apiKey, emulatorOrigin, tenantId, projectId, timeoutMs } = getConfig().identity
+    return createIdentityClient({ apiKey, emulatorOrigin, tenantId, projectId, timeoutMs, logger })
+  })
+}
+
+export { createIdentityClient } from './client'
+export type {
+  ActionCodeInfo,
+  AuthUriResult,
+  EmailLinkSignInResult,
+  IdentityClient,
+  IdentityClientOptions,
+  IdentityUser,
+  IdpSignInResult,
+  OobRequestType,
+  ProjectConfig,
+  RecaptchaConfig,
+  RecaptchaEnforcement,
+  RefreshResult,
+  SendOobCodeRequest,
+  SignInResult,
+  UpdateRequest,
+  UpdateResult,
+} from './client'
+export { parseAuthDomain } from './auth-domain'
+export {
+  IdentityError,
+  authCodeFor,
+  isAuthCode,
+  isIdentityError,
+  messageKeyFor,
+  type AuthCode,
+  type MessageKey,
+} from './errors'
