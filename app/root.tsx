@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/node'
+import { data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -6,8 +6,13 @@ import { useChangeLanguage } from 'remix-i18next/react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LanguageSwitch } from '~/components/language-switch'
 import { Logo } from '~/components/logo'
+import { BrowserCookieCheck, PrivacyNotice } from '~/components/notices'
 import { DEFAULT_LOCALE, isLocale, isoOf } from '~/lib/i18n'
+import { useNonce } from '~/lib/nonce'
 import stylesUrl from '~/styles.css?url'
+import { getConfig } from '../server/config'
+import { hasConsented } from '../server/consent'
+import { issueCsrf } from '../server/csrf'
 import { getLocale } from '../server/i18n'
 
 export const links: LinksFunction = () => [
@@ -16,15 +21,27 @@ export const links: LinksFunction = () => [
 ]
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return { locale: await getLocale(request) }
+  const { token, setCookie } = issueCsrf(request)
+  const { privacyPolicyUrl, cookiesHelpUrl } = getConfig()
+  return data(
+    {
+      locale: await getLocale(request),
+      csrf: token,
+      consented: hasConsented(request),
+      privacyPolicyUrl,
+      cookiesHelpUrl,
+    },
+    { headers: setCookie ? { 'Set-Cookie': setCookie } : {} },
+  )
 }
 
 export const handle = { i18n: 'common' }
 
 export function Layout({ children }: { children: ReactNode }) {
-  const data = useRouteLoaderData<typeof loader>('root')
+  const root = useRouteLoaderData<typeof loader>('root')
+  const nonce = useNonce()
   const { i18n } = useTranslation()
-  const locale = data?.locale ?? (isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE)
+  const locale = root?.locale ?? (isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE)
   return (
     <html lang={isoOf(locale)} dir="ltr">
       <head>
@@ -39,22 +56,26 @@ export function Layout({ children }: { children: ReactNode }) {
           <header className="app-header">
             <Logo />
           </header>
-          <main className="card">{children}</main>
+          <main className="card">
+            {root ? <BrowserCookieCheck helpUrl={root.cookiesHelpUrl} /> : null}
+            {children}
+          </main>
           <footer className="app-footer">
+            {root && !root.consented ? <PrivacyNotice privacyPolicyUrl={root.privacyPolicyUrl} /> : null}
             <LanguageSwitch current={locale} />
           </footer>
         </div>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   )
 }
 
 export default function App() {
-  const data = useRouteLoaderData<typeof loader>('root')
+  const root = useRouteLoaderData<typeof loader>('root')
   // Follows the root loader after the language switch revalidates it: no navigation needed.
-  useChangeLanguage(data?.locale ?? DEFAULT_LOCALE)
+  useChangeLanguage(root?.locale ?? DEFAULT_LOCALE)
   return <Outlet />
 }
 

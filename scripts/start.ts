@@ -43,7 +43,7 @@ try {
     FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
     FIREBASE_PROJECT_ID: emulator.projectId,
     PORT: port,
-  })
+  }, { echo: true })
 } catch (error) {
   console.error(error instanceof Error ? error.message : error)
   await stopAll(1)

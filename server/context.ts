@@ -5,6 +5,8 @@ export interface PortalContext {
   /** The configured public origin (PUBLIC_URL), never derived from Host or X-Forwarded-Host. */
   publicOrigin: string
   requestId: string
+  /** This response's Content-Security-Policy nonce, for the inline scripts the page renders. */
+  cspNonce: string
 }
 
 declare module '@remix-run/server-runtime' {

@@ -11,7 +11,7 @@ export function isSecureOrigin(): boolean {
   return getConfig().publicOrigin.startsWith('https:')
 }
 
-/** A host-only cookie on Path=/, the only kind the portal sets. */
+/** A host-only cookie (never a Domain attribute) on Path=/, the only kind the portal sets. */
 export function serializeCookie(name: string, value: string, options: CookieOptions = {}): string {
   const parts = [`${name}=${encodeURIComponent(value)}`, 'Path=/', `SameSite=${options.sameSite ?? 'Lax'}`]
   if (options.maxAge !== undefined) parts.push(`Max-Age=${Math.max(0, Math.floor(options.maxAge))}`)
@@ -22,4 +22,20 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
 
 export function expireCookie(name: string, options: Omit<CookieOptions, 'maxAge'> = {}): string {
   return serializeCookie(name, '', { ...options, maxAge: 0 })
+}
+
+/** A cookie's value from a Cookie header, or null. */
+export function readCookie(header: string | null, name: string): string | null {
+  if (!header) return null
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=')
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim())
+      } catch {
+        return null
+      }
+    }
+  }
+  return null
 }

@@ -1,6 +1,7 @@
 import { createInstance, type i18n } from 'i18next'
 import { RemixI18Next } from 'remix-i18next/server'
 import { DEFAULT_LOCALE, LOCALE_CODES, LOCALE_COOKIE, i18nOptions, isLocale, type Locale } from '~/lib/i18n'
+import { readCookie } from './cookies'
 import { singleton } from './singleton'
 
 /**
@@ -42,19 +43,4 @@ export function getI18n(locale: Locale): i18n {
 
 export function getT(locale: Locale) {
   return instances[locale].t
-}
-
-export function readCookie(header: string | null, name: string): string | null {
-  if (!header) return null
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=')
-    if (eq > 0 && part.slice(0, eq).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(eq + 1).trim())
-      } catch {
-        return null
-      }
-    }
-  }
-  return null
 }

@@ -1,10 +1,17 @@
 import { useNavigation } from '@remix-run/react'
-import { useEffect, useId, useRef, type InputHTMLAttributes, type ReactNode } from 'react'
+import { useEffect, useId, useRef, type InputHTMLAttributes, type ReactNode, type Ref, type RefObject } from 'react'
 
-type InputProps = InputHTMLAttributes<HTMLInputElement> & { name: string }
+/** `passwordrules` is Apple's password-manager hint; React passes it through as written. */
+type InputProps = InputHTMLAttributes<HTMLInputElement> & { name: string; passwordrules?: string }
 
 /** A labelled input whose message is tied to it (aria-describedby) and announced. */
-export function Field({ label, error, hint, ...input }: { label: string; error?: string | null; hint?: ReactNode } & InputProps) {
+export function Field({
+  label,
+  error,
+  hint,
+  inputRef,
+  ...input
+}: { label: string; error?: string | null; hint?: ReactNode; inputRef?: Ref<HTMLInputElement> } & InputProps) {
   const id = useId()
   const errorId = `${id}-error`
   const hintId = `${id}-hint`
@@ -12,7 +19,7 @@ export function Field({ label, error, hint, ...input }: { label: string; error?:
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+      <input ref={inputRef} id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
       {hint ? (
         <div id={hintId} className="field-hint">
           {hint}
@@ -52,4 +59,16 @@ export function SubmitButton({ children, pendingLabel, action }: { children: Rea
       {pending ? pendingLabel : children}
     </button>
   )
+}
+
+/**
+ * After a submission comes back (JavaScript on): empties the password fields, which must never
+ * come back filled, and moves focus to the first invalid field when there is one.
+ */
+export function useAfterSubmission(form: RefObject<HTMLFormElement | null>, result: unknown) {
+  useEffect(() => {
+    if (!result || !form.current) return
+    for (const input of form.current.querySelectorAll<HTMLInputElement>('input[type="password"]')) input.value = ''
+    form.current.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus()
+  }, [form, result])
 }

@@ -1,6 +1,7 @@
-import { Form, useFetcher, useLocation } from '@remix-run/react'
+import { useFetcher, useLocation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { LOCALES, type Locale } from '~/lib/i18n'
+import { SecureForm } from './secure-form'
 
 /**
  * Without JavaScript: a form post that sets the cookie and comes back to the same address.
@@ -10,23 +11,20 @@ export function LanguageSwitch({ current }: { current: Locale }) {
   const { t } = useTranslation()
   const location = useLocation()
   const fetcher = useFetcher()
-  const returnTo = location.pathname + location.search
   return (
-    <Form
-      method="post"
+    <SecureForm
       action="/language"
       className="language-switch"
       aria-label={t('language.label')}
       onSubmit={(event) => {
         event.preventDefault()
         const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null
-        if (!submitter) return
-        const data = new FormData(event.currentTarget, submitter)
-        data.set('inPlace', '1')
-        fetcher.submit(data, { method: 'post', action: '/language' })
+        const form = new FormData(event.currentTarget, submitter)
+        form.set('inPlace', '1')
+        fetcher.submit(form, { method: 'post', action: '/language' })
       }}
     >
-      <input type="hidden" name="returnTo" value={returnTo} />
+      <input type="hidden" name="returnTo" value={location.pathname + location.search} />
       {LOCALES.map((l) => (
         <button
           key={l.code}
@@ -35,11 +33,10 @@ export function LanguageSwitch({ current }: { current: Locale }) {
           value={l.code}
           lang={l.iso}
           aria-pressed={l.code === current}
-          title={t('language.switchTo', { name: l.name })}
         >
           {l.name}
         </button>
       ))}
-    </Form>
+    </SecureForm>
   )
 }

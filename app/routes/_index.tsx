@@ -1,24 +1,111 @@
-import type { MetaFunction } from '@remix-run/node'
-import { Form, Link, useSearchParams } from '@remix-run/react'
-import { useState } from 'react'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
+import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Field, SubmitButton } from '~/components/forms'
+import { Captcha } from '~/components/captcha'
+import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { SecureForm } from '~/components/secure-form'
+import { routeHeaders } from '~/lib/headers'
+import { pageTitle } from '~/lib/meta'
+import { EMAIL_MAX_LENGTH, SignInFormSchema, fieldErrorsOf, formText, type FieldErrors } from '~/lib/schemas'
+import { getFlags } from '../../server/flags'
+import { guardForm } from '../../server/form-guard'
+import { defaultRedirect, resolveRedirect } from '../../server/redirect'
+import { clearSessionCookie, getSession } from '../../server/session'
+import { signInWithPassword } from '../../server/sign-in'
 
-export const meta: MetaFunction = () => [{ title: 'Sign In' }]
+export const headers = routeHeaders
+
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.signIn')
+
+const REDIRECT_ERRORS = { invalid: 'error.invalidRedirect', missing: 'error.missingRedirect' } as const
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const headers = new Headers({ 'Cache-Control': 'no-store' })
+  const [session, target, flags] = await Promise.all([
+    getSession(request),
+    resolveRedirect(new URL(request.url).searchParams.get('redirect'), context.publicOrigin),
+    getFlags(),
+  ])
+  if (session.status === 'invalid') headers.append('Set-Cookie', clearSessionCookie())
+  if (session.status === 'signed-in' && target.kind === 'ok') throw redirect(target.url, { headers })
+  return data(
+    {
+      user: session.status === 'signed-in' ? { email: session.user.email } : null,
+      redirectError: target.kind === 'invalid' || target.kind === 'missing' ? REDIRECT_ERRORS[target.kind] : null,
+      sso: flags.sso,
+    },
+    { headers },
+  )
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { form, isBot } = await guardForm(request, context)
+  // Kept for the form when it comes back; the password never is.
+  const email = formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
+  const noStore = { 'Cache-Control': 'no-store' }
+
+  const target = await resolveRedirect(form.has('redirect') ? formText(form, 'redirect') : null, context.publicOrigin)
+  if (target.kind === 'invalid' || target.kind === 'missing') {
+    return data({ email, formError: REDIRECT_ERRORS[target.kind] }, { status: 400, headers: noStore })
+  }
+  const parsed = SignInFormSchema.safeParse({ email: form.get('email'), password: form.get('password') })
+  if (!parsed.success) {
+    return data({ email, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: noStore })
+  }
+  if (isBot) return data({ email, formError: 'error.wrongCredentials' }, { status: 401, headers: noStore })
+
+  const captchaResponse = formText(form, 'g-recaptcha-response') || undefined
+  const outcome = await signInWithPassword({ ...parsed.data, captchaResponse }, context)
+  if (!outcome.ok) {
+    const headers: Record<string, string> = { ...noStore }
+    if (outcome.retryAfterSeconds) headers['Retry-After'] = String(outcome.retryAfterSeconds)
+    return data(
+      { email, formError: outcome.message, captchaSiteKey: outcome.captchaSiteKey },
+      { status: outcome.status, headers },
+    )
+  }
+  return redirect(target.kind === 'ok' ? target.url : defaultRedirect(), {
+    status: 303,
+    headers: { ...noStore, 'Set-Cookie': outcome.setCookie },
+  })
+}
+
+type ActionData = { email: string; formError?: string; fieldErrors?: FieldErrors; captchaSiteKey?: string }
 
 export default function SignIn() {
   const { t } = useTranslation()
+  const { user, redirectError, sso } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>() as ActionData | undefined
   const [searchParams] = useSearchParams()
   const redirectTo = searchParams.get('redirect')
-  const [email, setEmail] = useState(searchParams.get('email') ?? '')
+  const [email, setEmail] = useState(actionData?.email ?? searchParams.get('email') ?? '')
+  const formRef = useRef<HTMLFormElement>(null)
+  useAfterSubmission(formRef, actionData)
+
+  if (user) {
+    return (
+      <>
+        <h1>{t('signIn.signedInTitle')}</h1>
+        <p>{t('signIn.signedInAs', { email: user.email ?? '' })}</p>
+        <SecureForm action="/logout" className="stack">
+          <SubmitButton pendingLabel={t('signIn.logout')}>{t('signIn.logout')}</SubmitButton>
+        </SecureForm>
+      </>
+    )
+  }
+
+  const formError = actionData?.formError ?? redirectError
+  const fieldErrors = actionData?.fieldErrors ?? {}
   const forgot = new URLSearchParams()
   if (email) forgot.set('email', email)
   if (redirectTo !== null) forgot.set('redirect', redirectTo)
 
   return (
     <>
-      <h1>{t('signIn.title')}</h1>
-      <Form method="post" className="stack">
+      <h1>{sso ? t('signIn.titleSso') : t('signIn.title')}</h1>
+      {formError ? <FormAlert>{t(formError as 'error.unexpected')}</FormAlert> : null}
+      <SecureForm ref={formRef} className="stack" noValidate>
         {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
         <Field
           label={t('signIn.email')}
@@ -27,8 +114,10 @@ export default function SignIn() {
           autoComplete="username"
           placeholder={t('signIn.emailPlaceholder')}
           required
+          maxLength={EMAIL_MAX_LENGTH}
           value={email}
           onChange={(e) => setEmail(e.currentTarget.value)}
+          error={fieldErrors.email ? t(fieldErrors.email as 'validation.emailRequired') : null}
         />
         <Field
           label={t('signIn.password')}
@@ -37,9 +126,11 @@ export default function SignIn() {
           autoComplete="current-password"
           placeholder={t('signIn.passwordPlaceholder')}
           required
+          error={fieldErrors.password ? t(fieldErrors.password as 'validation.passwordRequired') : null}
         />
+        {actionData?.captchaSiteKey ? <Captcha siteKey={actionData.captchaSiteKey} /> : null}
         <SubmitButton pendingLabel={t('signIn.pending')}>{t('signIn.submit')}</SubmitButton>
-      </Form>
+      </SecureForm>
       <p className="links">
         <Link to={`/forgot-password${forgot.size ? `?${forgot}` : ''}`}>{t('signIn.forgotPassword')}</Link>
       </p>

@@ -1,13 +1,14 @@
 import { data, redirect, type ActionFunctionArgs } from '@remix-run/node'
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, isLocale } from '~/lib/i18n'
 import { serializeCookie } from '../../server/cookies'
+import { guardForm } from '../../server/form-guard'
 import { localPathOr } from '../../server/redirect'
 
 /** Sets the language cookie; a plain form post comes back to the page it came from. */
-export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData()
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { form } = await guardForm(request, context)
   const locale = form.get('locale')
-  if (!isLocale(locale)) throw new Response('Unknown language', { status: 400 })
+  if (!isLocale(locale)) throw data({ reason: 'bad-form' }, { status: 400 })
   const headers = {
     'Set-Cookie': serializeCookie(LOCALE_COOKIE, locale, { maxAge: LOCALE_COOKIE_MAX_AGE }),
     'Cache-Control': 'no-store',

@@ -5,6 +5,8 @@ import type { ServerBuild } from '@remix-run/node'
 import express from 'express'
 import type { Config } from '../config'
 import type { PortalContext } from '../context'
+import { bodyLimit } from './body-limit'
+import { plainErrorHandler, securityHeaders, type SecurityHeadersOptions } from './security-headers'
 
 export interface AppOptions {
   config: Config
@@ -14,16 +16,20 @@ export interface AppOptions {
   clientDir?: string
   /** Vite's connect middlewares in development. */
   devMiddleware?: express.RequestHandler
+  /** Allow reCAPTCHA's script and frame in the CSP (always, or asked per request). */
+  recaptcha?: SecurityHeadersOptions['recaptcha']
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/
 
 /** The production HTTP server around the Remix build (ADR 002). */
-export function createApp({ config, build, clientDir, devMiddleware }: AppOptions) {
+export function createApp({ config, build, clientDir, devMiddleware, recaptcha }: AppOptions) {
   const app = express()
   app.disable('x-powered-by')
   // A number of hops: 0 trusts no proxy, so X-Forwarded-* from the socket's peer are ignored.
   app.set('trust proxy', config.trustProxy)
+  // First, so that every response carries the headers: pages, errors, static files, /healthz.
+  app.use(securityHeaders({ config, recaptcha, development: Boolean(devMiddleware) }))
 
   app.use((req, res, next) => {
     const forwarded = req.get('x-request-id')
@@ -45,6 +51,16 @@ export function createApp({ config, build, clientDir, devMiddleware }: AppOption
     app.use(express.static(clientDir, { maxAge: '1h', index: false, redirect: false }))
   }
 
+  app.use(bodyLimit())
+  // Pages served with `Referrer-Policy: no-referrer` (the reset pages) make browsers send
+  // `Origin: null` on their own form posts. Sec-Fetch-Site tells those apart from sandboxed or
+  // cross-site senders; for them the origin is ours. The CSRF token is checked all the same.
+  app.use((req, _res, next) => {
+    if (req.headers.origin === 'null' && req.headers['sec-fetch-site'] === 'same-origin') {
+      req.headers.origin = config.publicOrigin
+    }
+    next()
+  })
   app.all(
     '*',
     createRequestHandler({
@@ -54,8 +70,10 @@ export function createApp({ config, build, clientDir, devMiddleware }: AppOption
         clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
         publicOrigin: config.publicOrigin,
         requestId: String(res.locals.requestId),
+        cspNonce: String(res.locals.cspNonce),
       }) satisfies PortalContext,
     }),
   )
+  app.use(plainErrorHandler)
   return app
 }

@@ -19,7 +19,8 @@ export const test = base.extend<{ admin: ReturnType<typeof emulatorAdmin>; failO
     async ({ page }, use) => {
       const errors: string[] = []
       page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text())
+        // The browser logs every 4xx/5xx document as a failed resource: statuses are asserted elsewhere.
+        if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) errors.push(message.text())
       })
       page.on('pageerror', (error) => errors.push(error.message))
       await use()

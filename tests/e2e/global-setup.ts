@@ -16,7 +16,7 @@ export default async function globalSetup() {
   const portal = await startPortal({
     FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
     FIREBASE_PROJECT_ID: emulator.projectId,
-  })
+  }, { echo: process.env.E2E_ECHO === '1' })
   process.env.PORTAL_URL = portal.url
   process.env.EMULATOR_ORIGIN = emulator.origin
   process.env.EMULATOR_PROJECT_ID = emulator.projectId

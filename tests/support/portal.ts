@@ -16,7 +16,7 @@ export interface Portal {
 }
 
 /** Starts the production build (`npm run serve`'s entry) with the given environment. */
-export async function startPortal(env: Record<string, string> = {}): Promise<Portal> {
+export async function startPortal(env: Record<string, string> = {}, options: { echo?: boolean } = {}): Promise<Portal> {
   if (!existsSync(SERVER_ENTRY)) throw new Error('No build found: run `npm run build` first')
   const port = env.PORT ? Number(env.PORT) : await getFreePort()
   const child = spawn(process.execPath, [SERVER_ENTRY], {
@@ -33,8 +33,12 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
     },
   })
   let output = ''
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()))
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()))
+  const collect = (c: Buffer) => {
+    output += c.toString()
+    if (options.echo) process.stdout.write(c)
+  }
+  child.stdout.on('data', collect)
+  child.stderr.on('data', collect)
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   const url = `http://localhost:${port}`
   await waitFor('the portal', async () => {

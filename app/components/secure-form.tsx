@@ -1,0 +1,21 @@
+import { Form, useRouteLoaderData, type FormProps } from '@remix-run/react'
+import { forwardRef } from 'react'
+import type { loader as rootLoader } from '~/root'
+
+/** The honeypot's name; people never see the field, bots fill it. */
+export const HONEYPOT_NAME = 'website'
+
+/**
+ * A POST form that carries the CSRF token (bound to the `csrf` cookie) and the honeypot.
+ * Works without JavaScript; with it, Remix submits it with fetch.
+ */
+export const SecureForm = forwardRef<HTMLFormElement, FormProps>(function SecureForm({ children, ...props }, ref) {
+  const root = useRouteLoaderData<typeof rootLoader>('root')
+  return (
+    <Form ref={ref} method="post" {...props}>
+      <input type="hidden" name="csrf" value={root?.csrf ?? ''} />
+      <input type="text" name={HONEYPOT_NAME} className="hp" tabIndex={-1} autoComplete="off" aria-hidden="true" />
+      {children}
+    </Form>
+  )
+})

@@ -1,0 +1,15 @@
+import type { HeadersFunction } from '@remix-run/node'
+
+/**
+ * Document responses keep the headers their loader, action or error set (Retry-After,
+ * Clear-Site-Data, Cache-Control). Remix merges Set-Cookie on its own, so it is left out here.
+ */
+export const routeHeaders: HeadersFunction = ({ loaderHeaders, actionHeaders, errorHeaders }) => {
+  const headers = new Headers()
+  for (const source of [loaderHeaders, actionHeaders, errorHeaders]) {
+    source?.forEach((value, name) => {
+      if (name !== 'set-cookie') headers.set(name, value)
+    })
+  }
+  return headers
+}

@@ -1,0 +1,26 @@
+import type { MetaDescriptor } from '@remix-run/node'
+import { DEFAULT_LOCALE, isLocale, resources, type Locale } from './i18n'
+
+type Matches = ReadonlyArray<{ id: string; data: unknown } | undefined>
+
+/** Looks a dotted key up in a language's resources (meta runs outside React, without t). */
+export function translate(locale: Locale, key: string): string {
+  let node: unknown = resources[locale].common
+  for (const part of key.split('.')) node = (node as Record<string, unknown> | undefined)?.[part]
+  return typeof node === 'string' ? node : key
+}
+
+export function localeOf(matches: Matches): Locale {
+  const data = matches.find((m) => m?.id === 'root')?.data as { locale?: unknown } | undefined
+  return isLocale(data?.locale) ? data.locale : DEFAULT_LOCALE
+}
+
+/** A page's title and description in the page's language. */
+export function pageTitle(matches: Matches, key: string, extra: MetaDescriptor[] = []): MetaDescriptor[] {
+  const locale = localeOf(matches)
+  return [
+    { title: `${translate(locale, key)} · ${translate(locale, 'brand.name')}` },
+    { name: 'description', content: translate(locale, 'meta.description') },
+    ...extra,
+  ]
+}

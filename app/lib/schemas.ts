@@ -1,0 +1,47 @@
+import { z } from 'zod'
+
+/**
+ * The forms' shared schemas: the actions parse with them. Messages are translation keys.
+ * Lengths bound hostile input: an address has at most 254 characters, a password 4096.
+ */
+export const EMAIL_MAX_LENGTH = 254
+export const PASSWORD_INPUT_MAX_LENGTH = 4096
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '')
+
+export const EmailSchema = z.preprocess(
+  (value) => text(value).trim(),
+  z
+    .string()
+    .min(1, 'validation.emailRequired')
+    .max(EMAIL_MAX_LENGTH, 'validation.emailTooLong')
+    .pipe(z.email('validation.emailInvalid')),
+)
+
+export const SignInFormSchema = z.object({
+  email: EmailSchema,
+  password: z.preprocess(
+    text,
+    z.string().min(1, 'validation.passwordRequired').max(PASSWORD_INPUT_MAX_LENGTH, 'validation.passwordRequired'),
+  ),
+})
+
+export const ForgotPasswordFormSchema = z.object({ email: EmailSchema })
+
+export type FieldErrors = Partial<Record<string, string>>
+
+/** The first message per field, as translation keys. */
+export function fieldErrorsOf(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {}
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? 'form')
+    errors[field] ??= issue.message
+  }
+  return errors
+}
+
+/** A form field as a string (a repeated field takes its first value; a file is ignored). */
+export function formText(form: FormData, name: string): string {
+  const value = form.get(name)
+  return typeof value === 'string' ? value : ''
+}

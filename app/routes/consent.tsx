@@ -1,0 +1,16 @@
+import { data, redirect, type ActionFunctionArgs } from '@remix-run/node'
+import { CONSENT_COOKIE, CONSENT_MAX_AGE } from '../../server/consent'
+import { serializeCookie } from '../../server/cookies'
+import { guardForm } from '../../server/form-guard'
+import { localPathOr } from '../../server/redirect'
+
+/** Accepting the privacy notice: a cookie, then back to the page (or data for the fetcher). */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { form } = await guardForm(request, context)
+  const headers = {
+    'Set-Cookie': serializeCookie(CONSENT_COOKIE, '1', { maxAge: CONSENT_MAX_AGE }),
+    'Cache-Control': 'no-store',
+  }
+  if (form.get('inPlace') === '1') return data({ accepted: true }, { headers })
+  return redirect(localPathOr(form.get('returnTo')), { status: 303, headers })
+}

@@ -1,0 +1,84 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
+import { useRef } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { SecureForm } from '~/components/secure-form'
+import { routeHeaders } from '~/lib/headers'
+import { pageTitle } from '~/lib/meta'
+import { EMAIL_MAX_LENGTH, ForgotPasswordFormSchema, fieldErrorsOf, formText, type FieldErrors } from '~/lib/schemas'
+import { guardForm } from '../../server/form-guard'
+import { getLocale } from '../../server/i18n'
+import { requestPasswordReset } from '../../server/password-reset'
+import { resolveRedirect } from '../../server/redirect'
+
+export const headers = routeHeaders
+
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.forgotPassword')
+
+export function loader({ request }: LoaderFunctionArgs) {
+  const sent = new URL(request.url).searchParams.get('sent') === '1'
+  return data({ sent }, { headers: { 'Cache-Control': 'no-store' } })
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { form, isBot } = await guardForm(request, context)
+  const email = formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
+  const parsed = ForgotPasswordFormSchema.safeParse({ email: form.get('email') })
+  if (!parsed.success) {
+    return data({ email, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: { 'Cache-Control': 'no-store' } })
+  }
+  // Only a redirect the policy accepts travels in the email's link.
+  const target = await resolveRedirect(form.has('redirect') ? formText(form, 'redirect') : null, context.publicOrigin)
+  const redirectParam = target.kind === 'ok' ? formText(form, 'redirect') : null
+  if (!isBot) {
+    await requestPasswordReset({ email: parsed.data.email, locale: await getLocale(request), redirect: redirectParam }, context)
+  }
+  // Post-redirect-get: the same answer for every address, and a refresh sends nothing.
+  const next = new URLSearchParams({ sent: '1' })
+  if (redirectParam) next.set('redirect', redirectParam)
+  return redirect(`/forgot-password?${next}`, { status: 303, headers: { 'Cache-Control': 'no-store' } })
+}
+
+export default function ForgotPassword() {
+  const { t } = useTranslation()
+  const { sent } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>() as { email: string; fieldErrors: FieldErrors } | undefined
+  const [searchParams] = useSearchParams()
+  const redirectTo = searchParams.get('redirect')
+  const formRef = useRef<HTMLFormElement>(null)
+  useAfterSubmission(formRef, actionData)
+  const back = redirectTo !== null ? `/?${new URLSearchParams({ redirect: redirectTo })}` : '/'
+  const emailError = actionData?.fieldErrors.email
+
+  return (
+    <>
+      <h1>{t('forgotPassword.title')}</h1>
+      {sent ? (
+        <FormAlert tone="success">{t('forgotPassword.emailSent')}</FormAlert>
+      ) : (
+        <>
+          <p className="subtitle">{t('forgotPassword.subtitle')}</p>
+          <SecureForm ref={formRef} className="stack" noValidate>
+            {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
+            <Field
+              label={t('signIn.email')}
+              name="email"
+              type="email"
+              autoComplete="username"
+              placeholder={t('signIn.emailPlaceholder')}
+              required
+              maxLength={EMAIL_MAX_LENGTH}
+              defaultValue={actionData?.email ?? searchParams.get('email') ?? ''}
+              error={emailError ? t(emailError as 'validation.emailRequired') : null}
+            />
+            <SubmitButton pendingLabel={t('forgotPassword.pending')}>{t('forgotPassword.submit')}</SubmitButton>
+          </SecureForm>
+        </>
+      )}
+      <p className="links">
+        <Link to={back}>{t('forgotPassword.back')}</Link>
+      </p>
+    </>
+  )
+}

@@ -1,0 +1,64 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { FormAlert, SubmitButton } from '~/components/forms'
+import { SecureForm } from '~/components/secure-form'
+import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, isLocale } from '~/lib/i18n'
+import { routeHeaders } from '~/lib/headers'
+import { pageTitle } from '~/lib/meta'
+import { CONSENT_COOKIE, CONSENT_MAX_AGE, hasConsented } from '../../server/consent'
+import { readCookie, serializeCookie } from '../../server/cookies'
+import { guardForm } from '../../server/form-guard'
+import { securityEvent } from '../../server/observability/security-events'
+import { clearSessionCookie, getSession, revokeSessions } from '../../server/session'
+import { syncToken } from '../../server/token-sync'
+
+export const headers = routeHeaders
+
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.logout')
+
+/** GET never changes state: it only offers the button. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const session = await getSession(request)
+  return data({ signedIn: session.status === 'signed-in' }, { headers: { 'Cache-Control': 'no-store' } })
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await guardForm(request, context)
+  const session = await getSession(request)
+  if (session.status === 'signed-in') {
+    // Every session of this user ends, here and on other devices: the old cookie stops working.
+    await revokeSessions(session.user.uid).catch(() => undefined)
+    securityEvent('logout', { reqId: context.requestId, ip: context.clientIp, email: session.user.email ?? undefined })
+  }
+  await syncToken(null)
+  const headers = new Headers({ 'Cache-Control': 'no-store', 'Clear-Site-Data': '"cookies"' })
+  headers.append('Set-Cookie', clearSessionCookie())
+  // Clear-Site-Data also drops the visitor's preferences; they are not secrets, so keep them.
+  const locale = readCookie(request.headers.get('Cookie'), LOCALE_COOKIE)
+  if (isLocale(locale)) headers.append('Set-Cookie', serializeCookie(LOCALE_COOKIE, locale, { maxAge: LOCALE_COOKIE_MAX_AGE }))
+  if (hasConsented(request)) headers.append('Set-Cookie', serializeCookie(CONSENT_COOKIE, '1', { maxAge: CONSENT_MAX_AGE }))
+  return data({ done: true }, { headers })
+}
+
+export default function Logout() {
+  const { t } = useTranslation()
+  const { signedIn } = useLoaderData<typeof loader>()
+  const done = useActionData<typeof action>()?.done || !signedIn
+  return (
+    <>
+      <h1>{t('logout.title')}</h1>
+      {done ? (
+        <FormAlert tone="success">{t('logout.done')}</FormAlert>
+      ) : (
+        <SecureForm className="stack">
+          <p>{t('logout.confirm')}</p>
+          <SubmitButton pendingLabel={t('logout.submit')}>{t('logout.submit')}</SubmitButton>
+        </SecureForm>
+      )}
+      <p>
+        <Link to="/">{t('logout.backToSignIn')}</Link>
+      </p>
+    </>
+  )
+}

@@ -1,0 +1,83 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { getConfig } from './config'
+import { isSecureOrigin, readCookie, serializeCookie } from './cookies'
+
+/**
+ * Signed double-submit CSRF tokens, plus Origin / Sec-Fetch-Site checks.
+ *
+ * The cookie holds `random.hmac`; every form repeats it in a hidden field. A cross-site page can
+ * neither read the cookie nor guess the value, and the HMAC stops a value planted by a sibling
+ * subdomain (cookie tossing) unless it was minted by this server. The `__Host-` prefix over https
+ * stops sibling subdomains from setting the cookie at all.
+ */
+
+/** The hidden form field that carries the token. */
+export const CSRF_FIELD = 'csrf'
+
+/** Bots fill every input; people never see this one. */
+export const HONEYPOT_FIELD = 'website'
+
+/** `__Host-` requires Secure, Path=/ and no Domain, which serializeCookie gives over https only. */
+export function csrfCookieName(): string {
+  return isSecureOrigin() ? '__Host-csrf' : 'csrf'
+}
+
+export type CsrfRefusal = 'cookie-missing' | 'token-mismatch' | 'bad-origin' | 'cross-site'
+export type CsrfResult = { ok: true } | { ok: false; reason: CsrfRefusal }
+
+function sign(random: string, secret: string): string {
+  return createHmac('sha256', secret).update(random).digest('base64url')
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a)
+  const right = Buffer.from(b)
+  // timingSafeEqual throws on different lengths; the length of a token is no secret.
+  return left.length === right.length && timingSafeEqual(left, right)
+}
+
+/** True when the token was minted by this server under any configured secret (rotation). */
+function isAuthentic(token: string): boolean {
+  const [random, mac, ...rest] = token.split('.')
+  if (!random || !mac || rest.length > 0) return false
+  // No early exit, so the time taken does not tell which secret matched.
+  return getConfig().sessionSecrets.reduce((found, secret) => safeEqual(mac, sign(random, secret)) || found, false)
+}
+
+/** The token to render in forms; `setCookie` is the Set-Cookie value to add when a new one was minted. */
+export function issueCsrf(request: Request): { token: string; setCookie: string | null } {
+  const existing = readCookie(request.headers.get('Cookie'), csrfCookieName())
+  // Reusing the cookie keeps forms in other tabs valid; a token under a retired secret is replaced.
+  if (existing && isAuthentic(existing)) return { token: existing, setCookie: null }
+  const random = randomBytes(32).toString('base64url')
+  const [secret] = getConfig().sessionSecrets
+  if (!secret) throw new Error('no session secret configured')
+  const token = `${random}.${sign(random, secret)}`
+  // A browser-session cookie: no Max-Age, it lives as long as the forms it protects.
+  return { token, setCookie: serializeCookie(csrfCookieName(), token, { httpOnly: true, sameSite: 'Lax' }) }
+}
+
+/**
+ * Checks a state-changing form post. `cookie-missing` usually means the browser blocks cookies
+ * (the caller shows the third-party-cookie notice), so it is told apart from a forged token.
+ */
+export function verifyCsrf(request: Request, form: FormData, publicOrigin: string): CsrfResult {
+  const origin = request.headers.get('Origin')
+  // Browsers send `Origin: null` from sandboxed frames, data: URLs and some redirects: refuse it too.
+  // No Origin at all is allowed (older browsers on same-origin posts): the token still decides.
+  if (origin !== null && origin !== publicOrigin) return { ok: false, reason: 'bad-origin' }
+  if (request.headers.get('Sec-Fetch-Site') === 'cross-site') return { ok: false, reason: 'cross-site' }
+  const cookie = readCookie(request.headers.get('Cookie'), csrfCookieName())
+  if (!cookie) return { ok: false, reason: 'cookie-missing' }
+  const field = form.get(CSRF_FIELD)
+  if (typeof field !== 'string' || !safeEqual(field, cookie) || !isAuthentic(cookie)) {
+    return { ok: false, reason: 'token-mismatch' }
+  }
+  return { ok: true }
+}
+
+/** True when the hidden honeypot input was filled in: a bot, since people never see it. */
+export function honeypotFilled(form: FormData): boolean {
+  const value = form.get(HONEYPOT_FIELD)
+  return typeof value === 'string' ? value.trim() !== '' : value !== null
+}

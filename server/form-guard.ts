@@ -1,0 +1,30 @@
+import { data, type AppLoadContext } from '@remix-run/node'
+import { verifyCsrf, honeypotFilled } from './csrf'
+import { securityEvent } from './observability/security-events'
+
+export interface GuardedForm {
+  form: FormData
+  /** A bot filled the hidden field: answer as a failure, call nothing. */
+  isBot: boolean
+}
+
+/**
+ * Every POST goes through here: the body is read once, the CSRF token and the request's origin
+ * are checked (ADR 007). A refusal is a 403 the error page explains; nothing has changed.
+ */
+export async function guardForm(request: Request, context: AppLoadContext): Promise<GuardedForm> {
+  let form: FormData
+  try {
+    form = await request.formData()
+  } catch {
+    throw data({ reason: 'bad-form' }, { status: 400 })
+  }
+  const verdict = verifyCsrf(request, form, context.publicOrigin)
+  if (!verdict.ok) {
+    securityEvent('csrf-refused', { reqId: context.requestId, ip: context.clientIp, reason: verdict.reason })
+    throw data({ reason: verdict.reason }, { status: 403 })
+  }
+  const isBot = honeypotFilled(form)
+  if (isBot) securityEvent('honeypot', { reqId: context.requestId, ip: context.clientIp })
+  return { form, isBot }
+}

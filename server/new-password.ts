@@ -1,0 +1,102 @@
+import { data, type AppLoadContext } from '@remix-run/node'
+import { getConfig } from './config'
+import { serverPasswordProblem } from './common-passwords'
+import { getIdentity, isIdentityError, messageKeyFor, type AuthCode } from './identity'
+import { securityEvent } from './observability/security-events'
+import { consumeNewPassword } from './rate-limit'
+import { revokeSessionsByEmail } from './session'
+import { statusFor } from './sign-in'
+
+const LINK_FAILURES: ReadonlySet<AuthCode> = new Set(['auth/invalid-action-code', 'auth/expired-action-code'])
+
+function codeOf(error: unknown): AuthCode {
+  return isIdentityError(error) ? error.code : 'auth/internal-error'
+}
+
+/** Checks the emailed code without spending it. A service failure is a 503, not an invalid link. */
+export async function inspectResetCode(oobCode: string | null) {
+  const minLength = getConfig().passwordMinLength
+  if (!oobCode) return { valid: false, email: null, minLength } as const
+  try {
+    const info = await getIdentity().checkActionCode(oobCode)
+    if (info.requestType !== 'PASSWORD_RESET' || !info.email) return { valid: false, email: null, minLength } as const
+    return { valid: true, email: info.email, minLength } as const
+  } catch (error) {
+    if (LINK_FAILURES.has(codeOf(error))) return { valid: false, email: null, minLength } as const
+    throw data({ reason: 'identity-unavailable' }, { status: 503 })
+  }
+}
+
+/**
+ * The `redirect` to carry back to sign-in: from the link's continueUrl (which the reset request
+ * built on our origin) or a `redirect` parameter. It is checked again at sign-in.
+ */
+export function continueParams(search: URLSearchParams): string {
+  let redirect = search.get('redirect')
+  const continueUrl = search.get('continueUrl')
+  if (!redirect && continueUrl) {
+    try {
+      const url = new URL(continueUrl)
+      if (url.origin === getConfig().publicOrigin) redirect = url.searchParams.get('redirect')
+    } catch {
+      // not a URL: nothing to carry
+    }
+  }
+  return redirect ? new URLSearchParams({ redirect }).toString() : ''
+}
+
+export type ResetOutcome =
+  | { status: 'done'; httpStatus: 200 }
+  | { status: 'invalid-link'; httpStatus: 400 }
+  | { status: 'invalid'; httpStatus: 400; passwordError: string | null; confirmationError: string | null }
+  | { status: 'error'; httpStatus: number; message: string }
+
+/** Sets the new password with the code, then ends every session the account had. */
+export async function completePasswordReset(
+  input: { oobCode: string | null; password: string; confirmation: string; isBot: boolean },
+  context: AppLoadContext,
+): Promise<ResetOutcome> {
+  const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
+  if (!limit.ok) {
+    return { status: 'error', httpStatus: 429, message: 'error.tooManyRequests' }
+  }
+  if (!input.oobCode || input.isBot) return { status: 'invalid-link', httpStatus: 400 }
+
+  let email: string
+  try {
+    const info = await getIdentity().checkActionCode(input.oobCode)
+    if (info.requestType !== 'PASSWORD_RESET' || !info.email) return { status: 'invalid-link', httpStatus: 400 }
+    email = info.email
+  } catch (error) {
+    return failure(codeOf(error))
+  }
+
+  const passwordError = input.password
+    ? serverPasswordProblem(input.password, { minLength: getConfig().passwordMinLength, email })
+    : 'validation.passwordRequired'
+  const confirmationError = !input.confirmation
+    ? 'validation.confirmRequired'
+    : input.password && input.confirmation !== input.password
+      ? 'newPassword.mismatch'
+      : null
+  if (passwordError || confirmationError) return { status: 'invalid', httpStatus: 400, passwordError, confirmationError }
+
+  try {
+    await getIdentity().resetPassword(input.oobCode, input.password)
+  } catch (error) {
+    const code = codeOf(error)
+    if (code === 'auth/weak-password') {
+      return { status: 'invalid', httpStatus: 400, passwordError: 'error.weakPassword', confirmationError: null }
+    }
+    return failure(code)
+  }
+  await revokeSessionsByEmail(email)
+  securityEvent('reset-done', { reqId: context.requestId, ip: context.clientIp, email })
+  return { status: 'done', httpStatus: 200 }
+}
+
+function failure(code: AuthCode): ResetOutcome {
+  if (LINK_FAILURES.has(code)) return { status: 'invalid-link', httpStatus: 400 }
+  const message = messageKeyFor(code)
+  return { status: 'error', httpStatus: statusFor(message), message }
+}

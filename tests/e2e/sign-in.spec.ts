@@ -1,0 +1,144 @@
+import { startPortal } from '../support/portal'
+import { getFreePort } from '../support/ports'
+import { alertMarkup, postForm } from '../support/http-forms'
+import { uniqueEmail } from '../support/emulator'
+import { expect, test } from './fixtures'
+
+const PASSWORD = 'Correct-Horse-42'
+
+test.describe('signing in', () => {
+  test('correct credentials open a session and the next visit shows it (fr)', async ({ page, admin, context }) => {
+    const email = uniqueEmail('signin')
+    await admin.createUser(email, PASSWORD)
+    await page.goto('/')
+    await page.getByLabel('E-mail').fill(email)
+    await page.getByLabel('Mot de passe').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Se connecter' }).click()
+    await expect(page.getByRole('heading', { name: 'Vous êtes connecté' })).toBeVisible()
+    await expect(page.getByText(email)).toBeVisible()
+
+    const session = (await context.cookies()).find((c) => c.name === 'session')
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', secure: false })
+    await page.goto('/')
+    await expect(page.getByRole('heading', { name: 'Vous êtes connecté' })).toBeVisible()
+  })
+
+  test.describe('in English', () => {
+    test.use({ locale: 'en-US' })
+    test('a wrong password shows one message, keeps the email and empties the password', async ({ page, admin }) => {
+      const email = uniqueEmail('wrong')
+      await admin.createUser(email, PASSWORD)
+      await page.goto('/')
+      await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible()
+      await page.getByLabel('Email').fill(email)
+      await page.getByLabel('Password').fill('Not-the-password-1')
+      await page.getByRole('button', { name: 'Login' }).click()
+      await expect(page.getByRole('alert')).toHaveText('Wrong email address or password')
+      await expect(page.getByLabel('Email')).toHaveValue(email)
+      await expect(page.getByLabel('Password')).toHaveValue('')
+    })
+
+    test('empty fields get field messages without a call', async ({ page }) => {
+      await page.goto('/')
+      await page.getByRole('button', { name: 'Login' }).click()
+      await expect(page.getByText('Please enter your email address.')).toBeVisible()
+      await expect(page.getByText('Please enter your password.')).toBeVisible()
+      await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true')
+    })
+  })
+
+  test('the forgot-password link carries the email and the redirect', async ({ page, javaScriptEnabled }) => {
+    await page.goto('/?redirect=%2Fdone&email=first%40example.com')
+    const link = page.getByRole('link', { name: 'Mot de passe oublié ?' })
+    await expect(link).toHaveAttribute('href', '/forgot-password?email=first%40example.com&redirect=%2Fdone')
+    if (javaScriptEnabled) {
+      // With JavaScript the link follows what is typed.
+      await page.getByLabel('E-mail').fill('someone@example.com')
+      await expect(link).toHaveAttribute('href', '/forgot-password?email=someone%40example.com&redirect=%2Fdone')
+    }
+  })
+})
+
+test.describe('sign-in over HTTP', () => {
+  test('success answers 303 with the session cookie and no-store', async ({ request, admin, baseURL }) => {
+    const email = uniqueEmail('http')
+    await admin.createUser(email, PASSWORD)
+    const response = await postForm(request, '/?index', { email, password: PASSWORD })
+    expect(response.status()).toBe(303)
+    expect(response.headers()['location']).toBe('/')
+    expect(response.headers()['cache-control']).toBe('no-store')
+    const cookie = response.headersArray().find((h) => h.name.toLowerCase() === 'set-cookie' && h.value.startsWith('session='))
+    expect(cookie?.value).toMatch(/HttpOnly/)
+    expect(cookie?.value).toMatch(/SameSite=Lax/)
+    expect(cookie?.value).toMatch(/Path=\//)
+    expect(cookie?.value).not.toMatch(/Domain=/i)
+    expect(baseURL).toMatch(/^http:\/\/localhost/)
+  })
+
+  test('a wrong password and an unknown email answer byte-identically', async ({ request, admin }) => {
+    const email = uniqueEmail('enum')
+    await admin.createUser(email, PASSWORD)
+    const wrong = await postForm(request, '/?index', { email, password: 'Wrong-password-1' })
+    const unknown = await postForm(request, '/?index', { email: uniqueEmail('nobody'), password: 'Wrong-password-1' })
+    expect(wrong.status()).toBe(401)
+    expect(unknown.status()).toBe(401)
+    const [a, b] = [alertMarkup(await wrong.text()), alertMarkup(await unknown.text())]
+    expect(a).toContain('Adresse e-mail ou mot de passe incorrect')
+    expect(a).toBe(b)
+  })
+
+  test('a disabled account gets the same message', async ({ request, admin }) => {
+    const email = uniqueEmail('disabled')
+    const { localId } = await admin.createUser(email, PASSWORD)
+    await admin.disableUser(localId)
+    const response = await postForm(request, '/?index', { email, password: PASSWORD })
+    expect(response.status()).toBe(401)
+    expect(alertMarkup(await response.text())).toContain('Adresse e-mail ou mot de passe incorrect')
+  })
+
+  test('a redirect to an authorized domain is followed; an open redirect is refused', async ({ request, admin }) => {
+    const email = uniqueEmail('redirect')
+    await admin.createUser(email, PASSWORD)
+    const evil = await postForm(request, '/?index', { email, password: PASSWORD, redirect: 'https://evil.example/' }, { formPage: '/?redirect=x' })
+    expect(evil.status()).toBe(400)
+    expect(alertMarkup(await evil.text())).toContain('URL de redirection invalide')
+    const ok = await postForm(request, '/?index', { email, password: PASSWORD, redirect: 'http://localhost:9/after' })
+    expect(ok.status()).toBe(303)
+    expect(ok.headers()['location']).toBe('http://localhost:9/after')
+  })
+
+  test('after logout the old session cookie is rejected', async ({ request, admin, playwright, baseURL }) => {
+    const email = uniqueEmail('logout')
+    await admin.createUser(email, PASSWORD)
+    const signIn = await postForm(request, '/?index', { email, password: PASSWORD })
+    expect(signIn.status()).toBe(303)
+    const state = await request.storageState()
+    // Revocation is recorded to the second: let the sign-in's second pass.
+    await new Promise((r) => setTimeout(r, 1100))
+    const logout = await postForm(request, '/logout', {})
+    expect(logout.status()).toBe(200)
+    expect(logout.headers()['clear-site-data']).toBe('"cookies"')
+
+    const replay = await playwright.request.newContext({ baseURL, storageState: state })
+    const page = await replay.get('/')
+    expect(await page.text()).not.toContain('Vous êtes connecté')
+    await replay.dispose()
+  })
+
+  test('an identity service that is down gives 503 and the unexpected-error message', async ({ playwright }) => {
+    const closedPort = await getFreePort()
+    const portal = await startPortal({ FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${closedPort}`, IDENTITY_TIMEOUT_MS: '2000' })
+    try {
+      const request = await playwright.request.newContext({ baseURL: portal.url })
+      const response = await postForm(request, '/?index', { email: 'a@example.com', password: 'whatever-1' })
+      expect(response.status()).toBe(503)
+      const html = await response.text()
+      expect(alertMarkup(html)).toContain('Une erreur inattendue s’est produite')
+      expect(html).not.toMatch(/at \w+ \(|node_modules|Error:/)
+      expect(response.headersArray().some((h) => h.name.toLowerCase() === 'set-cookie' && h.value.startsWith('session='))).toBe(false)
+      await request.dispose()
+    } finally {
+      await portal.stop()
+    }
+  })
+})

@@ -1,0 +1,28 @@
+import type { APIRequestContext, APIResponse } from '@playwright/test'
+
+/**
+ * Form posts at the HTTP level, as a browser without JavaScript sends them, for assertions on
+ * statuses, headers and cookies. The request context keeps cookies between calls.
+ */
+export async function csrfFrom(request: APIRequestContext, path: string): Promise<string> {
+  const response = await request.get(path)
+  const html = await response.text()
+  const token = /name="csrf" value="([^"]+)"/.exec(html)?.[1]
+  if (!token) throw new Error(`no CSRF token on ${path} (status ${response.status()})`)
+  return token
+}
+
+export async function postForm(
+  request: APIRequestContext,
+  path: string,
+  fields: Record<string, string>,
+  options: { formPage?: string; headers?: Record<string, string> } = {},
+): Promise<APIResponse> {
+  const csrf = await csrfFrom(request, options.formPage ?? path)
+  return request.post(path, { form: { csrf, ...fields }, maxRedirects: 0, headers: options.headers })
+}
+
+/** The alert's markup: what a visitor is told, to compare two answers byte for byte. */
+export function alertMarkup(html: string): string | null {
+  return /<div[^>]*role="alert"[^>]*>[\s\S]*?<\/div>/.exec(html)?.[0] ?? null
+}
