@@ -9,6 +9,14 @@ import { DEFAULT_LOCALE, LOCALES, i18nOptions } from '~/lib/i18n'
 const iso = document.documentElement.lang
 const lng = LOCALES.find((l) => l.iso === iso)?.code ?? DEFAULT_LOCALE
 
+// Error reporting loads, as its own chunk, only when the server turned it on (SENTRY_DSN).
+const sentry = document.querySelector<HTMLMetaElement>('meta[name="sentry-dsn"]')
+if (sentry?.content) {
+  void import('~/lib/sentry.client').then(({ initBrowserSentry }) =>
+    initBrowserSentry({ dsn: sentry.content, environment: sentry.dataset.environment ?? '' }),
+  )
+}
+
 void i18next
   .use(initReactI18next)
   .init({ ...i18nOptions, lng })

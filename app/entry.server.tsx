@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream'
-import type { AppLoadContext, EntryContext } from '@remix-run/node'
+import type { ActionFunctionArgs, AppLoadContext, EntryContext, LoaderFunctionArgs } from '@remix-run/node'
 import { createReadableStreamFromReadable } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
@@ -7,6 +7,10 @@ import { renderToPipeableStream } from 'react-dom/server'
 import { I18nextProvider } from 'react-i18next'
 import { NonceContext } from '~/lib/nonce'
 import { getI18n, getLocale } from '../server/i18n'
+import { logger } from '../server/observability/logger'
+import { initSentry, reportError } from '../server/observability/sentry'
+
+initSentry()
 
 const ABORT_DELAY = 5_000
 export const streamTimeout = ABORT_DELAY
@@ -19,7 +23,7 @@ export default async function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce
-  const i18n = getI18n(await getLocale(request))
+  const i18n = getI18n(getLocale(request))
   // Bots and no-JS visitors get the whole document at once; browsers get it streamed.
   const readyEvent = isbot(request.headers.get('user-agent') ?? '') ? 'onAllReady' : 'onShellReady'
 
@@ -49,10 +53,21 @@ export default async function handleRequest(
         onError(error: unknown) {
           responseStatusCode = 500
           // Errors while streaming are reported by handleError; log here only before the shell.
-          if (!shellRendered) console.error(error)
+          if (!shellRendered) logger.error({ event: 'render-error', err: String(error) }, 'render failed')
         },
       },
     )
     setTimeout(abort, ABORT_DELAY)
   })
+}
+
+/**
+ * Unexpected errors in loaders, actions and rendering (thrown Responses are expected and never
+ * come here): logged with the request id, reported, and shown as the translated error page.
+ */
+export function handleError(error: unknown, { request, context }: LoaderFunctionArgs | ActionFunctionArgs) {
+  if (request.signal.aborted) return
+  const message = error instanceof Error ? error.message : String(error)
+  logger.error({ event: 'unexpected-error', reqId: context.requestId, err: { name: (error as Error)?.name, message } }, message)
+  reportError(error)
 }

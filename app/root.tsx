@@ -13,6 +13,7 @@ import stylesUrl from '~/styles.css?url'
 import { getConfig } from '../server/config'
 import { hasConsented } from '../server/consent'
 import { issueCsrf } from '../server/csrf'
+import { browserSentryConfig } from '../server/observability/sentry'
 import { getLocale } from '../server/i18n'
 
 export const links: LinksFunction = () => [
@@ -25,11 +26,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { privacyPolicyUrl, cookiesHelpUrl } = getConfig()
   return data(
     {
-      locale: await getLocale(request),
+      locale: getLocale(request),
       csrf: token,
       consented: hasConsented(request),
       privacyPolicyUrl,
       cookiesHelpUrl,
+      sentry: browserSentryConfig(),
     },
     { headers: setCookie ? { 'Set-Cookie': setCookie } : {} },
   )
@@ -49,6 +51,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
         <Meta />
+        {root?.sentry ? <meta name="sentry-dsn" content={root.sentry.dsn} data-environment={root.sentry.environment} /> : null}
         <Links />
       </head>
       <body>

@@ -7,6 +7,8 @@ export interface PortalContext {
   requestId: string
   /** This response's Content-Security-Policy nonce, for the inline scripts the page renders. */
   cspNonce: string
+  /** The request's Origin header (the HTTP server takes it out of the request Remix sees). */
+  requestOrigin: string | null
 }
 
 declare module '@remix-run/server-runtime' {

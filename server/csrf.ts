@@ -61,12 +61,18 @@ export function issueCsrf(request: Request): { token: string; setCookie: string 
  * Checks a state-changing form post. `cookie-missing` usually means the browser blocks cookies
  * (the caller shows the third-party-cookie notice), so it is told apart from a forged token.
  */
-export function verifyCsrf(request: Request, form: FormData, publicOrigin: string): CsrfResult {
-  const origin = request.headers.get('Origin')
-  // Browsers send `Origin: null` from sandboxed frames, data: URLs and some redirects: refuse it too.
+export function verifyCsrf(
+  request: Request,
+  form: FormData,
+  { publicOrigin, origin }: { publicOrigin: string; origin: string | null },
+): CsrfResult {
+  const fetchSite = request.headers.get('Sec-Fetch-Site')
+  if (fetchSite === 'cross-site') return { ok: false, reason: 'cross-site' }
   // No Origin at all is allowed (older browsers on same-origin posts): the token still decides.
-  if (origin !== null && origin !== publicOrigin) return { ok: false, reason: 'bad-origin' }
-  if (request.headers.get('Sec-Fetch-Site') === 'cross-site') return { ok: false, reason: 'cross-site' }
+  // `Origin: null` comes from sandboxed frames and data: URLs, but also from our own pages served
+  // with `Referrer-Policy: no-referrer` (the reset pages): Sec-Fetch-Site tells them apart.
+  const sameOriginNull = origin === 'null' && fetchSite === 'same-origin'
+  if (origin !== null && origin !== publicOrigin && !sameOriginNull) return { ok: false, reason: 'bad-origin' }
   const cookie = readCookie(request.headers.get('Cookie'), csrfCookieName())
   if (!cookie) return { ok: false, reason: 'cookie-missing' }
   const field = form.get(CSRF_FIELD)

@@ -19,7 +19,7 @@ export async function guardForm(request: Request, context: AppLoadContext): Prom
   } catch {
     throw data({ reason: 'bad-form' }, { status: 400 })
   }
-  const verdict = verifyCsrf(request, form, context.publicOrigin)
+  const verdict = verifyCsrf(request, form, { publicOrigin: context.publicOrigin, origin: context.requestOrigin })
   if (!verdict.ok) {
     securityEvent('csrf-refused', { reqId: context.requestId, ip: context.clientIp, reason: verdict.reason })
     throw data({ reason: verdict.reason }, { status: 403 })

@@ -1,29 +1,33 @@
 import { createInstance, type i18n } from 'i18next'
-import { RemixI18Next } from 'remix-i18next/server'
 import { DEFAULT_LOCALE, LOCALE_CODES, LOCALE_COOKIE, i18nOptions, isLocale, type Locale } from '~/lib/i18n'
 import { readCookie } from './cookies'
 import { singleton } from './singleton'
 
 /**
- * Choice order (seed section 4): the `i18n_redirected` cookie, then Accept-Language (q-values),
- * then French. The cookie holds a plain code, as the seed's portal wrote it, so it is read here
- * rather than through a Remix cookie object (which expects base64 JSON).
+ * Choice order (seed section 4): the `i18n_redirected` cookie, then Accept-Language by q-value,
+ * then French. The cookie holds a plain code, as the seed's portal wrote it. (remix-i18next's
+ * header detection keeps only the single best language of the header, supported or not, so
+ * `de, en;q=0.8` would fall back to French: ADR 004.)
  */
-const detector = new RemixI18Next({
-  detection: {
-    supportedLanguages: LOCALE_CODES,
-    fallbackLanguage: DEFAULT_LOCALE,
-    order: ['custom', 'header'],
-    findLocale: async (request) => {
-      const value = readCookie(request.headers.get('Cookie'), LOCALE_COOKIE)
-      return isLocale(value) ? value : null
-    },
-  },
-})
+export function getLocale(request: Request): Locale {
+  const cookie = readCookie(request.headers.get('Cookie'), LOCALE_COOKIE)
+  if (isLocale(cookie)) return cookie
+  return localeFromAcceptLanguage(request.headers.get('Accept-Language')) ?? DEFAULT_LOCALE
+}
 
-export async function getLocale(request: Request): Promise<Locale> {
-  const locale = await detector.getLocale(request)
-  return isLocale(locale) ? locale : DEFAULT_LOCALE
+export function localeFromAcceptLanguage(header: string | null): Locale | null {
+  if (!header) return null
+  const ranges = header
+    .slice(0, 1024)
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';')
+      const q = params.map((p) => /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/.exec(p)?.[1]).find(Boolean)
+      return { language: tag.trim().toLowerCase().split('-')[0] ?? '', q: q === undefined ? 1 : Number(q), index }
+    })
+    .filter((r) => r.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index)
+  return ranges.map((r) => r.language).find(isLocale) ?? null
 }
 
 /** One initialised i18next instance per language for the whole process, shared by requests. */

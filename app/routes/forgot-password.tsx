@@ -32,7 +32,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const target = await resolveRedirect(form.has('redirect') ? formText(form, 'redirect') : null, context.publicOrigin)
   const redirectParam = target.kind === 'ok' ? formText(form, 'redirect') : null
   if (!isBot) {
-    await requestPasswordReset({ email: parsed.data.email, locale: await getLocale(request), redirect: redirectParam }, context)
+    await requestPasswordReset({ email: parsed.data.email, locale: getLocale(request), redirect: redirectParam }, context)
   }
   // Post-redirect-get: the same answer for every address, and a refresh sends nothing.
   const next = new URLSearchParams({ sent: '1' })

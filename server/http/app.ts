@@ -52,13 +52,11 @@ export function createApp({ config, build, clientDir, devMiddleware, recaptcha }
   }
 
   app.use(bodyLimit())
-  // Pages served with `Referrer-Policy: no-referrer` (the reset pages) make browsers send
-  // `Origin: null` on their own form posts. Sec-Fetch-Site tells those apart from sandboxed or
-  // cross-site senders; for them the origin is ours. The CSRF token is checked all the same.
-  app.use((req, _res, next) => {
-    if (req.headers.origin === 'null' && req.headers['sec-fetch-site'] === 'same-origin') {
-      req.headers.origin = config.publicOrigin
-    }
+  // Remix answers 500 to any POST whose Origin differs from Host. The portal decides that itself
+  // (server/csrf.ts, against PUBLIC_URL, with a translated 403), so Remix never sees the header.
+  app.use((req, res, next) => {
+    res.locals.origin = req.headers.origin ?? null
+    delete req.headers.origin
     next()
   })
   app.all(
@@ -71,6 +69,7 @@ export function createApp({ config, build, clientDir, devMiddleware, recaptcha }
         publicOrigin: config.publicOrigin,
         requestId: String(res.locals.requestId),
         cspNonce: String(res.locals.cspNonce),
+        requestOrigin: (res.locals.origin as string | null) ?? null,
       }) satisfies PortalContext,
     }),
   )

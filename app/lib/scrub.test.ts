@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest'
+import { scrub } from './scrub'
+
+describe('scrub', () => {
+  it('redacts secrets under any key, at any depth', () => {
+    const event = {
+      request: {
+        url: 'https://login.example.com/new-password?oobCode=abc123&lang=fr',
+        cookies: { session: 'eyJhbGci', csrf: 'x.y' },
+        headers: { Authorization: 'Bearer eyJ', 'User-Agent': 'Chromium' },
+        data: { email: 'a@example.com', password: 'hunter2', newPassword: 'hunter3' },
+      },
+      extra: { nested: [{ idToken: 'tok', refreshToken: 'ref', note: 'keep me' }] },
+    }
+    const text = JSON.stringify(scrub(event))
+    for (const secret of ['abc123', 'eyJhbGci', 'x.y', 'Bearer eyJ', 'hunter2', 'hunter3', '"tok"', '"ref"']) {
+      expect(text).not.toContain(secret)
+    }
+    expect(text).toContain('keep me')
+    expect(text).toContain('lang=fr')
+    expect(text).toContain('Chromium')
+  })
+
+  it('redacts secret query parameters inside strings', () => {
+    expect(scrub('GET /action?mode=resetPassword&oobCode=SECRET&apiKey=KEY')).toBe(
+      'GET /action?mode=resetPassword&oobCode=[redacted]&apiKey=[redacted]',
+    )
+  })
+
+  it('leaves other values alone', () => {
+    expect(scrub({ a: 1, b: null, c: ['x'] })).toEqual({ a: 1, b: null, c: ['x'] })
+  })
+})

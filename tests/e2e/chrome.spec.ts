@@ -1,0 +1,94 @@
+import { expect, test } from './fixtures'
+
+test.describe('language', () => {
+  test.describe('with an English browser', () => {
+    test.use({ locale: 'en-US' })
+
+    test('Accept-Language: en renders English', async ({ page }) => {
+      await page.goto('/')
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign In')
+      await expect(page.locator('html')).toHaveAttribute('lang', 'en-US')
+    })
+
+    test('the i18n_redirected cookie beats the header', async ({ page, context, baseURL }) => {
+      await context.addCookies([{ name: 'i18n_redirected', value: 'fr', url: baseURL! }])
+      await page.goto('/')
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Connexion')
+      await expect(page.locator('html')).toHaveAttribute('lang', 'fr-FR')
+    })
+  })
+
+  test('no Accept-Language renders French', async ({ baseURL }) => {
+    const response = await fetch(`${baseURL}/`)
+    const html = await response.text()
+    expect(html).toContain('<html lang="fr-FR"')
+    expect(html).toContain('<h1>Connexion</h1>')
+  })
+
+  test('q-values decide between the languages', async ({ baseURL }) => {
+    const response = await fetch(`${baseURL}/`, { headers: { 'Accept-Language': 'de;q=1, fr;q=0.4, en;q=0.8' } })
+    expect(await response.text()).toContain('<h1>Sign In</h1>')
+  })
+
+  test('the switch changes the language and keeps the address', async ({ page, javaScriptEnabled, context }) => {
+    await page.goto('/forgot-password?email=kept%40example.com&redirect=%2Fnext')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Veuillez saisir votre adresse e-mail')
+    if (javaScriptEnabled) await page.getByLabel('E-mail').fill('typed@example.com')
+    await page.getByRole('button', { name: 'English', exact: true }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Please enter your email address')
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en-US')
+    expect(new URL(page.url()).search).toBe('?email=kept%40example.com&redirect=%2Fnext')
+    // With JavaScript the page changed in place: what was typed is still there.
+    await expect(page.getByLabel('Email')).toHaveValue(javaScriptEnabled ? 'typed@example.com' : 'kept@example.com')
+    const cookie = (await context.cookies()).find((c) => c.name === 'i18n_redirected')
+    expect(cookie).toMatchObject({ value: 'en', path: '/', sameSite: 'Lax' })
+    expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(364 * 24 * 3600)
+
+    await page.getByRole('button', { name: 'Français', exact: true }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Veuillez saisir votre adresse e-mail')
+  })
+})
+
+test.describe('the error page', () => {
+  test.use({ consoleErrorsExpected: true })
+
+  test('an unknown path answers 404 with the path, in French', async ({ page }) => {
+    const response = await page.goto('/nope?x=1')
+    expect(response?.status()).toBe(404)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page introuvable /nope?x=1')
+    await expect(page.locator('#auth-portal-app')).toBeVisible()
+    await expect(page.getByRole('img', { name: 'Portail d’authentification' })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Retour à la page de connexion' })).toHaveAttribute('href', '/')
+  })
+
+  test.describe('in English', () => {
+    test.use({ locale: 'en-US' })
+    test('an unknown path answers 404 with the path, in English', async ({ page }) => {
+      const response = await page.goto('/some/where?x=1')
+      expect(response?.status()).toBe(404)
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found /some/where?x=1')
+    })
+  })
+})
+
+test('the privacy notice, once accepted, never shows again', async ({ page, context }) => {
+  await page.goto('/?redirect=%2Fnext')
+  const notice = page.getByRole('region', { name: 'Politique de confidentialité' })
+  await expect(notice).toContainText('Ce site utilise des cookies')
+  await expect(notice.getByRole('link', { name: 'Politique de confidentialité' })).toHaveAttribute('href', /^https:\/\//)
+  await notice.getByRole('button', { name: 'J’ai compris' }).click()
+  await expect(notice).toHaveCount(0)
+  expect(new URL(page.url()).search).toBe('?redirect=%2Fnext')
+  expect((await context.cookies()).some((c) => c.name === 'cookie_consent')).toBe(true)
+  await page.goto('/forgot-password')
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+  await expect(page.getByRole('region', { name: 'Politique de confidentialité' })).toHaveCount(0)
+})
+
+test('the brand logo and the container are on every page', async ({ page }) => {
+  for (const path of ['/', '/forgot-password', '/new-password', '/logout']) {
+    await page.goto(path)
+    await expect(page.locator('#auth-portal-app')).toBeVisible()
+    await expect(page.getByRole('img', { name: 'Portail d’authentification' })).toBeVisible()
+  }
+})
