@@ -1,11 +1,11 @@
 import { z } from 'zod'
 
+import { EMAIL_MAX_LENGTH, PASSWORD_INPUT_MAX_LENGTH, type FieldErrors } from './limits'
+
 /**
  * The forms' shared schemas: the actions parse with them. Messages are translation keys.
- * Lengths bound hostile input: an address has at most 254 characters, a password 4096.
+ * Lengths bound hostile input (./limits). Only actions import this module: zod stays on the server.
  */
-export const EMAIL_MAX_LENGTH = 254
-export const PASSWORD_INPUT_MAX_LENGTH = 4096
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '')
 
@@ -27,8 +27,6 @@ export const SignInFormSchema = z.object({
 })
 
 export const ForgotPasswordFormSchema = z.object({ email: EmailSchema })
-
-export type FieldErrors = Partial<Record<string, string>>
 
 /** The first message per field, as translation keys. */
 export function fieldErrorsOf(error: z.ZodError): FieldErrors {

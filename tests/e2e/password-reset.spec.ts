@@ -184,3 +184,23 @@ test('no code, password or token reaches the logs over the whole flow', async ({
     await portal.stop()
   }
 })
+
+test('a new password ends every session that existed before it', async ({ request, admin, playwright, baseURL }) => {
+  const email = uniqueEmail('revoke')
+  await admin.createUser(email, OLD_PASSWORD)
+  expect((await postForm(request, '/?index', { email, password: OLD_PASSWORD })).status()).toBe(303)
+  const before = await request.storageState()
+  // Revocation is recorded to the second: let the sign-in's second pass.
+  await new Promise((r) => setTimeout(r, 1100))
+
+  expect((await postForm(request, '/forgot-password', { email })).status()).toBe(303)
+  const link = new URL(await resetLink(admin, email, baseURL!))
+  await request.get(link.pathname + link.search)
+  const csrf = await csrfFrom(request, '/new-password')
+  const done = await request.post('/new-password', { form: { csrf, password: NEW_PASSWORD, confirmation: NEW_PASSWORD } })
+  expect(await done.text()).toContain('Votre mot de passe a été modifié avec succès !')
+
+  const old = await playwright.request.newContext({ baseURL, storageState: before })
+  expect(await (await old.get('/')).text()).not.toContain('Vous êtes connecté')
+  await old.dispose()
+})
