@@ -1,9 +1,9 @@
 import { RemixBrowser } from '@remix-run/react'
-import i18next from 'i18next'
 import { StrictMode, startTransition } from 'react'
 import { hydrateRoot } from 'react-dom/client'
-import { I18nextProvider, initReactI18next } from 'react-i18next'
-import { DEFAULT_LOCALE, LOCALES, i18nOptions } from '~/lib/i18n'
+import { I18nextProvider } from 'react-i18next'
+import { DEFAULT_LOCALE, LOCALES } from '~/lib/i18n'
+import { createBrowserI18n } from '~/lib/i18n-browser'
 
 // The server wrote the page's language in <html lang>; start in the same one to hydrate cleanly.
 const iso = document.documentElement.lang
@@ -17,18 +17,15 @@ if (sentry?.content) {
   )
 }
 
-void i18next
-  .use(initReactI18next)
-  .init({ ...i18nOptions, lng })
-  .then(() => {
-    startTransition(() => {
-      hydrateRoot(
-        document,
-        <I18nextProvider i18n={i18next}>
-          <StrictMode>
-            <RemixBrowser />
-          </StrictMode>
-        </I18nextProvider>,
-      )
-    })
-  })
+const i18n = createBrowserI18n(lng)
+
+startTransition(() => {
+  hydrateRoot(
+    document,
+    <I18nextProvider i18n={i18n}>
+      <StrictMode>
+        <RemixBrowser />
+      </StrictMode>
+    </I18nextProvider>,
+  )
+})

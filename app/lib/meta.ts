@@ -1,14 +1,8 @@
 import type { MetaDescriptor } from '@remix-run/node'
-import { DEFAULT_LOCALE, isLocale, resources, type Locale } from './i18n'
+import { DEFAULT_LOCALE, isLocale, type Locale } from './i18n'
+import { translate } from './translator'
 
 type Matches = ReadonlyArray<{ id: string; data: unknown } | undefined>
-
-/** Looks a dotted key up in a language's resources (meta runs outside React, without t). */
-export function translate(locale: Locale, key: string): string {
-  let node: unknown = resources[locale].common
-  for (const part of key.split('.')) node = (node as Record<string, unknown> | undefined)?.[part]
-  return typeof node === 'string' ? node : key
-}
 
 export function localeOf(matches: Matches): Locale {
   const data = matches.find((m) => m?.id === 'root')?.data as { locale?: unknown } | undefined

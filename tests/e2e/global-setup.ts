@@ -16,6 +16,11 @@ export default async function globalSetup() {
   const portal = await startPortal({
     FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
     FIREBASE_PROJECT_ID: emulator.projectId,
+    // Every test comes from 127.0.0.1: per-address limits would trip across unrelated tests.
+    // The limits themselves are tested on portals of their own.
+    RATE_LIMIT_SIGNIN_PER_IP: '10000',
+    RATE_LIMIT_RESET_PER_IP: '10000',
+    RATE_LIMIT_NEW_PASSWORD_PER_IP: '10000',
   }, { echo: process.env.E2E_ECHO === '1' })
   process.env.PORTAL_URL = portal.url
   process.env.EMULATOR_ORIGIN = emulator.origin
