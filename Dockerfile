@@ -16,11 +16,18 @@ RUN npm ci --omit=dev --no-audit --no-fund
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
 WORKDIR /app
-COPY --from=deps --chown=node:node /app/node_modules ./node_modules
-COPY --from=build --chown=node:node /app/build ./build
-COPY --chown=node:node package.json ./
+# Owned by root, read-only to the `node` user: the process cannot rewrite its own code.
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/build ./build
+COPY package.json ./
 USER node
-EXPOSE 3000
+# 3000: the portal. 9464: Prometheus metrics, only when METRICS_PORT=9464 is set (keep it off the public network).
+EXPOSE 3000 9464
+# Liveness only: /readyz (identity service, Redis) is for the load balancer, a dependency outage
+# must not get every container restarted.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["npm", "run", "serve"]
+# What `npm run serve` runs, without npm and a shell in between: node is PID 1 and gets SIGTERM itself,
+# then drains for up to SHUTDOWN_TIMEOUT_MS (10 s). Give `docker stop` / Kubernetes more than that (15 s).
+STOPSIGNAL SIGTERM
+CMD ["node", "build/http/main.js"]

@@ -66,8 +66,15 @@ export default async function handleRequest(
  * come here): logged with the request id, reported, and shown as the translated error page.
  */
 export function handleError(error: unknown, { request, context }: LoaderFunctionArgs | ActionFunctionArgs) {
-  if (request.signal.aborted) return
+  if (request.signal.aborted || isExpected(error)) return
   const message = error instanceof Error ? error.message : String(error)
   logger.error({ event: 'unexpected-error', reqId: context.requestId, err: { name: (error as Error)?.name, message } }, message)
   reportError(error)
+}
+
+/** Answers the portal or Remix gives on purpose (4xx responses, the `?_data` warning): not errors. */
+function isExpected(error: unknown): boolean {
+  if (error instanceof Error) return error.message.startsWith('Warning: Single fetch-enabled apps should not be making ?_data')
+  const status = (error as { status?: unknown; init?: { status?: unknown } } | null)?.status ?? (error as { init?: { status?: unknown } } | null)?.init?.status
+  return typeof status === 'number' && status < 500
 }

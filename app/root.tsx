@@ -1,4 +1,4 @@
-import { data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -8,6 +8,7 @@ import { LanguageSwitch } from '~/components/language-switch'
 import { Logo } from '~/components/logo'
 import { BrowserCookieCheck, PrivacyNotice } from '~/components/notices'
 import { DEFAULT_LOCALE, isLocale, isoOf } from '~/lib/i18n'
+import { pageTitle } from '~/lib/meta'
 import { useNonce } from '~/lib/nonce'
 import stylesUrl from '~/styles.css?url'
 import { getConfig } from '../server/config'
@@ -20,6 +21,9 @@ export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: stylesUrl },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
+
+/** Pages without a title of their own (the error pages) get this one. */
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.error')
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { token, setCookie } = issueCsrf(request)

@@ -5,6 +5,7 @@ import { getConfig } from './config'
 import { readCookie, serializeCookie, expireCookie } from './cookies'
 import { getIdentity, isIdentityError } from './identity'
 import { logger } from './observability/logger'
+import { recordPasswordResetRequest } from './observability/metrics'
 import { securityEvent } from './observability/security-events'
 import { consumeReset } from './rate-limit'
 
@@ -17,6 +18,7 @@ export async function requestPasswordReset(
   context: AppLoadContext,
 ): Promise<void> {
   const limit = await consumeReset({ ip: context.clientIp, email: input.email, reqId: context.requestId })
+  recordPasswordResetRequest(limit.ok ? 'accepted' : 'limited')
   if (!limit.ok) return
   securityEvent('reset-requested', { reqId: context.requestId, ip: context.clientIp, email: input.email })
   const continueUrl = new URL('/', getConfig().publicOrigin)

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis'
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 import { type Config, getConfig } from './config'
 import { logger } from './observability/logger'
+import { recordRateLimitHit } from './observability/metrics'
 import { hashEmail } from './observability/security-events'
 import { singleton } from './singleton'
 
@@ -137,6 +138,7 @@ export function createRateLimits({ limits, redisUrl = null, keyPrefix = 'portal:
   }
 
   function hit(name: LimiterName, k: Keys, res: RateLimiterRes) {
+    recordRateLimitHit(name)
     logger.warn(
       {
         security: true,

@@ -1,5 +1,6 @@
 import type { AppLoadContext } from '@remix-run/node'
 import { getIdentity, isIdentityError, messageKeyFor, type AuthCode, type MessageKey } from './identity'
+import { recordSignIn } from './observability/metrics'
 import { securityEvent } from './observability/security-events'
 import { checkSignIn, clearSignInFailures, recordSignInFailure } from './rate-limit'
 import { createSession } from './session'
@@ -42,6 +43,7 @@ export async function signInWithPassword(
   const who = { ip: context.clientIp, email: input.email, reqId: context.requestId }
   const limit = await checkSignIn(who)
   if (!limit.ok) {
+    recordSignIn('auth/too-many-requests')
     return { ok: false, status: 429, message: 'error.tooManyRequests', retryAfterSeconds: limit.retryAfterSeconds }
   }
 
@@ -54,12 +56,14 @@ export async function signInWithPassword(
     await clearSignInFailures(who)
     await syncToken(result.idToken)
     securityEvent('sign-in-success', { reqId: context.requestId, ip: context.clientIp, email: input.email })
+    recordSignIn('success')
     return { ok: true, setCookie }
   } catch (error) {
     code = isIdentityError(error) ? error.code : 'auth/internal-error'
   }
 
   securityEvent('sign-in-failure', { reqId: context.requestId, ip: context.clientIp, email: input.email, code })
+  recordSignIn(code)
   if (CAPTCHA_CODES.has(code)) {
     const siteKey = await captchaSiteKey()
     if (siteKey) return { ok: false, status: 400, message: 'error.captchaRequired', captchaSiteKey: siteKey }

@@ -1,6 +1,8 @@
-import { isRouteErrorResponse, Link, useLocation, useRouteError } from '@remix-run/react'
+import { isRouteErrorResponse, Link, useLocation, useRouteError, useRouteLoaderData } from '@remix-run/react'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
+import type { loader as rootLoader } from '~/root'
+import { CookieWarning } from './notices'
 
 /**
  * The error page (seed section 2): a heading with the error's status message, or
@@ -11,12 +13,15 @@ export function GeneralErrorBoundary() {
   const error = useRouteError()
   const { t } = useTranslation()
   const location = useLocation()
+  const root = useRouteLoaderData<typeof rootLoader>('root')
 
   useEffect(() => {
     console.error(error)
   }, [error])
 
   let heading: string = t('message.unknownError')
+  // A form post without the cookie its page set: the browser blocks cookies (e.g. in a frame).
+  const cookiesBlocked = isRouteErrorResponse(error) && error.status === 403 && error.data?.reason === 'cookie-missing'
   if (isRouteErrorResponse(error)) {
     if (error.status === 404) heading = `${t('error.pageNotFound')} ${location.pathname}${location.search}`
     else if (error.status === 403) heading = t('error.forbidden')
@@ -27,6 +32,7 @@ export function GeneralErrorBoundary() {
       <h1 id="error-heading" className="error-heading">
         {heading}
       </h1>
+      {cookiesBlocked && root ? <CookieWarning helpUrl={root.cookiesHelpUrl} /> : null}
       <p>
         <Link to="/">{t('error.backToSignIn')}</Link>
       </p>

@@ -1,4 +1,5 @@
 import { data, redirect, type ActionFunctionArgs } from '@remix-run/node'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { CONSENT_COOKIE, CONSENT_MAX_AGE } from '../../server/consent'
 import { serializeCookie } from '../../server/cookies'
 import { guardForm } from '../../server/form-guard'
@@ -13,4 +14,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (form.get('inPlace') === '1') return data({ accepted: true }, { headers })
   return redirect(localPathOr(form.get('returnTo')), { status: 303, headers })
+}
+
+/** Only posts come here; a visit goes to the sign-in page. */
+export function loader() {
+  return redirect('/')
+}
+
+/** A page route, not a resource route, so that a refused post shows the translated error page. */
+export default function Consent() {
+  return null
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
 }

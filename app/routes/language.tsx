@@ -1,4 +1,5 @@
 import { data, redirect, type ActionFunctionArgs } from '@remix-run/node'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, isLocale } from '~/lib/i18n'
 import { serializeCookie } from '../../server/cookies'
 import { guardForm } from '../../server/form-guard'
@@ -15,4 +16,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (form.get('inPlace') === '1') return data({ locale }, { headers })
   return redirect(localPathOr(form.get('returnTo')), { status: 303, headers })
+}
+
+/** Only posts come here; a visit goes to the sign-in page. */
+export function loader() {
+  return redirect('/')
+}
+
+/** A page route, not a resource route, so that a refused post shows the translated error page. */
+export default function Language() {
+  return null
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
 }

@@ -5,6 +5,9 @@ import type { ServerBuild } from '@remix-run/node'
 import express from 'express'
 import type { Config } from '../config'
 import type { PortalContext } from '../context'
+import { logger } from '../observability/logger'
+import { recordHttpRequest, routeLabeler } from '../observability/metrics'
+import { getReadiness, type Readiness } from '../readiness'
 import { bodyLimit } from './body-limit'
 import { plainErrorHandler, securityHeaders, type SecurityHeadersOptions } from './security-headers'
 
@@ -18,12 +21,14 @@ export interface AppOptions {
   devMiddleware?: express.RequestHandler
   /** Allow reCAPTCHA's script and frame in the CSP (always, or asked per request). */
   recaptcha?: SecurityHeadersOptions['recaptcha']
+  /** What /readyz reports; default: the process's (identity service, Redis, shutdown). */
+  readiness?: Readiness
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/
 
 /** The production HTTP server around the Remix build (ADR 002). */
-export function createApp({ config, build, clientDir, devMiddleware, recaptcha }: AppOptions) {
+export function createApp({ config, build, clientDir, devMiddleware, recaptcha, readiness }: AppOptions) {
   const app = express()
   app.disable('x-powered-by')
   // A number of hops: 0 trusts no proxy, so X-Forwarded-* from the socket's peer are ignored.
@@ -38,17 +43,57 @@ export function createApp({ config, build, clientDir, devMiddleware, recaptcha }
     next()
   })
 
+  // One access-log line and one histogram observation per request. The route is a pattern, never the
+  // URL: the query string may hold an oobCode, and raw paths would make the metric unbounded.
+  const routeOf = routeLabeler(typeof build === 'function' ? null : build.routes)
+  const ready = readiness ?? getReadiness()
+  app.use((req, res, next) => {
+    const started = performance.now()
+    res.once('close', () => {
+      const ms = performance.now() - started
+      const path = req.originalUrl.split('?')[0] ?? '/'
+      const route = res.locals.route === 'static' || path.startsWith('/assets/') ? 'static' : routeOf(path)
+      // 499: the client went away before the response was complete (nginx's convention).
+      const status = res.writableFinished ? res.statusCode : 499
+      recordHttpRequest(route, req.method, status, ms / 1000)
+      const probe = (route === '/healthz' || route === '/readyz') && status < 400
+      logger[probe ? 'debug' : 'info'](
+        { reqId: res.locals.requestId, method: req.method, route, status, ms: Math.round(ms * 10) / 10 },
+        'request',
+      )
+    })
+    next()
+  })
+
   app.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').type('text/plain').send('ok')
+  })
+
+  // Ready for traffic: the identity service and Redis answer, and no shutdown has started (server/readiness.ts).
+  app.get('/readyz', (_req, res, next) => {
+    ready
+      .check()
+      .then((report) => {
+        res
+          .status(report.status === 'ok' ? 200 : 503)
+          .set('Cache-Control', 'no-store')
+          .json(report)
+      })
+      .catch(next)
   })
 
   if (devMiddleware) app.use(devMiddleware)
   if (clientDir) {
     app.use(
       '/assets',
-      express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', fallthrough: false }),
+      express.static(path.join(clientDir, 'assets'), {
+        immutable: true,
+        maxAge: '1y',
+        fallthrough: false,
+        setHeaders: markStatic,
+      }),
     )
-    app.use(express.static(clientDir, { maxAge: '1h', index: false, redirect: false }))
+    app.use(express.static(clientDir, { maxAge: '1h', index: false, redirect: false, setHeaders: markStatic }))
   }
 
   app.use(bodyLimit())
@@ -75,4 +120,9 @@ export function createApp({ config, build, clientDir, devMiddleware, recaptcha }
   )
   app.use(plainErrorHandler)
   return app
+}
+
+/** The route label of the files express.static serves. */
+function markStatic(res: express.Response) {
+  res.locals.route = 'static'
 }

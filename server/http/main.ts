@@ -1,4 +1,6 @@
+import { createServer } from 'node:http'
 import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { ServerBuild } from '@remix-run/node'
 import { parseConfig } from '../config'
@@ -17,22 +19,100 @@ const config = result.config
 // Loaded only once the configuration is known to be valid (they read it at import).
 const { createApp } = await import('./app')
 const { logger } = await import('../observability/logger')
+const { createMetricsServer } = await import('../observability/metrics')
+const { getReadiness, operationsIdentity } = await import('../readiness')
+const { recaptchaEnforced, startRecaptchaRefresh, stopRecaptchaRefresh } = await import('../recaptcha')
+const { getIdentity } = await import('../identity')
+const { closeRateLimits, getRateLimits } = await import('../rate-limit')
 
 const buildDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const build = (await import(pathToFileURL(path.join(buildDir, 'server/index.js')).href)) as ServerBuild
-const app = createApp({ config, build, clientDir: path.join(buildDir, 'client') })
 
-const server = app.listen(config.port, config.host, () => {
+// Connect to Redis now rather than on the first sign-in, so /readyz can tell at once.
+getRateLimits()
+// The CSP allows reCAPTCHA when the project enforces it: asked now (waited for at most 2 s), then
+// every 5 minutes in the background; requests read the last answer and never wait.
+await Promise.race([startRecaptchaRefresh(), sleep(2_000)])
+
+const readiness = getReadiness()
+let shuttingDown = false
+const app = createApp({
+  config,
+  build,
+  clientDir: path.join(buildDir, 'client'),
+  recaptcha: () => recaptchaEnforced(),
+  readiness,
+})
+const server = createServer((req, res) => {
+  // Once shutdown has started, every response asks its client (the proxy) to close the connection.
+  if (shuttingDown) res.setHeader('Connection', 'close')
+  app(req, res)
+})
+server.listen(config.port, config.host, () => {
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
-  logger.info({ host: config.host, port, publicOrigin: config.publicOrigin, platform: config.platform }, 'portal listening')
+  logger.info(
+    { host: config.host, port, publicOrigin: config.publicOrigin, platform: config.platform },
+    'portal listening',
+  )
 })
 
-function shutdown(signal: string) {
-  logger.info({ signal }, 'shutting down')
-  server.close(() => process.exit(0))
+// Prometheus scrapes its own port; /metrics is never served on the public one.
+const metricsServer = config.metricsPort === null ? null : createMetricsServer()
+metricsServer?.listen(config.metricsPort ?? 0, config.host, () => {
+  const address = metricsServer.address()
+  logger.info({ port: typeof address === 'object' && address ? address.port : config.metricsPort }, 'metrics listening')
+})
+
+/**
+ * SIGTERM/SIGINT: /readyz answers 503 at once, the listening socket closes (the proxy retries
+ * elsewhere), requests in flight finish (up to SHUTDOWN_TIMEOUT_MS) on connections that then close,
+ * idle keep-alive connections close now; then the identity pools and Redis close and the process
+ * exits 0 (also after the time-out, once the connections still open have been cut).
+ */
+async function shutdown(signal: string) {
+  // A repeated signal (Ctrl-C reaches `npm start` and the portal both) changes nothing: the time-out bounds it.
+  if (shuttingDown) return logger.debug({ signal }, 'already shutting down')
+  shuttingDown = true
+  readiness.startShutdown()
+  const started = Date.now()
+  logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'shutting down')
+  stopRecaptchaRefresh()
+
+  const drained = new Promise<void>((resolve) => server.close(() => resolve()))
   server.closeIdleConnections()
-  setTimeout(() => process.exit(0), 10_000).unref()
+  // A keep-alive connection whose last request just ended is closed at once, not after its idle time-out.
+  const closeIdle = setInterval(() => server.closeIdleConnections(), 100)
+  let timer: NodeJS.Timeout | undefined
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), config.shutdownTimeoutMs)
+  })
+  if ((await Promise.race([drained, timedOut])) === 'timeout') {
+    logger.warn(
+      { timeoutMs: config.shutdownTimeoutMs },
+      'requests still in flight at the shutdown time-out: closing their connections',
+    )
+    server.closeAllConnections()
+  }
+  clearInterval(closeIdle)
+  clearTimeout(timer)
+
+  // Nothing runs after this: getIdentity() here creates nothing that matters if no request ever did.
+  await Promise.race([
+    Promise.allSettled([
+      getIdentity().close(),
+      operationsIdentity().close(),
+      closeRateLimits(),
+      new Promise<void>((resolve) => {
+        if (!metricsServer) return resolve()
+        metricsServer.close(() => resolve())
+        metricsServer.closeAllConnections()
+      }),
+    ]),
+    sleep(2_000),
+  ])
+  logger.info({ ms: Date.now() - started }, 'shut down')
+  process.exit(0)
 }
-process.once('SIGTERM', () => shutdown('SIGTERM'))
-process.once('SIGINT', () => shutdown('SIGINT'))
+process.on('SIGTERM', () => void shutdown('SIGTERM'))
+process.on('SIGINT', () => void shutdown('SIGINT'))

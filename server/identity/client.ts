@@ -3,6 +3,7 @@ import type { Logger } from 'pino'
 import { Pool } from 'undici'
 import { z } from 'zod'
 import { logger as defaultLogger } from '../observability/logger'
+import { recordIdentityCall } from '../observability/metrics'
 import { IdentityError, SERVICE_ERRORS, authCodeFor, serviceErrorName, type AuthCode } from './errors'
 
 /**
@@ -29,6 +30,8 @@ export interface IdentityClientOptions {
   /** The budget of one call, retries included. */
   timeoutMs: number
   logger?: Pick<Logger, 'debug' | 'info'>
+  /** Told of every call when it ends (code null on success); default: the Prometheus histogram. */
+  onCall?: (call: { name: string; ms: number; code: AuthCode | null }) => void
 }
 
 export type OobRequestType = 'PASSWORD_RESET' | 'EMAIL_SIGNIN' | 'VERIFY_EMAIL' | 'VERIFY_AND_CHANGE_EMAIL'
@@ -257,6 +260,14 @@ interface CallSpec<S extends z.ZodType> {
 
 export function createIdentityClient(options: IdentityClientOptions) {
   const log = options.logger ?? defaultLogger
+  const onCall = options.onCall ?? recordIdentityCall
+  const report: typeof onCall = (call) => {
+    try {
+      onCall(call)
+    } catch {
+      // Metrics never change the outcome of a call.
+    }
+  }
   const pools = new Map<string, Pool>()
 
   function poolFor(origin: string): Pool {
@@ -307,12 +318,16 @@ export function createIdentityClient(options: IdentityClientOptions) {
       const response = await exchange(spec)
       status = response.status
       const result = interpret(response.status, response.text, spec.schema)
-      log.debug({ call: spec.name, status, code: null, ms: Math.round(performance.now() - started) }, 'identity call')
+      const ms = performance.now() - started
+      log.debug({ call: spec.name, status, code: null, ms: Math.round(ms) }, 'identity call')
+      report({ name: spec.name, ms, code: null })
       return result
     } catch (caught) {
       const error = caught instanceof IdentityError ? caught : new IdentityError('auth/internal-error', status)
       const entry = { call: spec.name, status: error.status ?? status ?? null, code: error.code, reason: error.reason }
-      log.info({ ...entry, ms: Math.round(performance.now() - started) }, 'identity call failed')
+      const ms = performance.now() - started
+      log.info({ ...entry, ms: Math.round(ms) }, 'identity call failed')
+      report({ name: spec.name, ms, code: error.code })
       throw error
     }
   }

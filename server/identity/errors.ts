@@ -148,6 +148,10 @@ export class IdentityError extends Error {
   }
 }
 
+/**
+ * By shape, not `instanceof`: the Remix build and the HTTP server bundle each hold a copy of the
+ * class, and a client made in one bundle rejects with the other's (ADR 010).
+ */
 export function isIdentityError(error: unknown): error is IdentityError {
-  return error instanceof IdentityError
+  return error instanceof Error && error.name === 'IdentityError' && isAuthCode(String((error as IdentityError).code))
 }

@@ -1,4 +1,5 @@
 import pino from 'pino'
+import { prettyFactory } from 'pino-pretty'
 import { getConfig } from '../config'
 import { singleton } from '../singleton'
 
@@ -28,11 +29,22 @@ const redact = REDACTED_KEYS.flatMap((k) => [`["${k}"]`, `*["${k}"]`, `*.*["${k}
 type Listener = (line: string) => void
 const listeners = singleton('log-listeners', () => new Set<Listener>())
 
-/** Writes to stdout and to any listener a test attached with captureLogs(). */
+/** PLATFORM=local: human-readable lines on the terminal; everywhere else one JSON object per line. */
+const pretty = singleton('log-pretty', () =>
+  getConfig().platform === 'local'
+    ? prettyFactory({
+        colorize: Boolean(process.stdout.isTTY),
+        translateTime: 'SYS:HH:MM:ss.l',
+        ignore: 'pid,hostname',
+      })
+    : null,
+)
+
+/** Writes to stdout and to any listener a test attached with captureLogs() (always the JSON line). */
 const destination = {
   write(line: string) {
     for (const listener of listeners) listener(line)
-    process.stdout.write(line)
+    process.stdout.write(pretty ? pretty(line) : line)
   },
 }
 

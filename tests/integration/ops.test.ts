@@ -1,0 +1,327 @@
+import { existsSync } from 'node:fs'
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { ServerBuild } from '@remix-run/node'
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
+import { parseConfig } from '../../server/config'
+import { createApp } from '../../server/http/app'
+import { captureLogs, logger } from '../../server/observability/logger'
+import { routeLabeler } from '../../server/observability/metrics'
+import { createReadiness, type Readiness } from '../../server/readiness'
+import { recaptchaEnforced, refreshRecaptcha } from '../../server/recaptcha'
+import type { RecaptchaConfig } from '../../server/identity'
+import { emulatorAdmin, uniqueEmail } from '../support/emulator'
+import { getFreePort } from '../support/ports'
+import { SERVER_ENTRY, startPortal, type Portal } from '../support/portal'
+
+/**
+ * Operations: /healthz and /readyz, the access log, and Prometheus metrics on their own port.
+ * First at the express level with a one-route fake build, then on the production build.
+ */
+
+const build = {
+  entry: {
+    module: { default: (_req: Request, status: number, headers: Headers) => new Response('', { status, headers }) },
+  },
+  routes: {
+    root: { id: 'root', path: '', module: { loader: () => Response.json({ ok: true }) } },
+    'routes/$': {
+      id: 'routes/$',
+      parentId: 'root',
+      path: '*',
+      module: { loader: () => new Response('Not Found', { status: 404 }) },
+    },
+  },
+  assets: { routes: {}, entry: { imports: [], module: '' }, url: '', version: '' },
+  future: {},
+  publicPath: '/',
+  assetsBuildDirectory: '',
+  basename: '/',
+  isSpaMode: false,
+  mode: 'production',
+} as unknown as ServerBuild
+
+type AccessLine = {
+  level: string
+  msg: string
+  reqId: string
+  method: string
+  route: string
+  status: number
+  ms: number
+}
+
+describe('the HTTP server (express level)', () => {
+  let server: Server | undefined
+  afterEach(() => {
+    server?.close()
+    server = undefined
+  })
+
+  async function serve(readiness: Readiness): Promise<string> {
+    const result = parseConfig({})
+    if (!result.ok) throw new Error(result.errors.join())
+    server = createApp({ config: result.config, build, readiness }).listen(0, '127.0.0.1')
+    await new Promise((r) => server!.once('listening', r))
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  }
+
+  const redisReady = () => null
+
+  it('answers /readyz 200 when the identity service answers, without cookies', async () => {
+    const base = await serve(createReadiness({ identity: async () => ({}), redis: redisReady }))
+    const res = await fetch(`${base}/readyz`)
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ status: 'ok', checks: { identity: 'ok' } })
+    expect(res.headers.get('set-cookie')).toBeNull()
+    expect(res.headers.get('cache-control')).toBe('no-store')
+  })
+
+  it('answers /readyz 503 naming the failed check', async () => {
+    const base = await serve(createReadiness({ identity: () => Promise.reject(new Error('down')), redis: redisReady }))
+    const res = await fetch(`${base}/readyz`)
+    expect(res.status).toBe(503)
+    expect(await res.json()).toEqual({ status: 'unavailable', checks: { identity: 'fail' } })
+  })
+
+  it('answers /readyz 503 as soon as shutdown starts, while /healthz stays 200', async () => {
+    const readiness = createReadiness({ identity: async () => ({}), redis: redisReady })
+    const base = await serve(readiness)
+    expect((await fetch(`${base}/readyz`)).status).toBe(200)
+    readiness.startShutdown()
+    const res = await fetch(`${base}/readyz`)
+    expect(res.status).toBe(503)
+    expect(await res.json()).toEqual({ status: 'unavailable', checks: { shutdown: 'fail' } })
+    expect((await fetch(`${base}/healthz`)).status).toBe(200)
+  })
+
+  it('writes one access-log line per request: reqId, method, route, status, ms; no query string, no cookie', async () => {
+    const base = await serve(createReadiness({ identity: async () => ({}), redis: redisReady }))
+    const previous = logger.level
+    logger.level = 'info'
+    const logs = captureLogs()
+    try {
+      const res = await fetch(`${base}/?oobCode=SECRET-CODE-123&_data=root`, {
+        headers: { 'X-Request-Id': 'ops-test-1', Cookie: 'session=SECRET-COOKIE-456' },
+      })
+      expect(res.status).toBe(200)
+      expect(res.headers.get('x-request-id')).toBe('ops-test-1')
+      const missing = await fetch(`${base}/wp-login.php?x=1`, { headers: { 'X-Request-Id': 'not a valid id!' } })
+      expect(missing.status).toBe(404)
+      const generated = missing.headers.get('x-request-id')
+      expect(generated).toMatch(/^[0-9a-f-]{36}$/)
+      await new Promise((r) => setTimeout(r, 50))
+
+      const lines = logs.lines.map((l) => JSON.parse(l) as AccessLine).filter((l) => l.msg === 'request')
+      expect(lines).toHaveLength(2)
+      expect(lines[0]).toMatchObject({ level: 'info', reqId: 'ops-test-1', method: 'GET', route: '/', status: 200 })
+      expect(lines[1]).toMatchObject({ reqId: generated, method: 'GET', route: 'other', status: 404 })
+      for (const line of lines) expect(typeof line.ms).toBe('number')
+      expect(logs.text()).not.toMatch(/SECRET|oobCode|wp-login|Cookie/i)
+    } finally {
+      logs.stop()
+      logger.level = previous
+    }
+  })
+})
+
+describe('route labels', () => {
+  const label = routeLabeler({
+    root: { path: '' },
+    'routes/_index': { parentId: 'root', index: true },
+    'routes/forgot-password': { parentId: 'root', path: 'forgot-password' },
+    'routes/users.$id': { parentId: 'root', path: 'users/:id' },
+    'routes/$': { parentId: 'root', path: '*' },
+  })
+
+  it('are the matched route patterns, data requests included, never raw paths', () => {
+    expect(label('/')).toBe('/')
+    expect(label('/_root.data')).toBe('/')
+    expect(label('/forgot-password')).toBe('/forgot-password')
+    expect(label('/forgot-password/')).toBe('/forgot-password')
+    expect(label('/forgot-password.data')).toBe('/forgot-password')
+    expect(label('/users/42')).toBe('/users/:id')
+    expect(label('/healthz')).toBe('/healthz')
+    expect(label('/no/such/page')).toBe('other')
+    expect(label('/.env')).toBe('other')
+  })
+})
+
+describe('the reCAPTCHA flag', () => {
+  const config = (emailPassword: RecaptchaConfig['emailPassword']): RecaptchaConfig => ({
+    recaptchaKey: null,
+    siteKey: null,
+    emailPassword,
+    phone: 'OFF',
+  })
+
+  it('is the last answer of the identity service, kept when it cannot be asked', async () => {
+    expect(await refreshRecaptcha(async () => config('OFF'))).toBe(false)
+    expect(recaptchaEnforced()).toBe(false)
+    expect(await refreshRecaptcha(async () => config('AUDIT'))).toBe(true)
+    expect(await refreshRecaptcha(() => Promise.reject(new Error('unreachable')))).toBe(true)
+    expect(recaptchaEnforced()).toBe(true)
+    expect(await refreshRecaptcha(async () => config('ENFORCE'))).toBe(true)
+    expect(await refreshRecaptcha(async () => config('OFF'))).toBe(false)
+  })
+
+  it('never makes a caller wait: concurrent refreshes share one call', async () => {
+    let calls = 0
+    let answer: (c: RecaptchaConfig) => void = () => undefined
+    const slow = () => {
+      calls++
+      return new Promise<RecaptchaConfig>((resolve) => (answer = resolve))
+    }
+    const first = refreshRecaptcha(slow)
+    const second = refreshRecaptcha(slow)
+    expect(recaptchaEnforced()).toBe(false) // read while the call is pending
+    answer(config('ENFORCE'))
+    expect(await Promise.all([first, second])).toEqual([true, true])
+    expect(calls).toBe(1)
+    await refreshRecaptcha(async () => config('OFF'))
+  })
+})
+
+const emu = inject('emulator')
+
+/** A GET that keeps the CSRF cookie and token, then form posts with them (what a browser without JS does). */
+async function formClient(base: string, page: string) {
+  const res = await fetch(`${base}${page}`)
+  const html = await res.text()
+  const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1]
+  if (!csrf) throw new Error(`no CSRF token on ${page} (${res.status})`)
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ')
+  return (path: string, fields: Record<string, string>) =>
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { Cookie: cookie, Origin: base },
+      body: new URLSearchParams({ csrf, ...fields }),
+    })
+}
+
+describe('the production build', () => {
+  let portal: Portal | undefined
+  let metricsUrl = ''
+  let setupError: Error | undefined
+
+  beforeAll(async () => {
+    try {
+      if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run \`npm run build\` first`)
+      const metricsPort = await getFreePort()
+      metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`
+      portal = await startPortal({
+        LOG_LEVEL: 'info',
+        METRICS_PORT: String(metricsPort),
+        FIREBASE_AUTH_EMULATOR_HOST: emu.host,
+        FIREBASE_PROJECT_ID: emu.projectId,
+        RATE_LIMIT_RESET_PER_EMAIL: '1',
+      })
+    } catch (error) {
+      setupError = error as Error
+    }
+  })
+  afterAll(() => portal?.stop())
+
+  function running(): Portal {
+    if (setupError) throw setupError
+    return portal!
+  }
+
+  it('does not serve /metrics on the public port', async () => {
+    const res = await fetch(`${running().url}/metrics`)
+    expect(res.status).toBe(404)
+  })
+
+  it('answers /readyz 200 against the emulator', async () => {
+    const res = await fetch(`${running().url}/readyz`)
+    expect(await res.json()).toEqual({ status: 'ok', checks: { identity: 'ok' } })
+    expect(res.status).toBe(200)
+  })
+
+  it('serves the named metrics on METRICS_PORT after some requests', async () => {
+    const { url } = running()
+    const email = uniqueEmail('metrics')
+    await emulatorAdmin(emu).createUser(email, 'Right-password-1')
+
+    expect((await fetch(`${url}/?oobCode=SHOULD-NOT-APPEAR`)).status).toBe(200)
+    const signIn = await formClient(url, '/')
+    expect((await signIn('/?index', { email, password: 'Wrong-password-1' })).status).toBe(401)
+    expect((await signIn('/?index', { email, password: 'Right-password-1' })).status).toBe(303)
+    const reset = await formClient(url, '/forgot-password')
+    expect((await reset('/forgot-password', { email })).status).toBe(303)
+    expect((await reset('/forgot-password', { email })).status).toBe(303) // refused by RATE_LIMIT_RESET_PER_EMAIL=1
+    expect((await fetch(`${url}/healthz`)).status).toBe(200)
+
+    const res = await fetch(metricsUrl)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toContain('text/plain')
+    const text = await res.text()
+    const metric = (pattern: RegExp) => expect(text, pattern.source).toMatch(pattern)
+    metric(/^http_request_duration_seconds_count\{route="\/",method="GET",status="200"\} \d+/m)
+    metric(/^http_request_duration_seconds_count\{route="\/",method="POST",status="401"\} 1$/m)
+    metric(/^http_request_duration_seconds_count\{route="\/forgot-password",method="POST",status="303"\} 2$/m)
+    metric(/^http_request_duration_seconds_count\{route="\/healthz",method="GET",status="200"\} \d+/m)
+    metric(/^http_request_duration_seconds_count\{route="other",method="GET",status="404"\} \d+/m)
+    metric(/^portal_sign_in_total\{outcome="success"\} 1$/m)
+    metric(/^portal_sign_in_total\{outcome="auth\/(wrong-password|invalid-credential)"\} 1$/m)
+    metric(/^portal_password_reset_requests_total\{outcome="accepted"\} 1$/m)
+    metric(/^portal_password_reset_requests_total\{outcome="limited"\} 1$/m)
+    metric(/^portal_rate_limit_hits_total\{limiter="resetPerEmail"\} 1$/m)
+    metric(/^portal_identity_call_duration_seconds_count\{call="signInWithPassword",outcome="ok"\} 1$/m)
+    metric(/^portal_identity_call_duration_seconds_count\{call="signInWithPassword",outcome="auth\/[a-z-]+"\} 1$/m)
+    metric(/^portal_identity_call_duration_seconds_count\{call="getProjectConfig",outcome="ok"\} \d+/m)
+    metric(/^process_cpu_user_seconds_total \d/m)
+    metric(/^nodejs_eventloop_lag_seconds \d/m)
+    expect(text).not.toContain(email)
+    expect(text).not.toMatch(/SHOULD-NOT-APPEAR|oobCode|\?/)
+
+    expect((await fetch(metricsUrl.replace('/metrics', '/other'))).status).toBe(404)
+  })
+
+  it('logs each request as one JSON line with reqId, method, route, status and ms, and returns X-Request-Id', async () => {
+    const { url } = running()
+    const res = await fetch(`${url}/new-password?oobCode=SECRET-OOB-789`, {
+      headers: { 'X-Request-Id': 'ops-build-42' },
+      redirect: 'manual',
+    })
+    await res.arrayBuffer()
+    expect(res.headers.get('x-request-id')).toBe('ops-build-42')
+    const deadline = Date.now() + 5_000
+    let line: AccessLine | undefined
+    while (!line && Date.now() < deadline) {
+      line = running()
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as AccessLine)
+        .find((l) => l.msg === 'request' && l.reqId === 'ops-build-42')
+      if (!line) await new Promise((r) => setTimeout(r, 50))
+    }
+    expect(line).toMatchObject({ level: 'info', method: 'GET', route: '/new-password', status: res.status })
+    expect(typeof line?.ms).toBe('number')
+    expect(running().output()).not.toContain('SECRET-OOB-789')
+  })
+
+  it('prints human-readable lines with PLATFORM=local, JSON otherwise', async () => {
+    expect(running().output()).toMatch(/^\{"level":"info".*"msg":"portal listening"\}$/m)
+    const local = await startPortal({
+      PLATFORM: 'local',
+      LOG_LEVEL: 'info',
+      FIREBASE_AUTH_EMULATOR_HOST: emu.host,
+      FIREBASE_PROJECT_ID: emu.projectId,
+    })
+    try {
+      await (await fetch(`${local.url}/`, { headers: { 'X-Request-Id': 'pretty-1' } })).arrayBuffer()
+      await new Promise((r) => setTimeout(r, 100))
+      expect(local.output()).toMatch(/INFO.*portal listening/)
+      expect(local.output()).toMatch(/reqId: "pretty-1"/)
+      expect(local.output()).not.toMatch(/^\{"level"/m)
+    } finally {
+      expect(await local.stop()).toBe(0)
+    }
+  })
+})

@@ -1,0 +1,394 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import net from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { emulatorAdmin, uniqueEmail } from '../support/emulator'
+import { SERVER_ENTRY, startPortal, type Portal } from '../support/portal'
+import { getFreePort, waitFor } from '../support/ports'
+
+/**
+ * Two replicas of the production build behind a real nginx (deploy/portal-proxy.conf, the
+ * deployment example's proxy settings) with a real Redis, against the shared Auth emulator:
+ * sessions work on either replica, rate limits count across both, a replica stopped under load
+ * loses no request, and /readyz follows the identity service. Everything runs on loopback ports
+ * and is stopped in afterAll.
+ */
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+const REDIS_BIN = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find(existsSync) ?? 'redis-server'
+const NGINX_BIN = ['/usr/sbin/nginx', '/usr/bin/nginx', '/usr/local/sbin/nginx'].find(existsSync) ?? 'nginx'
+const SESSION_SECRET = 'replica-test-session-secret-0123456789abcdef'
+const PASSWORD = 'Replica-password-2026'
+const SHUTDOWN_TIMEOUT_MS = 5_000
+
+const emu = inject('emulator')
+const admin = emulatorAdmin(emu)
+
+/** A child process whose output is kept (for failure messages) and which is always stopped. */
+interface Child {
+  process: ChildProcess
+  output(): string
+  stop(): Promise<void>
+}
+
+function run(command: string, args: string[]): Child {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000)
+  }
+  child.stdout?.on('data', keep)
+  child.stderr?.on('data', keep)
+  child.on('error', (error) => keep(Buffer.from(`\n${command}: ${error.message}\n`)))
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null) resolve()
+    child.once('exit', () => resolve())
+    child.once('error', () => resolve())
+  })
+  return {
+    process: child,
+    output: () => output,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
+      await exited
+      clearTimeout(timer)
+    },
+  }
+}
+
+function alive(child: Child, name: string) {
+  if (child.process.exitCode !== null)
+    throw new Error(`${name} exited with ${child.process.exitCode}:\n${child.output()}`)
+}
+
+async function redisPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1')
+    socket.setTimeout(1_000)
+    socket.once('connect', () => socket.write('PING\r\n'))
+    socket.once('data', (data) => {
+      socket.destroy()
+      resolve(data.toString().startsWith('+PONG'))
+    })
+    socket.once('error', () => resolve(false))
+    socket.once('timeout', () => (socket.destroy(), resolve(false)))
+  })
+}
+
+/** A TCP relay to the emulator that can be stopped (connection refused, open sockets cut) and started again. */
+function tcpProxy(listenPort: number, targetPort: number) {
+  const sockets = new Set<net.Socket>()
+  let server: net.Server | null = null
+  const track = (socket: net.Socket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  }
+  return {
+    async start() {
+      server = net.createServer((client) => {
+        const upstream = net.connect(targetPort, '127.0.0.1')
+        track(client)
+        track(upstream)
+        client.on('error', () => upstream.destroy())
+        upstream.on('error', () => client.destroy())
+        client.pipe(upstream).pipe(client)
+      })
+      await new Promise<void>((resolve, reject) => {
+        server!.once('error', reject)
+        server!.listen(listenPort, '127.0.0.1', () => resolve())
+      })
+    },
+    async stop() {
+      const closing = server
+      server = null
+      for (const socket of sockets) socket.destroy()
+      if (closing) await new Promise((resolve) => closing.close(resolve))
+    },
+  }
+}
+
+/** nginx with the deployment example's proxy settings, in a temporary prefix, in front of `upstreams`. */
+function nginxConfig(dir: string, port: number, upstreams: number[]): string {
+  const user = process.getuid?.() === 0 ? 'user root;' : ''
+  return `${user}
+worker_processes 1;
+events { worker_connections 256; }
+http {
+  access_log ${dir}/access.log;
+  client_body_temp_path ${dir}/client_body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  upstream portal {
+${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=10s;`).join('\n')}
+    keepalive 16;
+    keepalive_timeout 4s;
+  }
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      include ${path.join(root, 'deploy/portal-proxy.conf')};
+      # For the test only: which replica answered.
+      add_header X-Upstream $upstream_addr always;
+    }
+  }
+}
+`
+}
+
+/** What a browser without JavaScript does: GET a form page (CSRF cookie and token), then post to it. */
+async function formClient(base: string, page: string, headers: Record<string, string> = {}) {
+  const res = await fetch(`${base}${page}`, { headers })
+  const html = await res.text()
+  const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1]
+  if (!csrf) throw new Error(`no CSRF token on ${page} (${res.status})`)
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ')
+  return (action: string, fields: Record<string, string>) =>
+    fetch(`${base}${action}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { ...headers, Cookie: cookie, Origin: base },
+      body: new URLSearchParams({ csrf, ...fields }),
+    })
+}
+
+type LogLine = Record<string, unknown>
+const logLines = (portal: Portal): LogLine[] =>
+  portal
+    .output()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as LogLine)
+
+describe('two replicas behind nginx, with Redis', () => {
+  let dir = ''
+  let redis: Child | undefined
+  let nginx: Child | undefined
+  let replicas: Portal[] = []
+  let publicUrl = ''
+  let redisUrl = ''
+  let setupError: Error | undefined
+
+  beforeAll(async () => {
+    try {
+      // Fail loudly: a missing build must never turn into skipped or vacuous tests.
+      if (!existsSync(SERVER_ENTRY)) {
+        throw new Error(`${SERVER_ENTRY} is missing. Run \`npm run build\` first (\`npm test\` builds before vitest).`)
+      }
+      dir = mkdtempSync(path.join(tmpdir(), 'portal-replicas-'))
+      const [redisPort, nginxPort] = [await getFreePort(), await getFreePort()]
+      redis = run(REDIS_BIN, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'])
+      await waitFor('redis-server', async () => (alive(redis!, 'redis-server'), redisPing(redisPort)), 10_000)
+      redisUrl = `redis://127.0.0.1:${redisPort}`
+
+      publicUrl = `http://127.0.0.1:${nginxPort}`
+      const env = {
+        FIREBASE_AUTH_EMULATOR_HOST: emu.host,
+        FIREBASE_PROJECT_ID: emu.projectId,
+        REDIS_URL: redisUrl,
+        TRUST_PROXY: '1',
+        SESSION_SECRET,
+        PUBLIC_URL: publicUrl,
+        RATE_LIMIT_SIGNIN_PER_EMAIL_IP: '3',
+        SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+        LOG_LEVEL: 'info',
+      }
+      const started = await Promise.allSettled([startPortal(env), startPortal(env)])
+      replicas = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))
+      const failed = started.find((r) => r.status === 'rejected')
+      if (failed) throw failed.reason
+
+      const conf = path.join(dir, 'nginx.conf')
+      writeFileSync(
+        conf,
+        nginxConfig(
+          dir,
+          nginxPort,
+          replicas.map((r) => r.port),
+        ),
+      )
+      mkdirSync(path.join(dir, 'logs'), { recursive: true })
+      nginx = run(NGINX_BIN, [
+        '-p',
+        dir,
+        '-e',
+        'stderr',
+        '-c',
+        conf,
+        '-g',
+        `daemon off; pid ${dir}/nginx.pid; error_log stderr;`,
+      ])
+      await waitFor('nginx', async () => (alive(nginx!, 'nginx'), (await fetch(`${publicUrl}/healthz`)).ok), 10_000)
+    } catch (error) {
+      setupError = error as Error
+    }
+  })
+
+  afterAll(async () => {
+    await nginx?.stop()
+    await Promise.all(replicas.map((r) => r.stop()))
+    await redis?.stop()
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  function ready() {
+    if (setupError) throw setupError
+    const [a, b] = replicas
+    return { a: a!, b: b! }
+  }
+
+  it('signs in through nginx, and the session cookie works on both replicas', async () => {
+    const { a, b } = ready()
+    const email = uniqueEmail('replica')
+    await admin.createUser(email, PASSWORD)
+
+    const post = await formClient(publicUrl, '/')
+    const signedIn = await post('/?index', { email, password: PASSWORD })
+    expect(signedIn.status, await signedIn.clone().text()).toBe(303)
+    const session = signedIn.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .find((c) => c.startsWith('session='))
+    expect(session).toBeDefined()
+
+    // The cookie is host-only for the nginx origin: each replica gets it explicitly.
+    for (const replica of [a, b]) {
+      const page = await fetch(`${replica.url}/`, { headers: { Cookie: session! } })
+      expect(page.status).toBe(200)
+      expect(await page.text()).toContain(email)
+    }
+    const anonymous = await (await fetch(`${a.url}/`)).text()
+    expect(anonymous).not.toContain(email)
+  })
+
+  it('counts failed sign-ins across replicas, by the address nginx saw', async () => {
+    const { a, b } = ready()
+    const email = uniqueEmail('limited')
+    await admin.createUser(email, PASSWORD)
+    // A forged first hop: nginx appends the real peer, and TRUST_PROXY=1 believes only that one.
+    const forged = { 'X-Forwarded-For': '203.0.113.7', 'Accept-Language': 'en' }
+    const post = await formClient(publicUrl, '/', forged)
+
+    const answers: { status: number; upstream: string | null; retryAfter: string | null }[] = []
+    for (let i = 0; i < 4; i++) {
+      const res = await post('/?index', { email, password: 'Wrong-password-1' })
+      await res.arrayBuffer()
+      answers.push({
+        status: res.status,
+        upstream: res.headers.get('x-upstream'),
+        retryAfter: res.headers.get('retry-after'),
+      })
+    }
+    expect(answers.map((x) => x.status)).toEqual([401, 401, 401, 429])
+    expect(Number(answers[3]!.retryAfter)).toBeGreaterThan(0)
+    // Round robin: the attempts went to both replicas, so only a shared counter reaches 3.
+    expect(new Set(answers.map((x) => x.upstream)).size).toBe(2)
+
+    const events = [...logLines(a), ...logLines(b)].filter((l) => l.security === true)
+    const failures = events.filter((l) => l.event === 'sign-in-failure')
+    const hits = events.filter((l) => l.event === 'rate-limit' && l.limiter === 'signInPerEmailIp')
+    expect(failures.length).toBeGreaterThanOrEqual(3)
+    expect(hits.length).toBeGreaterThanOrEqual(1)
+    for (const line of [...failures, ...hits]) expect(line.ip).toBe('127.0.0.1')
+    expect(a.output() + b.output()).not.toContain('203.0.113.7')
+  })
+
+  it('loses no request when a replica is stopped under load; it exits 0 within the shutdown time-out', async () => {
+    const { a, b } = ready()
+    const TOTAL = 300
+    const CONCURRENCY = 5
+    const STOP_AFTER = 80
+    const statuses = new Map<number, number>()
+    const failures: string[] = []
+    const servedBy = new Set<string>()
+    let sent = 0
+    let done = 0
+    let stopping: Promise<{ code: number | null; ms: number }> | undefined
+
+    async function worker() {
+      while (sent < TOTAL) {
+        sent++
+        try {
+          const res = await fetch(`${publicUrl}/`, { headers: { 'Accept-Language': 'en' } })
+          await res.arrayBuffer()
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1)
+          if (res.status !== 200) failures.push(`${res.status} from ${res.headers.get('x-upstream')}`)
+          servedBy.add(res.headers.get('x-upstream') ?? '')
+        } catch (error) {
+          failures.push(String(error))
+        }
+        if (++done === STOP_AFTER) {
+          const t0 = Date.now()
+          stopping = a.stop('SIGTERM').then((code) => ({ code, ms: Date.now() - t0 }))
+        }
+        // Spread the load over a few seconds.
+        await new Promise((r) => setTimeout(r, 10))
+      }
+    }
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker))
+
+    expect(stopping).toBeDefined()
+    const stopped = await stopping!
+    expect(failures, `statuses ${JSON.stringify([...statuses])}`).toEqual([])
+    expect(statuses.get(200)).toBe(TOTAL)
+    expect(servedBy).toContain(`127.0.0.1:${a.port}`)
+    expect(servedBy).toContain(`127.0.0.1:${b.port}`)
+    expect(stopped.code, a.output().slice(-2_000)).toBe(0)
+    expect(stopped.ms).toBeLessThan(SHUTDOWN_TIMEOUT_MS)
+    expect(a.output()).toContain('"msg":"shut down"')
+    // The last requests all went to the replica still running.
+    const after = await fetch(`${publicUrl}/healthz`)
+    expect(after.headers.get('x-upstream')).toMatch(new RegExp(`127\\.0\\.0\\.1:${b.port}$`))
+  })
+
+  it('answers /readyz 503 while the identity service is unreachable, and 200 once it is back', async () => {
+    ready()
+    const [proxyPort, emulatorPort] = [await getFreePort(), Number(new URL(emu.origin).port)]
+    const proxy = tcpProxy(proxyPort, emulatorPort)
+    await proxy.start()
+    let portal: Portal | undefined
+    try {
+      portal = await startPortal({
+        FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${proxyPort}`,
+        FIREBASE_PROJECT_ID: emu.projectId,
+        REDIS_URL: redisUrl,
+        SESSION_SECRET,
+        LOG_LEVEL: 'warn',
+      })
+      const readyz = async () => {
+        const res = await fetch(`${portal!.url}/readyz`)
+        return { status: res.status, body: (await res.json()) as unknown, cookie: res.headers.get('set-cookie') }
+      }
+      expect(await readyz()).toEqual({
+        status: 200,
+        body: { status: 'ok', checks: { identity: 'ok', redis: 'ok' } },
+        cookie: null,
+      })
+
+      await proxy.stop()
+      const down = await readyz()
+      expect(down).toEqual({
+        status: 503,
+        body: { status: 'unavailable', checks: { identity: 'fail', redis: 'ok' } },
+        cookie: null,
+      })
+      // Alive all the same: an identity outage must not get the replica restarted.
+      expect((await fetch(`${portal.url}/healthz`)).status).toBe(200)
+
+      await proxy.start()
+      await waitFor('/readyz 200', async () => (await readyz()).status === 200, 10_000)
+    } finally {
+      await portal?.stop()
+      await proxy.stop()
+    }
+  })
+})
