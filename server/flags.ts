@@ -29,9 +29,10 @@ const FlagdFile = z.object({
   ),
 })
 
-async function startProvider(): Promise<void> {
+/** True when a provider is set; without one every flag is its setting or false. */
+async function startProvider(): Promise<boolean> {
   const { flagsFile } = getConfig()
-  if (!flagsFile) return
+  if (!flagsFile) return false
   try {
     const file = FlagdFile.parse(JSON.parse(await readFile(flagsFile, 'utf8')))
     const flags = Object.fromEntries(
@@ -44,19 +45,24 @@ async function startProvider(): Promise<void> {
       OpenFeature.setProviderAndWait(new InMemoryProvider(flags)),
       new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), PROVIDER_TIMEOUT_MS).unref()),
     ])
+    return true
   } catch (error) {
     logger.warn({ event: 'flags-provider-failed', error: (error as Error).message }, 'feature flags: using defaults')
+    return false
   }
 }
 
 const ready = singleton('flags-provider', () => startProvider())
 
 export async function getFlags(): Promise<Flags> {
-  await ready
+  const provided = await ready
   const { flagOverrides } = getConfig()
   const client = OpenFeature.getClient()
   const entries = await Promise.all(
-    FLAG_NAMES.map(async (name) => [name, flagOverrides[name] ?? (await client.getBooleanValue(name, false))] as const),
+    FLAG_NAMES.map(async (name) => {
+      const value = flagOverrides[name] ?? (provided ? await client.getBooleanValue(name, false) : false)
+      return [name, value] as const
+    }),
   )
   return Object.fromEntries(entries) as Flags
 }

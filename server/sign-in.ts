@@ -3,11 +3,12 @@ import { getIdentity, isIdentityError, messageKeyFor, type AuthCode, type Messag
 import { recordSignIn } from './observability/metrics'
 import { securityEvent } from './observability/security-events'
 import { checkSignIn, clearSignInFailures, recordSignInFailure } from './rate-limit'
+import { defaultRedirect, resolveRedirect } from './redirect'
 import { createSession } from './session'
 import { syncToken } from './token-sync'
 
 export type SignInOutcome =
-  | { ok: true; setCookie: string }
+  | { ok: true; setCookie: string; location: string }
   | { ok: false; status: number; message: MessageKey; retryAfterSeconds?: number; captchaSiteKey?: string }
 
 /** Codes that say "these credentials do not open an account", all answered alike (no enumeration). */
@@ -35,9 +36,34 @@ export function statusFor(message: MessageKey): number {
   }
 }
 
-/** Password sign-in: rate limits, the identity call, the session cookie, token sync. */
+export type SignInMethod = 'password' | 'email-link' | 'sso'
+
+/**
+ * The end of every sign-in (password, email link, single sign-on): the session cookie from a fresh
+ * ID token, token sync, the security event, and where to go (the redirect policy, checked again).
+ * Throws when the session cannot be made; the caller answers with its own message.
+ */
+export async function signInWithIdToken(
+  idToken: string,
+  input: { email: string | null; method: SignInMethod; redirect: string | null },
+  context: AppLoadContext,
+): Promise<{ setCookie: string; location: string }> {
+  const setCookie = await createSession(idToken)
+  await syncToken(idToken)
+  securityEvent('sign-in-success', {
+    reqId: context.requestId,
+    ip: context.clientIp,
+    email: input.email ?? undefined,
+    method: input.method,
+  })
+  recordSignIn('success')
+  const target = await resolveRedirect(input.redirect, context.publicOrigin)
+  return { setCookie, location: target.kind === 'ok' ? target.url : defaultRedirect() }
+}
+
+/** Password sign-in: rate limits, the identity call, then signInWithIdToken. */
 export async function signInWithPassword(
-  input: { email: string; password: string; captchaResponse?: string },
+  input: { email: string; password: string; captchaResponse?: string; redirect?: string | null },
   context: AppLoadContext,
 ): Promise<SignInOutcome> {
   const who = { ip: context.clientIp, email: input.email, reqId: context.requestId }
@@ -52,12 +78,13 @@ export async function signInWithPassword(
     const result = await getIdentity().signInWithPassword(input.email, input.password, {
       captchaResponse: input.captchaResponse,
     })
-    const setCookie = await createSession(result.idToken)
+    const session = await signInWithIdToken(
+      result.idToken,
+      { email: input.email, method: 'password', redirect: input.redirect ?? null },
+      context,
+    )
     await clearSignInFailures(who)
-    await syncToken(result.idToken)
-    securityEvent('sign-in-success', { reqId: context.requestId, ip: context.clientIp, email: input.email })
-    recordSignIn('success')
-    return { ok: true, setCookie }
+    return { ok: true, ...session }
   } catch (error) {
     code = isIdentityError(error) ? error.code : 'auth/internal-error'
   }

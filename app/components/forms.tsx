@@ -50,10 +50,16 @@ export function FormAlert({ children, tone = 'error' }: { children: ReactNode; t
   )
 }
 
-/** The submit button; while this form's submission is in flight it says so and stays put. */
+/**
+ * The submit button; while this form's submission is in flight it says so and stays put. A form
+ * with a second submit button (`name="intent"`) is pending only on the button that was pressed.
+ */
 export function SubmitButton({ children, pendingLabel, action }: { children: ReactNode; pendingLabel: string; action?: string }) {
   const navigation = useNavigation()
-  const pending = navigation.state === 'submitting' && (action === undefined || navigation.formAction === action)
+  const pending =
+    navigation.state === 'submitting' &&
+    (action === undefined || navigation.formAction === action) &&
+    !navigation.formData?.has('intent')
   return (
     <button type="submit" className="button-primary" aria-disabled={pending || undefined} data-pending={pending || undefined}>
       {pending ? pendingLabel : children}

@@ -8,12 +8,15 @@ import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import { EMAIL_MAX_LENGTH, type FieldErrors } from '~/lib/limits'
-import { SignInFormSchema, fieldErrorsOf, formText } from '~/lib/schemas'
+import { ForgotPasswordFormSchema, SignInFormSchema, fieldErrorsOf, formText } from '~/lib/schemas'
+import { sendSignInLink } from '../../server/email-link'
 import { getFlags } from '../../server/flags'
 import { guardForm } from '../../server/form-guard'
-import { defaultRedirect, resolveRedirect } from '../../server/redirect'
+import { getLocale } from '../../server/i18n'
+import { resolveRedirect } from '../../server/redirect'
 import { clearSessionCookie, getSession } from '../../server/session'
 import { signInWithPassword } from '../../server/sign-in'
+import { ssoErrorKey, ssoOffered } from '../../server/sso'
 
 export const headers = routeHeaders
 
@@ -23,9 +26,10 @@ const REDIRECT_ERRORS = { invalid: 'error.invalidRedirect', missing: 'error.miss
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const headers = new Headers({ 'Cache-Control': 'no-store' })
+  const params = new URL(request.url).searchParams
   const [session, target, flags] = await Promise.all([
     getSession(request),
-    resolveRedirect(new URL(request.url).searchParams.get('redirect'), context.publicOrigin),
+    resolveRedirect(params.get('redirect'), context.publicOrigin),
     getFlags(),
   ])
   if (session.status === 'invalid') headers.append('Set-Cookie', clearSessionCookie())
@@ -35,6 +39,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       user: session.status === 'signed-in' ? { email: session.user.email } : null,
       redirectError: target.kind === 'invalid' || target.kind === 'missing' ? REDIRECT_ERRORS[target.kind] : null,
       sso: flags.sso,
+      ssoButton: ssoOffered(flags),
+      ssoError: ssoErrorKey(params.get('ssoError')),
+      emailLink: flags.emailLinkSignIn,
+      linkSent: flags.emailLinkSignIn && params.get('emailLink') === 'sent',
     },
     { headers },
   )
@@ -50,6 +58,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (target.kind === 'invalid' || target.kind === 'missing') {
     return data({ email, formError: REDIRECT_ERRORS[target.kind] }, { status: 400, headers: noStore })
   }
+  const redirectParam = target.kind === 'ok' ? formText(form, 'redirect') : null
+  if (formText(form, 'intent') === 'email-link' && (await getFlags()).emailLinkSignIn) {
+    // 'Email me a sign-in link' needs only the address.
+    const parsed = ForgotPasswordFormSchema.safeParse({ email: form.get('email') })
+    if (!parsed.success) {
+      return data({ email, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: noStore })
+    }
+    const sent = await sendSignInLink(
+      { email: parsed.data.email, redirect: redirectParam, locale: getLocale(request), isBot },
+      context,
+    )
+    return redirect(sent.location, { status: 303, headers: { ...noStore, 'Set-Cookie': sent.setCookie } })
+  }
   const parsed = SignInFormSchema.safeParse({ email: form.get('email'), password: form.get('password') })
   if (!parsed.success) {
     return data({ email, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: noStore })
@@ -57,7 +78,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (isBot) return data({ email, formError: 'error.wrongCredentials' }, { status: 401, headers: noStore })
 
   const captchaResponse = formText(form, 'g-recaptcha-response') || undefined
-  const outcome = await signInWithPassword({ ...parsed.data, captchaResponse }, context)
+  const outcome = await signInWithPassword({ ...parsed.data, captchaResponse, redirect: redirectParam }, context)
   if (!outcome.ok) {
     const headers: Record<string, string> = { ...noStore }
     if (outcome.retryAfterSeconds) headers['Retry-After'] = String(outcome.retryAfterSeconds)
@@ -66,7 +87,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { status: outcome.status, headers },
     )
   }
-  return redirect(target.kind === 'ok' ? target.url : defaultRedirect(), {
+  return redirect(outcome.location, {
     status: 303,
     headers: { ...noStore, 'Set-Cookie': outcome.setCookie },
   })
@@ -76,7 +97,7 @@ type ActionData = { email: string; formError?: string; fieldErrors?: FieldErrors
 
 export default function SignIn() {
   const { t } = useTranslation()
-  const { user, redirectError, sso } = useLoaderData<typeof loader>()
+  const { user, redirectError, sso, ssoButton, ssoError, emailLink, linkSent } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as ActionData | undefined
   const [searchParams] = useSearchParams()
   const redirectTo = searchParams.get('redirect')
@@ -96,7 +117,8 @@ export default function SignIn() {
     )
   }
 
-  const formError = actionData?.formError ?? redirectError
+  const formError = actionData?.formError ?? redirectError ?? ssoError
+  const authDomain = searchParams.get('authDomain')
   const fieldErrors = actionData?.fieldErrors ?? {}
   const forgot = new URLSearchParams()
   if (email) forgot.set('email', email)
@@ -106,6 +128,7 @@ export default function SignIn() {
     <>
       <h1>{sso ? t('signIn.titleSso') : t('signIn.title')}</h1>
       {formError ? <FormAlert>{t(formError as 'error.unexpected')}</FormAlert> : null}
+      {linkSent && !actionData ? <FormAlert tone="success">{t('emailLink.sent')}</FormAlert> : null}
       <SecureForm ref={formRef} className="stack" noValidate>
         {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
         <Field
@@ -131,7 +154,22 @@ export default function SignIn() {
         />
         {actionData?.captchaSiteKey ? <Captcha siteKey={actionData.captchaSiteKey} /> : null}
         <SubmitButton pendingLabel={t('signIn.pending')}>{t('signIn.submit')}</SubmitButton>
+        {emailLink ? (
+          <button type="submit" name="intent" value="email-link" className="button-secondary">
+            {t('emailLink.send')}
+          </button>
+        ) : null}
       </SecureForm>
+      {ssoButton ? (
+        <SecureForm action="/sso/start" className="stack">
+          {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
+          {authDomain !== null ? <input type="hidden" name="authDomain" value={authDomain} /> : null}
+          <p className="separator">{t('sso.or')}</p>
+          <button type="submit" className="button-secondary">
+            {t('sso.continue')}
+          </button>
+        </SecureForm>
+      ) : null}
       <p className="links">
         <Link to={`/forgot-password${forgot.size ? `?${forgot}` : ''}`}>{t('signIn.forgotPassword')}</Link>
       </p>

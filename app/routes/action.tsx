@@ -1,43 +1,82 @@
-import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link } from '@remix-run/react'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { FormAlert } from '~/components/forms'
+import { EmailActionConfirm, EmailActionDone } from '~/components/email-action'
+import { FormAlert, useAfterSubmission } from '~/components/forms'
 import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
+import {
+  applyEmailAction,
+  clearCodeCookie,
+  inspectEmailAction,
+  routeEmailLink,
+  type ActionResult,
+} from '../../server/email-actions'
+import { guardForm } from '../../server/form-guard'
 
 export const headers = routeHeaders
 
-export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.action')
+export const meta: MetaFunction = ({ matches }) =>
+  pageTitle(matches, 'meta.action', [{ name: 'robots', content: 'noindex, nofollow' }])
 
-/** The modes the identity service puts in emailed links (seed section 5). */
-const MODES = ['resetPassword', 'recoverEmail', 'verifyEmail', 'signIn', 'verifyAndChangeEmail', 'revertSecondFactorAddition']
+const noStore = { 'Cache-Control': 'no-store' }
 
 /**
- * The guard for emailed links (seed section 2): a reset link goes on to /new-password with every
- * other parameter, without `mode` and `apiKey`. Anything else is an invalid link for now.
+ * The guard for emailed links (seed section 2, ADR 011): a reset link goes on to /new-password
+ * without `mode` and `apiKey`; the other modes move their code into a cookie and reload on a
+ * clean URL, whose GET checks the code without spending it. Missing or unknown modes are a 400.
  */
-export function loader({ request }: LoaderFunctionArgs) {
-  const params = new URL(request.url).searchParams
-  const mode = params.get('mode')
-  const valid = mode !== null && MODES.includes(mode) && Boolean(params.get('oobCode'))
-  if (valid && mode === 'resetPassword') {
-    params.delete('mode')
-    params.delete('apiKey')
-    throw redirect(`/new-password?${params}`, { headers: { 'Cache-Control': 'no-store' } })
+export async function loader({ request }: LoaderFunctionArgs) {
+  const routing = routeEmailLink(new URL(request.url))
+  if (routing.kind === 'redirect') {
+    throw redirect(routing.location, {
+      headers: routing.setCookie ? { ...noStore, 'Set-Cookie': routing.setCookie } : noStore,
+    })
   }
-  return data(null, { status: valid ? 200 : 400, headers: { 'Cache-Control': 'no-store' } })
+  const page = routing.kind === 'invalid' ? ({ mode: 'invalid' } as const) : await inspectEmailAction(request)
+  const invalid = page.mode === 'invalid'
+  return data(
+    { page },
+    {
+      status: invalid ? 400 : 200,
+      headers: invalid && routing.kind === 'pending' ? { ...noStore, 'Set-Cookie': clearCodeCookie() } : noStore,
+    },
+  )
+}
+
+/** 'Continue': spends the code (a sign-in link signs in and redirects). */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { form, isBot } = await guardForm(request, context)
+  const outcome = await applyEmailAction(request, form, isBot, context)
+  const headers = new Headers(noStore)
+  for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
+  if (outcome.redirect) throw redirect(outcome.redirect, { status: 303, headers })
+  return data(
+    { result: outcome.result ?? ({ status: 'invalid-link' } as ActionResult) },
+    { status: outcome.httpStatus, headers },
+  )
 }
 
 export default function EmailAction() {
   const { t } = useTranslation()
-  return (
-    <>
-      <h1>{t('meta.action')}</h1>
-      <FormAlert>{t('error.invalidLink')}</FormAlert>
-      <p className="links">
-        <Link to="/forgot-password">{t('newPassword.requestNew')}</Link>
-        <Link to="/">{t('error.backToSignIn')}</Link>
-      </p>
-    </>
-  )
+  const { page } = useLoaderData<typeof loader>()
+  const result = useActionData<typeof action>()?.result
+  const formRef = useRef<HTMLFormElement>(null)
+  useAfterSubmission(formRef, result)
+
+  if (result?.status === 'done') return <EmailActionDone result={result} />
+  if (page.mode === 'invalid' || result?.status === 'invalid-link') {
+    return (
+      <>
+        <h1>{t('meta.action')}</h1>
+        <FormAlert>{t('error.invalidLink')}</FormAlert>
+        <p className="links">
+          <Link to="/forgot-password">{t('newPassword.requestNew')}</Link>
+          <Link to="/">{t('error.backToSignIn')}</Link>
+        </p>
+      </>
+    )
+  }
+  return <EmailActionConfirm ref={formRef} page={page} error={result?.status === 'error' ? result : null} />
 }

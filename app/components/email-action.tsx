@@ -1,0 +1,106 @@
+import { Link, useSearchParams } from '@remix-run/react'
+import { forwardRef } from 'react'
+import { useTranslation } from 'react-i18next'
+import { EMAIL_MAX_LENGTH } from '~/lib/limits'
+import type { ActionPage, ActionResult } from '../../server/email-actions'
+import { Field, FormAlert, SubmitButton } from './forms'
+import { SecureForm } from './secure-form'
+
+type ConfirmPage = Exclude<ActionPage, { mode: 'invalid' }>
+type Done = Extract<ActionResult, { status: 'done' }>
+type Failure = Extract<ActionResult, { status: 'error' }>
+
+const TITLES = {
+  signIn: 'emailLink.title',
+  verifyEmail: 'emailAction.verifyEmailTitle',
+  recoverEmail: 'emailAction.recoverEmailTitle',
+  verifyAndChangeEmail: 'emailAction.changeEmailTitle',
+  revertSecondFactorAddition: 'emailAction.revertTitle',
+} as const
+
+/** The GET page of an emailed link: what the 'Continue' button will do. Nothing is spent yet. */
+export const EmailActionConfirm = forwardRef<HTMLFormElement, { page: ConfirmPage; error: Failure | null }>(
+  function EmailActionConfirm({ page, error }, ref) {
+    const { t } = useTranslation()
+    // The form posts to this clean URL (continueUrl, lang): never mode, apiKey or the code.
+    const [searchParams] = useSearchParams()
+    const action = `/action${searchParams.size ? `?${searchParams}` : ''}`
+    let explanation: string
+    switch (page.mode) {
+      case 'signIn':
+        explanation = page.email ? t('emailLink.confirm', { email: page.email }) : t('emailLink.askEmail')
+        break
+      case 'verifyEmail':
+        explanation = t('emailAction.verifyEmailConfirm', { email: page.email })
+        break
+      case 'recoverEmail':
+        explanation = t('emailAction.recoverEmailConfirm', { email: page.email })
+        break
+      case 'verifyAndChangeEmail':
+        explanation = t('emailAction.changeEmailConfirm', { email: page.email, newEmail: page.newEmail })
+        break
+      case 'revertSecondFactorAddition':
+        explanation = t('emailAction.revertConfirm', { email: page.email })
+        break
+    }
+    const askEmail = page.mode === 'signIn' && !page.email
+    return (
+      <>
+        <h1>{t(TITLES[page.mode])}</h1>
+        {error ? <FormAlert>{t(error.message as 'error.unexpected')}</FormAlert> : null}
+        <p className="subtitle">{explanation}</p>
+        <SecureForm ref={ref} action={action} className="stack" noValidate>
+          {askEmail ? (
+            <Field
+              label={t('signIn.email')}
+              name="email"
+              type="email"
+              autoComplete="username"
+              placeholder={t('signIn.emailPlaceholder')}
+              required
+              maxLength={EMAIL_MAX_LENGTH}
+              defaultValue={error?.email ?? ''}
+            />
+          ) : null}
+          <SubmitButton pendingLabel={t('emailAction.pending')}>{t('emailAction.continue')}</SubmitButton>
+        </SecureForm>
+      </>
+    )
+  },
+)
+
+/** After the code was spent: what changed, and where to go next. */
+export function EmailActionDone({ result }: { result: Done }) {
+  const { t } = useTranslation()
+  const resetLink = `/forgot-password?${new URLSearchParams({ email: result.email })}`
+  let message: string
+  let advice: string | null = null
+  switch (result.mode) {
+    case 'verifyEmail':
+      message = t('emailAction.verifyEmailDone')
+      break
+    case 'recoverEmail':
+      message = t('emailAction.recoverEmailDone', { email: result.email })
+      advice = t('emailAction.recoverEmailAdvice')
+      break
+    case 'verifyAndChangeEmail':
+      message = t('emailAction.changeEmailDone', { newEmail: result.newEmail ?? '' })
+      break
+    case 'revertSecondFactorAddition':
+      message = t('emailAction.revertDone')
+      advice = t('emailAction.revertAdvice')
+      break
+  }
+  return (
+    <>
+      <h1>{t(TITLES[result.mode])}</h1>
+      <FormAlert tone="success">{message}</FormAlert>
+      {advice ? <p>{advice}</p> : null}
+      <p className="links">
+        {advice ? <Link to={resetLink}>{t('emailAction.resetPassword')}</Link> : null}
+        {result.continueTo ? <a href={result.continueTo}>{t('emailAction.next')}</a> : null}
+        <Link to="/">{t('error.backToSignIn')}</Link>
+      </p>
+    </>
+  )
+}

@@ -1,0 +1,65 @@
+import { data, redirect, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useActionData } from '@remix-run/react'
+import { useEffect } from 'react'
+import { useTranslation } from 'react-i18next'
+import { routeHeaders } from '~/lib/headers'
+import { pageTitle } from '~/lib/meta'
+import { formText } from '~/lib/schemas'
+import { guardForm } from '../../server/form-guard'
+import { startSso } from '../../server/sso'
+
+export const headers = routeHeaders
+
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.sso')
+
+const noStore = { 'Cache-Control': 'no-store' }
+
+/**
+ * The 'Continue with single sign-on' button posts here (CSRF-checked). A form post may not be
+ * redirected to another origin (CSP form-action 'self'), so the answer is a page that moves on
+ * by itself: a Refresh header without JavaScript, location.assign with it, and a link for both.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { form, isBot } = await guardForm(request, context)
+  if (isBot) throw redirect('/', { status: 303, headers: noStore })
+  const outcome = await startSso(
+    {
+      redirect: form.has('redirect') ? formText(form, 'redirect') : null,
+      authDomain: formText(form, 'authDomain') || null,
+    },
+    context,
+  )
+  if (!outcome.ok) throw redirect(outcome.location, { status: 303, headers: noStore })
+  return data(
+    { authUri: outcome.authUri },
+    { headers: { ...noStore, 'Set-Cookie': outcome.setCookie, Refresh: `0;url=${outcome.authUri}` } },
+  )
+}
+
+export default function SsoStart() {
+  const { t } = useTranslation()
+  const result = useActionData<typeof action>()
+  const authUri = result?.authUri
+  useEffect(() => {
+    if (authUri) window.location.assign(authUri)
+  }, [authUri])
+
+  if (!authUri) {
+    return (
+      <>
+        <h1>{t('sso.title')}</h1>
+        <p>
+          <Link to="/">{t('error.backToSignIn')}</Link>
+        </p>
+      </>
+    )
+  }
+  return (
+    <>
+      <h1>{t('sso.redirecting')}</h1>
+      <p>
+        <a href={authUri}>{t('sso.continueToProvider')}</a>
+      </p>
+    </>
+  )
+}

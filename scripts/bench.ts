@@ -1,0 +1,234 @@
+/**
+ * `npm run bench`: throughput, latency and memory of the production build on loopback, next to a
+ * bare node:http server (the machine's ceiling), plus what the portal adds to a sign-in on top of
+ * the identity calls themselves. Figures only: a missed target prints FAIL and still exits 0.
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { availableParallelism, loadavg } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Pool } from 'undici'
+import { EMULATOR_API_KEY, emulatorAdmin, startEmulator, uniqueEmail } from '../tests/support/emulator'
+import { getFreePort, waitFor } from '../tests/support/ports'
+import { SERVER_ENTRY } from '../tests/support/portal'
+
+const CONNECTIONS = 10
+const DURATION_S = 5
+const ROUNDS = 3
+const SIGN_INS = 50
+const PASSWORD = 'Bench-Portal-2026'
+const HOME = 'GET / (fr, no cookies)'
+const HEALTHZ = 'GET /healthz'
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+
+// autocannon ships no types; this is the part of its result the report reads.
+interface LoadResult {
+  requests: { average: number }
+  latency: { p50: number; p99: number }
+  errors: number
+  non2xx: number
+  statusCodeStats: Record<string, { count: number }>
+}
+interface LoadOptions {
+  url: string
+  connections: number
+  duration: number
+  method?: 'GET' | 'POST'
+  headers?: Record<string, string>
+  body?: string
+}
+const autocannon = createRequire(import.meta.url)('autocannon') as (options: LoadOptions) => Promise<LoadResult>
+
+/** Everything started here, stopped in reverse order on exit, error or Ctrl-C. */
+const cleanups: Array<() => Promise<void>> = []
+async function cleanup() {
+  for (const stop of cleanups.splice(0).reverse()) await stop().catch(() => undefined)
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanup().then(() => process.exit(130)))
+
+/** A node child on its own port; we spawn it ourselves (not startPortal) to know its pid for RSS. */
+async function startServer(name: string, args: string[], env: Record<string, string>, readyPath: string) {
+  const port = await getFreePort()
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...env, PORT: String(port) },
+  })
+  let output = ''
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()))
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()))
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  cleanups.push(async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    child.kill('SIGTERM')
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+    await exited
+    clearTimeout(timer)
+  })
+  const origin = `http://127.0.0.1:${port}`
+  await waitFor(name, async () => {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output}`)
+    return (await fetch(`${origin}${readyPath}`)).ok
+  }, 30_000)
+  return { origin, pid: child.pid!, output: () => output }
+}
+
+function rssMb(pid: number): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
+  return Number(kb) / 1024
+}
+
+/** autocannon records whole milliseconds: 0 means under one. */
+const ms = (value: number) => (value === 0 ? '<1' : value.toFixed(0))
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN
+}
+
+interface Row {
+  name: string
+  rps: number
+  p50: number
+  p99: number
+  errors: number
+}
+
+async function measure(name: string, options: Omit<LoadOptions, 'connections' | 'duration'>, expected?: number): Promise<Row> {
+  const result = await autocannon({ ...options, connections: CONNECTIONS, duration: DURATION_S })
+  const answered = Object.values(result.statusCodeStats).reduce((n, s) => n + s.count, 0)
+  // The wrong-password post answers 401 by design: there, anything else is the error.
+  const unexpected = expected === undefined ? result.non2xx : answered - (result.statusCodeStats[expected]?.count ?? 0)
+  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + unexpected }
+}
+
+try {
+  console.log('Building…')
+  const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, encoding: 'utf8' })
+  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`)
+
+  const emulator = await startEmulator()
+  cleanups.push(() => emulator.stop())
+  const email = uniqueEmail('bench')
+  await emulatorAdmin(emulator).createUser(email, PASSWORD)
+
+  // startPortal's environment, quieter, with limits no benchmark can reach.
+  const high = '1000000000'
+  const portal = await startServer('the portal', [SERVER_ENTRY], {
+    PLATFORM: 'test',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+    FIREBASE_PROJECT_ID: emulator.projectId,
+    RATE_LIMIT_SIGNIN_PER_EMAIL_IP: high,
+    RATE_LIMIT_SIGNIN_PER_IP: high,
+    RATE_LIMIT_SIGNIN_PER_EMAIL: high,
+  }, '/healthz')
+  // PUBLIC_URL defaults to http://localhost:PORT; we reach it on 127.0.0.1 and send no Origin.
+
+  // The ceiling answers the sign-in page's own HTML, so both send the same bytes.
+  const page = await fetch(`${portal.origin}/`)
+  const html = await page.text()
+  const csrfCookie = /^csrf=[^;]+/.exec(page.headers.get('set-cookie') ?? '')?.[0]
+  const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1]
+  if (!csrfCookie || !csrf) throw new Error('no CSRF cookie or token on GET /')
+  const bare = await startServer('the bare server', ['-e', `
+    const body = Buffer.from(process.env.BODY)
+    require('node:http').createServer((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': body.length }).end(body)
+    }).listen(Number(process.env.PORT), '127.0.0.1')`], { BODY: html }, '/')
+
+  const form = { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: csrfCookie }
+  const signInBody = (password: string) => new URLSearchParams({ email, password, csrf }).toString()
+
+  console.log(`\nautocannon, ${CONNECTIONS} connections, ${DURATION_S} s per endpoint, ${ROUNDS} rounds, loopback; ` +
+    `bare node:http answers GET /'s own ${(html.length / 1024).toFixed(1)} KB of HTML as a fixed string.`)
+  const rss: number[] = []
+  let last: Row[] = []
+  for (let round = 1; round <= ROUNDS; round++) {
+    const ceiling = await measure('bare node:http', { url: `${bare.origin}/` })
+    const healthz = await measure(HEALTHZ, { url: `${portal.origin}/healthz` })
+    const rows = [
+      ceiling,
+      healthz,
+      await measure(HOME, { url: `${portal.origin}/`, headers: { 'Accept-Language': 'fr-FR,fr;q=0.9' } }),
+      await measure('GET /forgot-password', { url: `${portal.origin}/forgot-password` }),
+      await measure('POST /?index wrong pw', { url: `${portal.origin}/?index`, method: 'POST', headers: form, body: signInBody('wrong-password') }, 401),
+    ]
+    rss.push(rssMb(portal.pid))
+    last = rows
+    console.log(`\nRound ${round}                    req/s   p50 ms   p99 ms  errors  ×bare  ×healthz`)
+    for (const r of rows) {
+      console.log(`  ${r.name.padEnd(24)}${r.rps.toFixed(0).padStart(7)}${ms(r.p50).padStart(9)}${ms(r.p99).padStart(9)}` +
+        `${String(r.errors).padStart(8)}${(r.rps / ceiling.rps).toFixed(2).padStart(7)}${(r.rps / healthz.rps).toFixed(2).padStart(10)}`)
+    }
+    console.log(`  portal RSS after round ${round}: ${rss.at(-1)!.toFixed(1)} MB`)
+  }
+
+  // Sign-in overhead: the same successful sign-in through the portal and as the bare identity calls.
+  const portalPool = new Pool(portal.origin, { connections: 1 })
+  const identityPool = new Pool(emulator.origin, { connections: 1 })
+  cleanups.push(async () => void (await Promise.all([portalPool.close(), identityPool.close()])))
+  const api = '/identitytoolkit.googleapis.com/v1'
+  const viaPortal = async () => {
+    const res = await portalPool.request({ path: '/?index', method: 'POST', headers: form, body: signInBody(PASSWORD) })
+    await res.body.dump()
+    if (res.statusCode !== 303) throw new Error(`the sign-in answered ${res.statusCode}, expected 303`)
+  }
+  const direct = async () => {
+    // The two calls the portal makes: Identity Toolkit sign-in, then firebase-admin's session-cookie exchange.
+    const signIn = await identityPool.request({
+      path: `${api}/accounts:signInWithPassword?key=${EMULATOR_API_KEY}`,
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email, password: PASSWORD, returnSecureToken: true, clientType: 'CLIENT_TYPE_WEB' }),
+    })
+    const { idToken } = (await signIn.body.json()) as { idToken: string }
+    const cookie = await identityPool.request({
+      path: `${api}/projects/${emulator.projectId}:createSessionCookie`,
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer owner' },
+      body: JSON.stringify({ idToken, validDuration: '28800' }),
+    })
+    const { sessionCookie } = (await cookie.body.json()) as { sessionCookie?: string }
+    if (!sessionCookie) throw new Error('createSessionCookie returned no cookie')
+  }
+  const timings = { portal: [] as number[], direct: [] as number[] }
+  // Warm both paths first, then interleave them so drift in the emulator hits both alike.
+  for (let i = 0; i < 5; i++) {
+    await viaPortal()
+    await direct()
+  }
+  for (let i = 0; i < SIGN_INS; i++) {
+    for (const [key, fn] of [['portal', viaPortal], ['direct', direct]] as const) {
+      const started = performance.now()
+      await fn()
+      timings[key].push(performance.now() - started)
+    }
+  }
+  const overhead = median(timings.portal) - median(timings.direct)
+  console.log(`\nSuccessful sign-in, ${SIGN_INS} sequential, p50: portal POST /?index → 303 ${median(timings.portal).toFixed(2)} ms; ` +
+    `direct signInWithPassword + createSessionCookie (undici) ${median(timings.direct).toFixed(2)} ms; overhead ${overhead.toFixed(2)} ms`)
+
+  const rps = (name: string) => last.find((r) => r.name === name)?.rps ?? NaN
+  const ratio = rps(HOME) / rps(HEALTHZ)
+  const growth = (rss[2]! - rss[1]!) / rss[1]!
+  const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL')
+  console.log('\nTargets:')
+  console.log(`${verdict(ratio >= 0.5)} GET / throughput ≥ 0.5 × /healthz (round 3, warm): ${ratio.toFixed(2)} ×`)
+  console.log(`${verdict(Math.max(...rss) < 200)} portal RSS < 200 MB: max ${Math.max(...rss).toFixed(1)} MB (${rss.map((r) => r.toFixed(1)).join(' → ')})`)
+  console.log(`${verdict(growth < 0.1)} RSS growth round 2 → 3 < 10 %: ${(growth * 100).toFixed(1)} %`)
+  console.log(`${verdict(overhead < 5)} sign-in overhead p50 < 5 ms: ${overhead.toFixed(2)} ms`)
+  // Other work on the machine (test suites, builds) skews every figure here; say so rather than mislead.
+  const [load = 0] = loadavg()
+  if (load > availableParallelism()) console.log(`\nWARNING: load average ${load.toFixed(1)} on ${availableParallelism()} cores: other processes competed for the CPU; figures are pessimistic.`)
+  const warnings = portal.output().trim()
+  if (warnings) console.log(`\nPortal log (warn and above), last lines:\n${warnings.split('\n').slice(-5).join('\n')}`)
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error)
+  process.exitCode = 1
+} finally {
+  await cleanup()
+}

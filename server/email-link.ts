@@ -1,0 +1,175 @@
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import type { AppLoadContext } from '@remix-run/node'
+import type { Locale } from '~/lib/i18n'
+import { getConfig } from './config'
+import { expireCookie, readCookie, serializeCookie, type CookieOptions } from './cookies'
+import { getIdentity, isIdentityError, messageKeyFor, type AuthCode } from './identity'
+import { logger } from './observability/logger'
+import { hashEmail, securityEvent } from './observability/security-events'
+import { checkSignIn, clearSignInFailures, consumeReset, recordSignInFailure } from './rate-limit'
+import { signInWithIdToken, statusFor } from './sign-in'
+
+/**
+ * Sealed cookie values: `expiry.payload.mac`, the payload base64url, the HMAC bound to a purpose
+ * so that one cookie's value cannot be replayed as another's. The first SESSION_SECRET signs,
+ * all verify (rotation). Used by the email-link, emailed-action and single-sign-on cookies.
+ */
+function mac(purpose: string, body: string, secret: string): string {
+  return createHmac('sha256', secret).update(`${purpose}:${body}`).digest('base64url')
+}
+
+export function sealedCookie(
+  name: string,
+  purpose: string,
+  value: string,
+  maxAge: number,
+  options: CookieOptions = {},
+): string {
+  const body = `${Math.floor(Date.now() / 1000) + maxAge}.${Buffer.from(value, 'utf8').toString('base64url')}`
+  const secret = getConfig().sessionSecrets[0] ?? ''
+  return serializeCookie(name, `${body}.${mac(purpose, body, secret)}`, { ...options, maxAge, httpOnly: true })
+}
+
+export function openSealedCookie(request: Request, name: string, purpose: string): string | null {
+  const sealed = readCookie(request.headers.get('Cookie'), name)
+  const dot = sealed?.lastIndexOf('.') ?? -1
+  if (!sealed || dot <= 0) return null
+  const body = sealed.slice(0, dot)
+  const given = Buffer.from(sealed.slice(dot + 1))
+  const valid = getConfig().sessionSecrets.reduce((found, secret) => {
+    const expected = Buffer.from(mac(purpose, body, secret))
+    return (expected.length === given.length && timingSafeEqual(expected, given)) || found
+  }, false)
+  const [expiry, payload, ...rest] = body.split('.')
+  if (!valid || rest.length > 0 || !payload || !(Number(expiry) > Date.now() / 1000)) return null
+  return Buffer.from(payload, 'base64url').toString('utf8')
+}
+
+/**
+ * Who asked for a sign-in link in this browser: the address, in a signed, HttpOnly cookie that
+ * lives as long as the link is worth using. With it, opening the link asks only for a click;
+ * without it (another device) the visitor types the address again, as Firebase requires.
+ */
+const EMAIL_COOKIE = 'email_link'
+const EMAIL_COOKIE_MAX_AGE = 60 * 60
+
+export function emailLinkCookie(email: string): string {
+  return sealedCookie(EMAIL_COOKIE, 'email-link', email, EMAIL_COOKIE_MAX_AGE)
+}
+
+export function readEmailLinkCookie(request: Request): string | null {
+  return openSealedCookie(request, EMAIL_COOKIE, 'email-link')
+}
+
+export function clearEmailLinkCookie(): string {
+  return expireCookie(EMAIL_COOKIE)
+}
+
+/**
+ * Sends a sign-in link. Same rules as the reset request: the same answer whether the account
+ * exists or not, the email sent off the response path, and the reset limiter (a refused request
+ * is simply not sent). The continueUrl is the sign-in page carrying the checked redirect.
+ */
+export async function requestEmailLink(
+  input: { email: string; locale: Locale; redirect: string | null },
+  context: AppLoadContext,
+): Promise<void> {
+  const limit = await consumeReset({ ip: context.clientIp, email: input.email, reqId: context.requestId })
+  if (!limit.ok) return
+  logger.info(
+    { event: 'email-link-requested', reqId: context.requestId, emailHash: hashEmail(input.email) },
+    'sign-in link requested',
+  )
+  const continueUrl = new URL('/', getConfig().publicOrigin)
+  if (input.redirect) continueUrl.searchParams.set('redirect', input.redirect)
+  void getIdentity()
+    .sendOobCode({
+      requestType: 'EMAIL_SIGNIN',
+      email: input.email,
+      continueUrl: continueUrl.href,
+      locale: input.locale,
+    })
+    .catch((error: unknown) => {
+      const code = isIdentityError(error) ? error.code : 'auth/internal-error'
+      logger.warn({ event: 'email-link-failed', code, reqId: context.requestId }, 'sign-in link not sent')
+    })
+}
+
+/**
+ * The `redirect` a sign-in link carries: its continueUrl is the sign-in page on our origin (see
+ * requestEmailLink); anything else carries none. signInWithIdToken checks it again.
+ */
+export function redirectFromContinueUrl(continueUrl: string | null): string | null {
+  if (!continueUrl) return null
+  try {
+    const url = new URL(continueUrl)
+    return url.origin === getConfig().publicOrigin ? url.searchParams.get('redirect') : null
+  } catch {
+    return null
+  }
+}
+
+export type EmailLinkOutcome =
+  | { ok: true; setCookie: string; location: string }
+  | { ok: false; status: number; message: string; invalidLink?: boolean }
+
+const LINK_FAILURES: ReadonlySet<AuthCode> = new Set(['auth/invalid-action-code', 'auth/expired-action-code'])
+
+/** Spends the code: signInWithEmailLink, then the same ending as a password sign-in. */
+export async function completeEmailLinkSignIn(
+  input: { email: string; oobCode: string; continueUrl: string | null },
+  context: AppLoadContext,
+): Promise<EmailLinkOutcome> {
+  const who = { ip: context.clientIp, email: input.email, reqId: context.requestId }
+  const limit = await checkSignIn(who)
+  if (!limit.ok) return { ok: false, status: 429, message: 'error.tooManyRequests' }
+  let code: AuthCode
+  try {
+    const result = await getIdentity().signInWithEmailLink(input.email, input.oobCode)
+    const session = await signInWithIdToken(
+      result.idToken,
+      {
+        email: result.email || input.email,
+        method: 'email-link',
+        redirect: redirectFromContinueUrl(input.continueUrl),
+      },
+      context,
+    )
+    await clearSignInFailures(who)
+    return { ok: true, ...session }
+  } catch (error) {
+    code = isIdentityError(error) ? error.code : 'auth/internal-error'
+  }
+  securityEvent('sign-in-failure', {
+    reqId: context.requestId,
+    ip: context.clientIp,
+    email: input.email,
+    code,
+    method: 'email-link',
+  })
+  if (LINK_FAILURES.has(code)) return { ok: false, status: 400, message: 'error.invalidLink', invalidLink: true }
+  // The address typed on another device does not match the link's: worth a retry, and counted.
+  if (code === 'auth/invalid-email') {
+    await recordSignInFailure(who)
+    return { ok: false, status: 400, message: 'emailLink.emailMismatch' }
+  }
+  // Whoever holds the link controls the mailbox: saying the account is disabled tells them nothing new.
+  if (code === 'auth/user-disabled') return { ok: false, status: 403, message: 'error.accountDisabled' }
+  const message = messageKeyFor(code)
+  return { ok: false, status: statusFor(message), message }
+}
+
+/**
+ * The sign-in page's 'Email me a sign-in link' button, after the form checks: sends (unless a bot
+ * filled the honeypot), remembers the address in this browser, and answers with the same
+ * post-redirect-get for every address.
+ */
+export async function sendSignInLink(
+  input: { email: string; redirect: string | null; locale: Locale; isBot: boolean },
+  context: AppLoadContext,
+): Promise<{ location: string; setCookie: string }> {
+  if (!input.isBot) await requestEmailLink(input, context)
+  const next = new URLSearchParams({ emailLink: 'sent' })
+  if (input.redirect) next.set('redirect', input.redirect)
+  return { location: `/?${next}`, setCookie: emailLinkCookie(input.email) }
+}

@@ -1,0 +1,170 @@
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import { uniqueEmail } from '../support/emulator'
+import { expect, test } from './fixtures'
+
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
+const PASSWORD = 'Accessible-Pass-42'
+
+/**
+ * axe runs inside the page, which needs JavaScript. Without it, the page's HTML as the visitor got
+ * it is served again, at the same address and with the same styles, to a page where axe can run
+ * (the app's scripts are not loaded, so it stays the no-JavaScript page).
+ */
+async function expectNoViolations(page: Page, state: string, scheme: 'light' | 'dark' = 'light') {
+  const jsOff = test.info().project.name === 'no-js'
+  let target = page
+  if (jsOff) {
+    const html = await page.content()
+    const context = await page.context().browser()!.newContext({ colorScheme: scheme, javaScriptEnabled: true })
+    target = await context.newPage()
+    await target.route('**/*.js', (route) => route.abort())
+    await target.route(page.url(), (route) => route.fulfill({ body: html, contentType: 'text/html; charset=utf-8' }))
+    await target.goto(page.url())
+  }
+  const { violations } = await new AxeBuilder({ page: target }).withTags(WCAG_22_AA).analyze()
+  if (jsOff) await target.context().close()
+  expect(
+    violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    `axe violations on ${state}`,
+  ).toEqual([])
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/')
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('Mot de passe').fill(password)
+  await page.getByRole('button', { name: 'Se connecter' }).click()
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  test.describe(`every page and state is accessible (${scheme})`, () => {
+    test.use({ colorScheme: scheme })
+
+    test('sign-in: empty, field errors, wrong credentials, signed in, logout', async ({ page, admin }) => {
+      await page.goto('/')
+      await expectNoViolations(page, 'sign-in with the privacy notice', scheme)
+      await page.getByRole('button', { name: 'Se connecter' }).click()
+      await expect(page.getByText('Veuillez saisir votre adresse e-mail.')).toBeVisible()
+      await expectNoViolations(page, 'sign-in field errors', scheme)
+      const email = uniqueEmail('a11y')
+      await admin.createUser(email, PASSWORD)
+      await signIn(page, email, 'Wrong-password-1')
+      await expect(page.getByRole('alert')).toBeVisible()
+      await expectNoViolations(page, 'sign-in wrong credentials', scheme)
+      await signIn(page, email, PASSWORD)
+      await expect(page.getByRole('heading', { name: 'Vous êtes connecté' })).toBeVisible()
+      await expectNoViolations(page, 'signed in', scheme)
+      await page.goto('/logout')
+      await expectNoViolations(page, 'logout', scheme)
+    })
+
+    test('forgot password, new password, invalid link, emailed-link guard', async ({ page }) => {
+      await page.goto('/forgot-password')
+      await expectNoViolations(page, 'forgot password', scheme)
+      await page.getByRole('button', { name: 'Envoyer l’e-mail' }).click()
+      await expectNoViolations(page, 'forgot password field error', scheme)
+      await page.getByLabel('E-mail').fill('someone@example.com')
+      await page.getByRole('button', { name: 'Envoyer l’e-mail' }).click()
+      await expect(page.getByRole('status')).toBeVisible()
+      await expectNoViolations(page, 'email sent', scheme)
+      await page.goto('/new-password')
+      await expectNoViolations(page, 'invalid reset link', scheme)
+      await page.goto('/action?mode=verifyEmail')
+      await expectNoViolations(page, 'emailed-link guard', scheme)
+    })
+
+    test.describe('error pages', () => {
+      test.use({ consoleErrorsExpected: true })
+      test('404', async ({ page }) => {
+        await page.goto('/nope')
+        await expectNoViolations(page, '404', scheme)
+      })
+    })
+
+    test.describe('in English', () => {
+      test.use({ locale: 'en-US' })
+      test('sign-in', async ({ page }) => {
+        await page.goto('/')
+        await expectNoViolations(page, 'English sign-in', scheme)
+      })
+    })
+  })
+}
+
+test('the new-password form is accessible, rules included', async ({ page, admin, baseURL }) => {
+  const email = uniqueEmail('a11y-reset')
+  await admin.createUser(email, PASSWORD)
+  await page.goto('/forgot-password')
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByRole('button', { name: 'Envoyer l’e-mail' }).click()
+  await expect(page.getByRole('status')).toBeVisible()
+  await expect.poll(async () => (await admin.oobCodes()).some((c) => c.email === email)).toBe(true)
+  const code = (await admin.oobCodes()).filter((c) => c.email === email).at(-1)!
+  await page.goto(`${baseURL}/action${new URL(code.oobLink).search}`)
+  await expect(page.getByRole('heading', { name: 'Veuillez saisir un nouveau mot de passe' })).toBeVisible()
+  await expectNoViolations(page, 'new password')
+  await page.getByLabel('Nouveau mot de passe', { exact: true }).fill('short')
+  await page.getByRole('button', { name: 'Modifier le mot de passe' }).click()
+  await expect(page.getByText('Votre mot de passe doit comporter au moins 12 caractères.')).toBeVisible()
+  await expectNoViolations(page, 'new password errors')
+})
+
+test('sign in with the keyboard alone; errors take focus and are tied to their fields', async ({ page, admin, javaScriptEnabled }) => {
+  const email = uniqueEmail('keyboard')
+  await admin.createUser(email, PASSWORD)
+  await page.goto('/')
+  // From the top of the page, Tab reaches the email field, then the password, then the button.
+  await page.keyboard.press('Tab')
+  for (let i = 0; i < 5 && !(await page.getByLabel('E-mail').evaluate((el) => el === document.activeElement)); i++) {
+    await page.keyboard.press('Tab')
+  }
+  await expect(page.getByLabel('E-mail')).toBeFocused()
+  const outline = await page.getByLabel('E-mail').evaluate((el) => getComputedStyle(el).outlineStyle)
+  expect(outline).not.toBe('none')
+  await page.keyboard.type(email)
+  await page.keyboard.press('Tab')
+  await expect(page.getByLabel('Mot de passe')).toBeFocused()
+  await page.keyboard.type('Wrong-password-1')
+  await page.keyboard.press('Enter')
+  const alert = page.getByRole('alert')
+  await expect(alert).toHaveText('Adresse e-mail ou mot de passe incorrect')
+  if (javaScriptEnabled) await expect(alert).toBeFocused()
+
+  await page.getByLabel('E-mail').fill('')
+  await page.getByLabel('E-mail').press('Enter')
+  const field = page.getByLabel('E-mail')
+  await expect(field).toHaveAttribute('aria-invalid', 'true')
+  const describedBy = await field.getAttribute('aria-describedby')
+  await expect(page.locator(`[id="${describedBy}"]`)).toHaveText('Veuillez saisir votre adresse e-mail.')
+  if (javaScriptEnabled) await expect(field).toBeFocused()
+
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('Mot de passe').fill(PASSWORD)
+  await page.getByLabel('Mot de passe').press('Enter')
+  await expect(page.getByRole('heading', { name: 'Vous êtes connecté' })).toBeVisible()
+})
+
+// 200 % zoom of a 1280 × 800 window leaves 640 × 400 CSS pixels.
+for (const viewport of [
+  { name: '320 px wide', size: { width: 320, height: 640 } },
+  { name: '200 % zoom', size: { width: 640, height: 400 } },
+]) {
+  test(`no horizontal scrolling at ${viewport.name}`, async ({ page }) => {
+    await page.setViewportSize(viewport.size)
+    for (const path of ['/', '/forgot-password', '/new-password', '/logout']) {
+      await page.goto(path)
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+      expect(overflow, path).toBeLessThanOrEqual(0)
+    }
+  })
+}
+
+test.describe('reduced motion', () => {
+  test.use({ reducedMotion: 'reduce' })
+  test('turns transitions and animations off', async ({ page }) => {
+    await page.goto('/')
+    const duration = await page.getByRole('button', { name: 'Se connecter' }).evaluate((el) => getComputedStyle(el).transitionDuration)
+    expect(duration).toBe('0s')
+  })
+})

@@ -1,0 +1,214 @@
+import type { Page } from '@playwright/test'
+import { type emulatorAdmin, uniqueEmail } from '../support/emulator'
+import { alertMarkup, csrfFrom, postForm } from '../support/http-forms'
+import { startPortal, type Portal } from '../support/portal'
+import { expect, test as base } from './fixtures'
+
+/**
+ * Email-link sign-in (seed sections 4, 7) on a portal started with FLAG_EMAIL_LINK_SIGN_IN. The
+ * emulator records the emails it would send; the link is pointed at the portal's /action, which is
+ * where a production project's email template sends it.
+ */
+
+type Admin = ReturnType<typeof emulatorAdmin>
+
+const test = base.extend<object, { linkPortal: Portal }>({
+  linkPortal: [
+    async ({}, use) => {
+      const portal = await startPortal({
+        FIREBASE_AUTH_EMULATOR_HOST: new URL(process.env.EMULATOR_ORIGIN!).host,
+        FIREBASE_PROJECT_ID: process.env.EMULATOR_PROJECT_ID!,
+        FLAG_EMAIL_LINK_SIGN_IN: 'true',
+        FLAG_SSO: 'true',
+        SSO_PROVIDER_ID: 'google.com',
+        // Every test asks from 127.0.0.1; the per-address limit is what is exercised here.
+        RATE_LIMIT_RESET_PER_IP: '1000',
+      })
+      await use(portal)
+      await portal.stop()
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ linkPortal }, use) => use(linkPortal.url),
+})
+
+/** The emailed sign-in link as the emulator recorded it, pointed at the portal's /action. */
+async function signInLink(admin: Admin, email: string, portalUrl: string): Promise<string> {
+  for (let i = 0; i < 50; i++) {
+    const code = (await admin.oobCodes()).filter((c) => c.email === email && c.requestType === 'EMAIL_SIGNIN').at(-1)
+    if (code) return `${portalUrl}/action${new URL(code.oobLink).search}`
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`no sign-in email for ${email}`)
+}
+
+async function askForLink(page: Page, email: string, labels: { email: string; button: string }, path = '/') {
+  await page.goto(path)
+  await page.getByLabel(labels.email).fill(email)
+  await page.getByRole('button', { name: labels.button }).click()
+}
+
+test('a sign-in link asked for and opened in the same browser signs in with one click (fr)', async ({
+  page,
+  admin,
+  baseURL,
+  linkPortal,
+}) => {
+  const email = uniqueEmail('link')
+  await askForLink(page, email, { email: 'E-mail', button: 'Recevoir un lien de connexion par e-mail' })
+  await expect(
+    page.getByText('Si cette adresse e-mail est valide, vous recevrez un e-mail contenant un lien de connexion.'),
+  ).toBeVisible()
+  const link = await signInLink(admin, email, baseURL!)
+  const oobCode = new URL(link).searchParams.get('oobCode')!
+
+  await page.goto(link)
+  // The code, the mode and the API key left the address bar.
+  expect(new URL(page.url()).pathname).toBe('/action')
+  for (const name of ['oobCode', 'mode', 'apiKey']) expect(new URL(page.url()).searchParams.has(name)).toBe(false)
+  await expect(page.getByRole('heading', { name: 'Connexion par lien e-mail' })).toBeVisible()
+  await expect(page.getByText(`Continuer pour vous connecter en tant que ${email}.`)).toBeVisible()
+  await page.getByRole('button', { name: 'Continuer' }).click()
+
+  await expect(page.getByRole('heading', { name: 'Vous êtes connecté' })).toBeVisible()
+  await expect(page.getByText(email)).toBeVisible()
+  expect(linkPortal.output()).not.toContain(oobCode)
+  expect(linkPortal.output()).toContain('"method":"email-link"')
+})
+
+test.describe('in English', () => {
+  test.use({ locale: 'en-US' })
+
+  test('opened on another device, the link asks for the address first', async ({ page, browser, admin, baseURL }) => {
+    const email = uniqueEmail('device')
+    await askForLink(page, email, { email: 'Email', button: 'Email me a sign-in link' })
+    await expect(
+      page.getByText('If this email address is valid, you will receive an email with a link to sign in.'),
+    ).toBeVisible()
+    const link = await signInLink(admin, email, baseURL!)
+
+    const other = await browser.newContext({ locale: 'en-US', javaScriptEnabled: test.info().project.name === 'js' })
+    const phone = await other.newPage()
+    await phone.goto(link)
+    await expect(
+      phone.getByText('For your security, please enter the email address the link was sent to.'),
+    ).toBeVisible()
+    await phone.getByLabel('Email').fill(uniqueEmail('someone-else'))
+    await phone.getByRole('button', { name: 'Continue' }).click()
+    await expect(phone.getByRole('alert')).toHaveText('This is not the email address the link was sent to.')
+
+    // A wrong address does not spend the code.
+    await phone.getByLabel('Email').fill(email)
+    await phone.getByRole('button', { name: 'Continue' }).click()
+    await expect(phone.getByRole('heading', { name: 'You are signed in' })).toBeVisible()
+    await expect(phone.getByText(email)).toBeVisible()
+    await other.close()
+  })
+
+  test('a used link is invalid, and opening it (a mail scanner) never spends it', async ({
+    page,
+    admin,
+    baseURL,
+    playwright,
+  }) => {
+    const email = uniqueEmail('used')
+    await askForLink(page, email, { email: 'Email', button: 'Email me a sign-in link' })
+    await expect(page.getByText('If this email address is valid')).toBeVisible()
+    const link = await signInLink(admin, email, baseURL!)
+
+    const scanner = await playwright.request.newContext()
+    expect((await scanner.get(link)).status()).toBe(200)
+    await scanner.dispose()
+
+    await page.goto(link)
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible()
+
+    const again = await page.goto(link)
+    expect(again?.status()).toBe(400)
+    await expect(page.getByText('This link is invalid or has expired.')).toBeVisible()
+  })
+
+  test('an invalid address is refused before anything is sent', async ({ page }) => {
+    await askForLink(page, 'not-an-address', { email: 'Email', button: 'Email me a sign-in link' })
+    await expect(page.getByText('Please enter a valid email address.')).toBeVisible()
+  })
+})
+
+test.describe('over HTTP', () => {
+  test('known and unknown addresses get byte-identical answers, with the email cookie', async ({ request, admin }) => {
+    const known = uniqueEmail('known')
+    await admin.createUser(known, 'Correct-Horse-42')
+    const answers = []
+    for (const email of [known, uniqueEmail('unknown')]) {
+      const post = await postForm(request, '/?index', { email, intent: 'email-link' }, { formPage: '/' })
+      expect(post.status()).toBe(303)
+      const cookie = post
+        .headersArray()
+        .find((h) => h.name.toLowerCase() === 'set-cookie' && h.value.startsWith('email_link='))
+      expect(cookie?.value).toMatch(/HttpOnly/)
+      expect(cookie?.value).toMatch(/Max-Age=3600/)
+      const page = await request.get(post.headers()['location']!)
+      const html = await page.text()
+      const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? 'none'
+      answers.push({
+        location: post.headers()['location'],
+        status: page.status(),
+        html: html.replaceAll(csrf, 'CSRF').replace(/nonce="[^"]+"/g, 'nonce=""'),
+      })
+    }
+    expect(answers[0]).toEqual(answers[1])
+  })
+
+  test('the link keeps the redirect, which the sign-in honours', async ({ request, admin, baseURL }) => {
+    const email = uniqueEmail('redirect')
+    const sent = await postForm(
+      request,
+      '/?index',
+      { email, intent: 'email-link', redirect: 'http://localhost:9/after' },
+      { formPage: '/' },
+    )
+    expect(sent.headers()['location']).toBe('/?emailLink=sent&redirect=http%3A%2F%2Flocalhost%3A9%2Fafter')
+    const link = await signInLink(admin, email, baseURL!)
+    expect(new URL(new URL(link).searchParams.get('continueUrl')!).searchParams.get('redirect')).toBe(
+      'http://localhost:9/after',
+    )
+
+    const clean = await request.get(link, { maxRedirects: 0 })
+    expect(clean.status()).toBe(302)
+    const page = clean.headers()['location']!
+    expect(page).not.toMatch(/oobCode|mode=|apiKey/)
+    const csrf = await csrfFrom(request, page)
+    const done = await request.post(page, { form: { csrf }, maxRedirects: 0 })
+    expect(done.status()).toBe(303)
+    expect(done.headers()['location']).toBe('http://localhost:9/after')
+    expect(
+      done.headersArray().some((h) => h.name.toLowerCase() === 'set-cookie' && h.value.startsWith('session=')),
+    ).toBe(true)
+  })
+
+  test('a bot filling the honeypot gets the same answer and no email', async ({ request, admin }) => {
+    const email = uniqueEmail('bot')
+    const post = await postForm(
+      request,
+      '/?index',
+      { email, intent: 'email-link', website: 'http://spam.example' },
+      { formPage: '/' },
+    )
+    expect(post.status()).toBe(303)
+    expect(post.headers()['location']).toBe('/?emailLink=sent')
+    await new Promise((r) => setTimeout(r, 500))
+    expect((await admin.oobCodes()).some((c) => c.email === email)).toBe(false)
+  })
+
+  test('with the flag off there is no button, and a sign-in link is an invalid link', async ({ page, playwright }) => {
+    const global = process.env.PORTAL_URL!
+    await page.goto(global)
+    await expect(page.getByRole('button', { name: 'Recevoir un lien de connexion par e-mail' })).toHaveCount(0)
+    const request = await playwright.request.newContext({ baseURL: global })
+    const response = await request.get('/action?mode=signIn&oobCode=whatever&apiKey=k')
+    expect(response.status()).toBe(400)
+    expect(alertMarkup(await response.text())).toContain('Ce lien est invalide ou a expiré.')
+    await request.dispose()
+  })
+})

@@ -1,0 +1,67 @@
+import { existsSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { BUDGETS, PAGES, kb, measurePages, staticFiles, type PageSize } from '../support/page-size'
+import { SERVER_ENTRY, startPortal, type Portal } from '../support/portal'
+
+/**
+ * Page weight budgets on the production build (`npm run size` prints the same figures). The
+ * test runner builds before vitest; without a build this must fail, never pass by skipping.
+ */
+
+const emu = inject('emulator')
+let portal: Portal | undefined
+const pages = new Map<string, PageSize>()
+/** Kept and rethrown by every test: a throwing beforeAll would mark the tests skipped, not failed. */
+let setupError: Error | undefined
+
+beforeAll(async () => {
+  try {
+    if (!existsSync(SERVER_ENTRY)) {
+      throw new Error(`${SERVER_ENTRY} is missing. Run \`npm run build\` first (\`npm test\` builds before vitest).`)
+    }
+    portal = await startPortal({ LOG_LEVEL: 'warn', FIREBASE_AUTH_EMULATOR_HOST: emu.host, FIREBASE_PROJECT_ID: emu.projectId })
+    for (const page of await measurePages(portal.url)) pages.set(page.path, page)
+  } catch (error) {
+    setupError = error as Error
+  }
+})
+afterAll(() => portal?.stop())
+
+function measured(path: string): PageSize {
+  if (setupError) throw new Error(`page-size: could not measure the pages: ${setupError.message}`)
+  return pages.get(path)!
+}
+
+const figures = (page: PageSize, kind: 'css' | 'js') =>
+  page[kind].map((r) => `${new URL(r.url).pathname} ${kb(r.gzip)} KB`).join(', ')
+
+describe.each(PAGES)('a first visit to %s (gzip)', (path) => {
+  const page = () => measured(path)
+
+  it(`sends HTML under ${kb(BUDGETS.html)} KB`, () => {
+    expect(page().total.html, `${kb(page().total.html)} KB`).toBeLessThan(BUDGETS.html)
+  })
+
+  it(`loads CSS under ${kb(BUDGETS.css)} KB`, () => {
+    expect(page().css.length, 'at least one stylesheet found').toBeGreaterThan(0)
+    expect(page().total.css, figures(page(), 'css')).toBeLessThan(BUDGETS.css)
+  })
+
+  it(`loads JavaScript under ${kb(BUDGETS.js)} KB in total`, () => {
+    expect(page().js.length, 'at least one script found').toBeGreaterThan(0)
+    expect(page().total.js, `${kb(page().total.js)} KB: ${figures(page(), 'js')}`).toBeLessThan(BUDGETS.js)
+  })
+
+  it('loads no font from another origin', () => {
+    expect(page().externalFonts).toEqual([])
+  })
+})
+
+describe('static files', () => {
+  it(`are each under ${kb(BUDGETS.file)} KB (public/ and images in build/client/assets)`, () => {
+    measured('/')
+    const files = staticFiles()
+    expect(files.length, 'public/ is empty or unreadable').toBeGreaterThan(0)
+    expect(files.filter((f) => f.bytes >= BUDGETS.file)).toEqual([])
+  })
+})
