@@ -1,9 +1,8 @@
 import { Link, useSearchParams } from '@remix-run/react'
 import { forwardRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { EMAIL_MAX_LENGTH } from '~/lib/limits'
 import type { ActionPage, ActionResult } from '../../server/email-actions'
-import { Field, FormAlert, SubmitButton } from './forms'
+import { EmailField, FormAlert, SubmitButton } from './forms'
 import { SecureForm } from './secure-form'
 
 type ConfirmPage = Exclude<ActionPage, { mode: 'invalid' }>
@@ -51,16 +50,7 @@ export const EmailActionConfirm = forwardRef<HTMLFormElement, { page: ConfirmPag
         <p className="subtitle">{explanation}</p>
         <SecureForm ref={ref} action={action} className="stack" noValidate>
           {askEmail ? (
-            <Field
-              label={t('signIn.email')}
-              name="email"
-              type="email"
-              autoComplete="username"
-              placeholder={t('signIn.emailPlaceholder')}
-              required
-              maxLength={EMAIL_MAX_LENGTH}
-              defaultValue={error?.email ?? ''}
-            />
+            <EmailField defaultValue={error?.email ?? ''} />
           ) : null}
           <SubmitButton pendingLabel={t('emailAction.pending')}>{t('emailAction.continue')}</SubmitButton>
         </SecureForm>

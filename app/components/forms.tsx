@@ -1,4 +1,6 @@
 import { useNavigation } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { EMAIL_MAX_LENGTH } from '~/lib/limits'
 import { useEffect, useId, useRef, type InputHTMLAttributes, type ReactNode, type Ref, type RefObject } from 'react'
 
 /** `passwordrules` is Apple's password-manager hint; React passes it through as written. */
@@ -31,6 +33,24 @@ export function Field({
         </p>
       ) : null}
     </div>
+  )
+}
+
+/** The email field of every form: one label, type, autocomplete (password managers) and bound. */
+export function EmailField({ errorKey, ...input }: { errorKey?: string | null } & Omit<InputProps, 'name'>) {
+  const { t } = useTranslation()
+  return (
+    <Field
+      label={t('signIn.email')}
+      name="email"
+      type="email"
+      autoComplete="username"
+      placeholder={t('signIn.emailPlaceholder')}
+      required
+      maxLength={EMAIL_MAX_LENGTH}
+      error={errorKey ? t(errorKey as 'validation.emailRequired') : null}
+      {...input}
+    />
   )
 }
 

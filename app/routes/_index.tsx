@@ -3,7 +3,7 @@ import { Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/
 import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Captcha } from '~/components/captcha'
-import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { EmailField, Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
@@ -131,18 +131,7 @@ export default function SignIn() {
       {linkSent && !actionData ? <FormAlert tone="success">{t('emailLink.sent')}</FormAlert> : null}
       <SecureForm ref={formRef} className="stack" noValidate>
         {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
-        <Field
-          label={t('signIn.email')}
-          name="email"
-          type="email"
-          autoComplete="username"
-          placeholder={t('signIn.emailPlaceholder')}
-          required
-          maxLength={EMAIL_MAX_LENGTH}
-          value={email}
-          onChange={(e) => setEmail(e.currentTarget.value)}
-          error={fieldErrors.email ? t(fieldErrors.email as 'validation.emailRequired') : null}
-        />
+        <EmailField value={email} onChange={(e) => setEmail(e.currentTarget.value)} errorKey={fieldErrors.email} />
         <Field
           label={t('signIn.password')}
           name="password"

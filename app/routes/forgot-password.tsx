@@ -2,7 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { EmailField, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
@@ -62,17 +62,7 @@ export default function ForgotPassword() {
           <p className="subtitle">{t('forgotPassword.subtitle')}</p>
           <SecureForm ref={formRef} className="stack" noValidate>
             {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
-            <Field
-              label={t('signIn.email')}
-              name="email"
-              type="email"
-              autoComplete="username"
-              placeholder={t('signIn.emailPlaceholder')}
-              required
-              maxLength={EMAIL_MAX_LENGTH}
-              defaultValue={actionData?.email ?? searchParams.get('email') ?? ''}
-              error={emailError ? t(emailError as 'validation.emailRequired') : null}
-            />
+            <EmailField defaultValue={actionData?.email ?? searchParams.get('email') ?? ''} errorKey={emailError} />
             <SubmitButton pendingLabel={t('forgotPassword.pending')}>{t('forgotPassword.submit')}</SubmitButton>
           </SecureForm>
         </>

@@ -3,40 +3,18 @@ import { request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import type { ServerBuild } from '@remix-run/node'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { parseConfig } from '../config'
+import { fakeBuild } from '../../tests/support/fake-build'
 import { createApp } from './app'
 import { MAX_BODY_BYTES } from './body-limit'
 import { contentSecurityPolicy } from './security-headers'
 
 /** A one-route Remix build: GET shows the nonce it was given, POST echoes the size of the body it read. */
-const build = {
-  entry: {
-    module: {
-      default: (_req: Request, status: number, headers: Headers) => new Response('', { status, headers }),
-      // Remix would print every 404 here.
-      handleError: () => undefined,
-    },
-  },
-  routes: {
-    root: {
-      id: 'root',
-      path: '',
-      module: {
-        loader: ({ context }: { context: { cspNonce: string } }) => Response.json({ nonce: context.cspNonce }),
-        action: async ({ request }: { request: Request }) => Response.json({ read: (await request.text()).length }),
-      },
-    },
-  },
-  assets: { routes: {}, entry: { imports: [], module: '' }, url: '', version: '' },
-  future: {},
-  publicPath: '/',
-  assetsBuildDirectory: '',
-  basename: '/',
-  isSpaMode: false,
-  mode: 'production',
-} as unknown as ServerBuild
+const build = fakeBuild({
+  loader: ({ context }) => Response.json({ nonce: context.cspNonce }),
+  action: async ({ request }) => Response.json({ read: (await request.text()).length }),
+})
 
 const clientDir = mkdtempSync(path.join(tmpdir(), 'portal-client-'))
 mkdirSync(path.join(clientDir, 'assets'))

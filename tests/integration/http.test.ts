@@ -1,30 +1,14 @@
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
-import type { ServerBuild } from '@remix-run/node'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseConfig } from '../../server/config'
 import { createApp } from '../../server/http/app'
+import { fakeBuild } from '../support/fake-build'
 
 /** A one-route Remix build that answers with what the load context says. */
-const build = {
-  entry: { module: { default: (_req: Request, status: number, headers: Headers) => new Response('', { status, headers }) } },
-  routes: {
-    root: {
-      id: 'root',
-      path: '',
-      module: {
-        loader: ({ context }: { context: { clientIp: string } }) => Response.json({ clientIp: context.clientIp }),
-      },
-    },
-  },
-  assets: { routes: {}, entry: { imports: [], module: '' }, url: '', version: '' },
-  future: {},
-  publicPath: '/',
-  assetsBuildDirectory: '',
-  basename: '/',
-  isSpaMode: false,
-  mode: 'production',
-} as unknown as ServerBuild
+const build = fakeBuild({
+  loader: ({ context }) => Response.json({ clientIp: context.clientIp }),
+})
 
 let server: Server | undefined
 afterEach(() => server?.close())

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { ServerBuild } from '@remix-run/node'
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
 import { parseConfig } from '../../server/config'
 import { createApp } from '../../server/http/app'
@@ -11,6 +10,7 @@ import { createReadiness, type Readiness } from '../../server/readiness'
 import { recaptchaEnforced, refreshRecaptcha } from '../../server/recaptcha'
 import type { RecaptchaConfig } from '../../server/identity'
 import { emulatorAdmin, uniqueEmail } from '../support/emulator'
+import { fakeBuild } from '../support/fake-build'
 import { getFreePort } from '../support/ports'
 import { SERVER_ENTRY, startPortal, type Portal } from '../support/portal'
 
@@ -19,27 +19,10 @@ import { SERVER_ENTRY, startPortal, type Portal } from '../support/portal'
  * First at the express level with a one-route fake build, then on the production build.
  */
 
-const build = {
-  entry: {
-    module: { default: (_req: Request, status: number, headers: Headers) => new Response('', { status, headers }) },
-  },
-  routes: {
-    root: { id: 'root', path: '', module: { loader: () => Response.json({ ok: true }) } },
-    'routes/$': {
-      id: 'routes/$',
-      parentId: 'root',
-      path: '*',
-      module: { loader: () => new Response('Not Found', { status: 404 }) },
-    },
-  },
-  assets: { routes: {}, entry: { imports: [], module: '' }, url: '', version: '' },
-  future: {},
-  publicPath: '/',
-  assetsBuildDirectory: '',
-  basename: '/',
-  isSpaMode: false,
-  mode: 'production',
-} as unknown as ServerBuild
+const build = fakeBuild(
+  { loader: () => Response.json({ ok: true }) },
+  { 'routes/$': { path: '*', module: { loader: () => new Response('Not Found', { status: 404 }) } } },
+)
 
 type AccessLine = {
   level: string

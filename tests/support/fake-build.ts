@@ -1,0 +1,35 @@
+import type { ServerBuild } from '@remix-run/node'
+
+type RouteModule = {
+  loader?: (args: { request: Request; context: Record<string, unknown> }) => unknown
+  action?: (args: { request: Request; context: Record<string, unknown> }) => unknown
+}
+
+/**
+ * A minimal Remix server build for express-level tests of server/http: a root route with the
+ * given loader and action, and optionally more routes under it (id → { path, module }).
+ */
+export function fakeBuild(root: RouteModule, children: Record<string, { path: string; module: RouteModule }> = {}): ServerBuild {
+  return {
+    entry: {
+      module: {
+        default: (_req: Request, status: number, headers: Headers) => new Response('', { status, headers }),
+        // Remix would print every 404 here.
+        handleError: () => undefined,
+      },
+    },
+    routes: {
+      root: { id: 'root', path: '', module: root },
+      ...Object.fromEntries(
+        Object.entries(children).map(([id, route]) => [id, { id, parentId: 'root', path: route.path, module: route.module }]),
+      ),
+    },
+    assets: { routes: {}, entry: { imports: [], module: '' }, url: '', version: '' },
+    future: {},
+    publicPath: '/',
+    assetsBuildDirectory: '',
+    basename: '/',
+    isSpaMode: false,
+    mode: 'production',
+  } as unknown as ServerBuild
+}
