@@ -1,4 +1,5 @@
 import { data, type AppLoadContext } from '@remix-run/node'
+import { getConfig } from './config'
 import { verifyCsrf, honeypotFilled } from './csrf'
 import { securityEvent } from './observability/security-events'
 
@@ -22,7 +23,9 @@ export async function guardForm(request: Request, context: AppLoadContext): Prom
   const verdict = verifyCsrf(request, form, { publicOrigin: context.publicOrigin, origin: context.requestOrigin })
   if (!verdict.ok) {
     securityEvent('csrf-refused', { reqId: context.requestId, ip: context.clientIp, reason: verdict.reason })
-    throw data({ reason: verdict.reason }, { status: 403 })
+    // The error page has no loader data to read the help link from: it travels with the refusal.
+    const help = verdict.reason === 'cookie-missing' ? { cookiesHelpUrl: getConfig().cookiesHelpUrl } : {}
+    throw data({ reason: verdict.reason, ...help }, { status: 403 })
   }
   const isBot = honeypotFilled(form)
   if (isBot) securityEvent('honeypot', { reqId: context.requestId, ip: context.clientIp })

@@ -22,6 +22,7 @@ export function GeneralErrorBoundary() {
   let heading: string = t('message.unknownError')
   // A form post without the cookie its page set: the browser blocks cookies (e.g. in a frame).
   const cookiesBlocked = isRouteErrorResponse(error) && error.status === 403 && error.data?.reason === 'cookie-missing'
+  const helpUrl = cookiesBlocked ? (error.data.cookiesHelpUrl ?? root?.cookiesHelpUrl) : null
   if (isRouteErrorResponse(error)) {
     if (error.status === 404) heading = `${t('error.pageNotFound')} ${location.pathname}${location.search}`
     else if (error.status === 403) heading = t('error.forbidden')
@@ -32,7 +33,7 @@ export function GeneralErrorBoundary() {
       <h1 id="error-heading" className="error-heading">
         {heading}
       </h1>
-      {cookiesBlocked && root ? <CookieWarning helpUrl={root.cookiesHelpUrl} /> : null}
+      {helpUrl ? <CookieWarning helpUrl={helpUrl} /> : null}
       <p>
         <Link to="/">{t('error.backToSignIn')}</Link>
       </p>

@@ -302,6 +302,30 @@ describe('two replicas behind nginx, with Redis', () => {
     expect(a.output() + b.output()).not.toContain('203.0.113.7')
   })
 
+  it('keeps answering on both replicas while Redis is down, on in-memory limits', async () => {
+    const { a, b } = ready()
+    const redisPort = Number(new URL(redisUrl).port)
+    await redis!.stop()
+    try {
+      const post = await formClient(publicUrl, '/', { 'Accept-Language': 'en' })
+      const email = uniqueEmail('no-redis')
+      const statuses: number[] = []
+      // Round robin: each replica's own counter reaches the limit (3) after 6 posts.
+      for (let i = 0; i < 8; i++) {
+        const res = await post('/?index', { email, password: 'Wrong-password-1' })
+        await res.arrayBuffer()
+        statuses.push(res.status)
+      }
+      // Every answer is a page: 401 until each replica's own counter reaches the limit, then 429.
+      expect(statuses.every((status) => status === 401 || status === 429), JSON.stringify(statuses)).toBe(true)
+      expect(statuses).toContain(429)
+      for (const replica of [a, b]) expect(replica.output()).toContain('rate-limit-fallback')
+    } finally {
+      redis = run(REDIS_BIN, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'])
+      await waitFor('redis-server', async () => (alive(redis!, 'redis-server'), redisPing(redisPort)), 10_000)
+    }
+  })
+
   it('loses no request when a replica is stopped under load; it exits 0 within the shutdown time-out', async () => {
     const { a, b } = ready()
     const TOTAL = 300
