@@ -11,6 +11,7 @@ import { recaptchaEnforced, refreshRecaptcha } from '../../server/recaptcha'
 import type { RecaptchaConfig } from '../../server/identity'
 import { emulatorAdmin, uniqueEmail } from '../support/emulator'
 import { fakeBuild } from '../support/fake-build'
+import { formClient } from '../support/form-client'
 import { getFreePort } from '../support/ports'
 import { SERVER_ENTRY, startPortal, type Portal } from '../support/portal'
 
@@ -166,25 +167,6 @@ describe('the reCAPTCHA flag', () => {
 })
 
 const emu = inject('emulator')
-
-/** A GET that keeps the CSRF cookie and token, then form posts with them (what a browser without JS does). */
-async function formClient(base: string, page: string) {
-  const res = await fetch(`${base}${page}`)
-  const html = await res.text()
-  const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1]
-  if (!csrf) throw new Error(`no CSRF token on ${page} (${res.status})`)
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ')
-  return (path: string, fields: Record<string, string>) =>
-    fetch(`${base}${path}`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { Cookie: cookie, Origin: base },
-      body: new URLSearchParams({ csrf, ...fields }),
-    })
-}
 
 describe('the production build', () => {
   let portal: Portal | undefined

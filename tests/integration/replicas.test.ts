@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../support/emulator'
 import { SERVER_ENTRY, startPortal, type Portal } from '../support/portal'
 import { getFreePort, waitFor } from '../support/ports'
+import { formClient } from '../support/form-client'
 
 /**
  * Two replicas of the production build behind a real nginx (deploy/portal-proxy.conf, the
@@ -140,25 +141,6 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=10s;`
   }
 }
 `
-}
-
-/** What a browser without JavaScript does: GET a form page (CSRF cookie and token), then post to it. */
-async function formClient(base: string, page: string, headers: Record<string, string> = {}) {
-  const res = await fetch(`${base}${page}`, { headers })
-  const html = await res.text()
-  const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1]
-  if (!csrf) throw new Error(`no CSRF token on ${page} (${res.status})`)
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ')
-  return (action: string, fields: Record<string, string>) =>
-    fetch(`${base}${action}`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { ...headers, Cookie: cookie, Origin: base },
-      body: new URLSearchParams({ csrf, ...fields }),
-    })
 }
 
 type LogLine = Record<string, unknown>

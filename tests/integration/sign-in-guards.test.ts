@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../support/emulator'
+import { formClient } from '../support/form-client'
 import { startPortal, type Portal } from '../support/portal'
 
 /**
@@ -11,24 +12,6 @@ import { startPortal, type Portal } from '../support/portal'
 const emulator = inject('emulator')
 const admin = emulatorAdmin(emulator)
 const PASSWORD = 'Guarded-Pass-2026'
-
-/** A browser without JavaScript, reduced to what these tests need: cookies and the CSRF field. */
-async function formClient(base: string, page = '/') {
-  const res = await fetch(`${base}${page}`)
-  const csrf = /name="csrf" value="([^"]+)"/.exec(await res.text())?.[1]
-  if (!csrf) throw new Error(`no CSRF token on ${page}`)
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ')
-  return (action: string, fields: Record<string, string>) =>
-    fetch(`${base}${action}`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { Cookie: cookie, Origin: base },
-      body: new URLSearchParams({ csrf, ...fields }),
-    })
-}
 
 function body(req: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
