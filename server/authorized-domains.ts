@@ -10,6 +10,12 @@ const REFRESH_MS = 5 * 60 * 1000
  */
 const cache = singleton('authorized-domains', () => ({ hosts: new Set<string>(), fetchedAt: 0, pending: null as Promise<void> | null }))
 
+/** What is known now, without waiting (a stale list is refreshed in the background). */
+export function knownAuthorizedDomains(): ReadonlySet<string> {
+  void getAuthorizedDomains()
+  return cache.hosts
+}
+
 export async function getAuthorizedDomains(): Promise<ReadonlySet<string>> {
   if (Date.now() - cache.fetchedAt > REFRESH_MS) {
     cache.pending ??= getIdentity()

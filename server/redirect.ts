@@ -1,4 +1,4 @@
-import { getAuthorizedDomains } from './authorized-domains'
+import { getAuthorizedDomains, knownAuthorizedDomains } from './authorized-domains'
 import { getConfig } from './config'
 import { checkRedirect } from './redirect-policy'
 
@@ -39,4 +39,21 @@ export async function resolveRedirect(raw: string | null, publicOrigin: string) 
 /** Where to go when there is no `redirect`: DEFAULT_REDIRECT_URL, else `/` (the signed-in page). */
 export function defaultRedirect(): string {
   return getConfig().defaultRedirectUrl ?? '/'
+}
+
+/**
+ * The other origins a form post from this page may be redirected to: the checked `redirect` target
+ * and DEFAULT_REDIRECT_URL. The page's CSP `form-action` lists them, since browsers apply it to the
+ * redirect that follows a form post (ADR 005).
+ */
+export function redirectOriginsFor(search: URLSearchParams, publicOrigin: string): string[] {
+  const { redirectAllowedOrigins, defaultRedirectUrl } = getConfig()
+  const policy = { publicOrigin, allowedHosts: knownAuthorizedDomains(), allowedOrigins: redirectAllowedOrigins }
+  const origins = new Set<string>()
+  for (const raw of [search.get('redirect'), defaultRedirectUrl]) {
+    const target = raw ? checkRedirect(raw, policy) : null
+    if (target?.kind === 'ok') origins.add(new URL(target.url).origin)
+  }
+  origins.delete(publicOrigin)
+  return [...origins]
 }

@@ -8,6 +8,7 @@ import type { PortalContext } from '../context'
 import { logger } from '../observability/logger'
 import { recordHttpRequest, routeLabeler } from '../observability/metrics'
 import { getReadiness, type Readiness } from '../readiness'
+import { redirectOriginsFor } from '../redirect'
 import { bodyLimit } from './body-limit'
 import { plainErrorHandler, securityHeaders, type SecurityHeadersOptions } from './security-headers'
 
@@ -34,7 +35,14 @@ export function createApp({ config, build, clientDir, devMiddleware, recaptcha, 
   // A number of hops: 0 trusts no proxy, so X-Forwarded-* from the socket's peer are ignored.
   app.set('trust proxy', config.trustProxy)
   // First, so that every response carries the headers: pages, errors, static files, /healthz.
-  app.use(securityHeaders({ config, recaptcha, development: Boolean(devMiddleware) }))
+  app.use(
+    securityHeaders({
+      config,
+      recaptcha,
+      development: Boolean(devMiddleware),
+      formTargets: (req) => redirectOriginsFor(new URL(req.originalUrl, config.publicOrigin).searchParams, config.publicOrigin),
+    }),
+  )
 
   app.use((req, res, next) => {
     const forwarded = req.get('x-request-id')

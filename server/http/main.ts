@@ -33,6 +33,9 @@ getRateLimits()
 // The CSP allows reCAPTCHA when the project enforces it: asked now (waited for at most 2 s), then
 // every 5 minutes in the background; requests read the last answer and never wait.
 await Promise.race([startRecaptchaRefresh(), sleep(2_000)])
+// The authorizedDomains that pages' CSP form-action lists: read now, like reCAPTCHA's answer.
+const { getAuthorizedDomains } = await import('../authorized-domains')
+await Promise.race([getAuthorizedDomains(), sleep(2_000)])
 
 const readiness = getReadiness()
 let shuttingDown = false

@@ -136,6 +136,12 @@ describe('contentSecurityPolicy', () => {
     expect(plain).not.toMatch(/frame-src|recaptcha|sentry/)
     expect(plain).toMatch(/; connect-src 'self'$/)
     expect(plain).toContain("style-src 'self';")
+    expect(plain).toContain("form-action 'self';")
+  })
+
+  it("lets a page's forms be redirected to the checked targets it names, and nowhere else", () => {
+    const csp = contentSecurityPolicy({ nonce: 'n', https: true, frameAncestors: "'none'", formTargets: ['https://app.example.com'] })
+    expect(csp).toContain("form-action 'self' https://app.example.com;")
   })
 })
 

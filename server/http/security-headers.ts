@@ -10,6 +10,8 @@ export interface SecurityHeadersOptions {
   recaptcha?: boolean | ((req: Request) => boolean)
   /** Vite's dev server injects CSS as inline <style> elements; production never needs that. */
   development?: boolean
+  /** Other origins this page's forms may be redirected to (the sign-in's checked target). */
+  formTargets?: (req: Request) => string[]
 }
 
 const RECAPTCHA_SCRIPTS = ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/']
@@ -47,8 +49,9 @@ export function contentSecurityPolicy(options: {
   sentryDsn?: string | null
   recaptcha?: boolean
   development?: boolean
+  formTargets?: string[]
 }): string {
-  const { nonce, https, frameAncestors, sentryDsn, recaptcha = false, development = false } = options
+  const { nonce, https, frameAncestors, sentryDsn, recaptcha = false, development = false, formTargets = [] } = options
   const directives = [
     ['default-src', "'self'"],
     // 'strict-dynamic': scripts loaded by a nonced script (Remix's module graph) are trusted; host lists are ignored.
@@ -56,7 +59,7 @@ export function contentSecurityPolicy(options: {
     ['object-src', "'none'"],
     ['base-uri', "'none'"],
     ['frame-ancestors', frameAncestors],
-    ['form-action', "'self'"],
+    ['form-action', "'self'", ...formTargets],
     ['img-src', "'self'", 'data:'],
     ['style-src', "'self'", ...(development ? ["'unsafe-inline'"] : [])],
     // The browser SDK posts events straight to Sentry's ingest host.
@@ -75,6 +78,7 @@ export function securityHeaders({
   config,
   recaptcha = false,
   development = false,
+  formTargets,
 }: SecurityHeadersOptions): RequestHandler {
   const https = config.publicOrigin.startsWith('https:')
   const denyFraming = config.frameAncestors.trim() === "'none'"
@@ -89,6 +93,7 @@ export function securityHeaders({
         sentryDsn: config.sentryDsn,
         recaptcha: typeof recaptcha === 'function' ? recaptcha(req) : recaptcha,
         development,
+        formTargets: formTargets?.(req),
       }),
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': NO_REFERRER_PATH.test(req.path) ? 'no-referrer' : 'strict-origin-when-cross-origin',

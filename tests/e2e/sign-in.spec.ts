@@ -47,6 +47,18 @@ test.describe('signing in', () => {
     })
   })
 
+  test('the browser follows the redirect to an authorized domain (CSP form-action allows it)', async ({ page, admin }) => {
+    const email = uniqueEmail('follow')
+    await admin.createUser(email, PASSWORD)
+    // localhost is one of the emulator project's authorizedDomains; nothing listens on port 9.
+    await page.goto('/?redirect=http%3A%2F%2Flocalhost%3A9%2Fafter')
+    await page.getByLabel('E-mail').fill(email)
+    await page.getByLabel('Mot de passe').fill(PASSWORD)
+    const followed = page.waitForRequest('http://localhost:9/after')
+    await page.getByRole('button', { name: 'Se connecter' }).click()
+    expect((await followed).url()).toBe('http://localhost:9/after')
+  })
+
   test('the forgot-password link carries the email and the redirect', async ({ page, javaScriptEnabled }) => {
     await page.goto('/?redirect=%2Fdone&email=first%40example.com')
     const link = page.getByRole('link', { name: 'Mot de passe oublié ?' })
