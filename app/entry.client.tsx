@@ -4,6 +4,7 @@ import { hydrateRoot } from 'react-dom/client'
 import { I18nextProvider } from 'react-i18next'
 import { DEFAULT_LOCALE, LOCALES } from '~/lib/i18n'
 import { createBrowserI18n } from '~/lib/i18n-browser'
+import { resumeInterruptedNavigation, watchLinkClicks } from '~/lib/reload-at-target'
 
 // The server wrote the page's language in <html lang>; start in the same one to hydrate cleanly.
 const iso = document.documentElement.lang
@@ -19,13 +20,17 @@ if (sentry?.content) {
 
 const i18n = createBrowserI18n(lng)
 
-startTransition(() => {
-  hydrateRoot(
-    document,
-    <I18nextProvider i18n={i18n}>
-      <StrictMode>
-        <RemixBrowser />
-      </StrictMode>
-    </I18nextProvider>,
-  )
-})
+// A click cut short by a failed page script: go on to the page it was going to (seed 2, 9).
+if (!resumeInterruptedNavigation()) {
+  watchLinkClicks()
+  startTransition(() => {
+    hydrateRoot(
+      document,
+      <I18nextProvider i18n={i18n}>
+        <StrictMode>
+          <RemixBrowser />
+        </StrictMode>
+      </I18nextProvider>,
+    )
+  })
+}

@@ -1,6 +1,6 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from '@remix-run/react'
-import type { ReactNode } from 'react'
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from '@remix-run/react'
+import { useEffect, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useChangeLanguage } from 'remix-i18next/react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
@@ -10,6 +10,7 @@ import { BrowserCookieCheck, PrivacyNotice } from '~/components/notices'
 import { DEFAULT_LOCALE, isLocale, isoOf } from '~/lib/i18n'
 import { pageTitle } from '~/lib/meta'
 import { useNonce } from '~/lib/nonce'
+import { navigationArrived } from '~/lib/reload-at-target'
 import stylesUrl from '~/styles.css?url'
 import { getConfig } from '../server/config'
 import { hasConsented } from '../server/consent'
@@ -83,6 +84,8 @@ export default function App() {
   const root = useRouteLoaderData<typeof loader>('root')
   // Follows the root loader after the language switch revalidates it: no navigation needed.
   useChangeLanguage(root?.locale ?? DEFAULT_LOCALE)
+  const location = useLocation()
+  useEffect(navigationArrived, [location])
   return <Outlet />
 }
 

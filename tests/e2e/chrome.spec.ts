@@ -92,3 +92,15 @@ test('the brand logo and the container are on every page', async ({ page }) => {
     await expect(page.getByRole('img', { name: 'Portail d’authentification' })).toBeVisible()
   }
 })
+
+test.describe('a page whose script cannot be loaded (a deploy replaced it)', () => {
+  test.use({ consoleErrorsExpected: true })
+
+  test('a link still takes the visitor to the page they asked for', async ({ page }) => {
+    await page.goto('/')
+    await page.route(/\/assets\/forgot-password-[^/]+\.js$/, (route) => route.abort())
+    await page.getByRole('link', { name: 'Mot de passe oublié ?' }).click()
+    await expect(page).toHaveURL(/\/forgot-password$/)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Veuillez saisir votre adresse e-mail')
+  })
+})
