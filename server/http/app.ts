@@ -40,7 +40,8 @@ export function createApp({ config, build, clientDir, devMiddleware, recaptcha, 
       config,
       recaptcha,
       development: Boolean(devMiddleware),
-      formTargets: (req) => redirectOriginsFor(new URL(req.originalUrl, config.publicOrigin).searchParams, config.publicOrigin),
+      // Only the query: a path like `//host` is not a URL to resolve (the fuzz test found that).
+      formTargets: (req) => redirectOriginsFor(new URLSearchParams(queryOf(req.originalUrl)), config.publicOrigin),
     }),
   )
 
@@ -133,4 +134,9 @@ export function createApp({ config, build, clientDir, devMiddleware, recaptcha, 
 /** The route label of the files express.static serves. */
 function markStatic(res: express.Response) {
   res.locals.route = 'static'
+}
+
+function queryOf(url: string): string {
+  const start = url.indexOf('?')
+  return start === -1 ? '' : url.slice(start + 1)
 }

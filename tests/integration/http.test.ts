@@ -48,4 +48,14 @@ describe('the HTTP server', () => {
     expect(res.headers.get('x-request-id')).toBe('abc-123')
     expect(res.headers.get('x-powered-by')).toBeNull()
   })
+
+  it('answers a path that looks like another host (`//host/…`) without failing', async () => {
+    const result = parseConfig({})
+    if (!result.ok) throw new Error()
+    server = createApp({ config: result.config, build }).listen(0, '127.0.0.1')
+    await new Promise((r) => server!.once('listening', r))
+    const { port } = server.address() as AddressInfo
+    const res = await fetch(`http://127.0.0.1:${port}//a.^/a.a@a.aa?redirect=%2Fnext`)
+    expect(res.status).toBeLessThan(500)
+  })
 })
