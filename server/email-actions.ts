@@ -1,14 +1,8 @@
 import { data, type AppLoadContext } from '@remix-run/node'
 import { formText } from '~/lib/schemas'
 import { EMAIL_MAX_LENGTH } from '~/lib/limits'
-import { expireCookie } from './cookies'
-import {
-  clearEmailLinkCookie,
-  completeEmailLinkSignIn,
-  openSealedCookie,
-  readEmailLinkCookie,
-  sealedCookie,
-} from './email-link'
+import { expireCookie, openSealedCookie, sealedCookie } from './cookies'
+import { clearEmailLinkCookie, completeEmailLinkSignIn, readEmailLinkCookie } from './email-link'
 import { getFlags } from './flags'
 import { getIdentity, isIdentityError, messageKeyFor, type ActionCodeInfo, type AuthCode } from './identity'
 import { logger } from './observability/logger'

@@ -1,8 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { AppLoadContext } from '@remix-run/node'
 import type { Locale } from '~/lib/i18n'
 import { getConfig } from './config'
-import { readCookie, serializeCookie, expireCookie } from './cookies'
+import { expireCookie, openSealedCookie, sealedCookie } from './cookies'
 import { getIdentity, isIdentityError } from './identity'
 import { logger } from './observability/logger'
 import { recordPasswordResetRequest } from './observability/metrics'
@@ -40,13 +39,8 @@ export async function requestPasswordReset(
 const RESET_COOKIE = 'reset_code'
 const RESET_COOKIE_MAX_AGE = 60 * 60
 
-function sign(value: string, secret: string): string {
-  return createHmac('sha256', secret).update(`reset:${value}`).digest('base64url')
-}
-
 export function resetCodeCookie(oobCode: string): string {
-  const secret = getConfig().sessionSecrets[0] ?? ''
-  return serializeCookie(RESET_COOKIE, `${oobCode}.${sign(oobCode, secret)}`, { maxAge: RESET_COOKIE_MAX_AGE })
+  return sealedCookie(RESET_COOKIE, 'reset-code', oobCode, RESET_COOKIE_MAX_AGE)
 }
 
 export function clearResetCodeCookie(): string {
@@ -54,13 +48,5 @@ export function clearResetCodeCookie(): string {
 }
 
 export function readResetCode(request: Request): string | null {
-  const value = readCookie(request.headers.get('Cookie'), RESET_COOKIE)
-  const dot = value?.lastIndexOf('.') ?? -1
-  if (!value || dot <= 0) return null
-  const [code, mac] = [value.slice(0, dot), Buffer.from(value.slice(dot + 1))]
-  const valid = getConfig().sessionSecrets.some((secret) => {
-    const expected = Buffer.from(sign(code, secret))
-    return expected.length === mac.length && timingSafeEqual(expected, mac)
-  })
-  return valid ? code : null
+  return openSealedCookie(request, RESET_COOKIE, 'reset-code')
 }

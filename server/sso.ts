@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { AppLoadContext } from '@remix-run/node'
 import { getConfig } from './config'
-import { expireCookie, isSecureOrigin } from './cookies'
-import { openSealedCookie, sealedCookie } from './email-link'
+import { expireCookie, isSecureOrigin, openSealedCookie, sealedCookie } from './cookies'
 import { getFlags, type Flags } from './flags'
 import { getIdentity, isIdentityError, parseAuthDomain, type AuthCode, type IdentityClient } from './identity'
 import { logger } from './observability/logger'
@@ -231,14 +230,14 @@ export async function ssoSettings(): Promise<SsoSettings | null> {
  * SameSite=None over https: a form_post provider returns with a cross-site POST, which would not
  * carry a Lax cookie. The cookie is signed and only names this browser's own pending sign-in.
  */
+const stateSameSite = () => (isSecureOrigin() ? 'None' : 'Lax')
+
 function stateCookie(state: SsoState): string {
-  const cookie = sealedCookie(STATE_COOKIE, 'sso-state', JSON.stringify(state), STATE_MAX_AGE)
-  return isSecureOrigin() ? cookie.replace('SameSite=Lax', 'SameSite=None') : cookie
+  return sealedCookie(STATE_COOKIE, 'sso-state', JSON.stringify(state), STATE_MAX_AGE, { sameSite: stateSameSite() })
 }
 
 export function clearStateCookie(): string {
-  const cookie = expireCookie(STATE_COOKIE)
-  return isSecureOrigin() ? cookie.replace('SameSite=Lax', 'SameSite=None') : cookie
+  return expireCookie(STATE_COOKIE, { sameSite: stateSameSite() })
 }
 
 function readState(request: Request): SsoState | null {
