@@ -79,7 +79,8 @@ test('the privacy notice, once accepted, never shows again', async ({ page, cont
   await notice.getByRole('button', { name: 'J’ai compris' }).click()
   await expect(notice).toHaveCount(0)
   expect(new URL(page.url()).search).toBe('?redirect=%2Fnext')
-  expect((await context.cookies()).some((c) => c.name === 'cookie_consent')).toBe(true)
+  // With JavaScript the notice goes at once and the cookie follows when the fetcher's answer arrives.
+  await expect.poll(async () => (await context.cookies()).some((c) => c.name === 'cookie_consent')).toBe(true)
   await page.goto('/forgot-password')
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
   await expect(page.getByRole('region', { name: 'Politique de confidentialité' })).toHaveCount(0)
