@@ -21,8 +21,27 @@ if (sentry?.content) {
 const i18n = createBrowserI18n(lng)
 
 // A click cut short by a failed page script: go on to the page it was going to (seed 2, 9).
+/**
+ * With single fetch, RemixBrowser suspends on its first render until the server's data stream is
+ * decoded. A key press or click in that window makes React hydrate synchronously, and a synchronous
+ * render that suspends outside a Suspense boundary aborts hydration (React error #345). So start the
+ * decoding first (the first call only starts it and throws its promise, before any hook) and hydrate
+ * when it is done: hydration then never suspends.
+ */
+async function remixStateDecoded() {
+  try {
+    RemixBrowser({})
+  } catch (pending) {
+    if (pending instanceof Promise) await pending
+  }
+}
+
 if (!resumeInterruptedNavigation()) {
   watchLinkClicks()
+  void remixStateDecoded().then(hydrate)
+}
+
+function hydrate() {
   startTransition(() => {
     hydrateRoot(
       document,

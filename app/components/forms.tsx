@@ -1,7 +1,7 @@
 import { useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { EMAIL_MAX_LENGTH } from '~/lib/limits'
-import { useEffect, useId, useRef, type InputHTMLAttributes, type ReactNode, type Ref, type RefObject } from 'react'
+import { useEffect, useId, useRef, useState, type ChangeEvent, type InputHTMLAttributes, type ReactNode, type Ref, type RefObject } from 'react'
 
 /** `passwordrules` is Apple's password-manager hint; React passes it through as written. */
 type InputProps = InputHTMLAttributes<HTMLInputElement> & { name: string; passwordrules?: string }
@@ -37,7 +37,10 @@ export function Field({
 }
 
 /** The email field of every form: one label, type, autocomplete (password managers) and bound. */
-export function EmailField({ errorKey, ...input }: { errorKey?: string | null } & Omit<InputProps, 'name'>) {
+export function EmailField({
+  errorKey,
+  ...input
+}: { errorKey?: string | null; inputRef?: Ref<HTMLInputElement> } & Omit<InputProps, 'name'>) {
   const { t } = useTranslation()
   return (
     <Field
@@ -97,4 +100,19 @@ export function useAfterSubmission(form: RefObject<HTMLFormElement | null>, resu
     for (const input of form.current.querySelectorAll<HTMLInputElement>('input[type="password"]')) input.value = ''
     form.current.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus()
   }, [form, result])
+}
+
+/**
+ * The live value of an uncontrolled input, for what depends on it (a link, the password rules).
+ * Uncontrolled, and read once at hydration, so that whatever the visitor typed or their password
+ * manager filled in before the page's script ran is kept, not reset to the server's value.
+ */
+export function useFieldValue(initial = '') {
+  const inputRef = useRef<HTMLInputElement>(null)
+  const [value, setValue] = useState(initial)
+  useEffect(() => {
+    if (inputRef.current) setValue(inputRef.current.value)
+  }, [])
+  const onChange = (event: ChangeEvent<HTMLInputElement>) => setValue(event.currentTarget.value)
+  return { value, field: { inputRef, defaultValue: initial, onChange } }
 }

@@ -1,9 +1,9 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
-import { useRef, useState } from 'react'
+import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Captcha } from '~/components/captcha'
-import { EmailField, Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { EmailField, Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
@@ -101,7 +101,7 @@ export default function SignIn() {
   const actionData = useActionData<typeof action>() as ActionData | undefined
   const [searchParams] = useSearchParams()
   const redirectTo = searchParams.get('redirect')
-  const [email, setEmail] = useState(actionData?.email ?? searchParams.get('email') ?? '')
+  const { value: email, field: emailField } = useFieldValue(actionData?.email ?? searchParams.get('email') ?? '')
   const formRef = useRef<HTMLFormElement>(null)
   useAfterSubmission(formRef, actionData)
 
@@ -131,7 +131,7 @@ export default function SignIn() {
       {linkSent && !actionData ? <FormAlert tone="success">{t('emailLink.sent')}</FormAlert> : null}
       <SecureForm ref={formRef} className="stack" noValidate>
         {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
-        <EmailField value={email} onChange={(e) => setEmail(e.currentTarget.value)} errorKey={fieldErrors.email} />
+        <EmailField {...emailField} errorKey={fieldErrors.email} />
         <Field
           label={t('signIn.password')}
           name="password"

@@ -1,8 +1,8 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
-import { useRef, useState } from 'react'
+import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
 import { PasswordRules } from '~/components/password-rules'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
@@ -60,7 +60,7 @@ export default function NewPassword() {
   const { t } = useTranslation()
   const loaderData = useLoaderData<typeof loader>()
   const result = useActionData<typeof action>()
-  const [password, setPassword] = useState('')
+  const { value: password, field: passwordField } = useFieldValue()
   const formRef = useRef<HTMLFormElement>(null)
   useAfterSubmission(formRef, result)
   const signInLink = `/${loaderData.signIn ? `?${loaderData.signIn}` : ''}`
@@ -110,7 +110,7 @@ export default function NewPassword() {
           minLength={minLength}
           maxLength={PASSWORD_MAX_LENGTH}
           passwordrules={passwordRulesAttribute(minLength)}
-          onChange={(e) => setPassword(e.currentTarget.value)}
+          {...passwordField}
           error={
             passwordError
               ? t(passwordError as 'newPassword.tooShort', {

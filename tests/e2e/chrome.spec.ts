@@ -105,3 +105,55 @@ test.describe('a page whose script cannot be loaded (a deploy replaced it)', () 
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Veuillez saisir votre adresse e-mail')
   })
 })
+
+test.describe('keys pressed before the page is interactive', () => {
+  test('what was typed while the page’s data was arriving is kept', async ({ page, javaScriptEnabled }) => {
+    // The page's data reaches its script 1.5 s late: the visitor types before the page hydrates.
+    await page.route('/', async (route) => {
+      const response = await route.fetch()
+      const body = (await response.text()).replace(
+        /window\.__remixContext\.streamController\.(enqueue\([^<]*\)|close\(\));/g,
+        'setTimeout(() => window.__remixContext.streamController.$1, 1500);',
+      )
+      await route.fulfill({ response, body })
+    })
+    await page.goto('/')
+    await page.getByLabel('E-mail').pressSequentially('early@example.com')
+    await page.getByLabel('Mot de passe').pressSequentially('Wrong-password-1')
+    await page.waitForTimeout(2000)
+    await expect(page.getByLabel('E-mail')).toHaveValue('early@example.com')
+    if (javaScriptEnabled) {
+      await expect(page.getByRole('link', { name: 'Mot de passe oublié ?' })).toHaveAttribute('href', /email=early%40example\.com/)
+    }
+    await page.getByRole('button', { name: 'Se connecter' }).click()
+    await expect(page.getByRole('alert')).toHaveText('Adresse e-mail ou mot de passe incorrect')
+    await expect(page.getByLabel('E-mail')).toHaveValue('early@example.com')
+    if (javaScriptEnabled) await expect(page.getByRole('alert')).toBeFocused()
+  })
+
+  test('a key pressed as hydration starts does not crash the page', async ({ page, javaScriptEnabled }) => {
+    // React schedules hydration with a MessageChannel message. A key event dispatched just before
+    // that message runs makes React hydrate synchronously; if the page then suspended (Remix waiting
+    // for its data), React aborted with error #345, which the console-error fixture reports.
+    await page.addInitScript(() => {
+      const post = MessagePort.prototype.postMessage
+      let sent = false
+      MessagePort.prototype.postMessage = function (this: MessagePort, ...args: Parameters<MessagePort['postMessage']>) {
+        // After the current script (hydrateRoot marks the document only after scheduling).
+        queueMicrotask(() => {
+          if (sent || !Object.keys(document).some((key) => key.startsWith('__reactContainer$'))) return
+          sent = true
+          const email = document.querySelector('input[name="email"]')
+          email?.dispatchEvent(new KeyboardEvent('keydown', { bubbles: true, key: 'a' }))
+        })
+        return post.apply(this, args)
+      } as MessagePort['postMessage']
+    })
+    await page.goto('/')
+    await page.getByLabel('E-mail').fill('someone@example.com')
+    await page.getByLabel('Mot de passe').fill('Wrong-password-1')
+    await page.getByRole('button', { name: 'Se connecter' }).click()
+    await expect(page.getByRole('alert')).toHaveText('Adresse e-mail ou mot de passe incorrect')
+    if (javaScriptEnabled) await expect(page.getByRole('alert')).toBeFocused()
+  })
+})
