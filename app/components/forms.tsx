@@ -114,5 +114,5 @@ export function useFieldValue(initial = '') {
     if (inputRef.current) setValue(inputRef.current.value)
   }, [])
   const onChange = (event: ChangeEvent<HTMLInputElement>) => setValue(event.currentTarget.value)
-  return { value, field: { inputRef, defaultValue: initial, onChange } }
+  return { value, setValue, field: { inputRef, defaultValue: initial, onChange } }
 }

@@ -1,6 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
-import { useRef } from 'react'
+import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
 import { PasswordRules } from '~/components/password-rules'
@@ -60,9 +60,13 @@ export default function NewPassword() {
   const { t } = useTranslation()
   const loaderData = useLoaderData<typeof loader>()
   const result = useActionData<typeof action>()
-  const { value: password, field: passwordField } = useFieldValue()
+  const { value: password, setValue: setPassword, field: passwordField } = useFieldValue()
   const formRef = useRef<HTMLFormElement>(null)
   useAfterSubmission(formRef, result)
+  // An answer empties the password fields; the live rules follow them.
+  useEffect(() => {
+    if (result) setPassword('')
+  }, [result, setPassword])
   const signInLink = `/${loaderData.signIn ? `?${loaderData.signIn}` : ''}`
 
   if (result?.status === 'done') {

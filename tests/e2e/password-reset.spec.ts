@@ -77,6 +77,9 @@ test.describe('in English', () => {
     await expect(page.getByText('Please ensure the password and the confirmation are the same.')).toBeVisible()
     await expect(page.getByLabel('New password', { exact: true })).toHaveValue('')
     await expect(page.getByLabel('Confirm new password')).toHaveValue('')
+    // The rules no longer tick for the password that was emptied.
+    await expect(page.getByText('Your password must have:')).toBeVisible()
+    await expect(page.locator('#password-rules')).not.toContainText('(met)')
 
     await page.getByLabel('New password', { exact: true }).fill('Password1234')
     await page.getByLabel('Confirm new password').fill('Password1234')
