@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { REDIRECT_MAX_LENGTH, type RedirectPolicy, checkRedirect } from './redirect-policy'
+import { REDIRECT_MAX_LENGTH, type RedirectPolicy, allowedHostSources, checkRedirect } from './redirect-policy'
 
 const PUBLIC = 'https://portal.example.com'
 const policy: RedirectPolicy = {
@@ -377,5 +377,30 @@ describe('checkRedirect: properties', () => {
         expect(result).toEqual(ok(new URL(path, PUBLIC).href))
       }),
     )
+  })
+})
+
+describe('allowedHostSources: the CSP form-action sources for the allowed hosts', () => {
+  it('lists exactly what the policy accepts, and nothing that could add a directive', () => {
+    const hosts = ['App.Example.com', 'localhost', '127.0.0.1', '*.wild.com', '10.0.0.1', 'evil.com; script-src *', ' spaced.com ']
+    expect(allowedHostSources(hosts)).toEqual([
+      'https://app.example.com',
+      'http://localhost:*',
+      'https://localhost:*',
+      'http://127.0.0.1',
+      'https://127.0.0.1',
+      'https://spaced.com',
+    ])
+  })
+
+  it('covers every host redirect checkRedirect accepts', () => {
+    const sources = allowedHostSources(policy.allowedHosts)
+    for (const raw of ['https://good.com/x', 'https://app.example.com/', 'http://localhost:9/after', 'https://localhost/']) {
+      const check = checkRedirect(raw, policy)
+      expect(check.kind, raw).toBe('ok')
+      const url = new URL(raw)
+      const source = url.hostname === 'localhost' ? `${url.protocol}//localhost:*` : url.origin
+      expect(sources, raw).toContain(source)
+    }
   })
 })

@@ -84,6 +84,20 @@ function hostAllowed(url: URL, allowedHosts: RedirectPolicy['allowedHosts']): bo
   return [...allowedHosts].some((entry) => entry.trim().toLowerCase() === host)
 }
 
+/**
+ * The CSP sources that match exactly what hostAllowed accepts for these host names (a page's
+ * `form-action` lists them; ADR 005). Entries that could never match are left out, so nothing
+ * from the identity service's list can add a directive to the header.
+ */
+export function allowedHostSources(allowedHosts: RedirectPolicy['allowedHosts']): string[] {
+  return [...allowedHosts].flatMap((entry) => {
+    const host = entry.trim().toLowerCase()
+    if (host === 'localhost') return ['http://localhost:*', 'https://localhost:*']
+    if (LOOPBACK.has(host)) return [`http://${host}`, `https://${host}`]
+    return HOST_NAME.test(host) && !IPV4.test(host) ? [`https://${host}`] : []
+  })
+}
+
 function parse(raw: string, base?: string): URL | null {
   try {
     return new URL(raw, base)

@@ -1,6 +1,6 @@
 import { getAuthorizedDomains, knownAuthorizedDomains } from './authorized-domains'
 import { getConfig } from './config'
-import { checkRedirect } from './redirect-policy'
+import { allowedHostSources, checkRedirect } from './redirect-policy'
 
 /**
  * A path on our own origin, or the fallback: used for "come back here" fields that
@@ -42,18 +42,19 @@ export function defaultRedirect(): string {
 }
 
 /**
- * The other origins a form post from this page may be redirected to: the checked `redirect` target
- * and DEFAULT_REDIRECT_URL. The page's CSP `form-action` lists them, since browsers apply it to the
- * redirect that follows a form post (ADR 005).
+ * Every origin a form post may be redirected to: whatever the redirect policy accepts (the identity
+ * project's authorizedDomains as last read, REDIRECT_ALLOWED_ORIGINS) and DEFAULT_REDIRECT_URL. Pages
+ * list them in CSP `form-action`, which browsers apply to the redirect that answers a form post: the
+ * sign-in's, and the emailed sign-in link's whose target travelled in the email (ADR 005).
  */
-export function redirectOriginsFor(search: URLSearchParams, publicOrigin: string): string[] {
+export function formActionSources(publicOrigin: string): string[] {
   const { redirectAllowedOrigins, defaultRedirectUrl } = getConfig()
-  const policy = { publicOrigin, allowedHosts: knownAuthorizedDomains(), allowedOrigins: redirectAllowedOrigins }
-  const origins = new Set<string>()
-  for (const raw of [search.get('redirect'), defaultRedirectUrl]) {
-    const target = raw ? checkRedirect(raw, policy) : null
-    if (target?.kind === 'ok') origins.add(new URL(target.url).origin)
+  const sources = new Set<string>()
+  for (const url of [...redirectAllowedOrigins, defaultRedirectUrl]) {
+    const origin = url ? URL.parse(url)?.origin : undefined
+    if (origin && origin !== 'null') sources.add(origin)
   }
-  origins.delete(publicOrigin)
-  return [...origins]
+  for (const source of allowedHostSources(knownAuthorizedDomains())) sources.add(source)
+  sources.delete(publicOrigin)
+  return [...sources]
 }

@@ -8,7 +8,7 @@ import type { PortalContext } from '../context'
 import { logger } from '../observability/logger'
 import { recordHttpRequest, routeLabeler } from '../observability/metrics'
 import { getReadiness, type Readiness } from '../readiness'
-import { redirectOriginsFor } from '../redirect'
+import { formActionSources } from '../redirect'
 import { bodyLimit } from './body-limit'
 import { plainErrorHandler, securityHeaders, type SecurityHeadersOptions } from './security-headers'
 
@@ -41,7 +41,7 @@ export function createApp({ config, build, clientDir, devMiddleware, recaptcha, 
       recaptcha,
       development: Boolean(devMiddleware),
       // Only the query: a path like `//host` is not a URL to resolve (the fuzz test found that).
-      formTargets: (req) => redirectOriginsFor(new URLSearchParams(queryOf(req.originalUrl)), config.publicOrigin),
+      formTargets: () => formActionSources(config.publicOrigin),
     }),
   )
 
@@ -134,9 +134,4 @@ export function createApp({ config, build, clientDir, devMiddleware, recaptcha, 
 /** The route label of the files express.static serves. */
 function markStatic(res: express.Response) {
   res.locals.route = 'static'
-}
-
-function queryOf(url: string): string {
-  const start = url.indexOf('?')
-  return start === -1 ? '' : url.slice(start + 1)
 }

@@ -10,8 +10,8 @@ export interface SecurityHeadersOptions {
   recaptcha?: boolean | ((req: Request) => boolean)
   /** Vite's dev server injects CSS as inline <style> elements; production never needs that. */
   development?: boolean
-  /** Other origins this page's forms may be redirected to (the sign-in's checked target). */
-  formTargets?: (req: Request) => string[]
+  /** Other origins the portal's forms may be redirected to (they change when authorizedDomains do). */
+  formTargets?: () => string[]
 }
 
 const RECAPTCHA_SCRIPTS = ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/']
@@ -93,7 +93,7 @@ export function securityHeaders({
         sentryDsn: config.sentryDsn,
         recaptcha: typeof recaptcha === 'function' ? recaptcha(req) : recaptcha,
         development,
-        formTargets: formTargets?.(req),
+        formTargets: formTargets?.(),
       }),
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': NO_REFERRER_PATH.test(req.path) ? 'no-referrer' : 'strict-origin-when-cross-origin',

@@ -76,6 +76,18 @@ test('a sign-in link asked for and opened in the same browser signs in with one 
   expect(linkPortal.output()).toContain('"method":"email-link"')
 })
 
+test('after Continue, the browser follows the application redirect the link carried', async ({ page, admin, baseURL }) => {
+  const email = uniqueEmail('link-app')
+  // localhost is one of the emulator project's authorizedDomains; nothing listens on port 9.
+  const labels = { email: 'E-mail', button: 'Recevoir un lien de connexion par e-mail' }
+  await askForLink(page, email, labels, '/?redirect=http%3A%2F%2Flocalhost%3A9%2Fafter')
+  await page.goto(await signInLink(admin, email, baseURL!))
+  // The target is not in this page's address: the CSP form-action must still allow the redirect.
+  const followed = page.waitForRequest('http://localhost:9/after')
+  await page.getByRole('button', { name: 'Continuer' }).click()
+  expect((await followed).url()).toBe('http://localhost:9/after')
+})
+
 test.describe('in English', () => {
   test.use({ locale: 'en-US' })
 
