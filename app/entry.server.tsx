@@ -29,6 +29,9 @@ export default async function handleRequest(
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
+    // Ends a render still streaming after ABORT_DELAY. Cleared when the render ends: a pending
+    // timer would keep each finished render in memory for the whole delay.
+    const timer = setTimeout(() => abort(), ABORT_DELAY)
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
         <I18nextProvider i18n={i18n}>
@@ -45,9 +48,11 @@ export default async function handleRequest(
           resolve(
             new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
           )
+          body.once('close', () => clearTimeout(timer))
           pipe(body)
         },
         onShellError(error: unknown) {
+          clearTimeout(timer)
           reject(error)
         },
         onError(error: unknown) {
@@ -57,7 +62,6 @@ export default async function handleRequest(
         },
       },
     )
-    setTimeout(abort, ABORT_DELAY)
   })
 }
 

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url'
 import { Pool } from 'undici'
 import { EMULATOR_API_KEY, emulatorAdmin, startEmulator, uniqueEmail } from '../tests/support/emulator'
 import { getFreePort, waitFor } from '../tests/support/ports'
-import { SERVER_ENTRY } from '../tests/support/portal'
+import { SERVER_ENTRY, SERVER_NODE_OPTIONS } from '../tests/support/portal'
 
 const CONNECTIONS = 10
 const DURATION_S = 5
@@ -54,7 +54,7 @@ async function startServer(name: string, args: string[], env: Record<string, str
   const child = spawn(process.execPath, args, {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...env, PORT: String(port) },
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', NODE_OPTIONS: SERVER_NODE_OPTIONS, ...env, PORT: String(port) },
   })
   let output = ''
   child.stdout.on('data', (c: Buffer) => (output += c.toString()))

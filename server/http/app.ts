@@ -102,7 +102,9 @@ export function createApp({ config, build, clientDir, devMiddleware, recaptcha, 
         setHeaders: markStatic,
       }),
     )
-    app.use(express.static(clientDir, { maxAge: '1h', index: false, redirect: false, setHeaders: markStatic }))
+    const publicFiles = express.static(clientDir, { maxAge: '1h', index: false, redirect: false, setHeaders: markStatic })
+    // Only a path naming a file is looked for on disk: pages (no extension) never cost a stat.
+    app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()))
   }
 
   app.use(bodyLimit())

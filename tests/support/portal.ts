@@ -6,6 +6,8 @@ import { getFreePort, waitFor } from './ports'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export const SERVER_ENTRY = path.join(root, 'build/http/main.js')
+/** As `npm run serve` and the Dockerfile run it: a capped heap (README, ADR 013). */
+export const SERVER_NODE_OPTIONS = '--max-old-space-size=192'
 
 export interface Portal {
   url: string
@@ -25,6 +27,7 @@ export async function startPortal(env: Record<string, string> = {}, options: { e
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',
+      NODE_OPTIONS: SERVER_NODE_OPTIONS,
       PLATFORM: 'test',
       HOST: '127.0.0.1',
       PUBLIC_URL: `http://localhost:${port}`,
