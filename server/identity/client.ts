@@ -29,6 +29,11 @@ export interface IdentityClientOptions {
   projectId: string
   /** The budget of one call, retries included. */
   timeoutMs: number
+  /**
+   * Calls that may wait on the service at once; beyond that a call fails at once. A service that
+   * hangs would otherwise pile up every visitor's request in memory until the process dies.
+   */
+  maxInFlight?: number
   logger?: Pick<Logger, 'debug' | 'info'>
   /** Told of every call when it ends (code null on success); default: the Prometheus histogram. */
   onCall?: (call: { name: string; ms: number; code: AuthCode | null }) => void
@@ -311,10 +316,16 @@ export function createIdentityClient(options: IdentityClientOptions) {
     }
   }
 
+  const maxInFlight = options.maxInFlight ?? 256
+  let inFlight = 0
+
   async function call<S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>> {
     const started = performance.now()
     let status: number | undefined
+    const admitted = inFlight < maxInFlight
+    if (admitted) inFlight++
     try {
+      if (!admitted) throw new IdentityError('auth/network-request-failed', undefined, 'TOO_MANY_CALLS_IN_FLIGHT')
       const response = await exchange(spec)
       status = response.status
       const result = interpret(response.status, response.text, spec.schema)
@@ -329,6 +340,8 @@ export function createIdentityClient(options: IdentityClientOptions) {
       log.info({ ...entry, ms: Math.round(ms) }, 'identity call failed')
       report({ name: spec.name, ms, code: error.code })
       throw error
+    } finally {
+      if (admitted) inFlight--
     }
   }
 

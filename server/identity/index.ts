@@ -6,8 +6,8 @@ import { createIdentityClient, type IdentityClient } from './client'
 /** The process's identity client, created on first use from the configuration (one set of pools per process). */
 export function getIdentity(): IdentityClient {
   return singleton('identity-client', () => {
-    const { apiKey, emulatorOrigin, tenantId, projectId, timeoutMs } = getConfig().identity
-    return createIdentityClient({ apiKey, emulatorOrigin, tenantId, projectId, timeoutMs, logger })
+    const { apiKey, emulatorOrigin, tenantId, projectId, timeoutMs, maxInFlight } = getConfig().identity
+    return createIdentityClient({ apiKey, emulatorOrigin, tenantId, projectId, timeoutMs, maxInFlight, logger })
   })
 }
 

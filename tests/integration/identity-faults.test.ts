@@ -56,13 +56,14 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve))
 })
 
-function client(overrides: { timeoutMs?: number; tenantId?: string | null } = {}) {
+function client(overrides: { timeoutMs?: number; tenantId?: string | null; maxInFlight?: number } = {}) {
   const c = createIdentityClient({
     apiKey: 'fault-test-key',
     emulatorOrigin: origin,
     projectId: 'demo-faults',
     tenantId: overrides.tenantId ?? null,
     timeoutMs: overrides.timeoutMs ?? 2_000,
+    maxInFlight: overrides.maxInFlight,
   })
   clients.push(c)
   return c
@@ -103,6 +104,24 @@ describe('identity client faults', () => {
     expect(elapsed).toBeGreaterThanOrEqual(180)
     expect(elapsed).toBeLessThan(800)
     expect(seen).toHaveLength(1)
+  })
+
+  it('beyond maxInFlight calls waiting on a hung service, a call fails at once; the room frees as calls end', async () => {
+    const held: Array<() => void> = []
+    handler = (_req, res) => held.push(() => json(res, 200, SIGN_IN))
+    const c = client({ maxInFlight: 2 })
+    const first = c.signInWithPassword('a@example.com', 'pw')
+    const second = c.signInWithPassword('b@example.com', 'pw')
+    await expect.poll(() => held.length).toBe(2)
+    const started = Date.now()
+    const refused = await failure(c.signInWithPassword('c@example.com', 'pw'))
+    expect(refused.code).toBe('auth/network-request-failed')
+    expect(Date.now() - started).toBeLessThan(100)
+    expect(seen).toHaveLength(2)
+    for (const release of held.splice(0)) release()
+    await expect(Promise.all([first, second])).resolves.toHaveLength(2)
+    handler = (_req, res) => json(res, 200, SIGN_IN)
+    await expect(c.signInWithPassword('c@example.com', 'pw')).resolves.toMatchObject({ localId: 'uid-1' })
   })
 
   it('the time-out covers a read and its retry together', async () => {

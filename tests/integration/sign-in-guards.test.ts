@@ -162,3 +162,54 @@ describe('a post whose cookies the browser did not send', () => {
     }
   })
 })
+
+describe('an identity service that hangs', () => {
+  let hung: Server
+  let portal: Portal
+  let signInsSeen = 0
+
+  beforeAll(async () => {
+    // Takes every request and never answers, as a service that has stalled.
+    hung = createServer((req) => {
+      if (req.url?.includes('accounts:signInWithPassword')) signInsSeen++
+    })
+    await new Promise<void>((r) => hung.listen(0, '127.0.0.1', r))
+    const high = '1000000'
+    portal = await startPortal({
+      FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${(hung.address() as AddressInfo).port}`,
+      FIREBASE_PROJECT_ID: emulator.projectId,
+      IDENTITY_TIMEOUT_MS: '4000',
+      IDENTITY_MAX_IN_FLIGHT: '10',
+      RATE_LIMIT_SIGNIN_PER_EMAIL_IP: high,
+      RATE_LIMIT_SIGNIN_PER_IP: high,
+      RATE_LIMIT_SIGNIN_PER_EMAIL: high,
+    })
+  }, 30_000)
+
+  afterAll(async () => {
+    await portal?.stop()
+    hung.closeAllConnections()
+    await new Promise((r) => hung.close(r))
+  })
+
+  it('sign-ins beyond IDENTITY_MAX_IN_FLIGHT are answered at once (503), and pages keep being served', async () => {
+    const post = await formClient(portal.url)
+    const started = Date.now()
+    const answers = Array.from({ length: 30 }, (_, i) =>
+      post('/?index', { email: `hung${i}@example.com`, password: 'Wrong-password-1' }).then((r) => ({
+        status: r.status,
+        ms: Date.now() - started,
+      })),
+    )
+    // Well before the 4 s time-out: the health check, a page, and most of the sign-ins, refused.
+    await new Promise((r) => setTimeout(r, 1_500))
+    expect((await fetch(`${portal.url}/healthz`)).status).toBe(200)
+    expect((await fetch(`${portal.url}/`)).status).toBe(200)
+    const all = await Promise.all(answers)
+    expect(all.every((a) => a.status === 503)).toBe(true)
+    const atOnce = all.filter((a) => a.ms < 1_500).length
+    expect(atOnce).toBeGreaterThanOrEqual(20)
+    expect(signInsSeen).toBeLessThanOrEqual(10)
+    expect(signInsSeen).toBeGreaterThan(0)
+  })
+})
