@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright'
-import type { Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import { uniqueEmail } from '../support/emulator'
 import { expect, test } from './fixtures'
 
@@ -143,6 +143,55 @@ test('sign in with the keyboard alone; errors take focus and are tied to their f
   await page.getByLabel('Mot de passe').fill(PASSWORD)
   await page.getByLabel('Mot de passe').press('Enter')
   await expect(page.getByRole('heading', { name: 'Vous êtes connecté' })).toBeVisible()
+})
+
+/** Presses Tab until `target` has the focus (at most `max` times), as a keyboard user moves on. */
+async function tabTo(page: Page, target: Locator, max = 15) {
+  for (let i = 0; i < max && !(await target.evaluate((el) => el === document.activeElement)); i++) {
+    await page.keyboard.press('Tab')
+  }
+  await expect(target).toBeFocused()
+  expect(await target.evaluate((el) => getComputedStyle(el).outlineStyle), 'visible focus').not.toBe('none')
+}
+
+test('complete a password reset with the keyboard alone', async ({ page, admin, baseURL, javaScriptEnabled }) => {
+  const email = uniqueEmail('keyboard-reset')
+  await admin.createUser(email, PASSWORD)
+  await page.goto('/')
+  await tabTo(page, page.getByRole('link', { name: 'Mot de passe oublié ?' }))
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('heading', { name: 'Veuillez saisir votre adresse e-mail' })).toBeVisible()
+  await tabTo(page, page.getByRole('textbox', { name: 'E-mail' }))
+  await page.keyboard.type(email)
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('status')).toBeVisible()
+
+  // The emailed link is opened from the mail program.
+  await expect.poll(async () => (await admin.oobCodes()).some((c) => c.email === email)).toBe(true)
+  const code = (await admin.oobCodes()).filter((c) => c.email === email).at(-1)!
+  await page.goto(`${baseURL}/action${new URL(code.oobLink).search}`)
+  const password = page.getByLabel('Nouveau mot de passe', { exact: true })
+  const confirmation = page.getByLabel('Confirmer le nouveau mot de passe')
+  await tabTo(page, password)
+  await page.keyboard.type('Keyboard-Reset-2026')
+  await page.keyboard.press('Tab')
+  await expect(confirmation).toBeFocused()
+  await page.keyboard.type('Keyboard-Reset-2027')
+  await page.keyboard.press('Enter')
+  await expect(page.getByText('Veuillez vérifier que le mot de passe et sa confirmation sont identiques.')).toBeVisible()
+  if (javaScriptEnabled) {
+    // Focus is on the field in error; the password is just before it.
+    await expect(confirmation).toBeFocused()
+    await page.keyboard.press('Shift+Tab')
+    await expect(password).toBeFocused()
+  } else {
+    await tabTo(page, password)
+  }
+  await page.keyboard.type('Keyboard-Reset-2026')
+  await page.keyboard.press('Tab')
+  await page.keyboard.type('Keyboard-Reset-2026')
+  await page.keyboard.press('Enter')
+  await expect(page.getByText('Votre mot de passe a été modifié avec succès !')).toBeVisible()
 })
 
 // 200 % zoom of a 1280 × 800 window leaves 640 × 400 CSS pixels.
