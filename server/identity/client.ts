@@ -261,6 +261,8 @@ interface CallSpec<S extends z.ZodType> {
   json?: Record<string, unknown>
   form?: Record<string, string>
   headers?: Record<string, string>
+  /** A status that is an answer here, not a failure: the caller handles it, and it is not logged as one. */
+  expectedStatus?: number
 }
 
 export function createIdentityClient(options: IdentityClientOptions) {
@@ -337,8 +339,10 @@ export function createIdentityClient(options: IdentityClientOptions) {
       const error = caught instanceof IdentityError ? caught : new IdentityError('auth/internal-error', status)
       const entry = { call: spec.name, status: error.status ?? status ?? null, code: error.code, reason: error.reason }
       const ms = performance.now() - started
-      log.info({ ...entry, ms: Math.round(ms) }, 'identity call failed')
-      report({ name: spec.name, ms, code: error.code })
+      const expected = error.status !== undefined && error.status === spec.expectedStatus
+      if (expected) log.debug({ ...entry, ms: Math.round(ms) }, 'identity call')
+      else log.info({ ...entry, ms: Math.round(ms) }, 'identity call failed')
+      report({ name: spec.name, ms, code: expected ? null : error.code })
       throw error
     } finally {
       if (admitted) inFlight--
@@ -507,9 +511,10 @@ export function createIdentityClient(options: IdentityClientOptions) {
           read: true,
           query,
           schema: RecaptchaSchema,
+          // The Auth emulator answers 501 NOT_IMPLEMENTED for this call.
+          expectedStatus: options.emulatorOrigin ? 501 : undefined,
         })
       } catch (error) {
-        // The Auth emulator answers 501 NOT_IMPLEMENTED for this call.
         if (options.emulatorOrigin && error instanceof IdentityError && error.status === 501) return RECAPTCHA_OFF
         throw error
       }

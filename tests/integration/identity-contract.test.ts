@@ -196,12 +196,32 @@ describe('identity client against the Auth emulator', () => {
       `${emu.origin}/identitytoolkit.googleapis.com/v2/recaptchaConfig?clientType=CLIENT_TYPE_WEB&version=RECAPTCHA_ENTERPRISE&key=${EMULATOR_API_KEY}`,
     )
     expect(raw.status).toBe(501)
-    expect(await identity.getRecaptchaConfig()).toEqual({
+    // An expected answer: logged at debug, not as a failed call, and not counted as an error.
+    const logged: string[] = []
+    const codes: unknown[] = []
+    const record =
+      (level: string) =>
+      (...args: unknown[]) => {
+        logged.push(`${level} ${String(args[1])}`)
+      }
+    const quiet = createIdentityClient({
+      apiKey: EMULATOR_API_KEY,
+      emulatorOrigin: emu.origin,
+      projectId: emu.projectId,
+      tenantId: null,
+      timeoutMs: 10_000,
+      logger: { debug: record('debug'), info: record('info') },
+      onCall: ({ code }) => codes.push(code),
+    })
+    expect(await quiet.getRecaptchaConfig()).toEqual({
       recaptchaKey: null,
       siteKey: null,
       emailPassword: 'OFF',
       phone: 'OFF',
     })
+    await quiet.close()
+    expect(logged).toEqual(['debug identity call'])
+    expect(codes).toEqual([null])
   })
 
   it('does not know a provider sign-in URL in the emulator (501) and says so as internal-error', async () => {
