@@ -20,7 +20,6 @@ if (sentry?.content) {
 
 const i18n = createBrowserI18n(lng)
 
-// A click cut short by a failed page script: go on to the page it was going to (seed 2, 9).
 /**
  * With single fetch, RemixBrowser suspends on its first render until the server's data stream is
  * decoded. A key press or click in that window makes React hydrate synchronously, and a synchronous
@@ -36,6 +35,7 @@ async function remixStateDecoded() {
   }
 }
 
+// A click cut short by a failed page script: go on to the page it was going to (seed 2, 9).
 if (!resumeInterruptedNavigation()) {
   watchLinkClicks()
   void remixStateDecoded().then(hydrate)
