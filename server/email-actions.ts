@@ -40,6 +40,13 @@ const CODE_COOKIE = 'action_code'
 const CODE_COOKIE_MAX_AGE = 60 * 60
 const noStore = { 'Cache-Control': 'no-store' }
 
+/**
+ * The longest query an emailed link may have. The identity service's links are a few hundred
+ * characters, and the portal repeats a link's other parameters in a Location header, which proxies
+ * and clients refuse beyond a few KB: a longer query is not a link we sent, so it is an invalid link.
+ */
+export const LINK_QUERY_MAX_LENGTH = 2048
+
 /** The URL's parameters we keep on the clean URL and in links: never mode, apiKey or the code. */
 function keptParams(params: URLSearchParams): URLSearchParams {
   const kept = new URLSearchParams(params)
@@ -56,6 +63,7 @@ export function routeEmailLink(url: URL): LinkRouting {
   const mode = params.get('mode')
   const oobCode = params.get('oobCode')
   if (mode === null && oobCode === null) return { kind: 'pending' }
+  if (url.search.length > LINK_QUERY_MAX_LENGTH) return { kind: 'invalid' }
   if (!oobCode || (mode !== 'resetPassword' && !isMode(mode))) return { kind: 'invalid' }
   const kept = keptParams(params)
   if (mode === 'resetPassword') {

@@ -9,6 +9,7 @@ import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import { PASSWORD_MAX_LENGTH, passwordRulesAttribute } from '~/lib/password-policy'
 import { formText } from '~/lib/schemas'
+import { LINK_QUERY_MAX_LENGTH } from '../../server/email-actions'
 import { guardForm } from '../../server/form-guard'
 import { completePasswordReset, continueParams, inspectResetCode } from '../../server/new-password'
 import { clearResetCodeCookie, readResetCode, resetCodeCookie } from '../../server/password-reset'
@@ -27,13 +28,15 @@ const noStore = { 'Cache-Control': 'no-store' }
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   const fromLink = url.searchParams.get('oobCode')
-  if (fromLink) {
+  // A link's other parameters go into the Location header below: a very long query is no link of ours.
+  const tooLong = fromLink !== null && url.search.length > LINK_QUERY_MAX_LENGTH
+  if (fromLink && !tooLong) {
     url.searchParams.delete('oobCode')
     url.searchParams.delete('apiKey')
     url.searchParams.delete('mode')
     throw redirect(`/new-password${url.search}`, { headers: { ...noStore, 'Set-Cookie': resetCodeCookie(fromLink) } })
   }
-  const info = await inspectResetCode(readResetCode(request))
+  const info = await inspectResetCode(tooLong ? null : readResetCode(request))
   const signIn = continueParams(url.searchParams)
   return data(
     { ...info, signIn },
