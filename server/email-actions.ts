@@ -47,11 +47,11 @@ const noStore = { 'Cache-Control': 'no-store' }
  */
 export const LINK_QUERY_MAX_LENGTH = 2048
 
-/** The URL's parameters we keep on the clean URL and in links: never mode, apiKey or the code. */
-function keptParams(params: URLSearchParams): URLSearchParams {
+/** The query of the clean URL an emailed link reloads on: its parameters but mode, apiKey and the code. */
+export function cleanLinkQuery(params: URLSearchParams): string {
   const kept = new URLSearchParams(params)
   for (const name of ['mode', 'apiKey', 'oobCode']) kept.delete(name)
-  return kept
+  return kept.size ? `?${kept}` : ''
 }
 
 export type LinkRouting =
@@ -65,7 +65,6 @@ export function routeEmailLink(url: URL): LinkRouting {
   if (mode === null && oobCode === null) return { kind: 'pending' }
   if (url.search.length > LINK_QUERY_MAX_LENGTH) return { kind: 'invalid' }
   if (!oobCode || (mode !== 'resetPassword' && !isMode(mode))) return { kind: 'invalid' }
-  const kept = keptParams(params)
   if (mode === 'resetPassword') {
     const next = new URLSearchParams(params)
     next.delete('mode')
@@ -74,7 +73,7 @@ export function routeEmailLink(url: URL): LinkRouting {
   }
   return {
     kind: 'redirect',
-    location: `/action${kept.size ? `?${kept}` : ''}`,
+    location: `/action${cleanLinkQuery(params)}`,
     setCookie: sealedCookie(CODE_COOKIE, 'action-code', `${mode}:${oobCode}`, CODE_COOKIE_MAX_AGE),
   }
 }

@@ -9,7 +9,7 @@ import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import { PASSWORD_MAX_LENGTH, passwordRulesAttribute } from '~/lib/password-policy'
 import { formText } from '~/lib/schemas'
-import { LINK_QUERY_MAX_LENGTH } from '../../server/email-actions'
+import { cleanLinkQuery, LINK_QUERY_MAX_LENGTH } from '../../server/email-actions'
 import { guardForm } from '../../server/form-guard'
 import { completePasswordReset, continueParams, inspectResetCode } from '../../server/new-password'
 import { clearResetCodeCookie, readResetCode, resetCodeCookie } from '../../server/password-reset'
@@ -31,10 +31,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // A link's other parameters go into the Location header below: a very long query is no link of ours.
   const tooLong = fromLink !== null && url.search.length > LINK_QUERY_MAX_LENGTH
   if (fromLink && !tooLong) {
-    url.searchParams.delete('oobCode')
-    url.searchParams.delete('apiKey')
-    url.searchParams.delete('mode')
-    throw redirect(`/new-password${url.search}`, { headers: { ...noStore, 'Set-Cookie': resetCodeCookie(fromLink) } })
+    const clean = `/new-password${cleanLinkQuery(url.searchParams)}`
+    throw redirect(clean, { headers: { ...noStore, 'Set-Cookie': resetCodeCookie(fromLink) } })
   }
   const info = await inspectResetCode(tooLong ? null : readResetCode(request))
   const signIn = continueParams(url.searchParams)

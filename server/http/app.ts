@@ -40,7 +40,6 @@ export function createApp({ config, build, clientDir, devMiddleware, recaptcha, 
       config,
       recaptcha,
       development: Boolean(devMiddleware),
-      // Only the query: a path like `//host` is not a URL to resolve (the fuzz test found that).
       formTargets: () => formActionSources(config.publicOrigin),
     }),
   )

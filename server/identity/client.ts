@@ -501,6 +501,8 @@ export function createIdentityClient(options: IdentityClientOptions) {
 
     /** reCAPTCHA Enterprise site key and enforcement. The emulator has no reCAPTCHA: there it is OFF. */
     async getRecaptchaConfig(): Promise<RecaptchaConfig> {
+      // The Auth emulator answers 501 NOT_IMPLEMENTED for this call: there reCAPTCHA is off.
+      const notImplemented = options.emulatorOrigin ? 501 : undefined
       const query: Record<string, string> = { clientType: CLIENT_TYPE, version: RECAPTCHA_VERSION }
       if (options.tenantId) query.tenantId = options.tenantId
       try {
@@ -511,11 +513,10 @@ export function createIdentityClient(options: IdentityClientOptions) {
           read: true,
           query,
           schema: RecaptchaSchema,
-          // The Auth emulator answers 501 NOT_IMPLEMENTED for this call.
-          expectedStatus: options.emulatorOrigin ? 501 : undefined,
+          expectedStatus: notImplemented,
         })
       } catch (error) {
-        if (options.emulatorOrigin && error instanceof IdentityError && error.status === 501) return RECAPTCHA_OFF
+        if (notImplemented && error instanceof IdentityError && error.status === notImplemented) return RECAPTCHA_OFF
         throw error
       }
     },
