@@ -39,6 +39,7 @@ const EnvSchema = z
     RATE_LIMIT_SIGNIN_PER_EMAIL_IP: positiveInt.default(5),
     RATE_LIMIT_SIGNIN_PER_IP: positiveInt.default(30),
     RATE_LIMIT_SIGNIN_PER_EMAIL: positiveInt.default(20),
+    RATE_LIMIT_SIGNIN_PER_DEVICE: positiveInt.default(10),
     RATE_LIMIT_RESET_PER_EMAIL: positiveInt.default(3),
     RATE_LIMIT_RESET_PER_IP: positiveInt.default(10),
     RATE_LIMIT_NEW_PASSWORD_PER_IP: positiveInt.default(10),
@@ -47,6 +48,14 @@ const EnvSchema = z
     COOKIES_HELP_URL: z.url().default('https://support.google.com/accounts/answer/61416'),
     SENTRY_DSN: z.url().optional(),
     FLAGS_FILE: z.string().min(1).optional(),
+    FLAGS_OFREP_URL: z
+      .url({ protocol: /^https?$/ })
+      .refine(
+        (u) => !URL.canParse(u) || !new URL(u).username,
+        'must not hold credentials: put them in FLAGS_OFREP_HEADERS',
+      )
+      .optional(),
+    FLAGS_OFREP_HEADERS: z.string().transform(parseHeaderList).optional(),
     FLAG_SSO: z.enum(['true', 'false']).optional(),
     FLAG_EMAIL_LINK_SIGN_IN: z.enum(['true', 'false']).optional(),
     SSO_PROVIDER_ID: z.string().regex(/^[\w.-]{1,128}$/).optional(),
@@ -135,6 +144,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       signInPerEmailIp: env.RATE_LIMIT_SIGNIN_PER_EMAIL_IP,
       signInPerIp: env.RATE_LIMIT_SIGNIN_PER_IP,
       signInPerEmail: env.RATE_LIMIT_SIGNIN_PER_EMAIL,
+      signInPerDevice: env.RATE_LIMIT_SIGNIN_PER_DEVICE,
       resetPerEmail: env.RATE_LIMIT_RESET_PER_EMAIL,
       resetPerIp: env.RATE_LIMIT_RESET_PER_IP,
       newPasswordPerIp: env.RATE_LIMIT_NEW_PASSWORD_PER_IP,
@@ -144,6 +154,10 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     cookiesHelpUrl: env.COOKIES_HELP_URL,
     sentryDsn: env.SENTRY_DSN ?? null,
     flagsFile: env.FLAGS_FILE ?? null,
+    /** The remote flag service (OFREP); its base URL without a trailing slash. */
+    flagsRemote: env.FLAGS_OFREP_URL
+      ? { url: env.FLAGS_OFREP_URL.replace(/\/+$/, ''), headers: env.FLAGS_OFREP_HEADERS ?? [] }
+      : null,
     flagOverrides: {
       sso: bool(env.FLAG_SSO),
       emailLinkSignIn: bool(env.FLAG_EMAIL_LINK_SIGN_IN),
@@ -159,6 +173,32 @@ function list(value: string): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+const HEADER_VALUE = /^[\t\x20-\x7e]+$/
+
+/**
+ * `FLAGS_OFREP_HEADERS`: comma-separated `Name: value` pairs (`Authorization: Bearer xyz, X-Env: prod`);
+ * a value cannot hold a comma. The message never repeats a value: it may be a secret.
+ */
+function parseHeaderList(value: string, ctx: z.RefinementCtx): Array<[string, string]> {
+  const headers: Array<[string, string]> = []
+  const entries = list(value)
+  for (const [index, entry] of entries.entries()) {
+    const colon = entry.indexOf(':')
+    const name = entry.slice(0, colon).trim()
+    const headerValue = entry.slice(colon + 1).trim()
+    if (colon < 1 || !HEADER_NAME.test(name) || !HEADER_VALUE.test(headerValue)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `entry ${index + 1} is not 'Name: value' (expected comma-separated pairs, e.g. 'Authorization: Bearer xyz')`,
+      })
+      return z.NEVER
+    }
+    headers.push([name, headerValue])
+  }
+  return headers
 }
 
 function bool(value: 'true' | 'false' | undefined): boolean | null {

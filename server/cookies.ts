@@ -13,6 +13,14 @@ export function isSecureOrigin(): boolean {
   return getConfig().publicOrigin.startsWith('https:')
 }
 
+/**
+ * The name a cookie carries: `__Host-` over https, which browsers accept only from this exact
+ * host with Secure, Path=/ and no Domain, so no sibling subdomain or network attacker can plant it.
+ */
+export function hostCookieName(base: string): string {
+  return isSecureOrigin() ? `__Host-${base}` : base
+}
+
 /** A host-only cookie (never a Domain attribute) on Path=/, the only kind the portal sets. */
 export function serializeCookie(name: string, value: string, options: CookieOptions = {}): string {
   const parts = [`${name}=${encodeURIComponent(value)}`, 'Path=/', `SameSite=${options.sameSite ?? 'Lax'}`]
@@ -43,37 +51,54 @@ export function readCookie(header: string | null, name: string): string | null {
 }
 
 /**
- * Sealed cookie values: `expiry.payload.mac`, the payload base64url, the HMAC bound to a purpose
- * so that one cookie's value cannot be replayed as another's. The first SESSION_SECRET signs,
- * all verify (rotation). Used by the email-link, emailed-action and single-sign-on cookies.
+ * A short-lived sealed cookie: what it is called, what it is for (the HMAC covers the purpose, so
+ * one cookie's value cannot be replayed as another's), how long it lives.
  */
-function mac(purpose: string, body: string, secret: string): string {
-  return createHmac('sha256', secret).update(`${purpose}:${body}`).digest('base64url')
+export interface SealedCookie {
+  name: string
+  purpose: string
+  maxAge: number
+  sameSite?: CookieOptions['sameSite']
 }
 
-export function sealedCookie(
-  name: string,
-  purpose: string,
-  value: string,
-  maxAge: number,
-  options: CookieOptions = {},
-): string {
-  const body = `${Math.floor(Date.now() / 1000) + maxAge}.${Buffer.from(value, 'utf8').toString('base64url')}`
+/**
+ * Sealed values: `expiry.payload.mac`, the payload base64url. The HMAC also covers `binding`, the
+ * browser's own secret (its CSRF token, server/csrf.ts `browserBinding`): a value sealed for one
+ * browser is refused in any other, so an attacker cannot plant their own pending sign-in, reset
+ * code or emailed code in a victim's browser. The first SESSION_SECRET signs, all verify (rotation).
+ */
+function mac(purpose: string, body: string, binding: string, secret: string): string {
+  return createHmac('sha256', secret).update(`${purpose}:${binding}:${body}`).digest('base64url')
+}
+
+/** The Set-Cookie for `value` sealed to this browser's binding; the name gets `__Host-` over https. */
+export function sealCookie(cookie: SealedCookie, value: string, binding: string): string {
+  const body = `${Math.floor(Date.now() / 1000) + cookie.maxAge}.${Buffer.from(value, 'utf8').toString('base64url')}`
   const secret = getConfig().sessionSecrets[0] ?? ''
-  return serializeCookie(name, `${body}.${mac(purpose, body, secret)}`, { ...options, maxAge, httpOnly: true })
+  return serializeCookie(hostCookieName(cookie.name), `${body}.${mac(cookie.purpose, body, binding, secret)}`, {
+    maxAge: cookie.maxAge,
+    httpOnly: true,
+    sameSite: cookie.sameSite,
+  })
 }
 
-export function openSealedCookie(request: Request, name: string, purpose: string): string | null {
-  const sealed = readCookie(request.headers.get('Cookie'), name)
+/** The value, or null when absent, tampered with, expired, or sealed for another browser. */
+export function openCookie(request: Request, cookie: SealedCookie, binding: string | null): string | null {
+  const sealed = readCookie(request.headers.get('Cookie'), hostCookieName(cookie.name))
   const dot = sealed?.lastIndexOf('.') ?? -1
-  if (!sealed || dot <= 0) return null
+  if (!sealed || dot <= 0 || !binding) return null
   const body = sealed.slice(0, dot)
   const given = Buffer.from(sealed.slice(dot + 1))
+  // No early exit, so the time taken does not tell which secret matched.
   const valid = getConfig().sessionSecrets.reduce((found, secret) => {
-    const expected = Buffer.from(mac(purpose, body, secret))
+    const expected = Buffer.from(mac(cookie.purpose, body, binding, secret))
     return (expected.length === given.length && timingSafeEqual(expected, given)) || found
   }, false)
   const [expiry, payload, ...rest] = body.split('.')
   if (!valid || rest.length > 0 || !payload || !(Number(expiry) > Date.now() / 1000)) return null
   return Buffer.from(payload, 'base64url').toString('utf8')
+}
+
+export function clearCookie(cookie: SealedCookie): string {
+  return expireCookie(hostCookieName(cookie.name), { sameSite: cookie.sameSite })
 }

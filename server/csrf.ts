@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { getConfig } from './config'
-import { isSecureOrigin, readCookie, serializeCookie } from './cookies'
+import { hostCookieName, openCookie, readCookie, sealCookie, serializeCookie, type SealedCookie } from './cookies'
 
 /**
  * Signed double-submit CSRF tokens, plus Origin / Sec-Fetch-Site checks.
@@ -17,9 +17,8 @@ export const CSRF_FIELD = 'csrf'
 /** Bots fill every input; people never see this one. */
 export const HONEYPOT_FIELD = 'website'
 
-/** `__Host-` requires Secure, Path=/ and no Domain, which serializeCookie gives over https only. */
 export function csrfCookieName(): string {
-  return isSecureOrigin() ? '__Host-csrf' : 'csrf'
+  return hostCookieName('csrf')
 }
 
 export type CsrfRefusal = 'cookie-missing' | 'token-mismatch' | 'bad-origin' | 'cross-site'
@@ -44,17 +43,57 @@ function isAuthentic(token: string): boolean {
   return getConfig().sessionSecrets.reduce((found, secret) => safeEqual(mac, sign(random, secret)) || found, false)
 }
 
-/** The token to render in forms; `setCookie` is the Set-Cookie value to add when a new one was minted. */
-export function issueCsrf(request: Request): { token: string; setCookie: string | null } {
-  const existing = readCookie(request.headers.get('Cookie'), csrfCookieName())
-  // Reusing the cookie keeps forms in other tabs valid; a token under a retired secret is replaced.
-  if (existing && isAuthentic(existing)) return { token: existing, setCookie: null }
+function mint(): { token: string; setCookie: string } {
   const random = randomBytes(32).toString('base64url')
   const [secret] = getConfig().sessionSecrets
   if (!secret) throw new Error('no session secret configured')
   const token = `${random}.${sign(random, secret)}`
   // A browser-session cookie: no Max-Age, it lives as long as the forms it protects.
   return { token, setCookie: serializeCookie(csrfCookieName(), token, { httpOnly: true, sameSite: 'Lax' }) }
+}
+
+/** The authentic token this browser holds, or null. */
+function presentToken(request: Request): string | null {
+  const existing = readCookie(request.headers.get('Cookie'), csrfCookieName())
+  return existing && isAuthentic(existing) ? existing : null
+}
+
+/** One token per request, so that every loader of one response renders and binds the same one. */
+const issued = new WeakMap<Request, { token: string; setCookie: string | null }>()
+
+/** The token to render in forms; `setCookie` is the Set-Cookie value to add when a new one was minted. */
+export function issueCsrf(request: Request): { token: string; setCookie: string | null } {
+  // Reusing the cookie keeps forms in other tabs valid; a token under a retired secret is replaced.
+  const existing = presentToken(request)
+  if (existing) return { token: existing, setCookie: null }
+  const known = issued.get(request)
+  if (known) return known
+  const fresh = mint()
+  issued.set(request, fresh)
+  return fresh
+}
+
+/**
+ * A new token at sign-in, so that a token seen before (on a shared computer, or planted) is worth
+ * nothing once someone signs in. The Set-Cookie goes with the sign-in's response.
+ */
+export function rotateCsrf(): string {
+  return mint().setCookie
+}
+
+/**
+ * Short-lived sealed cookies are bound to the browser that started their flow through its CSRF
+ * token (ADR 017). Sealing mints the token first if this browser has none yet: both Set-Cookie
+ * values go with the response, in this order.
+ */
+export function sealForBrowser(request: Request, cookie: SealedCookie, value: string): string[] {
+  const { token, setCookie } = issueCsrf(request)
+  return [...(setCookie ? [setCookie] : []), sealCookie(cookie, value, token)]
+}
+
+/** The value sealed for this browser, or null (absent, expired, forged, or another browser's). */
+export function openForBrowser(request: Request, cookie: SealedCookie): string | null {
+  return openCookie(request, cookie, presentToken(request))
 }
 
 /**

@@ -1,7 +1,8 @@
 import { data, type AppLoadContext } from '@remix-run/node'
 import { formText } from '~/lib/schemas'
 import { EMAIL_MAX_LENGTH } from '~/lib/limits'
-import { expireCookie, openSealedCookie, sealedCookie } from './cookies'
+import { clearCookie, type SealedCookie } from './cookies'
+import { openForBrowser, sealForBrowser } from './csrf'
 import { clearEmailLinkCookie, completeEmailLinkSignIn, readEmailLinkCookie } from './email-link'
 import { getFlags } from './flags'
 import { getIdentity, isIdentityError, messageKeyFor, type ActionCodeInfo, type AuthCode } from './identity'
@@ -36,8 +37,8 @@ function isMode(value: string | null): value is EmailActionMode {
   return (EMAIL_ACTION_MODES as readonly (string | null)[]).includes(value)
 }
 
-const CODE_COOKIE = 'action_code'
-const CODE_COOKIE_MAX_AGE = 60 * 60
+/** The emailed code of every mode but a reset, sealed to the browser that opened the link (ADR 017). */
+const CODE_COOKIE: SealedCookie = { name: 'action_code', purpose: 'action-code', maxAge: 60 * 60 }
 const noStore = { 'Cache-Control': 'no-store' }
 
 /**
@@ -55,32 +56,34 @@ export function cleanLinkQuery(params: URLSearchParams): string {
 }
 
 export type LinkRouting =
-  { kind: 'redirect'; location: string; setCookie?: string } | { kind: 'invalid' } | { kind: 'pending' }
+  { kind: 'redirect'; location: string; setCookies: string[] } | { kind: 'invalid' } | { kind: 'pending' }
 
 /** What GET /action does with the link's parameters, before any identity call. */
-export function routeEmailLink(url: URL): LinkRouting {
+export function routeEmailLink(request: Request): LinkRouting {
+  const url = new URL(request.url)
   const params = url.searchParams
   const mode = params.get('mode')
   const oobCode = params.get('oobCode')
   if (mode === null && oobCode === null) return { kind: 'pending' }
   if (url.search.length > LINK_QUERY_MAX_LENGTH) return { kind: 'invalid' }
-  if (!oobCode || (mode !== 'resetPassword' && !isMode(mode))) return { kind: 'invalid' }
+  // A link the identity service sent has all three (seed section 4): apiKey, oobCode and mode.
+  if (!oobCode || !params.get('apiKey') || (mode !== 'resetPassword' && !isMode(mode))) return { kind: 'invalid' }
   if (mode === 'resetPassword') {
     const next = new URLSearchParams(params)
     next.delete('mode')
     next.delete('apiKey')
-    return { kind: 'redirect', location: `/new-password?${next}` }
+    return { kind: 'redirect', location: `/new-password?${next}`, setCookies: [] }
   }
   return {
     kind: 'redirect',
     location: `/action${cleanLinkQuery(params)}`,
-    setCookie: sealedCookie(CODE_COOKIE, 'action-code', `${mode}:${oobCode}`, CODE_COOKIE_MAX_AGE),
+    setCookies: sealForBrowser(request, CODE_COOKIE, `${mode}:${oobCode}`),
   }
 }
 
 /** The code kept by the first GET; a sign-in link counts only while email-link sign-in is on. */
 async function readCode(request: Request): Promise<{ mode: EmailActionMode; oobCode: string } | null> {
-  const value = openSealedCookie(request, CODE_COOKIE, 'action-code')
+  const value = openForBrowser(request, CODE_COOKIE)
   const colon = value?.indexOf(':') ?? -1
   if (!value || colon <= 0) return null
   const mode = value.slice(0, colon)
@@ -91,7 +94,7 @@ async function readCode(request: Request): Promise<{ mode: EmailActionMode; oobC
 }
 
 export function clearCodeCookie(): string {
-  return expireCookie(CODE_COOKIE)
+  return clearCookie(CODE_COOKIE)
 }
 
 const LINK_FAILURES: ReadonlySet<AuthCode> = new Set(['auth/invalid-action-code', 'auth/expired-action-code'])
@@ -184,9 +187,9 @@ export async function applyEmailAction(
       setCookies: [],
     })
     if (!email) return failure('validation.emailRequired', 400)
-    const outcome = await completeEmailLinkSignIn({ email, oobCode: stored.oobCode, continueUrl }, context)
+    const outcome = await completeEmailLinkSignIn(request, { email, oobCode: stored.oobCode, continueUrl }, context)
     if (outcome.ok) {
-      const setCookies = [outcome.setCookie, clearCodeCookie(), clearEmailLinkCookie()]
+      const setCookies = [...outcome.setCookies, clearCodeCookie(), clearEmailLinkCookie()]
       return { redirect: outcome.location, httpStatus: 303, setCookies }
     }
     return outcome.invalidLink ? INVALID_LINK() : failure(outcome.message, outcome.status)

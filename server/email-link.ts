@@ -1,31 +1,29 @@
 import type { AppLoadContext } from '@remix-run/node'
 import type { Locale } from '~/lib/i18n'
 import { getConfig } from './config'
-import { expireCookie, openSealedCookie, sealedCookie } from './cookies'
+import { clearCookie, type SealedCookie } from './cookies'
+import { openForBrowser, sealForBrowser } from './csrf'
 import { getIdentity, isIdentityError, messageKeyFor, type AuthCode } from './identity'
 import { logger } from './observability/logger'
 import { hashEmail, securityEvent } from './observability/security-events'
-import { checkSignIn, clearSignInFailures, consumeReset, recordSignInFailure } from './rate-limit'
+import { consumeReset, consumeSignIn } from './rate-limit'
+import { deviceIdFor } from './device'
 import { signInWithIdToken, statusFor } from './sign-in'
 
 /**
- * Who asked for a sign-in link in this browser: the address, in a signed, HttpOnly cookie that
- * lives as long as the link is worth using. With it, opening the link asks only for a click;
- * without it (another device) the visitor types the address again, as Firebase requires.
+ * Who asked for a sign-in link in this browser: the address, in a sealed, HttpOnly cookie bound
+ * to this browser (ADR 017) that lives as long as the link is worth using. With it, opening the
+ * link asks only for a click; without it (another device) the visitor types the address again,
+ * as Firebase requires.
  */
-const EMAIL_COOKIE = 'email_link'
-const EMAIL_COOKIE_MAX_AGE = 60 * 60
-
-export function emailLinkCookie(email: string): string {
-  return sealedCookie(EMAIL_COOKIE, 'email-link', email, EMAIL_COOKIE_MAX_AGE)
-}
+const EMAIL_COOKIE: SealedCookie = { name: 'email_link', purpose: 'email-link', maxAge: 60 * 60 }
 
 export function readEmailLinkCookie(request: Request): string | null {
-  return openSealedCookie(request, EMAIL_COOKIE, 'email-link')
+  return openForBrowser(request, EMAIL_COOKIE)
 }
 
 export function clearEmailLinkCookie(): string {
-  return expireCookie(EMAIL_COOKIE)
+  return clearCookie(EMAIL_COOKIE)
 }
 
 /**
@@ -73,18 +71,22 @@ export function redirectFromContinueUrl(continueUrl: string | null): string | nu
 }
 
 export type EmailLinkOutcome =
-  | { ok: true; setCookie: string; location: string }
+  | { ok: true; setCookies: string[]; location: string }
   | { ok: false; status: number; message: string; invalidLink?: boolean }
 
 const LINK_FAILURES: ReadonlySet<AuthCode> = new Set(['auth/invalid-action-code', 'auth/expired-action-code'])
 
-/** Spends the code: signInWithEmailLink, then the same ending as a password sign-in. */
+/**
+ * Spends the code: signInWithEmailLink, then the same ending as a password sign-in. The attempt
+ * takes its sign-in rate-limit points first, as a password does (ADR 015).
+ */
 export async function completeEmailLinkSignIn(
+  request: Request,
   input: { email: string; oobCode: string; continueUrl: string | null },
   context: AppLoadContext,
 ): Promise<EmailLinkOutcome> {
-  const who = { ip: context.clientIp, email: input.email, reqId: context.requestId }
-  const limit = await checkSignIn(who)
+  const device = deviceIdFor(request, input.email)
+  const limit = await consumeSignIn({ ip: context.clientIp, email: input.email, device, reqId: context.requestId })
   if (!limit.ok) return { ok: false, status: 429, message: 'error.tooManyRequests' }
   let code: AuthCode
   try {
@@ -98,7 +100,7 @@ export async function completeEmailLinkSignIn(
       },
       context,
     )
-    await clearSignInFailures(who)
+    await limit.release('success')
     return { ok: true, ...session }
   } catch (error) {
     code = isIdentityError(error) ? error.code : 'auth/internal-error'
@@ -110,12 +112,11 @@ export async function completeEmailLinkSignIn(
     code,
     method: 'email-link',
   })
+  // Only a mismatched address is a verdict worth counting, as before; the rest gives the points back.
+  await limit.release(code === 'auth/invalid-email' ? 'failure' : 'void')
   if (LINK_FAILURES.has(code)) return { ok: false, status: 400, message: 'error.invalidLink', invalidLink: true }
   // The address typed on another device does not match the link's: worth a retry, and counted.
-  if (code === 'auth/invalid-email') {
-    await recordSignInFailure(who)
-    return { ok: false, status: 400, message: 'emailLink.emailMismatch' }
-  }
+  if (code === 'auth/invalid-email') return { ok: false, status: 400, message: 'emailLink.emailMismatch' }
   // Whoever holds the link controls the mailbox: saying the account is disabled tells them nothing new.
   if (code === 'auth/user-disabled') return { ok: false, status: 403, message: 'error.accountDisabled' }
   const message = messageKeyFor(code)
@@ -128,11 +129,12 @@ export async function completeEmailLinkSignIn(
  * post-redirect-get for every address.
  */
 export async function sendSignInLink(
+  request: Request,
   input: { email: string; redirect: string | null; locale: Locale; isBot: boolean },
   context: AppLoadContext,
-): Promise<{ location: string; setCookie: string }> {
+): Promise<{ location: string; setCookies: string[] }> {
   if (!input.isBot) await requestEmailLink(input, context)
   const next = new URLSearchParams({ emailLink: 'sent' })
   if (input.redirect) next.set('redirect', input.redirect)
-  return { location: `/?${next}`, setCookie: emailLinkCookie(input.email) }
+  return { location: `/?${next}`, setCookies: sealForBrowser(request, EMAIL_COOKIE, input.email) }
 }

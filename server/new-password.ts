@@ -3,7 +3,7 @@ import { getConfig } from './config'
 import { serverPasswordProblem } from './common-passwords'
 import { getIdentity, isIdentityError, messageKeyFor, type AuthCode } from './identity'
 import { securityEvent } from './observability/security-events'
-import { consumeNewPassword } from './rate-limit'
+import { consumeNewPassword, type Outcome } from './rate-limit'
 import { revokeSessionsByEmail } from './session'
 import { statusFor } from './sign-in'
 
@@ -68,7 +68,7 @@ export async function completePasswordReset(
     if (info.requestType !== 'PASSWORD_RESET' || !info.email) return { status: 'invalid-link', httpStatus: 400 }
     email = info.email
   } catch (error) {
-    return failure(codeOf(error))
+    return failure(codeOf(error), limit.release)
   }
 
   const passwordError = input.password
@@ -88,15 +88,19 @@ export async function completePasswordReset(
     if (code === 'auth/weak-password') {
       return { status: 'invalid', httpStatus: 400, passwordError: 'error.weakPassword', confirmationError: null }
     }
-    return failure(code)
+    return failure(code, limit.release)
   }
+  await limit.release('success')
   await revokeSessionsByEmail(email)
   securityEvent('reset-done', { reqId: context.requestId, ip: context.clientIp, email })
   return { status: 'done', httpStatus: 200 }
 }
 
-function failure(code: AuthCode): ResetOutcome {
+/** The answer to a failed identity call; a failing service judged nothing, so the point goes back (ADR 015). */
+async function failure(code: AuthCode, release: (outcome: Outcome) => Promise<void>): Promise<ResetOutcome> {
   if (LINK_FAILURES.has(code)) return { status: 'invalid-link', httpStatus: 400 }
   const message = messageKeyFor(code)
-  return { status: 'error', httpStatus: statusFor(message), message }
+  const httpStatus = statusFor(message)
+  if (httpStatus >= 500) await release('void')
+  return { status: 'error', httpStatus, message }
 }

@@ -1,7 +1,8 @@
 import type { AppLoadContext } from '@remix-run/node'
 import type { Locale } from '~/lib/i18n'
 import { getConfig } from './config'
-import { expireCookie, openSealedCookie, sealedCookie } from './cookies'
+import { clearCookie, type SealedCookie } from './cookies'
+import { openForBrowser, sealForBrowser } from './csrf'
 import { getIdentity, isIdentityError } from './identity'
 import { logger } from './observability/logger'
 import { recordPasswordResetRequest } from './observability/metrics'
@@ -33,20 +34,20 @@ export async function requestPasswordReset(
 
 /**
  * The emailed code leaves the address bar after the first visit: it is kept in a short-lived,
- * signed, HttpOnly cookie (ADR 009). Path=/ because Remix's data requests go to
- * `/new-password.data`, which a `/new-password` path would not match.
+ * sealed, HttpOnly cookie bound to this browser (ADR 009, ADR 017). Path=/ because Remix's data
+ * requests go to `/new-password.data`, which a `/new-password` path would not match.
  */
-const RESET_COOKIE = 'reset_code'
-const RESET_COOKIE_MAX_AGE = 60 * 60
+const RESET_COOKIE: SealedCookie = { name: 'reset_code', purpose: 'reset-code', maxAge: 60 * 60 }
 
-export function resetCodeCookie(oobCode: string): string {
-  return sealedCookie(RESET_COOKIE, 'reset-code', oobCode, RESET_COOKIE_MAX_AGE)
+/** The Set-Cookie values that keep the code for this browser. */
+export function keepResetCode(request: Request, oobCode: string): string[] {
+  return sealForBrowser(request, RESET_COOKIE, oobCode)
 }
 
 export function clearResetCodeCookie(): string {
-  return expireCookie(RESET_COOKIE)
+  return clearCookie(RESET_COOKIE)
 }
 
 export function readResetCode(request: Request): string | null {
-  return openSealedCookie(request, RESET_COOKIE, 'reset-code')
+  return openForBrowser(request, RESET_COOKIE)
 }

@@ -10,6 +10,11 @@ import { singleton } from './singleton'
 /**
  * Brute-force and abuse limits for sign-in, password reset and new-password submissions.
  *
+ * Every attempt takes its points before it does anything (rate-limiter-flexible's `consume`,
+ * atomic in memory and in Redis), so concurrent attempts cannot all pass a check made before any
+ * of them is counted (ADR 015). The caller then releases the attempt with its outcome: a verdict
+ * against it keeps the points; a success or an attempt the service never judged gives them back.
+ *
  * In memory for a single process; with REDIS_URL the counters are shared by every replica. If
  * Redis becomes unreachable each replica falls back to its own in-memory counters (weaker, but
  * never unlimited) and says so once in the log.
@@ -23,6 +28,8 @@ export const WINDOWS = {
   signInPerIp: 15 * 60,
   /** One account attacked from many addresses: a longer window and higher cap (RATE_LIMIT_SIGNIN_PER_EMAIL). */
   signInPerEmail: 60 * 60,
+  /** A browser holding the account's device cookie, instead of signInPerEmail (server/device.ts). */
+  signInPerDevice: 15 * 60,
   /** Reset emails to one mailbox (mail bombing). */
   resetPerEmail: 60 * 60,
   resetPerIp: 60 * 60,
@@ -30,7 +37,20 @@ export const WINDOWS = {
 } as const
 
 export type LimiterName = keyof typeof WINDOWS
-export type RateLimitResult = { ok: true } | { ok: false; retryAfterSeconds: number }
+
+/**
+ * How an attempt ended, for its points:
+ * - `failure`: judged against it (a wrong password): the points stay;
+ * - `success`: the points come back, and this email's failures from this client (and device) are forgotten;
+ * - `void`: no verdict (the service failed, timed out or demanded a captcha): the points come back.
+ */
+export type Outcome = 'failure' | 'success' | 'void'
+
+/**
+ * An attempt that took its points, or was refused (and then counts nowhere). An attempt never
+ * released keeps its points, as a failure does.
+ */
+export type Attempt = { ok: true; release(outcome: Outcome): Promise<void> } | { ok: false; retryAfterSeconds: number }
 
 export interface RateLimitOptions {
   /** Points (allowed attempts per window) for each limiter. */
@@ -47,19 +67,21 @@ export interface Who {
   reqId?: string
 }
 
+/** A sign-in: `device` is the id of a device cookie valid for this email (server/device.ts), if any. */
+export type SignInWho = Who & { email: string; device?: string | null }
+
 export interface RateLimits {
-  /** Whether a sign-in may be attempted; does not count as an attempt. */
-  checkSignIn(who: Who & { email: string }): Promise<RateLimitResult>
-  recordSignInFailure(who: Who & { email: string }): Promise<void>
-  /** After a successful sign-in: forgets the failures of this email from this address only. */
-  clearSignInFailures(who: Who & { email: string }): Promise<void>
-  consumeReset(who: Who & { email: string }): Promise<RateLimitResult>
-  consumeNewPassword(who: Who): Promise<RateLimitResult>
+  /**
+   * Takes a sign-in attempt from every sign-in limiter: per email and client, per client, and
+   * per email from all clients, or per device for a browser that holds the account's device cookie.
+   */
+  consumeSignIn(who: SignInWho): Promise<Attempt>
+  consumeReset(who: Who & { email: string }): Promise<Attempt>
+  consumeNewPassword(who: Who): Promise<Attempt>
   /** The Redis connection, null in memory mode (for readiness checks and tests). */
   readonly redis: Redis | null
   close(): Promise<void>
 }
-
 
 /**
  * One key per client: an IPv4-mapped IPv6 address is its IPv4 address, and an IPv6 address counts
@@ -125,6 +147,7 @@ export function createRateLimits({ limits, redisUrl = null, keyPrefix = 'portal:
     signInPerEmailIp: limiter('signInPerEmailIp'),
     signInPerIp: limiter('signInPerIp'),
     signInPerEmail: limiter('signInPerEmail'),
+    signInPerDevice: limiter('signInPerDevice'),
     resetPerEmail: limiter('resetPerEmail'),
     resetPerIp: limiter('resetPerIp'),
     newPasswordPerIp: limiter('newPasswordPerIp'),
@@ -157,61 +180,84 @@ export function createRateLimits({ limits, redisUrl = null, keyPrefix = 'portal:
     logger.error({ event: 'rate-limit-error', limiter: name, err }, 'rate limiter failed, request let through')
   }
 
+  type Entry = [LimiterName, string]
+  const same = (a: Entry, b: Entry) => a[0] === b[0] && a[1] === b[1]
+
   /**
-   * Consumes a point from each limiter; refused when any is exhausted. A store error other than a
-   * refusal (only possible if the insurance itself failed) is logged at error and lets the request
-   * through: locking every user out on a bug is worse, and the identity service throttles too.
+   * Gives a point back, unless the window that held it has ended (the point is gone with it, and
+   * a reward would open the next window below zero).
    */
-  async function consume(entries: [LimiterName, string][], k: Keys): Promise<RateLimitResult> {
-    const settled = await Promise.allSettled(entries.map(([name, key]) => limiters[name].consume(key)))
-    let wait = 0
-    settled.forEach((outcome, i) => {
-      const name = entries[i]![0]
-      if (outcome.status === 'fulfilled') return
-      if (!(outcome.reason instanceof RateLimiterRes)) return failed(name, outcome.reason)
-      hit(name, k, outcome.reason)
-      wait = Math.max(wait, retryAfter(outcome.reason))
-    })
-    return wait > 0 ? { ok: false, retryAfterSeconds: wait } : { ok: true }
+  async function giveBack([name, key]: Entry, windowEnds: number) {
+    if (Date.now() >= windowEnds) return
+    await limiters[name].reward(key, 1).catch((err: unknown) => failed(name, err))
   }
 
-  const signInEntries = (k: Keys): [LimiterName, string][] => [
-    ['signInPerEmailIp', k.emailIp],
-    ['signInPerIp', k.ip],
-    ['signInPerEmail', k.email],
-  ]
+  /**
+   * Takes a point from each limiter in turn, each atomically, the most specific first. Refused
+   * when one is exhausted: the points already taken go back at once and the later limiters are
+   * not touched, so a refused attempt counts nowhere (an attacker over the per-client limit does
+   * not fill the per-account one). A store error other than a refusal (only possible if the
+   * insurance itself failed) is logged at error and lets the attempt through: locking every user
+   * out on a bug is worse, and the identity service throttles too. `forget` lists the counters a
+   * success deletes.
+   */
+  async function take(entries: Entry[], k: Keys, forget: Entry[] = []): Promise<Attempt> {
+    const held: { entry: Entry; windowEnds: number }[] = []
+    for (const entry of entries) {
+      const [name, key] = entry
+      try {
+        const res = await limiters[name].consume(key)
+        held.push({ entry, windowEnds: Date.now() + res.msBeforeNext })
+      } catch (err) {
+        if (!(err instanceof RateLimiterRes)) {
+          failed(name, err)
+          continue
+        }
+        hit(name, k, err)
+        // The refused consume counted too: it goes back with the others.
+        held.push({ entry, windowEnds: Date.now() + err.msBeforeNext })
+        await Promise.all(held.map((h) => giveBack(h.entry, h.windowEnds)))
+        return { ok: false, retryAfterSeconds: retryAfter(err) }
+      }
+    }
+    let released = false
+    return {
+      ok: true,
+      async release(outcome) {
+        if (released || outcome === 'failure') return void (released = true)
+        released = true
+        const cleared = outcome === 'success' ? forget : []
+        await Promise.all([
+          ...held.filter((h) => !cleared.some((c) => same(c, h.entry))).map((h) => giveBack(h.entry, h.windowEnds)),
+          ...cleared.map(([name, key]) =>
+            limiters[name].delete(key).then(
+              () => undefined,
+              (err: unknown) => failed(name, err),
+            ),
+          ),
+        ])
+      },
+    }
+  }
 
   return {
     redis,
 
-    async checkSignIn(who) {
+    consumeSignIn(who) {
       const k = keys(who)
-      let wait = 0
-      await Promise.all(
-        signInEntries(k).map(async ([name, key]) => {
-          const res = await limiters[name].get(key).catch((err: unknown) => void failed(name, err))
-          // Expired memory entries linger until their timer fires: a past expiry counts as none.
-          if (!res || res.msBeforeNext <= 0 || res.consumedPoints < limits[name]) return
-          hit(name, k, res)
-          wait = Math.max(wait, retryAfter(res))
-        }),
+      const device: Entry | null = who.device ? ['signInPerDevice', who.device] : null
+      const emailIp: Entry = ['signInPerEmailIp', k.emailIp]
+      return take(
+        [emailIp, ['signInPerIp', k.ip], device ?? ['signInPerEmail', k.email]],
+        k,
+        // Only this client's: a success must not reset what an attacker built up from elsewhere.
+        device ? [emailIp, device] : [emailIp],
       )
-      return wait > 0 ? { ok: false, retryAfterSeconds: wait } : { ok: true }
-    },
-
-    async recordSignInFailure(who) {
-      const k = keys(who)
-      await consume(signInEntries(k), k)
-    },
-
-    async clearSignInFailures(who) {
-      // Only this pair: a success must not reset what an attacker built up from elsewhere.
-      await limiters.signInPerEmailIp.delete(keys(who).emailIp).catch((err: unknown) => failed('signInPerEmailIp', err))
     },
 
     consumeReset(who) {
       const k = keys(who)
-      return consume(
+      return take(
         [
           ['resetPerEmail', k.email],
           ['resetPerIp', k.ip],
@@ -222,7 +268,7 @@ export function createRateLimits({ limits, redisUrl = null, keyPrefix = 'portal:
 
     consumeNewPassword(who) {
       const k = keys(who)
-      return consume([['newPasswordPerIp', k.ip]], k)
+      return take([['newPasswordPerIp', k.ip]], k)
     },
 
     async close() {
@@ -242,9 +288,7 @@ export function getRateLimits(): RateLimits {
   return holder.current
 }
 
-export const checkSignIn: RateLimits['checkSignIn'] = (who) => getRateLimits().checkSignIn(who)
-export const recordSignInFailure: RateLimits['recordSignInFailure'] = (who) => getRateLimits().recordSignInFailure(who)
-export const clearSignInFailures: RateLimits['clearSignInFailures'] = (who) => getRateLimits().clearSignInFailures(who)
+export const consumeSignIn: RateLimits['consumeSignIn'] = (who) => getRateLimits().consumeSignIn(who)
 export const consumeReset: RateLimits['consumeReset'] = (who) => getRateLimits().consumeReset(who)
 export const consumeNewPassword: RateLimits['consumeNewPassword'] = (who) => getRateLimits().consumeNewPassword(who)
 

@@ -7,6 +7,7 @@ const policy: RedirectPolicy = {
   publicOrigin: PUBLIC,
   allowedHosts: ['good.com', 'App.Example.com', 'localhost', '*.wild.com'],
   allowedOrigins: ['https://partner.example.org:8443/', 'not a url', 'javascript:alert(1)'],
+  allowLoopbackHosts: true,
 }
 
 /** Every origin a redirect may land on under `policy`. */
@@ -248,7 +249,12 @@ describe('checkRedirect: accepted', () => {
   })
 
   it('accepts the documented cases with minimal settings', () => {
-    const hosts = (allowedHosts: string[]) => ({ publicOrigin: PUBLIC, allowedHosts, allowedOrigins: [] })
+    const hosts = (allowedHosts: string[]) => ({
+      publicOrigin: PUBLIC,
+      allowedHosts,
+      allowedOrigins: [],
+      allowLoopbackHosts: true,
+    })
     expect(checkRedirect('https://app.example.com/path', hosts(['app.example.com']))).toEqual(
       ok('https://app.example.com/path'),
     )
@@ -263,7 +269,12 @@ describe('checkRedirect: accepted', () => {
   })
 
   it('accepts loopback IPs only when listed, over http, on the default port', () => {
-    const p = { publicOrigin: PUBLIC, allowedHosts: ['127.0.0.1', '[::1]', '10.0.0.1'], allowedOrigins: [] }
+    const p = {
+      publicOrigin: PUBLIC,
+      allowedHosts: ['127.0.0.1', '[::1]', '10.0.0.1'],
+      allowedOrigins: [],
+      allowLoopbackHosts: true,
+    }
     expect(checkRedirect('http://127.0.0.1/x', p)).toEqual(ok('http://127.0.0.1/x'))
     expect(checkRedirect('http://[::1]/', p)).toEqual(ok('http://[::1]/'))
     expect(checkRedirect('http://127.0.0.1:8080/', p)).toEqual(invalid)
@@ -383,7 +394,7 @@ describe('checkRedirect: properties', () => {
 describe('allowedHostSources: the CSP form-action sources for the allowed hosts', () => {
   it('lists exactly what the policy accepts, and nothing that could add a directive', () => {
     const hosts = ['App.Example.com', 'localhost', '127.0.0.1', '*.wild.com', '10.0.0.1', 'evil.com; script-src *', ' spaced.com ']
-    expect(allowedHostSources(hosts)).toEqual([
+    expect(allowedHostSources(hosts, { allowLoopbackHosts: true })).toEqual([
       'https://app.example.com',
       'http://localhost:*',
       'https://localhost:*',
@@ -394,7 +405,7 @@ describe('allowedHostSources: the CSP form-action sources for the allowed hosts'
   })
 
   it('covers every host redirect checkRedirect accepts', () => {
-    const sources = allowedHostSources(policy.allowedHosts)
+    const sources = allowedHostSources(policy.allowedHosts, { allowLoopbackHosts: true })
     for (const raw of ['https://good.com/x', 'https://app.example.com/', 'http://localhost:9/after', 'https://localhost/']) {
       const check = checkRedirect(raw, policy)
       expect(check.kind, raw).toBe('ok')
@@ -402,5 +413,80 @@ describe('allowedHostSources: the CSP form-action sources for the allowed hosts'
       const source = url.hostname === 'localhost' ? `${url.protocol}//localhost:*` : url.origin
       expect(sources, raw).toContain(source)
     }
+  })
+})
+
+// Every Firebase project lists localhost in its authorizedDomains: outside development platforms
+// (PLATFORM local, test, development) loopback entries there are ignored (ADR 016).
+describe('loopback hosts from authorizedDomains outside development', () => {
+  const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]', 'LocalHost', 'app.localhost']
+  const production: RedirectPolicy = {
+    publicOrigin: PUBLIC,
+    allowedHosts: ['good.com', ...LOOPBACK_HOSTS],
+    allowedOrigins: [],
+  }
+
+  it.each([
+    'http://localhost:4444/x',
+    'https://localhost/',
+    'http://localhost/',
+    'https://localhost:4444/sso/callback',
+    'http://127.0.0.1/x',
+    'https://127.0.0.1/',
+    'http://[::1]/',
+    'https://app.localhost/',
+  ])('refuses %s by default (production)', (raw) => {
+    expect(checkRedirect(raw, production)).toEqual(invalid)
+    expect(checkRedirect(raw, { ...production, allowLoopbackHosts: false })).toEqual(invalid)
+  })
+
+  it('still accepts the other authorized domains and local paths', () => {
+    expect(checkRedirect('https://good.com/x', production)).toEqual(ok('https://good.com/x'))
+    expect(checkRedirect('/x', production)).toEqual(ok(`${PUBLIC}/x`))
+  })
+
+  it('accepts them on development platforms', () => {
+    const development = { ...production, allowLoopbackHosts: true }
+    expect(checkRedirect('http://localhost:4444/x', development)).toEqual(ok('http://localhost:4444/x'))
+    expect(checkRedirect('http://127.0.0.1/x', development)).toEqual(ok('http://127.0.0.1/x'))
+    expect(checkRedirect('http://[::1]/', development)).toEqual(ok('http://[::1]/'))
+  })
+
+  it('accepts a loopback origin REDIRECT_ALLOWED_ORIGINS names explicitly, and only that one', () => {
+    const named = { ...production, allowedOrigins: ['http://localhost:4444'] }
+    expect(checkRedirect('http://localhost:4444/x', named)).toEqual(ok('http://localhost:4444/x'))
+    expect(checkRedirect('http://localhost:4445/x', named)).toEqual(invalid)
+    expect(checkRedirect('https://localhost:4444/x', named)).toEqual(invalid)
+  })
+
+  it('accepts a loopback publicOrigin (a portal run on localhost)', () => {
+    const p = { ...production, publicOrigin: 'http://localhost:3000' }
+    expect(checkRedirect('http://localhost:3000/y', p)).toEqual(ok('http://localhost:3000/y'))
+    expect(checkRedirect('http://localhost:3001/y', p)).toEqual(invalid)
+  })
+
+  it('leaves them out of the CSP form-action sources', () => {
+    expect(allowedHostSources(['good.com', ...LOOPBACK_HOSTS])).toEqual(['https://good.com'])
+    expect(allowedHostSources(['good.com', ...LOOPBACK_HOSTS], { allowLoopbackHosts: false })).toEqual([
+      'https://good.com',
+    ])
+    expect(allowedHostSources(['localhost'], { allowLoopbackHosts: true })).toEqual([
+      'http://localhost:*',
+      'https://localhost:*',
+    ])
+  })
+
+  it('never returns ok on a loopback host unless allowed origins name it (property)', () => {
+    const raw = fc.tuple(
+      fc.constantFrom('http://', 'https://', 'HTTP://'),
+      fc.constantFrom(...LOOPBACK_HOSTS, '127.0.0.1', '[::1]', 'localhost.'),
+      fc.constantFrom('', ':4444', ':80', ':443', ':3000'),
+      fc.constantFrom('', '/', '/x?y=1'),
+    )
+    fc.assert(
+      fc.property(raw, ([scheme, host, port, path]) => {
+        expect(checkRedirect(scheme + host + port + path, production).kind).not.toBe('ok')
+      }),
+    )
   })
 })

@@ -12,6 +12,9 @@
  * - an absolute https URL on the default port whose host name is in allowedHosts (exact
  *   match, so '*.example.com' is not a wildcard); http and any port only for 'localhost'.
  *   127.0.0.1 and [::1] are the only IP hosts accepted, http allowed, default port only.
+ *   Loopback hosts (localhost, *.localhost, 127.0.0.1, [::1]) count only with allowLoopbackHosts:
+ *   every Firebase project lists localhost, which in production would send a visitor's session to
+ *   whatever listens on the visitor's own machine (ADR 016).
  * Always the re-serialised URL, never the raw input.
  */
 
@@ -24,6 +27,11 @@ export interface RedirectPolicy {
   allowedHosts: ReadonlySet<string> | readonly string[]
   /** Full origins (config.redirectAllowedOrigins), e.g. 'https://app.example.com:8443'. */
   allowedOrigins: readonly string[]
+  /**
+   * Whether loopback hosts in allowedHosts count: only on development platforms (PLATFORM local,
+   * test, development). allowedOrigins and publicOrigin are trusted as written either way.
+   */
+  allowLoopbackHosts?: boolean
 }
 
 export const REDIRECT_MAX_LENGTH = 2048
@@ -72,11 +80,14 @@ export function checkRedirect(raw: string | null, policy: RedirectPolicy): Redir
   if (url.origin === publicOrigin || policy.allowedOrigins.some((o) => originOf(o) === url.origin)) {
     return { kind: 'ok', url: url.href }
   }
-  return hostAllowed(url, policy.allowedHosts) ? { kind: 'ok', url: url.href } : INVALID
+  return hostAllowed(url, policy.allowedHosts, policy.allowLoopbackHosts ?? false)
+    ? { kind: 'ok', url: url.href }
+    : INVALID
 }
 
-function hostAllowed(url: URL, allowedHosts: RedirectPolicy['allowedHosts']): boolean {
+function hostAllowed(url: URL, allowedHosts: RedirectPolicy['allowedHosts'], allowLoopbackHosts: boolean): boolean {
   const host = url.hostname
+  if (!allowLoopbackHosts && isLoopbackHost(host)) return false
   const loopback = LOOPBACK.has(host)
   if (!loopback && (!HOST_NAME.test(host) || IPV4.test(host))) return false
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) return false
@@ -89,13 +100,23 @@ function hostAllowed(url: URL, allowedHosts: RedirectPolicy['allowedHosts']): bo
  * `form-action` lists them; ADR 005). Entries that could never match are left out, so nothing
  * from the identity service's list can add a directive to the header.
  */
-export function allowedHostSources(allowedHosts: RedirectPolicy['allowedHosts']): string[] {
+export function allowedHostSources(
+  allowedHosts: RedirectPolicy['allowedHosts'],
+  { allowLoopbackHosts = false }: Pick<RedirectPolicy, 'allowLoopbackHosts'> = {},
+): string[] {
   return [...allowedHosts].flatMap((entry) => {
     const host = entry.trim().toLowerCase()
+    if (!allowLoopbackHosts && isLoopbackHost(host)) return []
     if (host === 'localhost') return ['http://localhost:*', 'https://localhost:*']
     if (LOOPBACK.has(host)) return [`http://${host}`, `https://${host}`]
     return HOST_NAME.test(host) && !IPV4.test(host) ? [`https://${host}`] : []
   })
+}
+
+/** localhost and its subdomains (RFC 6761), 127.0.0.0/8, [::1]: the visitor's own machine. */
+function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '[::1]') return true
+  return IPV4.test(host) && host.startsWith('127.')
 }
 
 function parse(raw: string, base?: string): URL | null {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { localPathOr } from './redirect'
+import { localPathOr, loopbackHostsAllowed } from './redirect'
 
 describe('localPathOr', () => {
   it.each([
@@ -51,4 +51,17 @@ describe('localPathOr', () => {
       expect(localPathOr(value)).not.toMatch(/^\/\//)
     },
   )
+})
+
+describe('loopbackHostsAllowed', () => {
+  it.each([
+    ['local', true],
+    ['test', true],
+    ['development', true],
+    ['staging', false],
+    ['isoprod', false],
+    ['production', false],
+  ] as const)('%s → %s', (platform, allowed) => {
+    expect(loopbackHostsAllowed(platform)).toBe(allowed)
+  })
 })

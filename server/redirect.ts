@@ -1,5 +1,5 @@
 import { getAuthorizedDomains, knownAuthorizedDomains } from './authorized-domains'
-import { getConfig } from './config'
+import { getConfig, type Platform } from './config'
 import { allowedHostSources, checkRedirect } from './redirect-policy'
 
 /**
@@ -28,12 +28,24 @@ export function localPathOr(value: unknown, fallback = '/'): string {
  */
 export async function resolveRedirect(raw: string | null, publicOrigin: string) {
   if (raw === null) return { kind: 'none' } as const
-  const { redirectAllowedOrigins } = getConfig()
+  const { redirectAllowedOrigins, platform } = getConfig()
   return checkRedirect(raw, {
     publicOrigin,
     allowedHosts: await getAuthorizedDomains(),
     allowedOrigins: redirectAllowedOrigins,
+    allowLoopbackHosts: loopbackHostsAllowed(platform),
   })
+}
+
+const DEVELOPMENT_PLATFORMS: readonly Platform[] = ['local', 'test', 'development']
+
+/**
+ * Whether loopback hosts among the authorizedDomains (every Firebase project lists localhost) may
+ * receive redirects, SSO callbacks and form posts: on development platforms only (ADR 016). An
+ * origin REDIRECT_ALLOWED_ORIGINS names is accepted on every platform.
+ */
+export function loopbackHostsAllowed(platform: Platform): boolean {
+  return DEVELOPMENT_PLATFORMS.includes(platform)
 }
 
 /** Where to go when there is no `redirect`: DEFAULT_REDIRECT_URL, else `/` (the signed-in page). */
@@ -48,13 +60,14 @@ export function defaultRedirect(): string {
  * sign-in's, and the emailed sign-in link's whose target travelled in the email (ADR 005).
  */
 export function formActionSources(publicOrigin: string): string[] {
-  const { redirectAllowedOrigins, defaultRedirectUrl } = getConfig()
+  const { redirectAllowedOrigins, defaultRedirectUrl, platform } = getConfig()
   const sources = new Set<string>()
   for (const url of [...redirectAllowedOrigins, defaultRedirectUrl]) {
     const origin = url ? URL.parse(url)?.origin : undefined
     if (origin && origin !== 'null') sources.add(origin)
   }
-  for (const source of allowedHostSources(knownAuthorizedDomains())) sources.add(source)
+  const allowLoopbackHosts = loopbackHostsAllowed(platform)
+  for (const source of allowedHostSources(knownAuthorizedDomains(), { allowLoopbackHosts })) sources.add(source)
   sources.delete(publicOrigin)
   return [...sources]
 }

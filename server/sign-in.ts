@@ -1,14 +1,16 @@
 import type { AppLoadContext } from '@remix-run/node'
+import { rotateCsrf } from './csrf'
+import { deviceCookie, deviceIdFor } from './device'
 import { getIdentity, isIdentityError, messageKeyFor, type AuthCode, type MessageKey } from './identity'
 import { recordSignIn } from './observability/metrics'
 import { securityEvent } from './observability/security-events'
-import { checkSignIn, clearSignInFailures, recordSignInFailure } from './rate-limit'
+import { consumeSignIn } from './rate-limit'
 import { defaultRedirect, resolveRedirect } from './redirect'
 import { createSession } from './session'
 import { syncToken } from './token-sync'
 
 export type SignInOutcome =
-  | { ok: true; setCookie: string; location: string }
+  | { ok: true; setCookies: string[]; location: string }
   | { ok: false; status: number; message: MessageKey; retryAfterSeconds?: number; captchaSiteKey?: string }
 
 /** Codes that say "these credentials do not open an account", all answered alike (no enumeration). */
@@ -40,15 +42,19 @@ export type SignInMethod = 'password' | 'email-link' | 'sso'
 
 /**
  * The end of every sign-in (password, email link, single sign-on): the session cookie from a fresh
- * ID token, token sync, the security event, and where to go (the redirect policy, checked again).
- * Throws when the session cannot be made; the caller answers with its own message.
+ * ID token and the device cookie naming the account (server/device.ts; none without an email),
+ * token sync, the security event, and where to go (the redirect policy, checked again). The caller
+ * appends every one of `setCookies` to its response. Throws when the session cannot be made; the
+ * caller answers with its own message.
  */
 export async function signInWithIdToken(
   idToken: string,
   input: { email: string | null; method: SignInMethod; redirect: string | null },
   context: AppLoadContext,
-): Promise<{ setCookie: string; location: string }> {
-  const setCookie = await createSession(idToken)
+): Promise<{ setCookies: string[]; location: string }> {
+  // A CSRF token seen before the sign-in (a shared computer, or planted) is worth nothing after it.
+  const setCookies = [await createSession(idToken), rotateCsrf()]
+  if (input.email) setCookies.push(deviceCookie(input.email))
   await syncToken(idToken)
   securityEvent('sign-in-success', {
     reqId: context.requestId,
@@ -58,16 +64,21 @@ export async function signInWithIdToken(
   })
   recordSignIn('success')
   const target = await resolveRedirect(input.redirect, context.publicOrigin)
-  return { setCookie, location: target.kind === 'ok' ? target.url : defaultRedirect() }
+  return { setCookies, location: target.kind === 'ok' ? target.url : defaultRedirect() }
 }
 
-/** Password sign-in: rate limits, the identity call, then signInWithIdToken. */
+/**
+ * Password sign-in: the attempt takes its rate-limit points first (a browser holding this
+ * account's device cookie is limited per device instead of per account), then the identity call
+ * and signInWithIdToken. Only a verdict on the credentials keeps the points (ADR 015).
+ */
 export async function signInWithPassword(
+  request: Request,
   input: { email: string; password: string; captchaResponse?: string; redirect?: string | null },
   context: AppLoadContext,
 ): Promise<SignInOutcome> {
-  const who = { ip: context.clientIp, email: input.email, reqId: context.requestId }
-  const limit = await checkSignIn(who)
+  const device = deviceIdFor(request, input.email)
+  const limit = await consumeSignIn({ ip: context.clientIp, email: input.email, device, reqId: context.requestId })
   if (!limit.ok) {
     recordSignIn('auth/too-many-requests')
     return { ok: false, status: 429, message: 'error.tooManyRequests', retryAfterSeconds: limit.retryAfterSeconds }
@@ -83,7 +94,7 @@ export async function signInWithPassword(
       { email: input.email, method: 'password', redirect: input.redirect ?? null },
       context,
     )
-    await clearSignInFailures(who)
+    await limit.release('success')
     return { ok: true, ...session }
   } catch (error) {
     code = isIdentityError(error) ? error.code : 'auth/internal-error'
@@ -91,15 +102,14 @@ export async function signInWithPassword(
 
   securityEvent('sign-in-failure', { reqId: context.requestId, ip: context.clientIp, email: input.email, code })
   recordSignIn(code)
+  // A wrong password keeps its points; a captcha demand or a failing service judged nothing.
+  await limit.release(CREDENTIAL_FAILURES.has(code) ? 'failure' : 'void')
   if (CAPTCHA_CODES.has(code)) {
     const siteKey = await captchaSiteKey()
     if (siteKey) return { ok: false, status: 400, message: 'error.captchaRequired', captchaSiteKey: siteKey }
     return { ok: false, status: 503, message: 'error.unexpected' }
   }
-  if (CREDENTIAL_FAILURES.has(code)) {
-    await recordSignInFailure(who)
-    return { ok: false, status: 401, message: 'error.wrongCredentials' }
-  }
+  if (CREDENTIAL_FAILURES.has(code)) return { ok: false, status: 401, message: 'error.wrongCredentials' }
   const message = messageKeyFor(code)
   return { ok: false, status: statusFor(message), message }
 }

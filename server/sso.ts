@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import type { AppLoadContext } from '@remix-run/node'
 import { getConfig } from './config'
-import { expireCookie, isSecureOrigin, openSealedCookie, sealedCookie } from './cookies'
+import { clearCookie, isSecureOrigin, type SealedCookie } from './cookies'
+import { openForBrowser, sealForBrowser } from './csrf'
 import { getFlags, type Flags } from './flags'
 import { getIdentity, isIdentityError, parseAuthDomain, type AuthCode, type IdentityClient } from './identity'
 import { logger } from './observability/logger'
@@ -16,10 +17,10 @@ import { signInWithIdToken } from './sign-in'
  */
 
 export const CALLBACK_PATH = '/sso/callback'
-const STATE_COOKIE = 'sso_state'
-const STATE_MAX_AGE = 10 * 60
 /** Marks a callback relayed from the authDomain host to the public one, so it is relayed once. */
 const RELAY_PARAM = 'portal_relay'
+/** Marks a form_post answer posted again from our own page, so it is re-posted once. */
+const REPOST_PARAM = 'portal_repost'
 /** Where the emulator's fake provider page puts its answer (see emulatorAuthUri). */
 const EMULATOR_PARAM = 'emulator'
 
@@ -160,6 +161,7 @@ export async function finishSso(
   } else {
     const search = new URLSearchParams(input.search)
     search.delete(RELAY_PARAM)
+    search.delete(REPOST_PARAM)
     requestUri = `${state.callbackOrigin}${CALLBACK_PATH}${search.size ? `?${search}` : ''}`
   }
   try {
@@ -227,21 +229,23 @@ export async function ssoSettings(): Promise<SsoSettings | null> {
 }
 
 /**
- * SameSite=None over https: a form_post provider returns with a cross-site POST, which would not
- * carry a Lax cookie. The cookie is signed and only names this browser's own pending sign-in.
+ * The pending sign-in, sealed to this browser (ADR 017): a state planted from another browser is
+ * refused. SameSite=None over https: a form_post provider returns with a cross-site POST, which
+ * would not carry a Lax cookie.
  */
-const stateSameSite = () => (isSecureOrigin() ? 'None' : 'Lax')
-
-function stateCookie(state: SsoState): string {
-  return sealedCookie(STATE_COOKIE, 'sso-state', JSON.stringify(state), STATE_MAX_AGE, { sameSite: stateSameSite() })
-}
+const stateCookie = (): SealedCookie => ({
+  name: 'sso_state',
+  purpose: 'sso-state',
+  maxAge: 10 * 60,
+  sameSite: isSecureOrigin() ? 'None' : 'Lax',
+})
 
 export function clearStateCookie(): string {
-  return expireCookie(STATE_COOKIE, { sameSite: stateSameSite() })
+  return clearCookie(stateCookie())
 }
 
 function readState(request: Request): SsoState | null {
-  const value = openSealedCookie(request, STATE_COOKIE, 'sso-state')
+  const value = openForBrowser(request, stateCookie())
   if (!value) return null
   try {
     const state = JSON.parse(value) as Partial<SsoState>
@@ -269,10 +273,11 @@ export function signInPageWithError(error: SsoError, redirect: string | null): s
   return `/?${params}`
 }
 
-export type StartOutcome = { ok: true; authUri: string; setCookie: string } | { ok: false; location: string }
+export type StartOutcome = { ok: true; authUri: string; setCookies: string[] } | { ok: false; location: string }
 
 /** POST /sso/start, after the CSRF check. */
 export async function startSso(
+  request: Request,
   input: { redirect: string | null; authDomain: string | null },
   context: AppLoadContext,
 ): Promise<StartOutcome> {
@@ -283,7 +288,7 @@ export async function startSso(
   const callbackOrigin = await callbackOriginFor(input.authDomain, context.publicOrigin)
   try {
     const { authUri, state } = await beginSso({ redirect, callbackOrigin }, settings)
-    return { ok: true, authUri, setCookie: stateCookie(state) }
+    return { ok: true, authUri, setCookies: sealForBrowser(request, stateCookie(), JSON.stringify(state)) }
   } catch (error) {
     const code = isIdentityError(error) ? error.code : 'auth/internal-error'
     logger.warn({ event: 'sso-start-failed', code, reqId: context.requestId }, 'single sign-on could not start')
@@ -298,10 +303,12 @@ export async function startSso(
  * GET or POST /sso/callback. Always a redirect: into the session, back to the sign-in page with
  * a message, or (once) from the authDomain host to the public origin, which holds the state cookie.
  */
-export async function handleSsoCallback(
-  request: Request,
-  context: AppLoadContext,
-): Promise<{ location: string; status: 303 | 307; setCookies: string[] }> {
+export type CallbackOutcome =
+  | { location: string; status: 303 | 307; setCookies: string[] }
+  /** A form_post answer to post again from our own page (see handleSsoCallback). */
+  | { repost: { action: string; fields: [string, string][] } }
+
+export async function handleSsoCallback(request: Request, context: AppLoadContext): Promise<CallbackOutcome> {
   const url = new URL(request.url)
   const state = readState(request)
   const settings = await ssoSettings()
@@ -319,6 +326,13 @@ export async function handleSsoCallback(
   }
 
   const postBody = request.method === 'POST' ? await request.text() : null
+  if (postBody !== null && !state && settings && !url.searchParams.has(REPOST_PARAM)) {
+    // A form_post provider posts cross-site, so the browser withholds the Lax cookie the state is
+    // bound to: our own page posts the answer again, same-site, once; the binding then decides.
+    const search = new URLSearchParams(url.search)
+    search.set(REPOST_PARAM, '1')
+    return { repost: { action: `${CALLBACK_PATH}?${search}`, fields: [...new URLSearchParams(postBody)] } }
+  }
   const finish: SsoFinish = settings
     ? await finishSso({ search: url.searchParams, postBody, state }, settings)
     : { ok: false, error: 'unavailable' }
@@ -335,7 +349,7 @@ export async function handleSsoCallback(
   }
   try {
     const session = await signInWithIdToken(finish.idToken, { email: finish.email, method: 'sso', redirect }, context)
-    return { location: session.location, status: 303, setCookies: [session.setCookie, clearStateCookie()] }
+    return { location: session.location, status: 303, setCookies: [...session.setCookies, clearStateCookie()] }
   } catch {
     return { location: signInPageWithError('unavailable', redirect), status: 303, setCookies: [clearStateCookie()] }
   }

@@ -24,7 +24,8 @@ export function GeneralErrorBoundary() {
   const cookiesBlocked = isRouteErrorResponse(error) && error.status === 403 && error.data?.reason === 'cookie-missing'
   const helpUrl = cookiesBlocked ? (error.data.cookiesHelpUrl ?? root?.cookiesHelpUrl) : null
   if (isRouteErrorResponse(error)) {
-    if (error.status === 404) heading = `${t('error.pageNotFound')} ${location.pathname}${location.search}`
+    if (error.status === 404)
+      heading = `${t('error.pageNotFound')} ${shownPath(error.data) ?? location.pathname + location.search}`
     else if (error.status === 403) heading = t('error.forbidden')
   }
 
@@ -39,4 +40,10 @@ export function GeneralErrorBoundary() {
       </p>
     </section>
   )
+}
+
+/** The path a 404 names when its data says (an over-long path, shortened by the server: app/routes/$.tsx). */
+function shownPath(data: unknown): string | null {
+  const path = (data as { path?: unknown } | null)?.path
+  return typeof path === 'string' ? path : null
 }

@@ -1,11 +1,23 @@
-import type { MetaFunction } from '@remix-run/node'
+import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { pageTitle } from '~/lib/meta'
+import { LONG_PATH_PARAM, LONG_PATH_ROUTE, LONG_PATH_SHOWN } from '../../server/http/path-bound'
 
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'error.pageNotFound')
 
-/** Any unknown path: 404 with 'Page not found' and the path (seed section 2). */
-export function loader() {
+/**
+ * Any unknown path: 404 with 'Page not found' and the path (seed section 2). A path over the
+ * server's bounds arrives as LONG_PATH_ROUTE with its start (server/http/app.ts, ADR 016): the
+ * page shows that start and '…', from the error's data so that the browser, whose address is
+ * still the long one, renders the same heading when it hydrates.
+ */
+export function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url)
+  if (url.pathname === LONG_PATH_ROUTE) {
+    const start = url.searchParams.get(LONG_PATH_PARAM) ?? ''
+    const shown = start.startsWith('/') ? start.slice(0, LONG_PATH_SHOWN) : '/'
+    throw data({ path: `${shown}…` }, { status: 404 })
+  }
   throw new Response('Not Found', { status: 404 })
 }
 

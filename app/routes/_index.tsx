@@ -66,10 +66,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return data({ email, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: noStore })
     }
     const sent = await sendSignInLink(
+      request,
       { email: parsed.data.email, redirect: redirectParam, locale: getLocale(request), isBot },
       context,
     )
-    return redirect(sent.location, { status: 303, headers: { ...noStore, 'Set-Cookie': sent.setCookie } })
+    const headers = new Headers(noStore)
+    for (const cookie of sent.setCookies) headers.append('Set-Cookie', cookie)
+    return redirect(sent.location, { status: 303, headers })
   }
   const parsed = SignInFormSchema.safeParse({ email: form.get('email'), password: form.get('password') })
   if (!parsed.success) {
@@ -78,7 +81,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (isBot) return data({ email, formError: 'error.wrongCredentials' }, { status: 401, headers: noStore })
 
   const captchaResponse = formText(form, 'g-recaptcha-response') || undefined
-  const outcome = await signInWithPassword({ ...parsed.data, captchaResponse, redirect: redirectParam }, context)
+  const outcome = await signInWithPassword(request, { ...parsed.data, captchaResponse, redirect: redirectParam }, context)
   if (!outcome.ok) {
     const headers: Record<string, string> = { ...noStore }
     if (outcome.retryAfterSeconds) headers['Retry-After'] = String(outcome.retryAfterSeconds)
@@ -87,10 +90,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { status: outcome.status, headers },
     )
   }
-  return redirect(outcome.location, {
-    status: 303,
-    headers: { ...noStore, 'Set-Cookie': outcome.setCookie },
-  })
+  // The session and the device cookie (server/device.ts), in the same response.
+  const headers = new Headers(noStore)
+  for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
+  return redirect(outcome.location, { status: 303, headers })
 }
 
 type ActionData = { email: string; formError?: string; fieldErrors?: FieldErrors; captchaSiteKey?: string }

@@ -28,11 +28,11 @@ const noStore = { 'Cache-Control': 'no-store' }
  * clean URL, whose GET checks the code without spending it. Missing or unknown modes are a 400.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const routing = routeEmailLink(new URL(request.url))
+  const routing = routeEmailLink(request)
   if (routing.kind === 'redirect') {
-    throw redirect(routing.location, {
-      headers: routing.setCookie ? { ...noStore, 'Set-Cookie': routing.setCookie } : noStore,
-    })
+    const headers = new Headers(noStore)
+    for (const cookie of routing.setCookies) headers.append('Set-Cookie', cookie)
+    throw redirect(routing.location, { headers })
   }
   const page = routing.kind === 'invalid' ? ({ mode: 'invalid' } as const) : await inspectEmailAction(request)
   const invalid = page.mode === 'invalid'

@@ -8,6 +8,7 @@ import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import { CONSENT_COOKIE, CONSENT_MAX_AGE, hasConsented } from '../../server/consent'
 import { readCookie, serializeCookie } from '../../server/cookies'
+import { keepDeviceCookie } from '../../server/device'
 import { guardForm } from '../../server/form-guard'
 import { securityEvent } from '../../server/observability/security-events'
 import { clearSessionCookie, getSession, revokeSessions } from '../../server/session'
@@ -38,6 +39,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const locale = readCookie(request.headers.get('Cookie'), LOCALE_COOKIE)
   if (isLocale(locale)) headers.append('Set-Cookie', serializeCookie(LOCALE_COOKIE, locale, { maxAge: LOCALE_COOKIE_MAX_AGE }))
   if (hasConsented(request)) headers.append('Set-Cookie', serializeCookie(CONSENT_COOKIE, '1', { maxAge: CONSENT_MAX_AGE }))
+  // Nor is the device cookie (ADR 015): it keeps this browser out of the per-account lock-out.
+  const device = keepDeviceCookie(request)
+  if (device) headers.append('Set-Cookie', device)
   return data({ done: true }, { headers })
 }
 

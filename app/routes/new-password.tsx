@@ -12,7 +12,7 @@ import { formText } from '~/lib/schemas'
 import { cleanLinkQuery, LINK_QUERY_MAX_LENGTH } from '../../server/email-actions'
 import { guardForm } from '../../server/form-guard'
 import { completePasswordReset, continueParams, inspectResetCode } from '../../server/new-password'
-import { clearResetCodeCookie, readResetCode, resetCodeCookie } from '../../server/password-reset'
+import { clearResetCodeCookie, keepResetCode, readResetCode } from '../../server/password-reset'
 
 export const headers = routeHeaders
 
@@ -32,7 +32,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const tooLong = fromLink !== null && url.search.length > LINK_QUERY_MAX_LENGTH
   if (fromLink && !tooLong) {
     const clean = `/new-password${cleanLinkQuery(url.searchParams)}`
-    throw redirect(clean, { headers: { ...noStore, 'Set-Cookie': resetCodeCookie(fromLink) } })
+    const headers = new Headers(noStore)
+    for (const cookie of keepResetCode(request, fromLink)) headers.append('Set-Cookie', cookie)
+    throw redirect(clean, { headers })
   }
   const info = await inspectResetCode(tooLong ? null : readResetCode(request))
   const signIn = continueParams(url.searchParams)

@@ -1,16 +1,36 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { getLocale, getT } from '../../server/i18n'
 import { handleSsoCallback } from '../../server/sso'
 
 /**
  * Where the sign-in provider sends the visitor back: GET (query) or POST (form_post providers,
- * which post cross-site, hence no CSRF token: the signed state cookie and its sessionId bind the
- * answer to this browser). Always a redirect, so the provider's answer leaves the address bar.
+ * which post cross-site, hence no CSRF token: the state cookie, sealed to this browser, and its
+ * sessionId bind the answer to it). A redirect, so the provider's answer leaves the address bar;
+ * or, for a cross-site form_post, a page that posts the answer again from our own origin.
  */
 async function callback(request: Request, context: LoaderFunctionArgs['context']) {
-  const { location, status, setCookies } = await handleSsoCallback(request, context)
+  const outcome = await handleSsoCallback(request, context)
   const headers = new Headers({ 'Cache-Control': 'no-store' })
-  for (const cookie of setCookies) headers.append('Set-Cookie', cookie)
-  return redirect(location, { status, headers })
+  if ('repost' in outcome) {
+    headers.set('Content-Type', 'text/html; charset=utf-8')
+    return new Response(repostPage(outcome.repost, getLocale(request), context.cspNonce), { headers })
+  }
+  for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
+  return redirect(outcome.location, { status: outcome.status, headers })
+}
+
+const escape = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c)
+
+/** Posts itself with JavaScript; without it, one click on the button. */
+function repostPage(
+  { action, fields }: { action: string; fields: [string, string][] },
+  locale: ReturnType<typeof getLocale>,
+  nonce: string,
+): string {
+  const t = getT(locale)
+  const inputs = fields.map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`)
+  return `<!DOCTYPE html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex, nofollow"><title>${escape(t('sso.title'))}</title></head><body><form method="post" action="${escape(action)}"><p>${escape(t('sso.finishing'))}</p>${inputs.join('')}<button type="submit">${escape(t('emailAction.continue'))}</button></form><script nonce="${escape(nonce)}">document.forms[0].submit()</script></body></html>`
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -23,6 +23,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { form, isBot } = await guardForm(request, context)
   if (isBot) throw redirect('/', { status: 303, headers: noStore })
   const outcome = await startSso(
+    request,
     {
       redirect: form.has('redirect') ? formText(form, 'redirect') : null,
       authDomain: formText(form, 'authDomain') || null,
@@ -30,10 +31,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     context,
   )
   if (!outcome.ok) throw redirect(outcome.location, { status: 303, headers: noStore })
-  return data(
-    { authUri: outcome.authUri },
-    { headers: { ...noStore, 'Set-Cookie': outcome.setCookie, Refresh: `0;url=${outcome.authUri}` } },
-  )
+  const headers = new Headers({ ...noStore, Refresh: `0;url=${outcome.authUri}` })
+  for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
+  return data({ authUri: outcome.authUri }, { headers })
 }
 
 export default function SsoStart() {

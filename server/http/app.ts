@@ -10,6 +10,7 @@ import { recordHttpRequest, routeLabeler } from '../observability/metrics'
 import { getReadiness, type Readiness } from '../readiness'
 import { formActionSources } from '../redirect'
 import { bodyLimit } from './body-limit'
+import { boundedManifestQuery, longPathReplacement, pathWithinBounds } from './path-bound'
 import { plainErrorHandler, securityHeaders, type SecurityHeadersOptions } from './security-headers'
 
 export interface AppOptions {
@@ -57,9 +58,10 @@ export function createApp({ config, build, clientDir, devMiddleware, recaptcha, 
   const ready = readiness ?? getReadiness()
   app.use((req, res, next) => {
     const started = performance.now()
+    // Taken now: an over-long path is rewritten below. routeOf is bounded (and regex-free) on long input.
+    const path = pathOf(req.originalUrl)
     res.once('close', () => {
       const ms = performance.now() - started
-      const path = req.originalUrl.split('?')[0] ?? '/'
       const route = res.locals.route === 'static' || path.startsWith('/assets/') ? 'static' : routeOf(path)
       // 499: the client went away before the response was complete (nginx's convention).
       const status = res.writableFinished ? res.statusCode : 499
@@ -70,6 +72,24 @@ export function createApp({ config, build, clientDir, devMiddleware, recaptcha, 
         'request',
       )
     })
+    next()
+  })
+
+  // A path over the bounds (ADR 016) is answered as the not-found page it is, without Remix ever
+  // matching it (its lazy route discovery costs the square of the segments): Remix gets a short
+  // reserved path instead. /__manifest, the discovery endpoint, may ask about a bounded set of paths.
+  app.use((req, res, next) => {
+    const path = pathOf(req.originalUrl)
+    if (!pathWithinBounds(path)) {
+      req.url = req.originalUrl = longPathReplacement(path)
+    } else if (path === '/__manifest') {
+      const query = boundedManifestQuery(req.originalUrl.slice(path.length + 1))
+      if (query === null) {
+        res.status(400).type('text/plain').send('Bad Request')
+        return
+      }
+      req.url = req.originalUrl = `${path}?${query}`
+    }
     next()
   })
 
@@ -130,6 +150,12 @@ export function createApp({ config, build, clientDir, devMiddleware, recaptcha, 
   )
   app.use(plainErrorHandler)
   return app
+}
+
+/** The path of a request target, without its query string (no regex: the input is the client's). */
+function pathOf(url: string): string {
+  const query = url.indexOf('?')
+  return query === -1 ? url : url.slice(0, query)
 }
 
 /** The route label of the files express.static serves. */

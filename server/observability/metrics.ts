@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { pathWithinBounds } from '../http/path-bound'
 import { singleton } from '../singleton'
 
 /**
@@ -149,10 +150,23 @@ export function routeLabeler(routes: RouteManifest | null = null): (path: string
       ),
     }))
 
+  // Every request's path goes through here: no regex may backtrack on it (`/\/+$/` on '/' + 8,000
+  // slashes + 'x' took 130 ms), and a path over the bounds the server routes (ADR 016) is 'other' at once.
   return (rawPath) => {
-    let path = rawPath === '/_root.data' ? '/' : rawPath.replace(/\.data$/, '')
-    if (path.length > 1) path = path.replace(/\/+$/, '') || '/'
+    if (!pathWithinBounds(rawPath)) return 'other'
+    const path = trimTrailingSlashes(rawPath === '/_root.data' ? '/' : withoutSuffix(rawPath, '.data'))
     if (patterns.has(path)) return path
     return dynamic.find((d) => d.regex.test(path))?.pattern ?? 'other'
   }
+}
+
+function withoutSuffix(value: string, suffix: string): string {
+  return value.endsWith(suffix) ? value.slice(0, -suffix.length) : value
+}
+
+/** '/a//' → '/a', '///' → '/': a loop, where `/\/+$/` backtracks quadratically on '///…///x'. */
+export function trimTrailingSlashes(path: string): string {
+  let end = path.length
+  while (end > 1 && path.charCodeAt(end - 1) === 47) end--
+  return end === path.length ? path : path.slice(0, end)
 }

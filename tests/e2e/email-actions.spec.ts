@@ -245,7 +245,7 @@ test.describe('over HTTP', () => {
       expect(first.status()).toBe(302)
       // The clean URL keeps the other parameters, never mode, apiKey or the code.
       expect(first.headers()['location']).toBe('/action?continueUrl=x&lang=en')
-      expect(first.headers()['set-cookie']).toMatch(/^action_code=.*HttpOnly/)
+      expect(first.headers()['set-cookie']).toMatch(/^action_code=.*HttpOnly/m)
       const page = await request.get(first.headers()['location']!)
       expect(page.status()).toBe(400)
       expect(alertMarkup(await page.text())).toContain('Ce lien est invalide ou a expiré.')

@@ -221,7 +221,9 @@ describe.each(Object.entries(PAYLOADS))('the %s payload', (_name, payload) => {
     expect(first.status).toBe(302)
     const resetCookie = /reset_code=[^;]+/.exec(first.setCookie)?.[0]
     expect(resetCookie).toBeDefined()
-    const answer = await send('GET', first.location!, { cookie: resetCookie })
+    // The code is sealed to this browser: its CSRF cookie, minted by the same answer (ADR 017).
+    const csrfCookie = /csrf=[^;]+/.exec(first.setCookie)?.[0]
+    const answer = await send('GET', first.location!, { cookie: `${csrfCookie}; ${resetCookie}` })
     expect(answer.status).toBe(200)
     expectEscaped(answer, payload, [
       `Choisissez un nouveau mot de passe pour ${escapeHtml(email)}.`,
@@ -230,7 +232,7 @@ describe.each(Object.entries(PAYLOADS))('the %s payload', (_name, payload) => {
   })
 
   it('in the links of the email action guard (/action)', async () => {
-    const answer = await send('GET', `/action?mode=resetPassword&oobCode=${encoded}&continueUrl=${encoded}`)
+    const answer = await send('GET', `/action?mode=resetPassword&oobCode=${encoded}&apiKey=k&continueUrl=${encoded}`)
     expect(answer.status).toBe(302)
     expect(answer.location, 'the Location header is encoded').toMatch(/^[\x21-\x7e]+$/)
     expect(answer.location).not.toContain(payload)

@@ -508,7 +508,8 @@ async function csrfTokens(): Promise<[string, string]> {
 }
 
 async function resetCodeCookie(oobCode: string): Promise<string> {
-  const answer = await send('GET', `/new-password?oobCode=${encodeURIComponent(oobCode)}`, {})
+  // Sealed to the browser holding tokens[0], as the cases below send it (ADR 017).
+  const answer = await send('GET', `/new-password?oobCode=${encodeURIComponent(oobCode)}`, { cookie: `csrf=${tokens[0]}` })
   const setCookie = headerOf(answer, 'set-cookie')
   const cookie = /reset_code=[^;]+/.exec(setCookie)?.[0]
   if (!cookie) throw new Error(`no reset_code cookie: ${answer.status} ${setCookie}`)
@@ -718,7 +719,7 @@ describe('loaders, fuzzed', () => {
       expect(isPage(answer)).toBe(true)
     }
     // A link of ordinary length still goes on, with its other parameters.
-    const ordinary = await send('GET', '/action?mode=resetPassword&oobCode=abc&lang=fr&continueUrl=x', {})
+    const ordinary = await send('GET', '/action?mode=resetPassword&oobCode=abc&apiKey=k&lang=fr&continueUrl=x', {})
     expect(ordinary.status).toBe(302)
     expect(headerOf(ordinary, 'location')).toBe('/new-password?oobCode=abc&lang=fr&continueUrl=x')
   })

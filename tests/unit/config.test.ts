@@ -40,6 +40,25 @@ describe('configuration', () => {
     expect(result.errors.join('\n')).toMatch(/PORT[\s\S]*PLATFORM[\s\S]*TRUST_PROXY/)
   })
 
+  it('reads the rate limits, the per-device one included, with their defaults', () => {
+    const defaults = parseConfig({})
+    expect(defaults.ok && defaults.config.rateLimits).toEqual({
+      signInPerEmailIp: 5,
+      signInPerIp: 30,
+      signInPerEmail: 20,
+      signInPerDevice: 10,
+      resetPerEmail: 3,
+      resetPerIp: 10,
+      newPasswordPerIp: 10,
+    })
+    const set = parseConfig({ RATE_LIMIT_SIGNIN_PER_DEVICE: '7' })
+    expect(set.ok && set.config.rateLimits.signInPerDevice).toBe(7)
+    expect(parseConfig({ RATE_LIMIT_SIGNIN_PER_DEVICE: '0' })).toEqual({
+      ok: false,
+      errors: [expect.stringContaining('RATE_LIMIT_SIGNIN_PER_DEVICE')],
+    })
+  })
+
   it('treats an empty variable as unset', () => {
     expect(parseConfig({ PORT: '' }).ok).toBe(true)
   })
@@ -58,5 +77,48 @@ describe('configuration', () => {
   it('rejects an emulator URL that does not start with http or https', () => {
     const result = parseConfig({ FIREBASE_AUTH_EMULATOR_HOST: 'ftp://localhost:1' })
     expect(result).toEqual({ ok: false, errors: [expect.stringContaining('FIREBASE_AUTH_EMULATOR_HOST')] })
+  })
+
+  it('reads the remote flag service and its headers (FLAGS_OFREP_URL, FLAGS_OFREP_HEADERS)', () => {
+    const none = parseConfig({})
+    expect(none.ok && none.config.flagsRemote).toBeNull()
+    const bare = parseConfig({ FLAGS_OFREP_URL: 'https://flags.example.com/' })
+    expect(bare.ok && bare.config.flagsRemote).toEqual({ url: 'https://flags.example.com', headers: [] })
+    const withHeaders = parseConfig({
+      FLAGS_OFREP_URL: 'http://127.0.0.1:8016/base',
+      FLAGS_OFREP_HEADERS: 'Authorization: Bearer xyz:1=, X-Env:prod ,',
+    })
+    expect(withHeaders.ok && withHeaders.config.flagsRemote).toEqual({
+      url: 'http://127.0.0.1:8016/base',
+      headers: [
+        ['Authorization', 'Bearer xyz:1='],
+        ['X-Env', 'prod'],
+      ],
+    })
+  })
+
+  it.each([
+    ['Authorization Bearer s3cret-value'],
+    [': s3cret-value'],
+    ['Bad Name: s3cret-value'],
+    ['Authorization:'],
+    ['Authorization: s3cret\nvalue'],
+    ['X-Ok: 1, s3cret-value'],
+  ])('rejects FLAGS_OFREP_HEADERS=%j in one line that does not repeat the value', (value) => {
+    const result = parseConfig({ FLAGS_OFREP_URL: 'https://flags.example.com', FLAGS_OFREP_HEADERS: value })
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.errors).toHaveLength(1)
+    expect(result.errors[0]).toMatch(/^FLAGS_OFREP_HEADERS: entry \d is not 'Name: value'/)
+    expect(result.errors[0]).not.toContain('s3cret')
+    expect(result.errors[0]).not.toContain('\n')
+  })
+
+  it('rejects a FLAGS_OFREP_URL that is not http(s) or holds credentials', () => {
+    for (const url of ['ftp://flags.example.com', 'not a url', 'https://user:s3cret@flags.example.com']) {
+      const result = parseConfig({ FLAGS_OFREP_URL: url })
+      expect(result).toEqual({ ok: false, errors: [expect.stringMatching(/^FLAGS_OFREP_URL: /)] })
+      expect(JSON.stringify(result)).not.toContain('s3cret')
+    }
   })
 })
