@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream'
+import { Transform } from 'node:stream'
 import type { ActionFunctionArgs, AppLoadContext, EntryContext, LoaderFunctionArgs } from '@remix-run/node'
 import { createReadableStreamFromReadable } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
@@ -42,7 +42,7 @@ export default async function handleRequest(
         nonce,
         [readyEvent]() {
           shellRendered = true
-          const body = new PassThrough()
+          const body = documentStream()
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
           responseHeaders.set('Cache-Control', 'no-store')
           resolve(
@@ -63,6 +63,53 @@ export default async function handleRequest(
       },
     )
   })
+}
+
+const DOCUMENT_END = Buffer.from('</body></html>')
+
+/**
+ * The bytes React streams, made a valid document:
+ * - React 18's stream encoder flushes its whole 2 KB buffer, unwritten tail included, when a
+ *   multi-byte character does not fit at its end (facebook/react#24985, fixed only in React 19):
+ *   stray NUL bytes reach the visitor. A NUL byte is never part of a UTF-8 sequence and never
+ *   belongs in HTML, so every one is dropped.
+ * - What streams after the shell (Remix's data and React's boundary scripts) would follow
+ *   `</html>`, where no element may stand: the closing tags are held back and written last.
+ */
+function documentStream(): Transform {
+  let tail: Buffer = Buffer.alloc(0)
+  let closed = false
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const bytes = withoutNul(chunk)
+      if (closed) return done(null, bytes)
+      const joined = tail.length ? Buffer.concat([tail, bytes]) : bytes
+      const at = joined.indexOf(DOCUMENT_END)
+      if (at >= 0) {
+        closed = true
+        tail = Buffer.alloc(0)
+        return done(null, Buffer.concat([joined.subarray(0, at), joined.subarray(at + DOCUMENT_END.length)]))
+      }
+      // The closing tags may straddle two chunks: keep what could be their beginning.
+      const keep = Math.min(joined.length, DOCUMENT_END.length - 1)
+      tail = joined.subarray(joined.length - keep)
+      done(null, joined.subarray(0, joined.length - keep))
+    },
+    flush(done) {
+      done(null, closed ? Buffer.concat([tail, DOCUMENT_END]) : tail)
+    },
+  })
+}
+
+function withoutNul(chunk: Buffer): Buffer {
+  if (!chunk.includes(0)) return chunk
+  const parts: Buffer[] = []
+  for (let from = 0, at = chunk.indexOf(0); from < chunk.length; at = chunk.indexOf(0, from)) {
+    const end = at < 0 ? chunk.length : at
+    if (end > from) parts.push(chunk.subarray(from, end))
+    from = end + 1
+  }
+  return Buffer.concat(parts)
 }
 
 /**

@@ -1,0 +1,119 @@
+import { execFile } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import vnuJar from 'vnu-jar'
+import { afterAll, beforeAll, expect, inject, it } from 'vitest'
+import { BrowserClient } from '../support/browser-client'
+import { emulatorAdmin, uniqueEmail } from '../support/emulator'
+import { startPortal, type Portal } from '../support/portal'
+
+/**
+ * Every page state as a browser without JavaScript receives it, in both languages, through the Nu
+ * Html Checker (vnu-jar, the W3C validator, on Debian's Java runtime): no error. The one message
+ * tolerated is about `passwordrules`, a WebKit attribute kept on purpose for password managers.
+ */
+const emulator = inject('emulator')
+const admin = emulatorAdmin(emulator)
+const PASSWORD = 'Valid-Html-Pass-2026'
+let portal: Portal
+const dir = mkdtempSync(path.join(tmpdir(), 'portal-html-'))
+
+beforeAll(async () => {
+  portal = await startPortal({
+    FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+    FIREBASE_PROJECT_ID: emulator.projectId,
+    FLAG_EMAIL_LINK_SIGN_IN: 'true',
+    RATE_LIMIT_RESET_PER_IP: '10000',
+    RATE_LIMIT_SIGNIN_PER_IP: '10000',
+    RATE_LIMIT_NEW_PASSWORD_PER_IP: '10000',
+  })
+})
+
+afterAll(async () => {
+  await portal?.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+async function resetCode(email: string): Promise<string> {
+  for (let i = 0; i < 50; i++) {
+    const code = (await admin.oobCodes()).filter((c) => c.email === email && c.requestType === 'PASSWORD_RESET').at(-1)
+    if (code) return code.oobCode
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`no reset code for ${email}`)
+}
+
+/** Each page state, as HTML, under a name saying what it is. */
+async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
+  const pages = new Map<string, string>()
+  const browser = new BrowserClient(portal.url)
+  browser.plant('i18n_redirected', language)
+  const keep = async (name: string, res: Response, status: number) => {
+    expect(res.status, name).toBe(status)
+    pages.set(`${language}-${name}`, await res.text())
+  }
+  const follow = async (name: string, res: Response) => {
+    expect(res.status, name).toBe(303)
+    await keep(name, await browser.get(res.headers.get('location')!), 200)
+  }
+  const email = uniqueEmail(`html-${language}`)
+  await admin.createUser(email, PASSWORD)
+
+  await keep('sign-in', await browser.get('/'), 200)
+  await keep('sign-in-bad-redirect', await browser.get('/?redirect=javascript%3Aalert(1)'), 200)
+  await keep('sign-in-empty', await browser.post('/?index', { email: '', password: '' }), 400)
+  await keep('sign-in-wrong', await browser.post('/?index', { email, password: 'Wrong-Pass-1234' }), 401)
+  await follow('email-link-sent', await browser.post('/?index', { email, intent: 'email-link' }))
+  await keep('forgot', await browser.get('/forgot-password'), 200)
+  await keep('forgot-invalid', await browser.post('/forgot-password', { email: 'not-an-email' }, '/forgot-password'), 400)
+  await follow('forgot-sent', await browser.post('/forgot-password', { email }, '/forgot-password'))
+  await keep('new-password-invalid-link', await browser.get('/new-password'), 400)
+  await keep('action-invalid-link', await browser.get('/action'), 400)
+  await keep('action-missing-mode', await browser.get('/action?mode=verifyEmail'), 400)
+  await keep('not-found', await browser.get('/nope/nothing-here'), 404)
+  await keep('logout-signed-out', await browser.get('/logout'), 200)
+
+  const code = await resetCode(email)
+  expect((await browser.get(`/new-password?oobCode=${encodeURIComponent(code)}&lang=${language}`)).status).toBe(302)
+  await keep('new-password', await browser.get(`/new-password?lang=${language}`), 200)
+  await keep('new-password-mismatch', await browser.post('/new-password', { password: 'Abcdef-12345', confirmation: 'Other' }, '/new-password'), 400)
+  await keep('new-password-weak', await browser.post('/new-password', { password: 'abc', confirmation: 'abc' }, '/new-password'), 400)
+  const chosen = 'Brand-New-Pass-2026'
+  await keep('new-password-done', await browser.post('/new-password', { password: chosen, confirmation: chosen }, '/new-password'), 200)
+
+  const signIn = await browser.post('/?index', { email, password: chosen })
+  await follow('signed-in', signIn)
+  await keep('logout-signed-in', await browser.get('/logout'), 200)
+  return pages
+}
+
+interface VnuMessage {
+  type: string
+  subType?: string
+  message: string
+  url: string
+  extract?: string
+}
+
+it('every page state is valid HTML in both languages (Nu Html Checker)', { timeout: 120_000 }, async () => {
+  const files: string[] = []
+  for (const language of ['fr', 'en'] as const) {
+    for (const [name, html] of await pageStates(language)) {
+      const file = path.join(dir, `${name}.html`)
+      writeFileSync(file, html)
+      files.push(file)
+    }
+  }
+  expect(files.length).toBe(38)
+  const { stderr } = await promisify(execFile)('java', ['-jar', vnuJar, '--format', 'json', '--exit-zero-always', ...files], {
+    maxBuffer: 64 * 1024 * 1024,
+  })
+  const { messages } = JSON.parse(stderr) as { messages: VnuMessage[] }
+  const errors = messages
+    .filter((m) => m.type === 'error' || m.type === 'non-document-error' || m.subType === 'fatal')
+    .filter((m) => !m.message.includes('passwordrules'))
+    .map((m) => `${path.basename(m.url)}: ${m.message} [${m.extract ?? ''}]`)
+  expect(errors).toEqual([])
+})
