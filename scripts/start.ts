@@ -1,7 +1,8 @@
 /**
  * `npm start`: the embedded default. Builds when the sources are newer than the build, starts
  * the Firebase Auth emulator with a demo project, creates a demo account, serves the production
- * build against it, and prints where and how to sign in. Ctrl-C stops everything.
+ * build against it, and prints where and how to sign in, then each email and SMS code the emulator
+ * "sends" (as the portal's own link). Ctrl-C stops everything.
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
@@ -9,6 +10,7 @@ import path from 'node:path'
 import { emulatorAdmin, startEmulator } from '../tests/support/emulator'
 import { getFreePort } from '../tests/support/ports'
 import { SERVER_ENTRY, startPortal } from '../tests/support/portal'
+import { watchOutbox } from './outbox'
 
 const DEMO_EMAIL = 'demo@example.com'
 const DEMO_PASSWORD = 'Demo-Portal-2026'
@@ -23,8 +25,12 @@ function newestMtime(entry: string): number {
 
 if (!existsSync(SERVER_ENTRY) || Math.max(...SOURCES.map(newestMtime)) > statSync(SERVER_ENTRY).mtimeMs) {
   console.log('Building the portal…')
-  const build = spawnSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' })
-  if (build.status !== 0) process.exit(build.status ?? 1)
+  // Quiet: Vite's chunk table is for whoever works on the bundle; it is shown only when the build fails.
+  const build = spawnSync('npm', ['run', 'build', '--silent'], { encoding: 'utf8' })
+  if (build.status !== 0) {
+    process.stdout.write(`${build.stdout}${build.stderr}`)
+    process.exit(build.status ?? 1)
+  }
 }
 
 const emulator = await startEmulator({ projectId: 'demo-auth-portal' })
@@ -34,16 +40,19 @@ const stopAll = async (code: number) => {
   process.exit(code)
 }
 let portal: Awaited<ReturnType<typeof startPortal>> | undefined
+/** The portal's log is shown once the banner is out, so that the URL and the account come first. */
+let ready = false
 try {
   await emulatorAdmin(emulator).createUser(DEMO_EMAIL, DEMO_PASSWORD)
   const port = process.env.PORT ?? String(await portFree(3000) ? 3000 : await getFreePort())
   portal = await startPortal({
     PLATFORM: 'local',
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    // Warnings and errors only, so that the emails and codes stand out; LOG_LEVEL=info shows every request.
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
     FIREBASE_PROJECT_ID: emulator.projectId,
     PORT: port,
-  }, { echo: true })
+  }, { echo: () => ready })
 } catch (error) {
   console.error(error instanceof Error ? error.message : error)
   await stopAll(1)
@@ -52,10 +61,11 @@ try {
 console.log(`
   Authentication portal: ${portal!.url}/
   Demo account:          ${DEMO_EMAIL} / ${DEMO_PASSWORD}
-  Auth emulator:         ${emulator.origin} (project ${emulator.projectId}; reset emails at
-                         ${emulator.origin}/emulator/v1/projects/${emulator.projectId}/oobCodes)
+  Emails and SMS codes:  shown below as they are "sent", as links to this portal
   Press Ctrl-C to stop.
 `)
+ready = true
+watchOutbox(emulator, portal!.url, (line) => console.log(`\n  ${line}\n`))
 
 process.once('SIGINT', () => void stopAll(0))
 process.once('SIGTERM', () => void stopAll(0))

@@ -4,7 +4,7 @@
  * Typecheck and lint count as one check each, so a failure there can never read "0 failed".
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
@@ -55,6 +55,7 @@ if (playwright) {
 }
 if (!playwrightOk && (!playwright || playwright.stats.unexpected === 0)) totals.failed += 1
 
+rmSync(out, { recursive: true, force: true })
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : ''
 console.log(`\n${totals.passed} passed, ${totals.failed} failed${skipped}`)
 process.exit(totals.failed === 0 ? 0 : 1)

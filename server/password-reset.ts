@@ -19,7 +19,17 @@ export async function requestPasswordReset(
 ): Promise<void> {
   const limit = await consumeReset({ ip: context.clientIp, email: input.email, reqId: context.requestId })
   recordPasswordResetRequest(limit.ok ? 'accepted' : 'limited')
-  if (!limit.ok) return
+  if (!limit.ok) {
+    // The page answers as if sent (no enumeration); someone trying the portal locally should know why nothing came.
+    if (getConfig().platform === 'local') {
+      const minutes = Math.ceil(limit.retryAfterSeconds / 60)
+      logger.warn(
+        { event: 'reset-limited', reqId: context.requestId },
+        `Reset email NOT sent: the reset limit was reached (RATE_LIMIT_RESET_PER_EMAIL, RATE_LIMIT_RESET_PER_IP); next one possible in ${minutes} min`,
+      )
+    }
+    return
+  }
   securityEvent('reset-requested', { reqId: context.requestId, ip: context.clientIp, email: input.email })
   const continueUrl = new URL('/', getConfig().publicOrigin)
   if (input.redirect) continueUrl.searchParams.set('redirect', input.redirect)

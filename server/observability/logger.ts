@@ -36,15 +36,19 @@ const pretty = singleton('log-pretty', () =>
         colorize: Boolean(process.stdout.isTTY),
         translateTime: 'SYS:HH:MM:ss.l',
         ignore: 'pid,hostname',
+        singleLine: true,
       })
     : null,
 )
 
-/** Writes to stdout and to any listener a test attached with captureLogs() (always the JSON line). */
+/**
+ * Writes to stdout; while a test holds the lines (captureLogs(), always the JSON line), to it
+ * instead, so that the test run's output is not interleaved with log lines.
+ */
 const destination = {
   write(line: string) {
+    if (listeners.size === 0) return void process.stdout.write(pretty ? pretty(line) : line)
     for (const listener of listeners) listener(line)
-    process.stdout.write(pretty ? pretty(line) : line)
   },
 }
 

@@ -18,7 +18,11 @@ export interface Portal {
 }
 
 /** Starts the production build (`npm run serve`'s entry) with the given environment. */
-export async function startPortal(env: Record<string, string> = {}, options: { echo?: boolean } = {}): Promise<Portal> {
+/** `echo`: copy the portal's output to ours (a function: decided as each line comes). */
+export async function startPortal(
+  env: Record<string, string> = {},
+  options: { echo?: boolean | (() => boolean) } = {},
+): Promise<Portal> {
   if (!existsSync(SERVER_ENTRY)) throw new Error('No build found: run `npm run build` first')
   const port = env.PORT ? Number(env.PORT) : await getFreePort()
   const child = spawn(process.execPath, [SERVER_ENTRY], {
@@ -38,7 +42,7 @@ export async function startPortal(env: Record<string, string> = {}, options: { e
   let output = ''
   const collect = (c: Buffer) => {
     output += c.toString()
-    if (options.echo) process.stdout.write(c)
+    if (typeof options.echo === 'function' ? options.echo() : options.echo) process.stdout.write(c)
   }
   child.stdout.on('data', collect)
   child.stderr.on('data', collect)

@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { expect, it } from 'vitest'
+import { BrowserClient } from '../support/browser-client'
+import { getFreePort, waitFor } from '../support/ports'
+
+/**
+ * `npm start` as a newcomer meets it: the URL and the demo account come first, and a reset asked
+ * for in the portal shows up as a link to the portal's own /action page, which opens the
+ * new-password form (not the emulator's JSON page). Ctrl-C stops everything.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+
+it('prints the URL and the demo account first, then each email as a link to the portal', { timeout: 120_000 }, async () => {
+  const port = await getFreePort()
+  const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/start.ts'], {
+    cwd: root,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PORT: String(port) },
+  })
+  let output = ''
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()))
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()))
+  const exited: Promise<number | null> = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  try {
+    await waitFor('the banner', async () => output.includes('Press Ctrl-C to stop.'), 90_000).catch((error: Error) => {
+      throw new Error(`${error.message}\n${output}`)
+    })
+    const lines = output.split('\n')
+    const urlLine = lines.findIndex((l) => l.includes(`Authentication portal: http://localhost:${port}/`))
+    const accountLine = lines.findIndex((l) => l.includes('Demo account:          demo@example.com / Demo-Portal-2026'))
+    expect(urlLine, output).toBeGreaterThanOrEqual(0)
+    expect(urlLine, output).toBeLessThan(10)
+    expect(accountLine, output).toBeGreaterThanOrEqual(0)
+    expect(accountLine, output).toBeLessThan(10)
+
+    const portal = `http://localhost:${port}`
+    const browser = new BrowserClient(portal)
+    expect((await browser.post('/forgot-password', { email: 'demo@example.com' }, '/forgot-password')).status).toBe(303)
+    const linkPattern = new RegExp(`Password reset for demo@example\\.com: (${portal}/action\\?\\S+)`)
+    await waitFor('the reset link', async () => linkPattern.test(output), 10_000)
+    const link = linkPattern.exec(output)![1]!
+    expect(link).toContain('mode=resetPassword')
+    expect(link).toContain('oobCode=')
+
+    const guard = await browser.get(link)
+    expect(guard.status).toBe(302)
+    const hop = await browser.get(guard.headers.get('location')!)
+    expect(hop.status).toBe(302)
+    const page = await browser.get(hop.headers.get('location')!)
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('name="confirmation"')
+  } finally {
+    if (child.pid) process.kill(-child.pid, 'SIGINT')
+  }
+  // 130: the shell's code for an interrupted command (tsx hands the signal on, then exits with it).
+  expect([0, 130]).toContain(await exited)
+  await expect(fetch(`http://localhost:${port}/healthz`)).rejects.toThrow()
+})
