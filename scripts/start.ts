@@ -67,8 +67,16 @@ console.log(`
 ready = true
 watchOutbox(emulator, portal!.url, (line) => console.log(`\n  ${line}\n`))
 
-process.once('SIGINT', () => void stopAll(0))
-process.once('SIGTERM', () => void stopAll(0))
+// Ctrl-C reaches this process twice (from the terminal and from tsx): every signal after the first is
+// ignored, so that the emulator and the portal are always stopped before the exit.
+let stopping = false
+const stop = () => {
+  if (stopping) return
+  stopping = true
+  void stopAll(0)
+}
+process.on('SIGINT', stop)
+process.on('SIGTERM', stop)
 
 async function portFree(port: number): Promise<boolean> {
   const net = await import('node:net')

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
@@ -12,8 +12,20 @@ import { getFreePort, waitFor } from '../support/ports'
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
+/** The pids of the processes whose command line holds `text` (none: an empty list). */
+function processes(text: string): string[] {
+  try {
+    return execFileSync('pgrep', ['-f', text], { encoding: 'utf8' }).split('\n').filter(Boolean)
+  } catch {
+    return []
+  }
+}
+
+const EMULATOR = '--project demo-auth-portal'
+
 it('prints the URL and the demo account first, then each email as a link to the portal', { timeout: 120_000 }, async () => {
   const port = await getFreePort()
+  const before = processes(EMULATOR)
   const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/start.ts'], {
     cwd: root,
     detached: true,
@@ -58,4 +70,6 @@ it('prints the URL and the demo account first, then each email as a link to the 
   // 130: the shell's code for an interrupted command (tsx hands the signal on, then exits with it).
   expect([0, 130]).toContain(await exited)
   await expect(fetch(`http://localhost:${port}/healthz`)).rejects.toThrow()
+  // Nothing left behind: the emulator it started has stopped too.
+  expect(processes(EMULATOR).filter((pid) => !before.includes(pid))).toEqual([])
 })
