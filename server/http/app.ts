@@ -11,6 +11,7 @@ import { getReadiness, type Readiness } from '../readiness'
 import { formActionSources } from '../redirect'
 import { bodyLimit } from './body-limit'
 import { boundedManifestQuery, longPathReplacement, pathWithinBounds } from './path-bound'
+import { pageShells } from './page-shells'
 import { plainErrorHandler, securityHeaders, type SecurityHeadersOptions } from './security-headers'
 
 export interface AppOptions {
@@ -134,6 +135,9 @@ export function createApp({ config, build, clientDir, devMiddleware, recaptcha, 
     delete req.headers.origin
     next()
   })
+  // The anonymous form pages, rendered once per key and filled per request (ADR 021); not in
+  // development, where the build changes under the server.
+  if (!devMiddleware) app.use(pageShells())
   app.all(
     '*',
     createRequestHandler({

@@ -45,6 +45,12 @@ function createMetrics() {
       labelNames: ['limiter'] as const,
       registers,
     }),
+    pageShells: new Counter({
+      name: 'portal_page_shell_total',
+      help: "Anonymous page views answered from a page shell ('hit') or rendered to make one ('miss'); ADR 021.",
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
     identityCallDuration: new Histogram({
       name: 'portal_identity_call_duration_seconds',
       help: "Identity service calls by call name and outcome ('ok' or the auth/* code), retries included.",
@@ -72,6 +78,10 @@ export function recordSignIn(outcome: string): void {
 
 export function recordPasswordResetRequest(outcome: 'accepted' | 'limited'): void {
   metrics.passwordResetRequests.inc({ outcome })
+}
+
+export function recordPageShell(outcome: 'hit' | 'miss'): void {
+  metrics.pageShells.inc({ outcome })
 }
 
 export function recordRateLimitHit(limiter: string): void {
