@@ -1,0 +1,5 @@
+export default {
+  supportedLngs: ['fr', 'en'],
+  fallbackLng: 'fr',
+  defaultNS: 'common',
+}
