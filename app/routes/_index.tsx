@@ -20,7 +20,9 @@ import { ssoErrorKey, ssoOffered } from '../../server/sso'
 
 export const headers = routeHeaders
 
-export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.signIn')
+/** Signed in, the page is no longer a sign-in form: its title says who is here. */
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
+  pageTitle(matches, data?.user ? 'signIn.signedInTitle' : 'meta.signIn')
 
 const REDIRECT_ERRORS = { invalid: 'error.invalidRedirect', missing: 'error.missingRedirect' } as const
 

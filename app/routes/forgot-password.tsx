@@ -15,7 +15,9 @@ import { resolveRedirect } from '../../server/redirect'
 
 export const headers = routeHeaders
 
-export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.forgotPassword')
+/** Once sent, the page is about the email on its way: its title and heading say so. */
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
+  pageTitle(matches, data?.sent ? 'forgotPassword.sentTitle' : 'meta.forgotPassword')
 
 export function loader({ request }: LoaderFunctionArgs) {
   const sent = new URL(request.url).searchParams.get('sent') === '1'
@@ -54,7 +56,7 @@ export default function ForgotPassword() {
 
   return (
     <>
-      <h1>{t('forgotPassword.title')}</h1>
+      <h1>{t(sent ? 'forgotPassword.sentTitle' : 'forgotPassword.title')}</h1>
       {sent ? (
         <FormAlert tone="success">{t('forgotPassword.emailSent')}</FormAlert>
       ) : (
