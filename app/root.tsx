@@ -7,6 +7,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LanguageSwitch } from '~/components/language-switch'
 import { Logo } from '~/components/logo'
 import { BrowserCookieCheck, PrivacyNotice } from '~/components/notices'
+import { ERROR_ROUTE } from '~/lib/error-status'
 import { DEFAULT_LOCALE, isLocale, isoOf } from '~/lib/i18n'
 import { pageTitle } from '~/lib/meta'
 import { useNonce } from '~/lib/nonce'
@@ -49,6 +50,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce()
   const { i18n } = useTranslation()
   const locale = root?.locale ?? (isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE)
+  // A request the HTTP server refused: the browser's address is another, so nothing to hydrate.
+  const scripts = useLocation().pathname !== ERROR_ROUTE
   return (
     <html lang={isoOf(locale)} dir="ltr">
       <head>
@@ -73,8 +76,8 @@ export function Layout({ children }: { children: ReactNode }) {
             <LanguageSwitch current={locale} />
           </footer>
         </div>
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {scripts ? <ScrollRestoration nonce={nonce} /> : null}
+        {scripts ? <Scripts nonce={nonce} /> : null}
       </body>
     </html>
   )
