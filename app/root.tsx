@@ -1,16 +1,17 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from '@remix-run/react'
-import { useEffect, type ReactNode } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useChangeLanguage } from 'remix-i18next/react'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { ErrorPage, GeneralErrorBoundary } from '~/components/error-boundary'
 import { LanguageSwitch } from '~/components/language-switch'
 import { Logo } from '~/components/logo'
 import { BrowserCookieCheck, PrivacyNotice } from '~/components/notices'
+import { ERROR_ROUTE } from '~/lib/error-status'
 import { DEFAULT_LOCALE, isLocale, isoOf } from '~/lib/i18n'
 import { pageTitle } from '~/lib/meta'
 import { useNonce } from '~/lib/nonce'
-import { navigationArrived } from '~/lib/reload-at-target'
+import { navigationArrived, takeUnreachableTarget } from '~/lib/reload-at-target'
 import stylesUrl from '~/styles.css?url'
 import { getConfig } from '../server/config'
 import { hasConsented } from '../server/consent'
@@ -49,6 +50,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce()
   const { i18n } = useTranslation()
   const locale = root?.locale ?? (isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE)
+  // A request the HTTP server refused: the browser's address is another, so nothing to hydrate.
+  const scripts = useLocation().pathname !== ERROR_ROUTE
   return (
     <html lang={isoOf(locale)} dir="ltr">
       <head>
@@ -73,8 +76,8 @@ export function Layout({ children }: { children: ReactNode }) {
             <LanguageSwitch current={locale} />
           </footer>
         </div>
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {scripts ? <ScrollRestoration nonce={nonce} /> : null}
+        {scripts ? <Scripts nonce={nonce} /> : null}
       </body>
     </html>
   )
@@ -86,7 +89,34 @@ export default function App() {
   useChangeLanguage(root?.locale ?? DEFAULT_LOCALE)
   const location = useLocation()
   useEffect(navigationArrived, [location])
-  return <Outlet />
+  const unreachable = useUnreachableTarget()
+  return unreachable ? <AccessError to={unreachable} /> : <Outlet />
+}
+
+/** The address a navigation could not load (app/lib/reload-at-target.ts), shown until the next navigation. */
+function useUnreachableTarget(): string | null {
+  const { key } = useLocation()
+  const [failed, setFailed] = useState<{ to: string; key: string } | null>(null)
+  useEffect(() => {
+    const to = takeUnreachableTarget()
+    if (to) setFailed({ to, key })
+    // Once, at start-up: only then can the guard have given up.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+  return failed?.key === key ? failed.to : null
+}
+
+/** Seed section 8: 'An error occured while accessing this website: "{url}"', and a way to try again. */
+function AccessError({ to }: { to: string }) {
+  const { t } = useTranslation()
+  return (
+    <ErrorPage heading={t('error.accessError', { url: new URL(to, window.location.origin).href })}>
+      <p>
+        {/* A document load, not a client navigation: the page comes whole from the server. */}
+        <a href={to}>{t('error.retry')}</a>
+      </p>
+    </ErrorPage>
+  )
 }
 
 export function ErrorBoundary() {

@@ -9,6 +9,10 @@ export interface PortalContext {
   cspNonce: string
   /** The request's Origin header (the HTTP server takes it out of the request Remix sees). */
   requestOrigin: string | null
+  /** The request's body was over the limit and left unread (server/http/body-limit.ts): a 413 page. */
+  bodyTooLarge?: boolean
+  /** The status the HTTP server refused the request with, rendered as the error page (ERROR_ROUTE). */
+  errorStatus?: number | null
 }
 
 declare module '@remix-run/server-runtime' {

@@ -6,6 +6,7 @@ import { openForBrowser, sealForBrowser } from './csrf'
 import { clearEmailLinkCookie, completeEmailLinkSignIn, readEmailLinkCookie } from './email-link'
 import { getFlags } from './flags'
 import { getIdentity, isIdentityError, messageKeyFor, type ActionCodeInfo, type AuthCode } from './identity'
+import { serviceFailureStatus } from './new-password'
 import { logger } from './observability/logger'
 import { resolveRedirect } from './redirect'
 import { statusFor } from './sign-in'
@@ -111,7 +112,7 @@ async function checkCode(mode: EmailActionMode, oobCode: string): Promise<Action
   } catch (error) {
     if (LINK_FAILURES.has(codeOf(error))) return null
     logger.warn({ event: 'action-code-check-failed', code: codeOf(error) }, 'could not check an emailed code')
-    throw data({ reason: 'identity-unavailable' }, { status: 503, headers: noStore })
+    throw data({ reason: 'identity-unavailable' }, { status: serviceFailureStatus(codeOf(error)), headers: noStore })
   }
 }
 

@@ -14,6 +14,7 @@ export interface GuardedForm {
  * are checked (ADR 007). A refusal is a 403 the error page explains; nothing has changed.
  */
 export async function guardForm(request: Request, context: AppLoadContext): Promise<GuardedForm> {
+  refuseOversizedBody(context)
   let form: FormData
   try {
     form = await request.formData()
@@ -30,4 +31,9 @@ export async function guardForm(request: Request, context: AppLoadContext): Prom
   const isBot = honeypotFilled(form)
   if (isBot) securityEvent('honeypot', { reqId: context.requestId, ip: context.clientIp })
   return { form, isBot }
+}
+
+/** A body over the limit was left unread by the HTTP server (server/http/body-limit.ts): the 413 page. */
+export function refuseOversizedBody(context: AppLoadContext) {
+  if (context.bodyTooLarge) throw data({ reason: 'too-large' }, { status: 413, headers: { 'Cache-Control': 'no-store' } })
 }

@@ -13,7 +13,15 @@ function codeOf(error: unknown): AuthCode {
   return isIdentityError(error) ? error.code : 'auth/internal-error'
 }
 
-/** Checks the emailed code without spending it. A service failure is a 503, not an invalid link. */
+/** The status of the error page for a check the identity service could not make. */
+export function serviceFailureStatus(code: AuthCode): 429 | 503 {
+  return code === 'auth/too-many-requests' ? 429 : 503
+}
+
+/**
+ * Checks the emailed code without spending it. A service failure is not an invalid link: the error
+ * page, 429 when the service says too many requests (the link may still be good later), else 503.
+ */
 export async function inspectResetCode(oobCode: string | null) {
   const minLength = getConfig().passwordMinLength
   if (!oobCode) return { valid: false, email: null, minLength } as const
@@ -22,8 +30,9 @@ export async function inspectResetCode(oobCode: string | null) {
     if (info.requestType !== 'PASSWORD_RESET' || !info.email) return { valid: false, email: null, minLength } as const
     return { valid: true, email: info.email, minLength } as const
   } catch (error) {
-    if (LINK_FAILURES.has(codeOf(error))) return { valid: false, email: null, minLength } as const
-    throw data({ reason: 'identity-unavailable' }, { status: 503 })
+    const code = codeOf(error)
+    if (LINK_FAILURES.has(code)) return { valid: false, email: null, minLength } as const
+    throw data({ reason: 'identity-unavailable' }, { status: serviceFailureStatus(code) })
   }
 }
 

@@ -1,13 +1,15 @@
 import { isRouteErrorResponse, Link, useLocation, useRouteError, useRouteLoaderData } from '@remix-run/react'
-import { useEffect } from 'react'
+import { useEffect, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import { errorCopy } from '~/lib/error-status'
 import type { loader as rootLoader } from '~/root'
 import { CookieWarning } from './notices'
 
 /**
  * The error page (seed section 2): a heading with the error's status message, or
- * message.unknownError when there is none; 404 says 'Page not found' and the full path.
- * No stack trace is ever shown.
+ * message.unknownError when there is none; 404 says 'Page not found' and the full path. Each
+ * status the portal answers with this page has its own heading and a line saying what to do
+ * (app/lib/error-status.ts). No stack trace is ever shown.
  */
 export function GeneralErrorBoundary() {
   const error = useRouteError()
@@ -19,22 +21,31 @@ export function GeneralErrorBoundary() {
     console.error(error)
   }, [error])
 
-  let heading: string = t('message.unknownError')
+  const status = isRouteErrorResponse(error) ? error.status : null
+  const copy = errorCopy(status)
+  let heading = t(copy.title.key as 'message.unknownError', copy.title.values)
+  if (status === 404) heading = `${heading} ${shownPath(error) ?? location.pathname + location.search}`
   // A form post without the cookie its page set: the browser blocks cookies (e.g. in a frame).
   const cookiesBlocked = isRouteErrorResponse(error) && error.status === 403 && error.data?.reason === 'cookie-missing'
   const helpUrl = cookiesBlocked ? (error.data.cookiesHelpUrl ?? root?.cookiesHelpUrl) : null
-  if (isRouteErrorResponse(error)) {
-    if (error.status === 404)
-      heading = `${t('error.pageNotFound')} ${shownPath(error.data) ?? location.pathname + location.search}`
-    else if (error.status === 403) heading = t('error.forbidden')
-  }
 
+  return (
+    <ErrorPage heading={heading}>
+      {copy.text ? <p>{t(copy.text as 'message.unknownError')}</p> : null}
+      {helpUrl ? <CookieWarning helpUrl={helpUrl} /> : null}
+    </ErrorPage>
+  )
+}
+
+/** The error page's frame: its heading, what the caller adds, and the way back to sign-in. */
+export function ErrorPage({ heading, children }: { heading: string; children?: ReactNode }) {
+  const { t } = useTranslation()
   return (
     <section aria-labelledby="error-heading">
       <h1 id="error-heading" className="error-heading">
         {heading}
       </h1>
-      {helpUrl ? <CookieWarning helpUrl={helpUrl} /> : null}
+      {children}
       <p>
         <Link to="/">{t('error.backToSignIn')}</Link>
       </p>
@@ -43,7 +54,7 @@ export function GeneralErrorBoundary() {
 }
 
 /** The path a 404 names when its data says (an over-long path, shortened by the server: app/routes/$.tsx). */
-function shownPath(data: unknown): string | null {
-  const path = (data as { path?: unknown } | null)?.path
+function shownPath(error: unknown): string | null {
+  const path = (error as { data?: { path?: unknown } | null }).data?.path
   return typeof path === 'string' ? path : null
 }

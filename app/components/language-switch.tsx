@@ -1,5 +1,6 @@
 import { useFetcher, useLocation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { ERROR_ROUTE } from '~/lib/error-status'
 import { LOCALES, type Locale } from '~/lib/i18n'
 import { SecureForm } from './secure-form'
 
@@ -24,7 +25,8 @@ export function LanguageSwitch({ current }: { current: Locale }) {
         fetcher.submit(form, { method: 'post', action: '/language' })
       }}
     >
-      <input type="hidden" name="returnTo" value={location.pathname + location.search} />
+      {/* The page of a request the server refused has no address of its own to come back to. */}
+      <input type="hidden" name="returnTo" value={location.pathname === ERROR_ROUTE ? '/' : location.pathname + location.search} />
       {LOCALES.map((l) => (
         <button
           key={l.code}

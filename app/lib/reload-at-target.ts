@@ -1,7 +1,8 @@
 /**
  * Seed sections 2 and 9: when a page's script cannot be loaded during a client navigation (e.g. a
  * deploy replaced it), Remix reloads the page the visitor is on. This sends them on to the page they
- * asked for instead, at most once per 10 seconds so that a broken page cannot loop.
+ * asked for instead, at most once per 10 seconds so that a broken page cannot loop. When it gives up,
+ * the page says which address could not be reached (error.accessError), with a link to retry.
  */
 const TARGET = 'portal:navigation-target'
 const GUARD = 'portal:reload-guard'
@@ -33,6 +34,9 @@ export function navigationArrived() {
   storage()?.removeItem(TARGET)
 }
 
+/** The address a navigation could not reach after the guard gave up, until the page has said so. */
+let unreachable: string | null = null
+
 /** At start-up: if the last click was cut short by a reload, go where it was going. Returns true when leaving. */
 export function resumeInterruptedNavigation(): boolean {
   const store = storage()
@@ -41,9 +45,20 @@ export function resumeInterruptedNavigation(): boolean {
   if (!store || !saved) return false
   const { to, at } = JSON.parse(saved) as { to: string; at: number }
   const here = window.location.pathname + window.location.search
-  const lastReload = Number(store.getItem(GUARD) ?? 0)
-  if (to === here || Date.now() - at > GUARD_MS || Date.now() - lastReload < GUARD_MS || !to.startsWith('/')) return false
+  if (to === here || Date.now() - at > GUARD_MS || !to.startsWith('/') || to.startsWith('//')) return false
+  // A reload to a target already failed within the guard's time: stop, and say so.
+  if (Date.now() - Number(store.getItem(GUARD) ?? 0) < GUARD_MS) {
+    unreachable = to
+    return false
+  }
   store.setItem(GUARD, String(Date.now()))
   window.location.replace(to)
   return true
+}
+
+/** The address the guard gave up on at start-up (once): the page shows error.accessError for it. */
+export function takeUnreachableTarget(): string | null {
+  const to = unreachable
+  unreachable = null
+  return to
 }

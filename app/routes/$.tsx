@@ -1,9 +1,12 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { isRouteErrorResponse } from '@remix-run/react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { ERROR_ROUTE } from '~/lib/error-status'
 import { pageTitle } from '~/lib/meta'
 import { LONG_PATH_PARAM, LONG_PATH_ROUTE, LONG_PATH_SHOWN } from '../../server/http/path-bound'
 
-export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'error.pageNotFound')
+export const meta: MetaFunction = ({ matches, error }) =>
+  pageTitle(matches, isRouteErrorResponse(error) && error.status !== 404 ? 'meta.error' : 'error.pageNotFound')
 
 /**
  * Any unknown path: 404 with 'Page not found' and the path (seed section 2). A path over the
@@ -11,8 +14,12 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'error.pag
  * page shows that start and '…', from the error's data so that the browser, whose address is
  * still the long one, renders the same heading when it hydrates.
  */
-export function loader({ request }: LoaderFunctionArgs) {
+export function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url)
+  // A request the HTTP server refused (server/http/app.ts): its status's error page.
+  if (url.pathname === ERROR_ROUTE && context.errorStatus) {
+    throw data({ reason: 'refused' }, { status: context.errorStatus, headers: { 'Cache-Control': 'no-store' } })
+  }
   if (url.pathname === LONG_PATH_ROUTE) {
     const start = url.searchParams.get(LONG_PATH_PARAM) ?? ''
     const shown = start.startsWith('/') ? start.slice(0, LONG_PATH_SHOWN) : '/'

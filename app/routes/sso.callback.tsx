@@ -1,4 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { refuseOversizedBody } from '../../server/form-guard'
 import { getLocale, getT } from '../../server/i18n'
 import { handleSsoCallback } from '../../server/sso'
 
@@ -38,5 +39,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
+  refuseOversizedBody(context)
   return callback(request, context)
 }

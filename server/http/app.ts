@@ -3,6 +3,7 @@ import path from 'node:path'
 import { createRequestHandler } from '@remix-run/express'
 import type { ServerBuild } from '@remix-run/node'
 import express from 'express'
+import { ERROR_ROUTE } from '~/lib/error-status'
 import type { Config } from '../config'
 import type { PortalContext } from '../context'
 import { logger } from '../observability/logger'
@@ -83,6 +84,9 @@ export function createApp({ config, build, clientDir, devMiddleware, recaptcha, 
     const path = pathOf(req.originalUrl)
     if (!pathWithinBounds(path)) {
       req.url = req.originalUrl = longPathReplacement(path)
+    } else if (req.originalUrl.length > TARGET_MAX_LENGTH && path !== '/__manifest') {
+      // A query no page of the portal takes (an emailed link's is under 2 KB): 414, without Remix parsing it.
+      refuse(req, res, 414)
     } else if (path === '/__manifest') {
       const query = boundedManifestQuery(req.originalUrl.slice(path.length + 1))
       if (query === null) {
@@ -128,6 +132,11 @@ export function createApp({ config, build, clientDir, devMiddleware, recaptcha, 
   }
 
   app.use(bodyLimit())
+  // A form post over the limit is refused by its action (server/form-guard.ts); a page visit with a body, here.
+  app.use((req, res, next) => {
+    if (res.locals.bodyTooLarge && (req.method === 'GET' || req.method === 'HEAD')) refuse(req, res, 413)
+    next()
+  })
   // Remix answers 500 to any POST whose Origin differs from Host. The portal decides that itself
   // (server/csrf.ts, against PUBLIC_URL, with a translated 403), so Remix never sees the header.
   app.use((req, res, next) => {
@@ -135,25 +144,73 @@ export function createApp({ config, build, clientDir, devMiddleware, recaptcha, 
     delete req.headers.origin
     next()
   })
+  // What Remix cannot make a Fetch request of, it answers with a plain 500: a Host header that is no
+  // host (the portal never uses it: PUBLIC_URL), a method Fetch forbids (TRACE, TRACK, CONNECT).
+  const publicHost = new URL(config.publicOrigin).host
+  app.use((req, res, next) => {
+    if (!validHost(req.headers.host) || !validHost(req.headers['x-forwarded-host'])) {
+      req.headers.host = publicHost
+      delete req.headers['x-forwarded-host']
+      refuse(req, res, 400)
+    } else if (FETCH_FORBIDDEN_METHODS.has(req.method)) {
+      refuse(req, res, 405)
+    }
+    next()
+  })
   // The anonymous form pages, rendered once per key and filled per request (ADR 021); not in
   // development, where the build changes under the server.
   if (!devMiddleware) app.use(pageShells())
-  app.all(
-    '*',
-    createRequestHandler({
-      build,
-      mode: devMiddleware ? 'development' : 'production',
-      getLoadContext: (req, res) => ({
-        clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
-        publicOrigin: config.publicOrigin,
-        requestId: String(res.locals.requestId),
-        cspNonce: String(res.locals.cspNonce),
-        requestOrigin: (res.locals.origin as string | null) ?? null,
-      }) satisfies PortalContext,
-    }),
-  )
+  const remix = createRequestHandler({
+    build,
+    mode: devMiddleware ? 'development' : 'production',
+    getLoadContext: (req, res) => ({
+      clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+      publicOrigin: config.publicOrigin,
+      requestId: String(res.locals.requestId),
+      cspNonce: String(res.locals.cspNonce),
+      requestOrigin: (res.locals.origin as string | null) ?? null,
+      bodyTooLarge: res.locals.bodyTooLarge === true,
+      errorStatus: typeof res.locals.errorStatus === 'number' ? res.locals.errorStatus : null,
+    }) satisfies PortalContext,
+  })
+  // Not app.all('*'): its path matching answers a plain 400 to a path that does not decode (`/%`),
+  // which Remix answers with the not-found page.
+  app.use(remix)
+  // A failure outside Remix's own error handling: the error page of its status when a page was asked
+  // for and nothing was sent yet, else (files, data requests, a second failure) a plain status line.
+  app.use(((err: { status?: unknown; statusCode?: unknown }, req, res, next) => {
+    const path = pathOf(req.originalUrl)
+    if (res.headersSent || res.locals.errorStatus || path.startsWith('/assets/') || path.endsWith('.data')) return next(err)
+    const status = Number(err?.status ?? err?.statusCode)
+    logger.error({ err, reqId: res.locals.requestId }, 'request failed outside Remix; rendering its error page')
+    refuse(req, res, status >= 400 && status < 600 ? status : 500)
+    remix(req, res, (again?: unknown) => next(again ?? err))
+  }) satisfies express.ErrorRequestHandler)
   app.use(plainErrorHandler)
   return app
+}
+
+/** Past this, a request target (path and query) is refused with 414 (ADR 016 bounds the path alone). */
+export const TARGET_MAX_LENGTH = 8 * 1024
+
+/** Methods a Fetch Request cannot have (undici throws), so Remix cannot be handed them. */
+const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
+
+/** A Host (or X-Forwarded-Host) header a URL can be made of, or none (HTTP/1.0). */
+function validHost(value: string | string[] | undefined): boolean {
+  return value === undefined || (typeof value === 'string' && URL.canParse(`http://${value}/`))
+}
+
+/**
+ * Hands a request the HTTP server refuses to Remix as a GET of ERROR_ROUTE with the status in the
+ * load context: the not-found route renders that status's translated error page (app/routes/$.tsx).
+ * A data request (single fetch) stays one. The body, if any, is never read.
+ */
+function refuse(req: express.Request, res: express.Response, status: number) {
+  res.locals.errorStatus = status
+  const data = pathOf(req.originalUrl).endsWith('.data') ? '.data' : ''
+  req.url = req.originalUrl = `${ERROR_ROUTE}${data}`
+  if (req.method !== 'HEAD') req.method = 'GET'
 }
 
 /** The path of a request target, without its query string (no regex: the input is the client's). */

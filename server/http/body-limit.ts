@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream'
-import type { RequestHandler, Response } from 'express'
+import type { RequestHandler } from 'express'
 
 /** The portal's forms are a few hundred bytes; anything near this is abuse, not a sign-in. */
 export const MAX_BODY_BYTES = 16 * 1024
@@ -25,20 +25,23 @@ const STREAM_METHODS = [
   Symbol.asyncIterator,
 ] as const
 
-function tooLarge(res: Response) {
-  // Close the connection rather than read the rest of an oversized body.
-  res.set('Connection', 'close').status(413).type('text/plain').send('Payload Too Large')
-}
-
 /**
- * Refuses request bodies over `maxBytes` with 413 before Remix reads them. With Content-Length
- * the header decides (Node never delivers more bytes than it announces); a chunked body is read
- * here up to the limit, then handed on to Remix as if unread.
+ * Refuses request bodies over `maxBytes` before Remix reads them. With Content-Length the header
+ * decides (Node never delivers more bytes than it announces); a chunked body is read here up to the
+ * limit, then handed on to Remix as if unread. An oversized body is never read further: Remix gets
+ * an empty one and `res.locals.bodyTooLarge` (the load context's `bodyTooLarge`), so that the page
+ * answers 413 with the translated error page (server/form-guard.ts), and the connection closes.
  */
 export function bodyLimit(maxBytes = MAX_BODY_BYTES): RequestHandler {
   return (req, res, next) => {
+    const tooLarge = () => {
+      res.locals.bodyTooLarge = true
+      res.set('Connection', 'close')
+      replay(req, Buffer.alloc(0))
+      next()
+    }
     const length = req.get('Content-Length')
-    if (length !== undefined) return Number(length) > maxBytes ? tooLarge(res) : next()
+    if (length !== undefined) return Number(length) > maxBytes ? tooLarge() : next()
     // Remix reads no body for GET and HEAD; Node discards it.
     if (!req.get('Transfer-Encoding') || req.method === 'GET' || req.method === 'HEAD') return next()
 
@@ -49,7 +52,7 @@ export function bodyLimit(maxBytes = MAX_BODY_BYTES): RequestHandler {
       if (size <= maxBytes) return void chunks.push(chunk)
       stop()
       req.pause()
-      tooLarge(res)
+      tooLarge()
     }
     const onEnd = () => {
       stop()

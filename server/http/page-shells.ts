@@ -77,6 +77,8 @@ export function pageShells(): express.RequestHandler {
   const candidates = new Map<string, Pick<Shell, 'parts' | 'holes'>>()
 
   return (req, res, next) => {
+    // A request refused before Remix (server/http/app.ts) is rendered as its error page.
+    if (res.locals.errorStatus || res.locals.bodyTooLarge) return next()
     const request = new Request(`http://portal${req.originalUrl}`, {
       headers: { cookie: req.headers.cookie ?? '', 'accept-language': req.headers['accept-language'] ?? '' },
     })

@@ -80,6 +80,18 @@ for (const scheme of ['light', 'dark'] as const) {
         await page.goto('/nope')
         await expectNoViolations(page, '404', scheme)
       })
+      for (const locale of ['fr-FR', 'en-US']) {
+        test.describe(locale, () => {
+          test.use({ locale })
+          test('a status of its own (414) and 404', async ({ page }) => {
+            expect((await page.goto(`/?q=${'a'.repeat(9000)}`))?.status()).toBe(414)
+            await expect(page.getByRole('heading', { level: 1 })).toHaveText(locale === 'fr-FR' ? 'Adresse trop longue' : 'Address too long')
+            await expectNoViolations(page, `414 (${locale})`, scheme)
+            await page.goto('/nope')
+            await expectNoViolations(page, `404 (${locale})`, scheme)
+          })
+        })
+      }
     })
 
     test.describe('in English', () => {

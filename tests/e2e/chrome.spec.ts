@@ -104,6 +104,44 @@ test.describe('a page whose script cannot be loaded (a deploy replaced it)', () 
     await expect(page).toHaveURL(/\/forgot-password$/)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Veuillez saisir votre adresse e-mail')
   })
+
+  test('when the reload guard gives up, the visitor is told which address failed and can retry', async ({
+    page,
+    baseURL,
+    javaScriptEnabled,
+  }) => {
+    test.skip(!javaScriptEnabled, 'a client-side navigation needs JavaScript')
+    // The guard allows one reload per 10 s, measured with Date.now(): frozen, the second failure
+    // falls inside it however slow the machine.
+    await page.clock.setFixedTime(new Date())
+    await page.route(/\/assets\/forgot-password-[^/]+\.js$/, (route) => route.abort())
+    const hydrated = () => page.waitForFunction(() => '__remixRouter' in window)
+    const forgot = page.getByRole('link', { name: 'Mot de passe oublié ?' })
+
+    // The first failure reloads at the target: its page arrives from the server (its script still fails).
+    await page.goto('/')
+    await hydrated()
+    await forgot.click()
+    await expect(page).toHaveURL(/\/forgot-password$/)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Veuillez saisir votre adresse e-mail')
+
+    // The second, within the guard's 10 s: no more reloads, the access error instead.
+    await page.getByRole('link', { name: 'Retour à la page de connexion' }).click()
+    await expect(page).toHaveURL(/\/$/)
+    await hydrated()
+    await forgot.click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      `Une erreur s’est produite lors de l’accès à ce site : « ${baseURL}/forgot-password »`,
+    )
+    const retry = page.getByRole('link', { name: 'Réessayer' })
+    await expect(retry).toHaveAttribute('href', '/forgot-password')
+    await expect(page.getByRole('link', { name: 'Retour à la page de connexion' })).toHaveAttribute('href', '/')
+
+    // Retrying is a full page load: the page the visitor asked for, from the server.
+    await retry.click()
+    await expect(page).toHaveURL(/\/forgot-password$/)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Veuillez saisir votre adresse e-mail')
+  })
 })
 
 test.describe('keys pressed before the page is interactive', () => {

@@ -1,0 +1,35 @@
+/**
+ * What the error page says for a status (seed section 2, issue 17): each status the portal answers
+ * with the error page has its own heading and a line saying what to do; another status gets a
+ * generic heading naming it. Only an error without a status is headed message.unknownError.
+ * 404 ('Page not found' + the path) and 403 (error.forbidden) keep the headings they had.
+ */
+export const STATUSES_WITH_A_PAGE = [400, 403, 404, 405, 413, 414, 429, 500, 503] as const
+type PageStatus = (typeof STATUSES_WITH_A_PAGE)[number]
+
+export interface ErrorCopy {
+  /** The heading's key, with its values. */
+  title: { key: string; values?: Record<string, unknown> }
+  /** The line under it, or null. */
+  text: string | null
+}
+
+function hasPage(status: number): status is PageStatus {
+  return (STATUSES_WITH_A_PAGE as readonly number[]).includes(status)
+}
+
+export function errorCopy(status: number | null): ErrorCopy {
+  if (status === null) return { title: { key: 'message.unknownError' }, text: null }
+  if (status === 404) return { title: { key: 'error.pageNotFound' }, text: 'errorPage.404.text' }
+  if (status === 403) return { title: { key: 'error.forbidden' }, text: 'errorPage.403.text' }
+  if (hasPage(status)) return { title: { key: `errorPage.${status}.title` }, text: `errorPage.${status}.text` }
+  return { title: { key: 'errorPage.other.title', values: { status } }, text: 'errorPage.other.text' }
+}
+
+/**
+ * Where the HTTP server sends a request it refused itself (a bad Host header, a method Fetch cannot
+ * carry, an over-long address, a failure outside Remix), with the status in the load context
+ * (`errorStatus`): the not-found route renders that status's error page. The page is rendered
+ * without scripts, as the browser's address is not this path and there is nothing to hydrate.
+ */
+export const ERROR_ROUTE = '/__error'
