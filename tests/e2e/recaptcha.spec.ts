@@ -26,7 +26,7 @@ interface Setup {
   portal: Portal
 }
 
-async function setUp(options: { refuseFirstToken?: boolean } = {}): Promise<Setup> {
+async function setUp(options: { refuseFirstToken?: boolean } = {}, env: Record<string, string> = {}): Promise<Setup> {
   const emulatorOrigin = process.env.EMULATOR_ORIGIN!
   const service = await startRecaptchaService({ emulatorOrigin, state: 'ENFORCE', ...options })
   const stub = await startRecaptchaScriptStub()
@@ -34,6 +34,7 @@ async function setUp(options: { refuseFirstToken?: boolean } = {}): Promise<Setu
     FIREBASE_AUTH_EMULATOR_HOST: service.host,
     FIREBASE_PROJECT_ID: process.env.EMULATOR_PROJECT_ID!,
     RECAPTCHA_SCRIPT_URL: stub.url,
+    ...env,
   })
   return { service, stub, portal }
 }
@@ -58,7 +59,7 @@ async function signIn(page: Page, base: string, email: string) {
 test.describe('reCAPTCHA enforced on email and password', () => {
   let setup: Setup
   test.beforeAll(async () => {
-    setup = await setUp()
+    setup = await setUp({}, { FLAG_EMAIL_LINK_SIGN_IN: 'true' })
   })
   test.afterAll(() => tearDown(setup))
 
@@ -94,6 +95,21 @@ test.describe('reCAPTCHA enforced on email and password', () => {
     await expect.poll(async () => (await admin().oobCodes()).filter((c) => c.email === email).length).toBe(1)
     const sent = setup.service.seen.filter((s) => s.call === 'sendOobCode').at(-1)
     expect(sent).toMatchObject({ clientType: 'CLIENT_TYPE_WEB', recaptchaVersion: 'RECAPTCHA_ENTERPRISE', refused: null })
+    expect(sent?.token).toMatch(/^token-for-getOobCode\./)
+  })
+
+  test('with JavaScript, the sign-in link button sends its email with a getOobCode token', async ({ page, javaScriptEnabled }) => {
+    test.skip(!javaScriptEnabled, 'the token comes from the page script')
+    const email = uniqueEmail('rc-link')
+    await admin().createUser(email, PASSWORD)
+    await page.goto(`${setup.portal.url}/`)
+    await page.getByLabel('Email').fill(email)
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click()
+    await expect(page.getByRole('status')).toHaveText(
+      'If this email address is valid, you will receive an email with a link to sign in.',
+    )
+    await expect.poll(async () => (await admin().oobCodes()).filter((c) => c.email === email).length).toBe(1)
+    const sent = setup.service.seen.filter((s) => s.call === 'sendOobCode').at(-1)
     expect(sent?.token).toMatch(/^token-for-getOobCode\./)
   })
 
@@ -133,8 +149,10 @@ test.describe('a service that refuses the first token', () => {
 
 test('with enforcement off (the emulator’s 501) no reCAPTCHA script loads and the CSP names none', async ({ page, baseURL }) => {
   const elsewhere: string[] = []
+  const scripts: string[] = []
   page.on('request', (request) => {
     if (new URL(request.url()).origin !== new URL(baseURL!).origin) elsewhere.push(request.url())
+    else if (request.resourceType() === 'script') scripts.push(request.url())
   })
   for (const path of ['/', '/forgot-password']) {
     const response = await page.goto(path)
@@ -142,5 +160,7 @@ test('with enforcement off (the emulator’s 501) no reCAPTCHA script loads and 
     await expect(page.getByRole('button', { name: path === '/' ? 'Login' : 'Send email' })).toBeVisible()
   }
   expect(elsewhere).toEqual([])
+  // Nor the portal's own browser half of it (app/lib/recaptcha.client.ts).
+  expect(scripts.filter((url) => url.includes('recaptcha'))).toEqual([])
   expect(await page.evaluate(() => 'grecaptcha' in window)).toBe(false)
 })

@@ -67,7 +67,7 @@ describe('reCAPTCHA enforced (ENFORCE) on email and password', () => {
   let setup: Setup
 
   beforeAll(async () => {
-    setup = await setUp('ENFORCE')
+    setup = await setUp('ENFORCE', { FLAG_EMAIL_LINK_SIGN_IN: 'true' })
   })
   afterAll(() => tearDown(setup))
 
@@ -162,6 +162,22 @@ describe('reCAPTCHA enforced (ENFORCE) on email and password', () => {
       recaptchaVersion: 'RECAPTCHA_ENTERPRISE',
       refused: null,
     })
+  })
+
+  it('the sign-in link goes with a getOobCode token; without one it is not sent and the log says why', async () => {
+    const [withToken, without] = [uniqueEmail('captcha-link'), uniqueEmail('captcha-link-nojs')]
+    await admin.createUser(withToken, PASSWORD)
+    await admin.createUser(without, PASSWORD)
+    const post = await formClient(setup.portal.url)
+    const sent = await post('/?index', { email: withToken, intent: 'email-link', [TOKEN_FIELD]: 'token-for-getOobCode.7' })
+    expect(sent.status).toBe(303)
+    await expect.poll(async () => (await admin.oobCodes()).filter((c) => c.email === withToken).length).toBe(1)
+    expect(setup.service.seen.some((s) => s.call === 'sendOobCode' && s.token === 'token-for-getOobCode.7' && !s.refused)).toBe(true)
+
+    const refused = await post('/?index', { email: without, intent: 'email-link' })
+    expect(refused.status).toBe(303)
+    await expect.poll(() => setup.portal.output()).toMatch(/sign-in link not sent: the reCAPTCHA check refused it/)
+    expect((await admin.oobCodes()).filter((c) => c.email === without)).toEqual([])
   })
 
   it('counts captcha outcomes by action, and no token reaches the logs', async () => {
