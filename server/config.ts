@@ -47,6 +47,12 @@ const EnvSchema = z
     PRIVACY_POLICY_URL: z.url().default('https://policies.google.com/privacy'),
     COOKIES_HELP_URL: z.url().default('https://support.google.com/accounts/answer/61416'),
     SENTRY_DSN: z.url().optional(),
+    RECAPTCHA_SCRIPT_URL: z
+      .url({ protocol: /^https?$/ })
+      .refine((u) => !URL.canParse(u) || (!new URL(u).search && !new URL(u).hash && !new URL(u).username), {
+        message: 'must be a plain URL: the page adds ?render=SITE_KEY itself',
+      })
+      .default('https://www.google.com/recaptcha/enterprise.js'),
     FLAGS_FILE: z.string().min(1).optional(),
     FLAGS_OFREP_URL: z
       .url({ protocol: /^https?$/ })
@@ -84,6 +90,9 @@ const EnvSchema = z
         path: ['FIREBASE_AUTH_EMULATOR_HOST'],
         message: 'must be host:port or a URL starting with http:// or https://',
       })
+    }
+    if (!local && env.RECAPTCHA_SCRIPT_URL.startsWith('http:')) {
+      ctx.addIssue({ code: 'custom', path: ['RECAPTCHA_SCRIPT_URL'], message: `must be https when PLATFORM is ${env.PLATFORM}` })
     }
     if (!env.SESSION_SECRET && !local) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: `required when PLATFORM is ${env.PLATFORM}` })
@@ -153,6 +162,8 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     privacyPolicyUrl: env.PRIVACY_POLICY_URL,
     cookiesHelpUrl: env.COOKIES_HELP_URL,
     sentryDsn: env.SENTRY_DSN ?? null,
+    /** Where pages load reCAPTCHA Enterprise from, while the identity project enforces it (ADR 020). */
+    recaptchaScriptUrl: env.RECAPTCHA_SCRIPT_URL,
     flagsFile: env.FLAGS_FILE ?? null,
     /** The remote flag service (OFREP); its base URL without a trailing slash. */
     flagsRemote: env.FLAGS_OFREP_URL

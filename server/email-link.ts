@@ -8,6 +8,7 @@ import { logger } from './observability/logger'
 import { hashEmail, securityEvent } from './observability/security-events'
 import { consumeReset, consumeSignIn } from './rate-limit'
 import { deviceIdFor } from './device'
+import { sendProtectedOobCode } from './protected-email'
 import { signInWithIdToken, statusFor } from './sign-in'
 
 /**
@@ -32,7 +33,7 @@ export function clearEmailLinkCookie(): string {
  * is simply not sent). The continueUrl is the sign-in page carrying the checked redirect.
  */
 export async function requestEmailLink(
-  input: { email: string; locale: Locale; redirect: string | null },
+  input: { email: string; locale: Locale; redirect: string | null; captchaResponse?: string },
   context: AppLoadContext,
 ): Promise<void> {
   const limit = await consumeReset({ ip: context.clientIp, email: input.email, reqId: context.requestId })
@@ -43,17 +44,14 @@ export async function requestEmailLink(
   )
   const continueUrl = new URL('/', getConfig().publicOrigin)
   if (input.redirect) continueUrl.searchParams.set('redirect', input.redirect)
-  void getIdentity()
-    .sendOobCode({
-      requestType: 'EMAIL_SIGNIN',
-      email: input.email,
-      continueUrl: continueUrl.href,
-      locale: input.locale,
-    })
-    .catch((error: unknown) => {
-      const code = isIdentityError(error) ? error.code : 'auth/internal-error'
-      logger.warn({ event: 'email-link-failed', code, reqId: context.requestId }, 'sign-in link not sent')
-    })
+  sendProtectedOobCode(
+    { requestType: 'EMAIL_SIGNIN', email: input.email, continueUrl: continueUrl.href, locale: input.locale },
+    input.captchaResponse,
+    (code, captcha) => {
+      const entry = { event: 'email-link-failed', code, reqId: context.requestId, ...(captcha ? { captcha } : {}) }
+      logger.warn(entry, captcha ? 'sign-in link not sent: the reCAPTCHA check refused it' : 'sign-in link not sent')
+    },
+  )
 }
 
 /**
@@ -130,7 +128,7 @@ export async function completeEmailLinkSignIn(
  */
 export async function sendSignInLink(
   request: Request,
-  input: { email: string; redirect: string | null; locale: Locale; isBot: boolean },
+  input: { email: string; redirect: string | null; locale: Locale; isBot: boolean; captchaResponse?: string },
   context: AppLoadContext,
 ): Promise<{ location: string; setCookies: string[] }> {
   if (!input.isBot) await requestEmailLink(input, context)

@@ -3,18 +3,20 @@ import type { Locale } from '~/lib/i18n'
 import { getConfig } from './config'
 import { clearCookie, type SealedCookie } from './cookies'
 import { openForBrowser, sealForBrowser } from './csrf'
-import { getIdentity, isIdentityError } from './identity'
 import { logger } from './observability/logger'
 import { recordPasswordResetRequest } from './observability/metrics'
 import { securityEvent } from './observability/security-events'
 import { consumeReset } from './rate-limit'
+import { sendProtectedOobCode } from './protected-email'
 
 /**
  * The reset request answers the same, in the same time, whether the account exists or not: the
- * email is sent off the response path, and a refused one (rate limit) is simply not sent.
+ * email is sent off the response path, and a refused one (rate limit) is simply not sent. So is
+ * one the reCAPTCHA check refuses (no token without JavaScript): the log says so (ADR 020).
+ * `captchaResponse` is what the form posted, as for a sign-in (server/sign-in.ts).
  */
 export async function requestPasswordReset(
-  input: { email: string; locale: Locale; redirect: string | null },
+  input: { email: string; locale: Locale; redirect: string | null; captchaResponse?: string },
   context: AppLoadContext,
 ): Promise<void> {
   const limit = await consumeReset({ ip: context.clientIp, email: input.email, reqId: context.requestId })
@@ -33,13 +35,16 @@ export async function requestPasswordReset(
   securityEvent('reset-requested', { reqId: context.requestId, ip: context.clientIp, email: input.email })
   const continueUrl = new URL('/', getConfig().publicOrigin)
   if (input.redirect) continueUrl.searchParams.set('redirect', input.redirect)
-  void getIdentity()
-    .sendOobCode({ requestType: 'PASSWORD_RESET', email: input.email, continueUrl: continueUrl.href, locale: input.locale })
-    .catch((error: unknown) => {
-      const code = isIdentityError(error) ? error.code : 'auth/internal-error'
+  sendProtectedOobCode(
+    { requestType: 'PASSWORD_RESET', email: input.email, continueUrl: continueUrl.href, locale: input.locale },
+    input.captchaResponse,
+    (code, captcha) => {
       // An unknown address is not an error worth more than debug: it is what enumeration probes send.
-      logger[code === 'auth/user-not-found' ? 'debug' : 'warn']({ event: 'reset-email-failed', code, reqId: context.requestId }, 'reset email not sent')
-    })
+      const entry = { event: 'reset-email-failed', code, reqId: context.requestId, ...(captcha ? { captcha } : {}) }
+      if (captcha) logger.warn(entry, 'reset email not sent: the reCAPTCHA check refused it')
+      else logger[code === 'auth/user-not-found' ? 'debug' : 'warn'](entry, 'reset email not sent')
+    },
+  )
 }
 
 /**

@@ -1,17 +1,26 @@
 import type { AppLoadContext } from '@remix-run/node'
+import type { CaptchaSettings } from '~/lib/recaptcha'
 import { rotateCsrf } from './csrf'
 import { deviceCookie, deviceIdFor } from './device'
 import { getIdentity, isIdentityError, messageKeyFor, type AuthCode, type MessageKey } from './identity'
 import { recordSignIn } from './observability/metrics'
 import { securityEvent } from './observability/security-events'
 import { consumeSignIn } from './rate-limit'
+import { captchaSettings, captchaTokenToSend, isCaptchaRefusal, recordCaptchaOutcome, refreshAfterDemand } from './recaptcha'
 import { defaultRedirect, resolveRedirect } from './redirect'
 import { createSession } from './session'
 import { syncToken } from './token-sync'
 
 export type SignInOutcome =
   | { ok: true; setCookies: string[]; location: string }
-  | { ok: false; status: number; message: MessageKey; retryAfterSeconds?: number; captchaSiteKey?: string }
+  | {
+      ok: false
+      status: number
+      message: MessageKey | 'error.captchaNeedsJs'
+      retryAfterSeconds?: number
+      /** The service refused for want of a good captcha token: a page with JavaScript gets a fresh one and retries once. */
+      captcha?: CaptchaSettings
+    }
 
 /** Codes that say "these credentials do not open an account", all answered alike (no enumeration). */
 const CREDENTIAL_FAILURES: ReadonlySet<AuthCode> = new Set([
@@ -22,8 +31,6 @@ const CREDENTIAL_FAILURES: ReadonlySet<AuthCode> = new Set([
   'auth/missing-password',
   'auth/invalid-email',
 ])
-
-const CAPTCHA_CODES: ReadonlySet<AuthCode> = new Set(['auth/missing-recaptcha-token', 'auth/invalid-recaptcha-token'])
 
 export function statusFor(message: MessageKey): number {
   switch (message) {
@@ -71,6 +78,10 @@ export async function signInWithIdToken(
  * Password sign-in: the attempt takes its rate-limit points first (a browser holding this
  * account's device cookie is limited per device instead of per account), then the identity call
  * and signInWithIdToken. Only a verdict on the credentials keeps the points (ADR 015).
+ *
+ * `captchaResponse` is what the form posted (server/recaptcha.ts, ADR 020): undefined when no
+ * script ran (JavaScript off), '' when the page's script got no token, else a reCAPTCHA Enterprise
+ * token for the action signInWithPassword, passed on while the project has reCAPTCHA on.
  */
 export async function signInWithPassword(
   request: Request,
@@ -85,10 +96,12 @@ export async function signInWithPassword(
   }
 
   let code: AuthCode
+  const captchaResponse = captchaTokenToSend('signInWithPassword', input.captchaResponse)
+  let answered = false
   try {
-    const result = await getIdentity().signInWithPassword(input.email, input.password, {
-      captchaResponse: input.captchaResponse,
-    })
+    const result = await getIdentity().signInWithPassword(input.email, input.password, { captchaResponse })
+    answered = true
+    recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, null)
     const session = await signInWithIdToken(
       result.idToken,
       { email: input.email, method: 'password', redirect: input.redirect ?? null },
@@ -99,27 +112,23 @@ export async function signInWithPassword(
   } catch (error) {
     code = isIdentityError(error) ? error.code : 'auth/internal-error'
   }
+  // A failure after the identity call (the session cookie) was counted as passed above.
+  if (!answered) recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, code)
 
   securityEvent('sign-in-failure', { reqId: context.requestId, ip: context.clientIp, email: input.email, code })
   recordSignIn(code)
   // A wrong password keeps its points; a captcha demand or a failing service judged nothing.
   await limit.release(CREDENTIAL_FAILURES.has(code) ? 'failure' : 'void')
-  if (CAPTCHA_CODES.has(code)) {
-    const siteKey = await captchaSiteKey()
-    if (siteKey) return { ok: false, status: 400, message: 'error.captchaRequired', captchaSiteKey: siteKey }
+  if (isCaptchaRefusal(code)) {
+    // Refused for the captcha, never for the credentials. Without JavaScript (nothing posted) the
+    // visitor is told the check needs it; with it the page gets a fresh token and retries once.
+    await refreshAfterDemand('signInWithPassword')
+    const captcha = captchaSettings('signInWithPassword') ?? undefined
+    if (input.captchaResponse === undefined) return { ok: false, status: 400, message: 'error.captchaNeedsJs', captcha }
+    if (captcha) return { ok: false, status: 400, message: 'error.captchaRequired', captcha }
     return { ok: false, status: 503, message: 'error.unexpected' }
   }
   if (CREDENTIAL_FAILURES.has(code)) return { ok: false, status: 401, message: 'error.wrongCredentials' }
   const message = messageKeyFor(code)
   return { ok: false, status: statusFor(message), message }
-}
-
-async function captchaSiteKey(): Promise<string | null> {
-  try {
-    // Production answers `projects/…/keys/SITE_KEY`: the widget wants the last part.
-    const { recaptchaKey } = await getIdentity().getRecaptchaConfig()
-    return recaptchaKey?.split('/').pop() || null
-  } catch {
-    return null
-  }
 }

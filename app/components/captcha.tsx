@@ -1,41 +1,105 @@
-import { useEffect, useRef } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useSubmit } from '@remix-run/react'
+import { useCallback, useEffect, useRef, type FormEvent, type RefObject } from 'react'
+import { CAPTCHA_TOKEN_FIELD, type CaptchaAction, type CaptchaSettings } from '~/lib/recaptcha'
 
-declare global {
-  interface Window {
-    grecaptcha?: { enterprise?: { render(element: HTMLElement, options: { sitekey: string }): number } }
-  }
+/**
+ * reCAPTCHA Enterprise in forms, as Identity Platform enforces it (ADR 020): score-based and
+ * invisible, a token bound to the call's action obtained on submit. Nothing of it runs, and no
+ * script of Google's loads, unless the loader handed the page settings (reCAPTCHA in AUDIT or
+ * ENFORCE). Without JavaScript nothing is added: the server says the check needs JavaScript.
+ */
+
+const browserHalf = () => import('~/lib/recaptcha.client')
+
+/**
+ * "Get a token for action X", for any form or call that needs one (the SMS second factor:
+ * `mfaSmsSignIn`). With settings, starts loading the script at once; the function resolves a
+ * fresh token, '' when none could be had (blocked script: the server then answers), or undefined
+ * without settings (the action is not protected: send nothing).
+ */
+export function useCaptchaToken(settings: CaptchaSettings | null | undefined) {
+  const siteKey = settings?.siteKey ?? null
+  const src = settings?.src ?? null
+  useEffect(() => {
+    if (siteKey && src) void browserHalf().then((half) => half.preloadCaptcha({ siteKey, src }))
+  }, [siteKey, src])
+  return useCallback(
+    async (action: CaptchaAction): Promise<string | undefined> => {
+      if (!siteKey || !src) return undefined
+      try {
+        return await (await browserHalf()).captchaToken({ siteKey, src }, action)
+      } catch {
+        return ''
+      }
+    },
+    [siteKey, src],
+  )
+}
+
+interface CaptchaFormOptions {
+  form: RefObject<HTMLFormElement | null>
+  /** The loader's settings: null while reCAPTCHA is off. */
+  settings: CaptchaSettings | null | undefined
+  /** The action's answer; `captcha` in it means the service refused for the captcha: retry once. */
+  result: { captcha?: CaptchaSettings | null } | undefined
+  /** The action of a submission, from the button that made it (a form may have two). */
+  actionFor: (submitter: HTMLElement | null) => CaptchaAction
 }
 
 /**
- * The reCAPTCHA Enterprise checkbox, for when the identity service asks for a captcha (seed
- * section 4). Its answer goes with the next submission as `g-recaptcha-response`. Without
- * JavaScript there is no captcha: the visitor is told so.
+ * A protected form's submit: gets a token for its action, then submits what was typed plus the
+ * token. When the answer says the captcha was refused (the token expired, scored low, or
+ * enforcement came on since the page was served), gets a fresh token and submits again, once,
+ * from the same fields: what was typed stays in the page (the password too; the server never
+ * sends it back). `retrying` is true while that answer is being retried: hide its message and
+ * keep the fields.
  */
-export function Captcha({ siteKey }: { siteKey: string }) {
-  const { t } = useTranslation()
-  const ref = useRef<HTMLDivElement>(null)
-  useEffect(() => {
-    const render = () => {
-      if (ref.current && window.grecaptcha?.enterprise && !ref.current.hasChildNodes()) {
-        window.grecaptcha.enterprise.render(ref.current, { sitekey: siteKey })
+export function useCaptchaForm({ form, settings, result, actionFor }: CaptchaFormOptions) {
+  const submit = useSubmit()
+  const getToken = useCaptchaToken(result?.captcha ?? settings)
+  const state = useRef({
+    phase: 'idle' as 'idle' | 'first' | 'retry',
+    retried: null as unknown,
+    submitter: null as HTMLElement | null,
+    busy: false,
+  })
+  const latestActionFor = useRef(actionFor)
+  latestActionFor.current = actionFor
+
+  const send = useCallback(
+    async (element: HTMLFormElement, submitter: HTMLElement | null) => {
+      if (state.current.busy) return
+      state.current.busy = true
+      try {
+        const token = await getToken(latestActionFor.current(submitter))
+        const data = new FormData(element, submitter?.getAttribute('type') === 'submit' ? submitter : null)
+        if (token !== undefined) data.set(CAPTCHA_TOKEN_FIELD, token)
+        submit(data, { method: 'post', action: element.getAttribute('action') ?? undefined })
+      } finally {
+        state.current.busy = false
       }
-    }
-    if (window.grecaptcha?.enterprise) return render()
-    // Loaded by our nonced script, so 'strict-dynamic' lets it run.
-    const script = document.createElement('script')
-    script.src = 'https://www.google.com/recaptcha/enterprise.js?render=explicit'
-    script.async = true
-    script.addEventListener('load', () => setTimeout(render, 0))
-    document.head.appendChild(script)
-  }, [siteKey])
-  return (
-    <div className="captcha">
-      <noscript>
-        <p className="alert alert-error">{t('signIn.captchaNeedsJs')}</p>
-      </noscript>
-      <p className="field-hint">{t('signIn.captchaPrompt')}</p>
-      <div ref={ref} data-sitekey={siteKey} />
-    </div>
+    },
+    [getToken, submit],
   )
+
+  const protectedNow = Boolean(result?.captcha ?? settings)
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    state.current.phase = 'first'
+    state.current.submitter = (event.nativeEvent as SubmitEvent).submitter ?? null
+    // Not protected: Remix submits the form as it is.
+    if (!protectedNow) return
+    event.preventDefault()
+    void send(event.currentTarget, state.current.submitter)
+  }
+
+  const willRetry = Boolean(result?.captcha) && state.current.phase === 'first'
+  useEffect(() => {
+    if (!willRetry || state.current.phase !== 'first' || !form.current) return
+    state.current.phase = 'retry'
+    state.current.retried = result
+    void send(form.current, state.current.submitter)
+  }, [willRetry, result, form, send])
+
+  const retrying = willRetry || (result !== undefined && state.current.retried === result)
+  return { onSubmit, retrying }
 }

@@ -2,17 +2,19 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Captcha } from '~/components/captcha'
+import { useCaptchaForm } from '~/components/captcha'
 import { EmailField, Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import { EMAIL_MAX_LENGTH, type FieldErrors } from '~/lib/limits'
+import { postedCaptchaToken, type CaptchaSettings } from '~/lib/recaptcha'
 import { ForgotPasswordFormSchema, SignInFormSchema, fieldErrorsOf, formText } from '~/lib/schemas'
 import { sendSignInLink } from '../../server/email-link'
 import { getFlags } from '../../server/flags'
 import { guardForm } from '../../server/form-guard'
 import { getLocale } from '../../server/i18n'
+import { captchaSettings } from '../../server/recaptcha'
 import { resolveRedirect } from '../../server/redirect'
 import { clearSessionCookie, getSession } from '../../server/session'
 import { signInWithPassword } from '../../server/sign-in'
@@ -45,6 +47,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       ssoError: ssoErrorKey(params.get('ssoError')),
       emailLink: flags.emailLinkSignIn,
       linkSent: flags.emailLinkSignIn && params.get('emailLink') === 'sent',
+      // Both buttons' actions (signInWithPassword, getOobCode) fall under the email/password provider.
+      captcha: captchaSettings('signInWithPassword'),
     },
     { headers },
   )
@@ -61,6 +65,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ email, formError: REDIRECT_ERRORS[target.kind] }, { status: 400, headers: noStore })
   }
   const redirectParam = target.kind === 'ok' ? formText(form, 'redirect') : null
+  const captchaResponse = postedCaptchaToken(form)
   if (formText(form, 'intent') === 'email-link' && (await getFlags()).emailLinkSignIn) {
     // 'Email me a sign-in link' needs only the address.
     const parsed = ForgotPasswordFormSchema.safeParse({ email: form.get('email') })
@@ -69,7 +74,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     const sent = await sendSignInLink(
       request,
-      { email: parsed.data.email, redirect: redirectParam, locale: getLocale(request), isBot },
+      { email: parsed.data.email, redirect: redirectParam, locale: getLocale(request), isBot, captchaResponse },
       context,
     )
     const headers = new Headers(noStore)
@@ -82,13 +87,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (isBot) return data({ email, formError: 'error.wrongCredentials' }, { status: 401, headers: noStore })
 
-  const captchaResponse = formText(form, 'g-recaptcha-response') || undefined
   const outcome = await signInWithPassword(request, { ...parsed.data, captchaResponse, redirect: redirectParam }, context)
   if (!outcome.ok) {
     const headers: Record<string, string> = { ...noStore }
     if (outcome.retryAfterSeconds) headers['Retry-After'] = String(outcome.retryAfterSeconds)
     return data(
-      { email, formError: outcome.message, captchaSiteKey: outcome.captchaSiteKey },
+      { email, formError: outcome.message, captcha: outcome.captcha ?? null },
       { status: outcome.status, headers },
     )
   }
@@ -98,17 +102,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(outcome.location, { status: 303, headers })
 }
 
-type ActionData = { email: string; formError?: string; fieldErrors?: FieldErrors; captchaSiteKey?: string }
+type ActionData = { email: string; formError?: string; fieldErrors?: FieldErrors; captcha?: CaptchaSettings | null }
 
 export default function SignIn() {
   const { t } = useTranslation()
-  const { user, redirectError, sso, ssoButton, ssoError, emailLink, linkSent } = useLoaderData<typeof loader>()
+  const { user, redirectError, sso, ssoButton, ssoError, emailLink, linkSent, captcha } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as ActionData | undefined
   const [searchParams] = useSearchParams()
   const redirectTo = searchParams.get('redirect')
   const { value: email, field: emailField } = useFieldValue(actionData?.email ?? searchParams.get('email') ?? '')
   const formRef = useRef<HTMLFormElement>(null)
-  useAfterSubmission(formRef, actionData)
+  const { onSubmit, retrying } = useCaptchaForm({
+    form: formRef,
+    settings: captcha,
+    result: actionData,
+    actionFor: (submitter) => (submitter?.getAttribute('value') === 'email-link' ? 'getOobCode' : 'signInWithPassword'),
+  })
+  // While a refused captcha is retried, its answer is neither shown nor allowed to empty the password.
+  useAfterSubmission(formRef, retrying ? undefined : actionData)
 
   if (user) {
     return (
@@ -122,7 +133,7 @@ export default function SignIn() {
     )
   }
 
-  const formError = actionData?.formError ?? redirectError ?? ssoError
+  const formError = (retrying ? null : actionData?.formError) ?? redirectError ?? ssoError
   const authDomain = searchParams.get('authDomain')
   const fieldErrors = actionData?.fieldErrors ?? {}
   const forgot = new URLSearchParams()
@@ -134,7 +145,7 @@ export default function SignIn() {
       <h1>{sso ? t('signIn.titleSso') : t('signIn.title')}</h1>
       {formError ? <FormAlert>{t(formError as 'error.unexpected')}</FormAlert> : null}
       {linkSent && !actionData ? <FormAlert tone="success">{t('emailLink.sent')}</FormAlert> : null}
-      <SecureForm ref={formRef} className="stack" noValidate>
+      <SecureForm ref={formRef} className="stack" noValidate onSubmit={onSubmit}>
         {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
         <EmailField {...emailField} errorKey={fieldErrors.email} />
         <Field
@@ -146,7 +157,6 @@ export default function SignIn() {
           required
           error={fieldErrors.password ? t(fieldErrors.password as 'validation.passwordRequired') : null}
         />
-        {actionData?.captchaSiteKey ? <Captcha siteKey={actionData.captchaSiteKey} /> : null}
         <SubmitButton pendingLabel={t('signIn.pending')}>{t('signIn.submit')}</SubmitButton>
         {emailLink ? (
           <button type="submit" name="intent" value="email-link" className="button-secondary">

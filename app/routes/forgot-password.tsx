@@ -2,15 +2,18 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useCaptchaForm } from '~/components/captcha'
 import { EmailField, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import { EMAIL_MAX_LENGTH, type FieldErrors } from '~/lib/limits'
+import { postedCaptchaToken } from '~/lib/recaptcha'
 import { ForgotPasswordFormSchema, fieldErrorsOf, formText } from '~/lib/schemas'
 import { guardForm } from '../../server/form-guard'
 import { getLocale } from '../../server/i18n'
 import { requestPasswordReset } from '../../server/password-reset'
+import { captchaSettings } from '../../server/recaptcha'
 import { resolveRedirect } from '../../server/redirect'
 
 export const headers = routeHeaders
@@ -21,7 +24,7 @@ export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
 
 export function loader({ request }: LoaderFunctionArgs) {
   const sent = new URL(request.url).searchParams.get('sent') === '1'
-  return data({ sent }, { headers: { 'Cache-Control': 'no-store' } })
+  return data({ sent, captcha: captchaSettings('getOobCode') }, { headers: { 'Cache-Control': 'no-store' } })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -35,7 +38,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const target = await resolveRedirect(form.has('redirect') ? formText(form, 'redirect') : null, context.publicOrigin)
   const redirectParam = target.kind === 'ok' ? formText(form, 'redirect') : null
   if (!isBot) {
-    await requestPasswordReset({ email: parsed.data.email, locale: getLocale(request), redirect: redirectParam }, context)
+    await requestPasswordReset(
+      { email: parsed.data.email, locale: getLocale(request), redirect: redirectParam, captchaResponse: postedCaptchaToken(form) },
+      context,
+    )
   }
   // Post-redirect-get: the same answer for every address, and a refresh sends nothing.
   const next = new URLSearchParams({ sent: '1' })
@@ -45,12 +51,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function ForgotPassword() {
   const { t } = useTranslation()
-  const { sent } = useLoaderData<typeof loader>()
+  const { sent, captcha } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as { email: string; fieldErrors: FieldErrors } | undefined
   const [searchParams] = useSearchParams()
   const redirectTo = searchParams.get('redirect')
   const formRef = useRef<HTMLFormElement>(null)
   useAfterSubmission(formRef, actionData)
+  // The answer is the same whatever the service decides (no enumeration): nothing to retry.
+  const { onSubmit } = useCaptchaForm({ form: formRef, settings: captcha, result: undefined, actionFor: () => 'getOobCode' })
   const back = redirectTo !== null ? `/?${new URLSearchParams({ redirect: redirectTo })}` : '/'
   const emailError = actionData?.fieldErrors.email
 
@@ -62,7 +70,7 @@ export default function ForgotPassword() {
       ) : (
         <>
           <p className="subtitle">{t('forgotPassword.subtitle')}</p>
-          <SecureForm ref={formRef} className="stack" noValidate>
+          <SecureForm ref={formRef} className="stack" noValidate onSubmit={onSubmit}>
             {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
             <EmailField defaultValue={actionData?.email ?? searchParams.get('email') ?? ''} errorKey={emailError} />
             <SubmitButton pendingLabel={t('forgotPassword.pending')}>{t('forgotPassword.submit')}</SubmitButton>

@@ -23,7 +23,7 @@ export interface AppOptions {
   clientDir?: string
   /** Vite's connect middlewares in development. */
   devMiddleware?: express.RequestHandler
-  /** Allow reCAPTCHA's script and frame in the CSP (always, or asked per request). */
+  /** RECAPTCHA_SCRIPT_URL while the CSP admits reCAPTCHA (always, or asked per request). */
   recaptcha?: SecurityHeadersOptions['recaptcha']
   /** What /readyz reports; default: the process's (identity service, Redis, shutdown). */
   readiness?: Readiness

@@ -30,8 +30,8 @@ const build = (await import(pathToFileURL(path.join(buildDir, 'server/index.js')
 
 // Connect to Redis now rather than on the first sign-in, so /readyz can tell at once.
 getRateLimits()
-// The CSP allows reCAPTCHA when the project enforces it: asked now (waited for at most 2 s), then
-// every 5 minutes in the background; requests read the last answer and never wait.
+// The CSP admits RECAPTCHA_SCRIPT_URL while the project has reCAPTCHA in AUDIT or ENFORCE: asked now
+// (waited for at most 2 s), then every 5 minutes in the background; requests read the last answer.
 await Promise.race([startRecaptchaRefresh(), sleep(2_000)])
 // The authorizedDomains that pages' CSP form-action lists: read now, like reCAPTCHA's answer.
 const { getAuthorizedDomains } = await import('../authorized-domains')
@@ -43,7 +43,7 @@ const app = createApp({
   config,
   build,
   clientDir: path.join(buildDir, 'client'),
-  recaptcha: () => recaptchaEnforced(),
+  recaptcha: () => (recaptchaEnforced() ? config.recaptchaScriptUrl : null),
   readiness,
 })
 const server = createServer((req, res) => {

@@ -4,6 +4,7 @@ import { issueCsrf } from '../csrf'
 import { getFlags } from '../flags'
 import { getLocale } from '../i18n'
 import { recordPageShell } from '../observability/metrics'
+import { captchaSettings } from '../recaptcha'
 
 /**
  * Page shells (ADR 021): the anonymous, query-less GET of a form page is the same bytes for every
@@ -13,7 +14,8 @@ import { recordPageShell } from '../observability/metrics'
  *
  * - Only GET of SHELL_PATHS without a query string, carrying no cookie but NEUTRAL_COOKIES: a
  *   session, a pending flow, an action, a query or an error is always rendered afresh.
- * - The key is explicit: path, locale, consent, flag values (the build is the process's own).
+ * - The key is explicit: path, locale, consent, flag values, what reCAPTCHA the forms load (the
+ *   build is the process's own).
  * - A shell is kept only once two fresh renders for its key agree byte for byte, and for TTL_MS:
  *   any state the key does not name can change a page for at most that long.
  * - The headers are Remix's own from the render, with the request's CSP (set before, with its
@@ -43,7 +45,9 @@ async function keyOf(req: express.Request, request: Request): Promise<string | n
   if (req.method !== 'GET' || req.originalUrl.includes('?') || !SHELL_PATHS.has(req.originalUrl)) return null
   if (!cookieNames(req.headers.cookie).every((name) => NEUTRAL_COOKIES.has(name))) return null
   const flags = await getFlags()
-  return JSON.stringify([req.originalUrl, getLocale(request), hasConsented(request), flags])
+  // What the protected forms load for reCAPTCHA (ADR 020): its site key and script, or nothing.
+  const captcha = [captchaSettings('signInWithPassword'), captchaSettings('getOobCode')]
+  return JSON.stringify([req.originalUrl, getLocale(request), hasConsented(request), flags, captcha])
 }
 
 /** The page with its two per-request values replaced by holes. */

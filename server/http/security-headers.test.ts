@@ -124,13 +124,13 @@ describe('security headers', () => {
 })
 
 describe('contentSecurityPolicy', () => {
-  it('allows reCAPTCHA and Sentry only when asked', () => {
+  it('allows reCAPTCHA (from RECAPTCHA_SCRIPT_URL) and Sentry only when asked', () => {
     const csp = contentSecurityPolicy({
       nonce: 'n',
       https: true,
       frameAncestors: "'none'",
       sentryDsn: 'https://key@o123.ingest.sentry.io/456',
-      recaptcha: true,
+      recaptchaScriptUrl: 'https://www.google.com/recaptcha/enterprise.js',
     })
     expect(csp).toContain(
       "script-src 'nonce-n' 'strict-dynamic' https://www.google.com/recaptcha/ https://www.gstatic.com/recaptcha/;",
@@ -143,6 +143,20 @@ describe('contentSecurityPolicy', () => {
     expect(plain).toMatch(/; connect-src 'self'$/)
     expect(plain).toContain("style-src 'self';")
     expect(plain).toContain("form-action 'self';")
+  })
+
+  it("admits the script's own origin, not Google's, when RECAPTCHA_SCRIPT_URL is recaptcha.net", () => {
+    const csp = contentSecurityPolicy({
+      nonce: 'n',
+      https: true,
+      frameAncestors: "'none'",
+      recaptchaScriptUrl: 'https://www.recaptcha.net/recaptcha/enterprise.js',
+    })
+    expect(csp).toContain(
+      "script-src 'nonce-n' 'strict-dynamic' https://www.recaptcha.net/recaptcha/ https://www.gstatic.com/recaptcha/;",
+    )
+    expect(csp).toContain('frame-src https://www.recaptcha.net/recaptcha/;')
+    expect(csp).not.toContain('google.com')
   })
 
   it("lets a page's forms be redirected to the checked targets it names, and nowhere else", () => {

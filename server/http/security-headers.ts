@@ -6,16 +6,31 @@ import { logger } from '../observability/logger'
 
 export interface SecurityHeadersOptions {
   config: Pick<Config, 'publicOrigin' | 'frameAncestors' | 'sentryDsn'>
-  /** Whether pages may load reCAPTCHA (Google's script and frame); a function is asked per request. */
-  recaptcha?: boolean | ((req: Request) => boolean)
+  /**
+   * RECAPTCHA_SCRIPT_URL while pages may load reCAPTCHA (some enforcement is AUDIT or ENFORCE),
+   * else null; a function is asked per request.
+   */
+  recaptcha?: string | null | ((req: Request) => string | null)
   /** Vite's dev server injects CSS as inline <style> elements; production never needs that. */
   development?: boolean
   /** Other origins the portal's forms may be redirected to (they change when authorizedDomains do). */
   formTargets?: () => string[]
 }
 
-const RECAPTCHA_SCRIPTS = ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/']
-const RECAPTCHA_FRAMES = ['https://www.google.com/recaptcha/', 'https://recaptcha.google.com/recaptcha/']
+/**
+ * What reCAPTCHA Enterprise needs, loaded from `scriptUrl` (Google's FAQ on CSP): the script's own
+ * origin and folder (`https://www.google.com/recaptcha/`, or `https://www.recaptcha.net/recaptcha/`)
+ * for the script and its invisible frame, the scripts it loads from gstatic, and Google's second
+ * frame host when it is Google's.
+ */
+function recaptchaSources(scriptUrl: string): { scripts: string[]; frames: string[] } {
+  const folder = new URL('.', scriptUrl).href
+  const google = new URL(scriptUrl).origin === 'https://www.google.com'
+  return {
+    scripts: [folder, 'https://www.gstatic.com/recaptcha/'],
+    frames: [folder, ...(google ? ['https://recaptcha.google.com/recaptcha/'] : [])],
+  }
+}
 
 /** Browser features the portal never uses, denied to it and to anything it embeds. */
 const PERMISSIONS_POLICY = [
@@ -47,15 +62,17 @@ export function contentSecurityPolicy(options: {
   https: boolean
   frameAncestors: string
   sentryDsn?: string | null
-  recaptcha?: boolean
+  /** RECAPTCHA_SCRIPT_URL, when pages may load reCAPTCHA. */
+  recaptchaScriptUrl?: string | null
   development?: boolean
   formTargets?: string[]
 }): string {
-  const { nonce, https, frameAncestors, sentryDsn, recaptcha = false, development = false, formTargets = [] } = options
+  const { nonce, https, frameAncestors, sentryDsn, recaptchaScriptUrl, development = false, formTargets = [] } = options
+  const recaptcha = recaptchaScriptUrl ? recaptchaSources(recaptchaScriptUrl) : null
   const directives = [
     ['default-src', "'self'"],
     // 'strict-dynamic': scripts loaded by a nonced script (Remix's module graph) are trusted; host lists are ignored.
-    ['script-src', `'nonce-${nonce}'`, "'strict-dynamic'", ...(recaptcha ? RECAPTCHA_SCRIPTS : [])],
+    ['script-src', `'nonce-${nonce}'`, "'strict-dynamic'", ...(recaptcha?.scripts ?? [])],
     ['object-src', "'none'"],
     ['base-uri', "'none'"],
     ['frame-ancestors', frameAncestors],
@@ -64,7 +81,7 @@ export function contentSecurityPolicy(options: {
     ['style-src', "'self'", ...(development ? ["'unsafe-inline'"] : [])],
     // The browser SDK posts events straight to Sentry's ingest host.
     ['connect-src', "'self'", ...(sentryDsn ? [new URL(sentryDsn).origin] : [])],
-    ...(recaptcha ? [['frame-src', ...RECAPTCHA_FRAMES]] : []),
+    ...(recaptcha ? [['frame-src', ...recaptcha.frames]] : []),
     ...(https ? [['upgrade-insecure-requests']] : []),
   ]
   return directives.map((d) => d.join(' ')).join('; ')
@@ -76,7 +93,7 @@ export function contentSecurityPolicy(options: {
  */
 export function securityHeaders({
   config,
-  recaptcha = false,
+  recaptcha = null,
   development = false,
   formTargets,
 }: SecurityHeadersOptions): RequestHandler {
@@ -91,7 +108,7 @@ export function securityHeaders({
         https,
         frameAncestors: config.frameAncestors,
         sentryDsn: config.sentryDsn,
-        recaptcha: typeof recaptcha === 'function' ? recaptcha(req) : recaptcha,
+        recaptchaScriptUrl: typeof recaptcha === 'function' ? recaptcha(req) : recaptcha,
         development,
         formTargets: formTargets?.(),
       }),

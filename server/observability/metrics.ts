@@ -39,6 +39,12 @@ function createMetrics() {
       labelNames: ['outcome'] as const,
       registers,
     }),
+    captcha: new Counter({
+      name: 'portal_captcha_total',
+      help: "Calls protected by reCAPTCHA Enterprise, by action (signInWithPassword, getOobCode, mfaSmsSignIn) and outcome: 'passed', 'refused' (a token the service refused), 'missing' (none sent, one demanded), 'absent' (none sent, none needed).",
+      labelNames: ['action', 'outcome'] as const,
+      registers,
+    }),
     rateLimitHits: new Counter({
       name: 'portal_rate_limit_hits_total',
       help: 'Requests refused by a rate limiter, by limiter.',
@@ -82,6 +88,13 @@ export function recordPasswordResetRequest(outcome: 'accepted' | 'limited'): voi
 
 export function recordPageShell(outcome: 'hit' | 'miss'): void {
   metrics.pageShells.inc({ outcome })
+}
+
+export function recordCaptcha(
+  action: 'signInWithPassword' | 'getOobCode' | 'mfaSmsSignIn',
+  outcome: 'passed' | 'refused' | 'missing' | 'absent',
+): void {
+  metrics.captcha.inc({ action, outcome })
 }
 
 export function recordRateLimitHit(limiter: string): void {

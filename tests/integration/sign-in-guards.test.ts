@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../support/emulator'
@@ -6,105 +6,12 @@ import { formClient } from '../support/form-client'
 import { startPortal, type Portal } from '../support/portal'
 
 /**
- * What the emulator cannot show on its own: a captcha demand (through a loopback proxy in front
- * of it), the time a reset request takes, and the answer to a post whose cookies were blocked.
+ * What the emulator cannot show on its own: the time a reset request takes, the answer to a post
+ * whose cookies were blocked, and a service that hangs. (Captcha demands: recaptcha.test.ts.)
  */
 const emulator = inject('emulator')
 const admin = emulatorAdmin(emulator)
 const PASSWORD = 'Guarded-Pass-2026'
-
-function body(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let text = ''
-    req.on('data', (c: Buffer) => (text += c.toString()))
-    req.on('end', () => resolve(text))
-  })
-}
-
-describe('a captcha demanded by the identity service', () => {
-  let proxy: Server
-  let portal: Portal
-  const tokensSeen: string[] = []
-
-  beforeAll(async () => {
-    // Demands a reCAPTCHA token on sign-in, as a project with reCAPTCHA enforcement does; passes
-    // everything else (and the sign-in once it has a token) to the real emulator.
-    proxy = createServer(async (req, res) => {
-      const url = req.url ?? '/'
-      const text = await body(req)
-      if (url.includes('/v2/recaptchaConfig')) {
-        res.writeHead(200, { 'Content-Type': 'application/json' }).end(
-          JSON.stringify({
-            recaptchaKey: 'projects/demo/keys/SITEKEY123',
-            recaptchaEnforcementState: [{ provider: 'EMAIL_PASSWORD_PROVIDER', enforcementState: 'ENFORCE' }],
-          }),
-        )
-        return
-      }
-      let forward = text
-      if (url.includes('accounts:signInWithPassword')) {
-        const json = JSON.parse(text) as Record<string, unknown>
-        if (typeof json.captchaResponse !== 'string') {
-          res.writeHead(400, { 'Content-Type': 'application/json' }).end(
-            JSON.stringify({ error: { code: 400, message: 'MISSING_RECAPTCHA_TOKEN' } }),
-          )
-          return
-        }
-        tokensSeen.push(`${json.captchaResponse}/${String(json.recaptchaVersion)}`)
-        // The emulator has no reCAPTCHA: it gets the sign-in without the token.
-        delete json.captchaResponse
-        delete json.recaptchaVersion
-        forward = JSON.stringify(json)
-      }
-      const headers = Object.fromEntries(
-        Object.entries(req.headers).filter(([k]) => !['host', 'content-length', 'connection'].includes(k)),
-      ) as Record<string, string>
-      const answer = await fetch(`${emulator.origin}${url}`, {
-        method: req.method,
-        headers,
-        body: req.method === 'GET' || req.method === 'HEAD' ? undefined : forward,
-      })
-      res.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? 'application/json' })
-      res.end(Buffer.from(await answer.arrayBuffer()))
-    })
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r))
-    portal = await startPortal({
-      FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-      FIREBASE_PROJECT_ID: emulator.projectId,
-    })
-  })
-
-  afterAll(async () => {
-    await portal?.stop()
-    await new Promise((r) => proxy.close(r))
-  })
-
-  it('shows the widget (and why it needs JavaScript), then signs in with the token', async () => {
-    const email = uniqueEmail('captcha')
-    await admin.createUser(email, PASSWORD)
-    const post = await formClient(portal.url)
-
-    const demanded = await post('/?index', { email, password: PASSWORD })
-    expect(demanded.status).toBe(400)
-    const html = await demanded.text()
-    expect(html).toContain('data-sitekey="SITEKEY123"')
-    expect(html).toContain('<noscript>')
-    expect(html).toContain('nécessite JavaScript')
-    expect(html).not.toContain(PASSWORD)
-    expect(demanded.headers.getSetCookie().some((c) => c.startsWith('session='))).toBe(false)
-
-    const signedIn = await post('/?index', { email, password: PASSWORD, 'g-recaptcha-response': 'TOKEN-1' })
-    expect(signedIn.status).toBe(303)
-    expect(signedIn.headers.getSetCookie().some((c) => c.startsWith('session='))).toBe(true)
-    expect(tokensSeen).toEqual(['TOKEN-1/RECAPTCHA_ENTERPRISE'])
-  })
-
-  it('lets the reCAPTCHA script and frame through the CSP only because enforcement is on', async () => {
-    await expect
-      .poll(async () => (await fetch(`${portal.url}/`)).headers.get('content-security-policy'), { timeout: 5_000 })
-      .toContain('https://www.google.com/recaptcha/')
-  })
-})
 
 describe('the reset request', () => {
   it('takes as long for an unknown address as for a known one', async () => {

@@ -121,4 +121,22 @@ describe('configuration', () => {
       expect(JSON.stringify(result)).not.toContain('s3cret')
     }
   })
+  it('loads reCAPTCHA from Google by default; RECAPTCHA_SCRIPT_URL names another (recaptcha.net)', () => {
+    const defaults = parseConfig({})
+    expect(defaults.ok && defaults.config.recaptchaScriptUrl).toBe('https://www.google.com/recaptcha/enterprise.js')
+    const net = parseConfig({ RECAPTCHA_SCRIPT_URL: 'https://www.recaptcha.net/recaptcha/enterprise.js' })
+    expect(net.ok && net.config.recaptchaScriptUrl).toBe('https://www.recaptcha.net/recaptcha/enterprise.js')
+  })
+
+  it('rejects a RECAPTCHA_SCRIPT_URL that is not a plain https URL (http only for local and test)', () => {
+    const production = { PLATFORM: 'production', IDENTITY_API_KEY: 'k', SESSION_SECRET: 'x'.repeat(32) }
+    for (const url of ['not a url', 'ftp://www.google.com/recaptcha/enterprise.js', 'https://www.google.com/recaptcha/enterprise.js?render=explicit']) {
+      expect(parseConfig({ RECAPTCHA_SCRIPT_URL: url })).toEqual({ ok: false, errors: [expect.stringMatching(/^RECAPTCHA_SCRIPT_URL: /)] })
+    }
+    expect(parseConfig({ ...production, RECAPTCHA_SCRIPT_URL: 'http://www.google.com/recaptcha/enterprise.js' })).toEqual({
+      ok: false,
+      errors: [expect.stringMatching(/^RECAPTCHA_SCRIPT_URL: /)],
+    })
+    expect(parseConfig({ PLATFORM: 'test', RECAPTCHA_SCRIPT_URL: 'http://127.0.0.1:9/recaptcha/enterprise.js' }).ok).toBe(true)
+  })
 })
