@@ -1,10 +1,13 @@
 import type { Page } from '@playwright/test'
+import { type emulatorAdmin, uniqueEmail } from '../support/emulator'
 import { expect, test } from './fixtures'
 
 /**
  * The look (issue 18): the logo centred over the card, the show-password toggle, placeholders that
  * fit a 320 px screen. Each runs with JavaScript on and off (the two projects).
  */
+
+const PASSWORD = 'Old-password-2024'
 
 /**
  * Where the logo's drawn pixels are centred, relative to the card's centre, in CSS pixels. Each
@@ -27,7 +30,7 @@ async function logoOffsetFromCard(page: Page): Promise<{ offset: number; left: n
       context.drawImage(img, 0, 0, canvas.width, canvas.height)
       const { data } = context.getImageData(0, 0, canvas.width, canvas.height)
       const drawn = (x: number) => {
-        for (let y = 0; y < canvas.height; y++) if (data[(y * canvas.width + x) * 4 + 3] > 16) return true
+        for (let y = 0; y < canvas.height; y++) if ((data[(y * canvas.width + x) * 4 + 3] ?? 0) > 16) return true
         return false
       }
       let first = 0
@@ -59,5 +62,110 @@ test.describe('the logo', () => {
     await page.goto('/')
     await expect(page.locator('.logo img')).toHaveCount(2)
     await expect(page.getByRole('img', { name: 'Portail d’authentification' })).toBeVisible()
+  })
+})
+
+/** Opens the new-password page from a fresh reset email. */
+async function openNewPassword(page: Page, admin: ReturnType<typeof emulatorAdmin>, baseURL: string) {
+  const email = uniqueEmail('look-reset')
+  await admin.createUser(email, PASSWORD)
+  await page.goto('/forgot-password')
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByRole('button', { name: 'Envoyer l’e-mail' }).click()
+  await expect(page.getByRole('status')).toBeVisible()
+  await expect.poll(async () => (await admin.oobCodes()).some((c) => c.email === email)).toBe(true)
+  const code = (await admin.oobCodes()).filter((c) => c.email === email).at(-1)!
+  await page.goto(`${baseURL}/action${new URL(code.oobLink).search}`)
+  await expect(page.getByRole('heading', { name: 'Veuillez saisir un nouveau mot de passe' })).toBeVisible()
+}
+
+/**
+ * Types into `field`, selects part of it, then shows and hides it with its toggle (a click, then
+ * the keyboard): the value and the selection stay, the type follows, aria-pressed says which, and
+ * no request leaves the page.
+ */
+async function checkToggle(page: Page, fieldLabel: string, toggleName: string, nth = 0) {
+  const field = page.getByLabel(fieldLabel, { exact: true })
+  const toggle = page.getByRole('button', { name: toggleName, exact: true }).nth(nth)
+  const requests: string[] = []
+  // A submission is a POST (a fetcher or a form) or a navigation; Remix may fetch its manifest meanwhile.
+  page.on('request', (request) => {
+    if (request.method() !== 'GET' || request.isNavigationRequest()) requests.push(`${request.method()} ${request.url()}`)
+  })
+  const url = page.url()
+
+  await field.fill('Typed-secret-123')
+  await field.evaluate((input: HTMLInputElement) => input.setSelectionRange(2, 7))
+  await expect(field).toHaveAttribute('type', 'password')
+  await expect(toggle).toHaveAttribute('aria-pressed', 'false')
+  await expect(toggle).toHaveAttribute('type', 'button')
+
+  await toggle.click()
+  await expect(field).toHaveAttribute('type', 'text')
+  await expect(toggle).toHaveAttribute('aria-pressed', 'true')
+  await expect(field).toHaveValue('Typed-secret-123')
+  expect(await field.evaluate((input: HTMLInputElement) => [input.selectionStart, input.selectionEnd])).toEqual([2, 7])
+
+  await toggle.focus()
+  await page.keyboard.press('Enter')
+  await expect(field).toHaveAttribute('type', 'password')
+  await expect(toggle).toHaveAttribute('aria-pressed', 'false')
+  await expect(field).toHaveValue('Typed-secret-123')
+  expect(await field.evaluate((input: HTMLInputElement) => [input.selectionStart, input.selectionEnd])).toEqual([2, 7])
+
+  await page.keyboard.press('Space')
+  await expect(field).toHaveAttribute('type', 'text')
+  await page.keyboard.press('Space')
+  await expect(field).toHaveAttribute('type', 'password')
+
+  expect(page.url()).toBe(url)
+  expect(requests, 'nothing submitted').toEqual([])
+}
+
+test.describe('the show-password toggle', () => {
+  test('on sign-in (fr)', async ({ page, javaScriptEnabled }) => {
+    await page.goto('/')
+    if (!javaScriptEnabled) {
+      await expect(page.getByLabel('Mot de passe')).toHaveAttribute('type', 'password')
+      await expect(page.getByRole('button', { name: 'Afficher le mot de passe' })).toHaveCount(0)
+      return
+    }
+    await checkToggle(page, 'Mot de passe', 'Afficher le mot de passe')
+  })
+
+  test.describe('in English', () => {
+    test.use({ locale: 'en-US' })
+    test('on sign-in (en)', async ({ page, javaScriptEnabled }) => {
+      await page.goto('/')
+      if (!javaScriptEnabled) {
+        await expect(page.getByRole('button', { name: 'Show password' })).toHaveCount(0)
+        return
+      }
+      await checkToggle(page, 'Password', 'Show password')
+    })
+  })
+
+  test('on the new password and its confirmation', async ({ page, admin, baseURL, javaScriptEnabled }) => {
+    await openNewPassword(page, admin, baseURL!)
+    if (!javaScriptEnabled) {
+      await expect(page.getByRole('button', { name: 'Afficher le mot de passe' })).toHaveCount(0)
+      return
+    }
+    await expect(page.getByRole('button', { name: 'Afficher le mot de passe', exact: true })).toHaveCount(2)
+    await checkToggle(page, 'Nouveau mot de passe', 'Afficher le mot de passe', 0)
+    await checkToggle(page, 'Confirmer le nouveau mot de passe', 'Afficher le mot de passe', 1)
+  })
+
+  test('a shown password is hidden again when the form is sent, and emptied', async ({ page, javaScriptEnabled }) => {
+    test.skip(!javaScriptEnabled, 'the toggle exists only with JavaScript')
+    await page.goto('/')
+    await page.getByLabel('E-mail').fill('someone@example.com')
+    await page.getByLabel('Mot de passe').fill('Wrong-password-1')
+    await page.getByRole('button', { name: 'Afficher le mot de passe' }).click()
+    await page.getByRole('button', { name: 'Se connecter' }).click()
+    await expect(page.getByRole('alert')).toHaveText('Adresse e-mail ou mot de passe incorrect')
+    await expect(page.getByLabel('Mot de passe')).toHaveAttribute('type', 'password')
+    await expect(page.getByLabel('Mot de passe')).toHaveValue('')
+    await expect(page.getByRole('button', { name: 'Afficher le mot de passe' })).toHaveAttribute('aria-pressed', 'false')
   })
 })
