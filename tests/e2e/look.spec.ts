@@ -169,3 +169,35 @@ test.describe('the show-password toggle', () => {
     await expect(page.getByRole('button', { name: 'Afficher le mot de passe' })).toHaveAttribute('aria-pressed', 'false')
   })
 })
+
+/** Each placeholder's text width (canvas measureText, the input's computed font) against the room inside it. */
+async function placeholderFit(page: Page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLInputElement>('main input[placeholder]')].map((input) => {
+      const style = getComputedStyle(input)
+      const context = document.createElement('canvas').getContext('2d')!
+      context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`
+      const text = context.measureText(input.placeholder).width
+      const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+      return { placeholder: input.placeholder, text: Math.ceil(text), room: Math.floor(room) }
+    }),
+  )
+}
+
+for (const [locale, password] of [
+  ['fr-FR', 'Mot de passe'],
+  ['en-US', 'Password'],
+] as const) {
+  test.describe(`at 320 px (${locale})`, () => {
+    test.use({ locale, viewport: { width: 320, height: 640 } })
+    test('the placeholders fit their fields', async ({ page, javaScriptEnabled }) => {
+      await page.goto('/')
+      // With JavaScript, the toggle takes its room inside the field once the page is hydrated.
+      if (javaScriptEnabled) await expect(page.getByRole('button', { name: /password|mot de passe/i })).toBeVisible()
+      const fits = await placeholderFit(page)
+      expect(fits.length).toBe(2)
+      await expect(page.getByLabel(password, { exact: true })).toHaveAttribute('placeholder', /.+/)
+      for (const fit of fits) expect(fit.text, `"${fit.placeholder}" in ${fit.room} px`).toBeLessThanOrEqual(fit.room)
+    })
+  })
+}
