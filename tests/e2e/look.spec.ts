@@ -201,3 +201,36 @@ for (const [locale, password] of [
     })
   })
 }
+
+test.describe('the footer at 320 px', () => {
+  test.use({ viewport: { width: 320, height: 640 } })
+  test('the privacy notice is a banner of its own, the language switch a compact control', async ({ page }) => {
+    await page.goto('/')
+    const notice = page.getByRole('region', { name: 'Politique de confidentialité' })
+    const look = await notice.evaluate((el) => {
+      const style = getComputedStyle(el)
+      return {
+        background: style.backgroundColor,
+        page: getComputedStyle(document.body).backgroundColor,
+        border: parseFloat(style.borderTopWidth),
+        padding: parseFloat(style.paddingLeft),
+      }
+    })
+    expect(look.background, 'a background of its own').not.toBe(look.page)
+    expect(look.background).not.toBe('rgba(0, 0, 0, 0)')
+    expect(look.border).toBeGreaterThan(0)
+    expect(look.padding).toBeGreaterThanOrEqual(12)
+    const box = (await notice.boundingBox())!
+    const button = (await notice.getByRole('button', { name: 'J’ai compris' }).boundingBox())!
+    expect(button.x).toBeGreaterThanOrEqual(box.x)
+    expect(button.x + button.width).toBeLessThanOrEqual(box.x + box.width)
+    expect(button.y + button.height).toBeLessThanOrEqual(box.y + box.height)
+
+    const english = (await page.getByRole('button', { name: 'English', exact: true }).boundingBox())!
+    const french = (await page.getByRole('button', { name: 'Français', exact: true }).boundingBox())!
+    expect(english.y, 'one row').toBe(french.y)
+    const gap = french.x - (english.x + english.width)
+    expect(gap, 'side by side, as one control').toBeLessThanOrEqual(4)
+    expect(english.height, 'a target of at least 24 px').toBeGreaterThanOrEqual(24)
+  })
+})
