@@ -1,7 +1,20 @@
 import { useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { EMAIL_MAX_LENGTH } from '~/lib/limits'
-import { useEffect, useId, useRef, useState, type ChangeEvent, type InputHTMLAttributes, type ReactNode, type Ref, type RefObject } from 'react'
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ChangeEvent,
+  type InputHTMLAttributes,
+  type MutableRefObject,
+  type ReactNode,
+  type Ref,
+  type RefObject,
+} from 'react'
+import { flushSync } from 'react-dom'
 
 /** `passwordrules` is Apple's password-manager hint; React passes it through as written. */
 type InputProps = InputHTMLAttributes<HTMLInputElement> & { name: string; passwordrules?: string }
@@ -21,7 +34,11 @@ export function Field({
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input ref={inputRef} id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+      {input.type === 'password' ? (
+        <PasswordInput inputRef={inputRef} id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+      ) : (
+        <input ref={inputRef} id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+      )}
       {hint ? (
         <div id={hintId} className="field-hint">
           {hint}
@@ -31,6 +48,72 @@ export function Field({
         <p id={errorId} className="field-error">
           {error}
         </p>
+      ) : null}
+    </div>
+  )
+}
+
+/**
+ * A password input with a show-password toggle. The toggle is rendered only once the page is
+ * hydrated: without JavaScript the field is a plain password input, as before.
+ *
+ * Screen readers: the button keeps one name, 'Show password', and says whether it is on with
+ * aria-pressed ('Show password, toggle button, pressed'). A name that switched to 'Hide password'
+ * on top of aria-pressed would be read as 'Hide password, pressed', which contradicts itself; the
+ * ARIA practices ask for a toggle's name not to change with its state.
+ *
+ * It never submits (type="button"), keeps the value (the input stays the same element, only its
+ * type changes) and the caret or selection (put back after the change). A pointer press does not
+ * take the focus from the field, so typing goes on; from the keyboard the focus stays on the button.
+ * When the form is sent the password is hidden again: it never leaves the page as a text field (which
+ * a browser may remember), and what empties password fields after a submission still finds it.
+ */
+function PasswordInput({ inputRef, ...input }: { inputRef?: Ref<HTMLInputElement> } & InputProps) {
+  const { t } = useTranslation()
+  const own = useRef<HTMLInputElement | null>(null)
+  const [hydrated, setHydrated] = useState(false)
+  const [shown, setShown] = useState(false)
+  useEffect(() => setHydrated(true), [])
+  useEffect(() => {
+    const form = own.current?.form
+    if (!form) return
+    const hide = () => setShown(false)
+    form.addEventListener('submit', hide)
+    return () => form.removeEventListener('submit', hide)
+  }, [])
+  const ref = useCallback(
+    (element: HTMLInputElement | null) => {
+      own.current = element
+      if (typeof inputRef === 'function') inputRef(element)
+      else if (inputRef) (inputRef as MutableRefObject<HTMLInputElement | null>).current = element
+    },
+    [inputRef],
+  )
+  const toggle = () => {
+    const field = own.current
+    const [start, end, direction] = [field?.selectionStart, field?.selectionEnd, field?.selectionDirection]
+    flushSync(() => setShown((value) => !value))
+    if (field && start != null && end != null) field.setSelectionRange(start, end, direction ?? undefined)
+  }
+  return (
+    <div className="password-input" data-toggle={hydrated || undefined}>
+      <input ref={ref} {...input} type={shown ? 'text' : 'password'} />
+      {hydrated ? (
+        <button
+          type="button"
+          className="password-toggle"
+          aria-pressed={shown}
+          aria-controls={input.id}
+          onMouseDown={(event) => event.preventDefault()}
+          onClick={toggle}
+        >
+          <span className="visually-hidden">{t('passwordToggle.show')}</span>
+          <svg aria-hidden="true" focusable="false" viewBox="0 0 24 24" width="20" height="20">
+            <path d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12z" />
+            <circle cx="12" cy="12" r="3" />
+            {shown ? <path d="M4 4l16 16" /> : null}
+          </svg>
+        </button>
       ) : null}
     </div>
   )

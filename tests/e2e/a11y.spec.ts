@@ -184,23 +184,34 @@ test('complete a password reset with the keyboard alone', async ({ page, admin, 
   await page.goto(`${baseURL}/action${new URL(code.oobLink).search}`)
   const password = page.getByLabel('Nouveau mot de passe', { exact: true })
   const confirmation = page.getByLabel('Confirmer le nouveau mot de passe')
+  // With JavaScript, each password field is followed by its show-password toggle.
+  const toggle = page.getByRole('button', { name: 'Afficher le mot de passe' }).first()
+  const nextField = async () => {
+    await page.keyboard.press('Tab')
+    if (javaScriptEnabled) {
+      await expect(toggle).toBeFocused()
+      await page.keyboard.press('Tab')
+    }
+  }
   await tabTo(page, password)
   await page.keyboard.type('Keyboard-Reset-2026')
-  await page.keyboard.press('Tab')
+  await nextField()
   await expect(confirmation).toBeFocused()
   await page.keyboard.type('Keyboard-Reset-2027')
   await page.keyboard.press('Enter')
   await expect(page.getByText('Veuillez vérifier que le mot de passe et sa confirmation sont identiques.')).toBeVisible()
   if (javaScriptEnabled) {
-    // Focus is on the field in error; the password is just before it.
+    // Focus is on the field in error; the password (then its toggle) is just before it.
     await expect(confirmation).toBeFocused()
+    await page.keyboard.press('Shift+Tab')
+    await expect(toggle).toBeFocused()
     await page.keyboard.press('Shift+Tab')
     await expect(password).toBeFocused()
   } else {
     await tabTo(page, password)
   }
   await page.keyboard.type('Keyboard-Reset-2026')
-  await page.keyboard.press('Tab')
+  await nextField()
   await page.keyboard.type('Keyboard-Reset-2026')
   await page.keyboard.press('Enter')
   await expect(page.getByText('Votre mot de passe a été modifié avec succès !')).toBeVisible()

@@ -1,0 +1,236 @@
+import type { Page } from '@playwright/test'
+import { type emulatorAdmin, uniqueEmail } from '../support/emulator'
+import { expect, test } from './fixtures'
+
+/**
+ * The look (issue 18): the logo centred over the card, the show-password toggle, placeholders that
+ * fit a 320 px screen. Each runs with JavaScript on and off (the two projects).
+ */
+
+const PASSWORD = 'Old-password-2024'
+
+/**
+ * Where the logo's drawn pixels are centred, relative to the card's centre, in CSS pixels. Each
+ * image is drawn into a canvas at its rendered size (four times finer) and its columns scanned for
+ * any opaque pixel: what the images draw counts, not their boxes.
+ */
+async function logoOffsetFromCard(page: Page): Promise<{ offset: number; left: number; right: number }> {
+  return page.evaluate(async () => {
+    const images = [...document.querySelectorAll<HTMLImageElement>('.logo img')]
+    await Promise.all(images.map((img) => img.decode()))
+    let left = Infinity
+    let right = -Infinity
+    for (const img of images) {
+      const box = img.getBoundingClientRect()
+      const scale = 4
+      const canvas = document.createElement('canvas')
+      canvas.width = Math.round(box.width * scale)
+      canvas.height = Math.round(box.height * scale)
+      const context = canvas.getContext('2d')!
+      context.drawImage(img, 0, 0, canvas.width, canvas.height)
+      const { data } = context.getImageData(0, 0, canvas.width, canvas.height)
+      const drawn = (x: number) => {
+        for (let y = 0; y < canvas.height; y++) if ((data[(y * canvas.width + x) * 4 + 3] ?? 0) > 16) return true
+        return false
+      }
+      let first = 0
+      while (first < canvas.width && !drawn(first)) first++
+      let last = canvas.width - 1
+      while (last >= 0 && !drawn(last)) last--
+      if (first > last) continue
+      left = Math.min(left, box.left + first / scale)
+      right = Math.max(right, box.left + (last + 1) / scale)
+    }
+    const card = document.querySelector('main')!.getBoundingClientRect()
+    return { offset: (left + right) / 2 - (card.left + card.right) / 2, left, right }
+  })
+}
+
+test.describe('the logo', () => {
+  test.use({ colorScheme: 'light' })
+  for (const width of [320, 1280]) {
+    test(`is centred over the card at ${width} px`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 800 })
+      await page.goto('/')
+      const { offset, left, right } = await logoOffsetFromCard(page)
+      expect(right - left, 'the logo draws something').toBeGreaterThan(100)
+      expect(Math.abs(offset), `drawn from ${left} to ${right}, ${offset} px off the card's centre`).toBeLessThanOrEqual(6)
+    })
+  }
+
+  test('keeps its two images and its name', async ({ page }) => {
+    await page.goto('/')
+    await expect(page.locator('.logo img')).toHaveCount(2)
+    await expect(page.getByRole('img', { name: 'Portail d’authentification' })).toBeVisible()
+  })
+})
+
+/** Opens the new-password page from a fresh reset email. */
+async function openNewPassword(page: Page, admin: ReturnType<typeof emulatorAdmin>, baseURL: string) {
+  const email = uniqueEmail('look-reset')
+  await admin.createUser(email, PASSWORD)
+  await page.goto('/forgot-password')
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByRole('button', { name: 'Envoyer l’e-mail' }).click()
+  await expect(page.getByRole('status')).toBeVisible()
+  await expect.poll(async () => (await admin.oobCodes()).some((c) => c.email === email)).toBe(true)
+  const code = (await admin.oobCodes()).filter((c) => c.email === email).at(-1)!
+  await page.goto(`${baseURL}/action${new URL(code.oobLink).search}`)
+  await expect(page.getByRole('heading', { name: 'Veuillez saisir un nouveau mot de passe' })).toBeVisible()
+}
+
+/**
+ * Types into `field`, selects part of it, then shows and hides it with its toggle (a click, then
+ * the keyboard): the value and the selection stay, the type follows, aria-pressed says which, and
+ * no request leaves the page.
+ */
+async function checkToggle(page: Page, fieldLabel: string, toggleName: string, nth = 0) {
+  const field = page.getByLabel(fieldLabel, { exact: true })
+  const toggle = page.getByRole('button', { name: toggleName, exact: true }).nth(nth)
+  const requests: string[] = []
+  // A submission is a POST (a fetcher or a form) or a navigation; Remix may fetch its manifest meanwhile.
+  page.on('request', (request) => {
+    if (request.method() !== 'GET' || request.isNavigationRequest()) requests.push(`${request.method()} ${request.url()}`)
+  })
+  const url = page.url()
+
+  await field.fill('Typed-secret-123')
+  await field.evaluate((input: HTMLInputElement) => input.setSelectionRange(2, 7))
+  await expect(field).toHaveAttribute('type', 'password')
+  await expect(toggle).toHaveAttribute('aria-pressed', 'false')
+  await expect(toggle).toHaveAttribute('type', 'button')
+
+  await toggle.click()
+  await expect(field).toHaveAttribute('type', 'text')
+  await expect(toggle).toHaveAttribute('aria-pressed', 'true')
+  await expect(field).toHaveValue('Typed-secret-123')
+  expect(await field.evaluate((input: HTMLInputElement) => [input.selectionStart, input.selectionEnd])).toEqual([2, 7])
+
+  await toggle.focus()
+  await page.keyboard.press('Enter')
+  await expect(field).toHaveAttribute('type', 'password')
+  await expect(toggle).toHaveAttribute('aria-pressed', 'false')
+  await expect(field).toHaveValue('Typed-secret-123')
+  expect(await field.evaluate((input: HTMLInputElement) => [input.selectionStart, input.selectionEnd])).toEqual([2, 7])
+
+  await page.keyboard.press('Space')
+  await expect(field).toHaveAttribute('type', 'text')
+  await page.keyboard.press('Space')
+  await expect(field).toHaveAttribute('type', 'password')
+
+  expect(page.url()).toBe(url)
+  expect(requests, 'nothing submitted').toEqual([])
+}
+
+test.describe('the show-password toggle', () => {
+  test('on sign-in (fr)', async ({ page, javaScriptEnabled }) => {
+    await page.goto('/')
+    if (!javaScriptEnabled) {
+      await expect(page.getByLabel('Mot de passe')).toHaveAttribute('type', 'password')
+      await expect(page.getByRole('button', { name: 'Afficher le mot de passe' })).toHaveCount(0)
+      return
+    }
+    await checkToggle(page, 'Mot de passe', 'Afficher le mot de passe')
+  })
+
+  test.describe('in English', () => {
+    test.use({ locale: 'en-US' })
+    test('on sign-in (en)', async ({ page, javaScriptEnabled }) => {
+      await page.goto('/')
+      if (!javaScriptEnabled) {
+        await expect(page.getByRole('button', { name: 'Show password' })).toHaveCount(0)
+        return
+      }
+      await checkToggle(page, 'Password', 'Show password')
+    })
+  })
+
+  test('on the new password and its confirmation', async ({ page, admin, baseURL, javaScriptEnabled }) => {
+    await openNewPassword(page, admin, baseURL!)
+    if (!javaScriptEnabled) {
+      await expect(page.getByRole('button', { name: 'Afficher le mot de passe' })).toHaveCount(0)
+      return
+    }
+    await expect(page.getByRole('button', { name: 'Afficher le mot de passe', exact: true })).toHaveCount(2)
+    await checkToggle(page, 'Nouveau mot de passe', 'Afficher le mot de passe', 0)
+    await checkToggle(page, 'Confirmer le nouveau mot de passe', 'Afficher le mot de passe', 1)
+  })
+
+  test('a shown password is hidden again when the form is sent, and emptied', async ({ page, javaScriptEnabled }) => {
+    test.skip(!javaScriptEnabled, 'the toggle exists only with JavaScript')
+    await page.goto('/')
+    await page.getByLabel('E-mail').fill('someone@example.com')
+    await page.getByLabel('Mot de passe').fill('Wrong-password-1')
+    await page.getByRole('button', { name: 'Afficher le mot de passe' }).click()
+    await page.getByRole('button', { name: 'Se connecter' }).click()
+    await expect(page.getByRole('alert')).toHaveText('Adresse e-mail ou mot de passe incorrect')
+    await expect(page.getByLabel('Mot de passe')).toHaveAttribute('type', 'password')
+    await expect(page.getByLabel('Mot de passe')).toHaveValue('')
+    await expect(page.getByRole('button', { name: 'Afficher le mot de passe' })).toHaveAttribute('aria-pressed', 'false')
+  })
+})
+
+/** Each placeholder's text width (canvas measureText, the input's computed font) against the room inside it. */
+async function placeholderFit(page: Page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLInputElement>('main input[placeholder]')].map((input) => {
+      const style = getComputedStyle(input)
+      const context = document.createElement('canvas').getContext('2d')!
+      context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`
+      const text = context.measureText(input.placeholder).width
+      const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+      return { placeholder: input.placeholder, text: Math.ceil(text), room: Math.floor(room) }
+    }),
+  )
+}
+
+for (const [locale, password] of [
+  ['fr-FR', 'Mot de passe'],
+  ['en-US', 'Password'],
+] as const) {
+  test.describe(`at 320 px (${locale})`, () => {
+    test.use({ locale, viewport: { width: 320, height: 640 } })
+    test('the placeholders fit their fields', async ({ page, javaScriptEnabled }) => {
+      await page.goto('/')
+      // With JavaScript, the toggle takes its room inside the field once the page is hydrated.
+      if (javaScriptEnabled) await expect(page.getByRole('button', { name: /password|mot de passe/i })).toBeVisible()
+      const fits = await placeholderFit(page)
+      expect(fits.length).toBe(2)
+      await expect(page.getByLabel(password, { exact: true })).toHaveAttribute('placeholder', /.+/)
+      for (const fit of fits) expect(fit.text, `"${fit.placeholder}" in ${fit.room} px`).toBeLessThanOrEqual(fit.room)
+    })
+  })
+}
+
+test.describe('the footer at 320 px', () => {
+  test.use({ viewport: { width: 320, height: 640 } })
+  test('the privacy notice is a banner of its own, the language switch a compact control', async ({ page }) => {
+    await page.goto('/')
+    const notice = page.getByRole('region', { name: 'Politique de confidentialité' })
+    const look = await notice.evaluate((el) => {
+      const style = getComputedStyle(el)
+      return {
+        background: style.backgroundColor,
+        page: getComputedStyle(document.body).backgroundColor,
+        border: parseFloat(style.borderTopWidth),
+        padding: parseFloat(style.paddingLeft),
+      }
+    })
+    expect(look.background, 'a background of its own').not.toBe(look.page)
+    expect(look.background).not.toBe('rgba(0, 0, 0, 0)')
+    expect(look.border).toBeGreaterThan(0)
+    expect(look.padding).toBeGreaterThanOrEqual(12)
+    const box = (await notice.boundingBox())!
+    const button = (await notice.getByRole('button', { name: 'J’ai compris' }).boundingBox())!
+    expect(button.x).toBeGreaterThanOrEqual(box.x)
+    expect(button.x + button.width).toBeLessThanOrEqual(box.x + box.width)
+    expect(button.y + button.height).toBeLessThanOrEqual(box.y + box.height)
+
+    const english = (await page.getByRole('button', { name: 'English', exact: true }).boundingBox())!
+    const french = (await page.getByRole('button', { name: 'Français', exact: true }).boundingBox())!
+    expect(english.y, 'one row').toBe(french.y)
+    const gap = french.x - (english.x + english.width)
+    expect(gap, 'side by side, as one control').toBeLessThanOrEqual(4)
+    expect(english.height, 'a target of at least 24 px').toBeGreaterThanOrEqual(24)
+  })
+})
