@@ -28,7 +28,8 @@ export default defineConfig({
   timeout: 30_000,
   use: { launchOptions, locale: 'fr-FR', trace: 'off', screenshot: 'off' },
   projects: [
-    { name: 'js', use: { javaScriptEnabled: true } },
-    { name: 'no-js', use: { javaScriptEnabled: false } },
+    // A test tagged @js-only or @no-js-only is about one of the two: it runs in that project alone.
+    { name: 'js', use: { javaScriptEnabled: true }, grepInvert: /@no-js-only/ },
+    { name: 'no-js', use: { javaScriptEnabled: false }, grepInvert: /@js-only/ },
   ],
 })

@@ -105,12 +105,10 @@ test.describe('a page whose script cannot be loaded (a deploy replaced it)', () 
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Veuillez saisir votre adresse e-mail')
   })
 
-  test('when the reload guard gives up, the visitor is told which address failed and can retry', async ({
+  test('when the reload guard gives up, the visitor is told which address failed and can retry @js-only', async ({
     page,
     baseURL,
-    javaScriptEnabled,
   }) => {
-    test.skip(!javaScriptEnabled, 'a client-side navigation needs JavaScript')
     // The guard allows one reload per 10 s, measured with Date.now(): frozen, the second failure
     // falls inside it however slow the machine.
     await page.clock.setFixedTime(new Date())

@@ -156,8 +156,7 @@ test.describe('the show-password toggle', () => {
     await checkToggle(page, 'Confirmer le nouveau mot de passe', 'Afficher le mot de passe', 1)
   })
 
-  test('a shown password is hidden again when the form is sent, and emptied', async ({ page, javaScriptEnabled }) => {
-    test.skip(!javaScriptEnabled, 'the toggle exists only with JavaScript')
+  test('a shown password is hidden again when the form is sent, and emptied @js-only', async ({ page }) => {
     await page.goto('/')
     await page.getByLabel('E-mail').fill('someone@example.com')
     await page.getByLabel('Mot de passe').fill('Wrong-password-1')

@@ -63,8 +63,7 @@ test.describe('reCAPTCHA enforced on email and password', () => {
   })
   test.afterAll(() => tearDown(setup))
 
-  test('with JavaScript, one click on Login signs in with a signInWithPassword token', async ({ page, javaScriptEnabled }) => {
-    test.skip(!javaScriptEnabled, 'the token comes from the page script')
+  test('with JavaScript, one click on Login signs in with a signInWithPassword token @js-only', async ({ page }) => {
     const email = uniqueEmail('rc-login')
     await admin().createUser(email, PASSWORD)
     await signIn(page, setup.portal.url, email)
@@ -82,8 +81,7 @@ test.describe('reCAPTCHA enforced on email and password', () => {
     await expect(page.locator('iframe')).toHaveCount(0)
   })
 
-  test('with JavaScript, one click on Send email sends the reset email with a getOobCode token', async ({ page, javaScriptEnabled }) => {
-    test.skip(!javaScriptEnabled, 'the token comes from the page script')
+  test('with JavaScript, one click on Send email sends the reset email with a getOobCode token @js-only', async ({ page }) => {
     const email = uniqueEmail('rc-reset')
     await admin().createUser(email, PASSWORD)
     await page.goto(`${setup.portal.url}/forgot-password`)
@@ -98,8 +96,7 @@ test.describe('reCAPTCHA enforced on email and password', () => {
     expect(sent?.token).toMatch(/^token-for-getOobCode\./)
   })
 
-  test('with JavaScript, the sign-in link button sends its email with a getOobCode token', async ({ page, javaScriptEnabled }) => {
-    test.skip(!javaScriptEnabled, 'the token comes from the page script')
+  test('with JavaScript, the sign-in link button sends its email with a getOobCode token @js-only', async ({ page }) => {
     const email = uniqueEmail('rc-link')
     await admin().createUser(email, PASSWORD)
     await page.goto(`${setup.portal.url}/`)
@@ -113,8 +110,7 @@ test.describe('reCAPTCHA enforced on email and password', () => {
     expect(sent?.token).toMatch(/^token-for-getOobCode\./)
   })
 
-  test('without JavaScript, the alert names JavaScript, the email stays, no session', async ({ page, context, javaScriptEnabled }) => {
-    test.skip(javaScriptEnabled, 'what a browser without JavaScript gets')
+  test('without JavaScript, the alert names JavaScript, the email stays, no session @no-js-only', async ({ page, context }) => {
     const email = uniqueEmail('rc-nojs')
     await admin().createUser(email, PASSWORD)
     await signIn(page, setup.portal.url, email)
@@ -133,8 +129,7 @@ test.describe('a service that refuses the first token', () => {
   })
   test.afterAll(() => tearDown(setup))
 
-  test('the page gets a fresh token and retries once by itself, then signs in', async ({ page, javaScriptEnabled }) => {
-    test.skip(!javaScriptEnabled, 'the retry is the page script’s')
+  test('the page gets a fresh token and retries once by itself, then signs in @js-only', async ({ page }) => {
     const email = uniqueEmail('rc-retry')
     await admin().createUser(email, PASSWORD)
     await signIn(page, setup.portal.url, email)
