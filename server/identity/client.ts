@@ -141,6 +141,7 @@ const MfaEnrollmentSchema = z
 const MfaPendingSchema = z.object({
   mfaPendingCredential: z.string().min(1),
   mfaInfo: z.array(z.unknown()).default([]),
+  email: z.string().optional(),
 })
 /** The factors of a list, leaving out entries that do not parse or that the portal cannot ask for. */
 function factorsOf(list: unknown[]): SecondFactor[] {
@@ -668,6 +669,7 @@ function interpret<S extends z.ZodType>(status: number, text: string, schema: S)
       throw multiFactorRequired(status, {
         pendingCredential: pending.mfaPendingCredential,
         factors: factorsOf(pending.mfaInfo),
+        email: pending.email || null,
       })
     }
   }

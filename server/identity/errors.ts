@@ -178,6 +178,8 @@ export type SecondFactor =
 export interface MfaRequired {
   pendingCredential: string
   factors: SecondFactor[]
+  /** The account's address as the first factor's answer gives it (a provider's, after single sign-on). */
+  email: string | null
 }
 
 /**

@@ -68,6 +68,12 @@ const LABELS = {
     wrong: 'Code incorrect. Vérifiez-le et réessayez.',
     sentTo: (phone: string) => `Nous avons envoyé un code par SMS au ${phone}.`,
     signedIn: 'Vous êtes connecté',
+    linkButton: 'Recevoir un lien de connexion par e-mail',
+    continue: 'Continuer',
+    sso: 'Continuer avec l’authentification unique',
+    choose: 'Choisissez comment confirmer votre identité.',
+    another: 'Utiliser une autre méthode',
+    factor: (name: string, phone: string) => `${name} : SMS au ${phone}`,
   },
   en: {
     email: 'Email',
@@ -79,9 +85,40 @@ const LABELS = {
     wrong: 'Wrong code. Please check it and try again.',
     sentTo: (phone: string) => `We sent a code by SMS to ${phone}.`,
     signedIn: 'You are signed in',
+    linkButton: 'Email me a sign-in link',
+    continue: 'Continue',
+    sso: 'Continue with single sign-on',
+    choose: 'Choose how to confirm it’s you.',
+    another: 'Use another method',
+    factor: (name: string, phone: string) => `${name}: SMS to ${phone}`,
   },
 } as const
 type Labels = (typeof LABELS)[keyof typeof LABELS]
+
+/** The emailed sign-in link as the emulator recorded it, pointed at the portal's /action. */
+async function signInLink(admin: Admin, email: string, portalUrl: string): Promise<string> {
+  for (let i = 0; i < 50; i++) {
+    const code = (await admin.oobCodes()).filter((c) => c.email === email && c.requestType === 'EMAIL_SIGNIN').at(-1)
+    if (code) return `${portalUrl}/action${new URL(code.oobLink).search}`
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`no sign-in email for ${email}`)
+}
+
+/** Single sign-on through the emulator's provider page, answered as it would (see sso.spec.ts). */
+async function ssoSignIn(page: Page, l: Labels, claims: { sub: string; email: string }, path = '/') {
+  await page.goto(path)
+  await page.getByRole('button', { name: l.sso }).click()
+  await page.waitForURL((url) => url.href.startsWith(`${emulatorOrigin()}/emulator/auth/handler`), {
+    waitUntil: 'commit',
+  })
+  const url = new URL(page.url())
+  const [eventId, ibi] = [url.searchParams.get('eventId')!, url.searchParams.get('ibi')!]
+  const idToken = encodeURIComponent(JSON.stringify({ ...claims, email_verified: true }))
+  const handler = `${emulatorOrigin()}/emulator/auth/handler?providerId=google.com&id_token=${idToken}`
+  const callback = `${emulatorOrigin()}/__/auth/callback?authType=signInViaRedirect&link=${encodeURIComponent(handler)}&eventId=${eventId}`
+  await page.goto(`${ibi}://google/link?deep_link_id=${encodeURIComponent(callback)}`)
+}
 
 async function passwordSignIn(page: Page, l: Labels, email: string, path = '/') {
   await page.goto(path)
@@ -158,5 +195,77 @@ test.describe('in English', () => {
     await expect(page.getByText(email)).toBeVisible()
     await page.goto('/')
     await expect(page.getByRole('heading', { name: LABELS.en.signedIn })).toBeVisible()
+  })
+})
+
+test('two factors: the chooser names each, and only the chosen phone gets a code (fr)', async ({
+  page,
+  context,
+  admin,
+}) => {
+  const [work, home] = [uniquePhone(), uniquePhone()]
+  const email = await mfaAccount(admin, [
+    { phoneNumber: work, displayName: 'Travail' },
+    { phoneNumber: home, displayName: 'Maison' },
+  ])
+  const l = LABELS.fr
+  await passwordSignIn(page, l, email)
+  await expect(page.getByRole('heading', { name: l.step })).toBeVisible()
+  await expect(page.getByText(l.choose)).toBeVisible()
+  await expect(page.getByRole('button', { name: l.factor('Travail', masked(work)) })).toBeVisible()
+  const codesFor = async (phone: string) => (await admin.verificationCodes()).filter((c) => c.phoneNumber === phone)
+  expect(await codesFor(work)).toEqual([])
+  expect(await codesFor(home)).toEqual([])
+
+  // Choose one, change one's mind, choose the other.
+  await page.getByRole('button', { name: l.factor('Travail', masked(work)) }).click()
+  await expect(page.getByText(l.sentTo(masked(work)))).toBeVisible()
+  await page.getByRole('button', { name: l.another }).click()
+  await page.getByRole('button', { name: l.factor('Maison', masked(home)) }).click()
+  await passCodeStep(page, context, admin, l, home)
+  await expect(page.getByRole('heading', { name: l.signedIn })).toBeVisible()
+  expect(await codesFor(work)).toHaveLength(1)
+})
+
+test('after an email link, the SMS code completes the sign-in and the link’s redirect is honoured (fr)', async ({
+  page,
+  context,
+  admin,
+  baseURL,
+}) => {
+  const phone = uniquePhone()
+  const email = await mfaAccount(admin, [{ phoneNumber: phone }])
+  const l = LABELS.fr
+  await page.goto('/?redirect=http%3A%2F%2Flocalhost%3A9%2Fafter')
+  await page.getByLabel(l.email).fill(email)
+  await page.getByRole('button', { name: l.linkButton }).click()
+  await page.goto(await signInLink(admin, email, baseURL!))
+  await page.getByRole('button', { name: l.continue }).click()
+  const followed = page.waitForRequest('http://localhost:9/after')
+  await passCodeStep(page, context, admin, l, phone)
+  expect((await followed).url()).toBe('http://localhost:9/after')
+})
+
+test.describe('single sign-on, in English', () => {
+  test.use({ locale: 'en-US' })
+
+  test('after single sign-on, the SMS code completes the sign-in and the redirect is honoured', async ({
+    page,
+    context,
+    admin,
+  }) => {
+    const l = LABELS.en
+    const claims = { sub: `${Date.now()}${Math.floor(Math.random() * 1e6)}`, email: uniqueEmail('mfa-sso') }
+    // The first single sign-on makes the account; then it gets a second factor.
+    await ssoSignIn(page, l, claims)
+    await expect(page.getByRole('heading', { name: l.signedIn })).toBeVisible()
+    const phone = uniquePhone()
+    await admin.enrollSms((await admin.localIdOf(claims.email))!, [{ phoneNumber: phone }])
+    await context.clearCookies()
+
+    await ssoSignIn(page, l, claims, '/?redirect=http%3A%2F%2Flocalhost%3A9%2Fafter')
+    const followed = page.waitForRequest('http://localhost:9/after')
+    await passCodeStep(page, context, admin, l, phone)
+    expect((await followed).url()).toBe('http://localhost:9/after')
   })
 })
