@@ -2,6 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useFactorLabel } from '~/components/factor-label'
 import { Field, FormAlert, SubmitButton } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
@@ -16,7 +17,6 @@ import {
   type SecondFactorView,
   type StepMessage,
 } from '../../server/second-factor'
-import type { SecondFactor } from '../../server/identity'
 
 export const headers = routeHeaders
 
@@ -62,19 +62,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const headers: Record<string, string> = { ...noStore }
   if (outcome.retryAfterSeconds) headers['Retry-After'] = String(outcome.retryAfterSeconds)
   return data({ message: outcome.message }, { status: outcome.status, headers })
-}
-
-/** How a factor is named: its display name, and the masked phone or 'Authenticator app'. */
-function useFactorLabel() {
-  const { t } = useTranslation()
-  return (factor: SecondFactor) => {
-    if (factor.kind === 'phone') {
-      return factor.displayName
-        ? t('mfa.factorSmsNamed', { name: factor.displayName, phone: factor.phone })
-        : t('mfa.factorSms', { phone: factor.phone })
-    }
-    return factor.displayName ? t('mfa.factorTotpNamed', { name: factor.displayName }) : t('mfa.factorTotp')
-  }
 }
 
 export default function SecondFactorStep() {
