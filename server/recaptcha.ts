@@ -4,7 +4,7 @@ import { operationsIdentity } from './readiness'
 import { singleton } from './singleton'
 
 /**
- * Whether the project enforces reCAPTCHA on password sign-in (AUDIT or ENFORCE), for the CSP:
+ * Whether the project enforces reCAPTCHA on password sign-in or on SMS (AUDIT or ENFORCE), for the CSP:
  * pages may then load Google's script and frame. The answer is the last one the identity service
  * gave, refreshed in the background every 5 minutes; a request never waits for it. Until the
  * first answer, and while the service cannot be asked, the last known value (initially false) holds.
@@ -29,7 +29,8 @@ export function refreshRecaptcha(
   state.refreshing ??= fetchConfig()
     .then(
       (config) => {
-        const enforced = config.emailPassword !== 'OFF'
+        // Password sign-in, or SMS codes at the second factor (ADR 019), may need Google's script.
+        const enforced = config.emailPassword !== 'OFF' || config.phone !== 'OFF'
         if (enforced !== state.enforced)
           logger.info({ event: 'recaptcha-config', enforced }, 'reCAPTCHA enforcement changed')
         state.enforced = enforced

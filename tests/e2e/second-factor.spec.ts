@@ -246,6 +246,34 @@ test('after an email link, the SMS code completes the sign-in and the link’s r
   expect((await followed).url()).toBe('http://localhost:9/after')
 })
 
+test.describe('resending, in English', () => {
+  test.use({ locale: 'en-US' })
+
+  test('“Resend code” right after a code went waits out its cooldown and sends nothing', async ({
+    page,
+    admin,
+    javaScriptEnabled,
+  }) => {
+    const phone = uniquePhone()
+    const email = await mfaAccount(admin, [{ phoneNumber: phone }])
+    await passwordSignIn(page, LABELS.en, email)
+    await expect(page.getByText(LABELS.en.sentTo(masked(phone)))).toBeVisible()
+    expect(await admin.lastSmsCode(phone)).toMatch(/^\d{6}$/)
+    const resend = page.getByRole('button', { name: 'Resend code' })
+    if (javaScriptEnabled) {
+      // With JavaScript the button says it is not available yet, and a click does nothing.
+      await expect(resend).toHaveAttribute('aria-disabled', 'true')
+      await resend.click({ force: true })
+      await expect(page.getByRole('alert')).toHaveCount(0)
+    } else {
+      await resend.click()
+      await expect(page.getByRole('alert')).toHaveText('Please wait a few seconds before asking for a new code.')
+    }
+    await expect(page.getByLabel(LABELS.en.code)).toBeVisible()
+    expect((await admin.verificationCodes()).filter((c) => c.phoneNumber === phone)).toHaveLength(1)
+  })
+})
+
 test.describe('single sign-on, in English', () => {
   test.use({ locale: 'en-US' })
 
