@@ -68,10 +68,17 @@ interface Pending {
   /** The reCAPTCHA Enterprise site key, when the SMS start asked for a captcha. */
   captcha: string | null
   notice: Notice | null
+  /** When the pending sign-in ends, in seconds since the epoch. */
+  expires: number
 }
 
+/**
+ * Sealed again after every change, but never past the first factor's time plus PENDING_MAX_AGE:
+ * choosing, resending or reading a notice does not lengthen the pending sign-in.
+ */
 function seal(request: Request, pending: Pending): string[] {
-  return sealForBrowser(request, PENDING_COOKIE, JSON.stringify(pending))
+  const remaining = Math.max(1, pending.expires - now())
+  return sealForBrowser(request, { ...PENDING_COOKIE, maxAge: remaining }, JSON.stringify(pending))
 }
 
 export function clearPendingCookie(): string {
@@ -88,6 +95,7 @@ function readPending(request: Request): Pending | null {
     const p = JSON.parse(value) as Partial<Pending>
     if (!isString(p.id) || !isString(p.credential) || !Array.isArray(p.factors) || p.factors.length === 0) return null
     if (p.method !== 'password' && p.method !== 'email-link' && p.method !== 'sso') return null
+    if (typeof p.expires !== 'number' || p.expires <= now()) return null
     const chosen = p.factors.some((f) => f.id === p.chosen) ? (p.chosen as string) : null
     return {
       id: p.id,
@@ -101,6 +109,7 @@ function readPending(request: Request): Pending | null {
       sentAt: typeof p.sentAt === 'number' ? p.sentAt : null,
       captcha: orNull(p.captcha),
       notice: orNull(p.notice) as Notice | null,
+      expires: p.expires,
     }
   } catch {
     return null
@@ -198,6 +207,7 @@ export async function beginSecondFactor(
     sentAt: null,
     captcha: null,
     notice: null,
+    expires: now() + PENDING_MAX_AGE,
   }
   securityEvent('second-factor-required', {
     reqId: context.requestId,
