@@ -5,7 +5,14 @@ import { clearCookie, type SealedCookie } from './cookies'
 import { openForBrowser, sealForBrowser } from './csrf'
 import { clearEmailLinkCookie, completeEmailLinkSignIn, readEmailLinkCookie } from './email-link'
 import { getFlags } from './flags'
-import { getIdentity, isIdentityError, messageKeyFor, type ActionCodeInfo, type AuthCode } from './identity'
+import {
+  getIdentity,
+  isIdentityError,
+  messageKeyFor,
+  type ActionCodeInfo,
+  type AuthCode,
+  type SecondFactor,
+} from './identity'
 import { serviceFailureStatus } from './new-password'
 import { logger } from './observability/logger'
 import { resolveRedirect } from './redirect'
@@ -119,7 +126,9 @@ async function checkCode(mode: EmailActionMode, oobCode: string): Promise<Action
 export type ActionPage =
   | { mode: 'invalid' }
   | { mode: 'signIn'; email: string | null }
-  | { mode: 'verifyEmail' | 'recoverEmail' | 'revertSecondFactorAddition'; email: string }
+  | { mode: 'verifyEmail' | 'recoverEmail'; email: string }
+  /** `factor`: the second factor the link removes, from the check-code answer's mfaInfo, when given. */
+  | { mode: 'revertSecondFactorAddition'; email: string; factor: SecondFactor | null }
   | { mode: 'verifyAndChangeEmail'; email: string; newEmail: string }
 
 /** GET on the clean URL: the page for the code in the cookie, or the invalid-link page. */
@@ -134,6 +143,7 @@ export async function inspectEmailAction(request: Request): Promise<ActionPage> 
 function pageFor(mode: EmailActionMode, info: ActionCodeInfo, request: Request): ActionPage {
   if (mode === 'signIn') return { mode, email: readEmailLinkCookie(request) }
   if (!info.email) return { mode: 'invalid' }
+  if (mode === 'revertSecondFactorAddition') return { mode, email: info.email, factor: info.secondFactor }
   if (mode !== 'verifyAndChangeEmail') return { mode, email: info.email }
   return info.newEmail ? { mode, email: info.email, newEmail: info.newEmail } : { mode: 'invalid' }
 }

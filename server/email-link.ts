@@ -3,12 +3,13 @@ import type { Locale } from '~/lib/i18n'
 import { getConfig } from './config'
 import { clearCookie, type SealedCookie } from './cookies'
 import { openForBrowser, sealForBrowser } from './csrf'
-import { getIdentity, isIdentityError, messageKeyFor, type AuthCode } from './identity'
+import { getIdentity, isIdentityError, messageKeyFor, mfaRequiredOf, type AuthCode } from './identity'
 import { logger } from './observability/logger'
 import { hashEmail, securityEvent } from './observability/security-events'
 import { consumeReset, consumeSignIn } from './rate-limit'
 import { deviceIdFor } from './device'
 import { sendProtectedOobCode } from './protected-email'
+import { beginSecondFactor } from './second-factor'
 import { signInWithIdToken, statusFor } from './sign-in'
 
 /**
@@ -101,6 +102,14 @@ export async function completeEmailLinkSignIn(
     await limit.release('success')
     return { ok: true, ...session }
   } catch (error) {
+    const mfa = mfaRequiredOf(error)
+    if (mfa) {
+      // The link was good (and is spent); a second factor finishes the sign-in (ADR 022).
+      await limit.release('void')
+      const redirect = redirectFromContinueUrl(input.continueUrl)
+      const step = { mfa, method: 'email-link' as const, email: mfa.email ?? input.email, redirect }
+      return { ok: true, ...(await beginSecondFactor(request, step, context)) }
+    }
     code = isIdentityError(error) ? error.code : 'auth/internal-error'
   }
   securityEvent('sign-in-failure', {

@@ -14,6 +14,10 @@ const limits = {
   resetPerEmail: 2,
   resetPerIp: 4,
   newPasswordPerIp: 2,
+  mfaCodePerPending: 3,
+  mfaCodePerIp: 7,
+  mfaSmsPerPending: 2,
+  mfaSmsPerIp: 3,
 }
 
 const open: RateLimits[] = []
@@ -172,6 +176,45 @@ describe('in memory', () => {
     }
     const attempts = await Promise.all(Array.from({ length: 10 }, () => rl.consumeNewPassword(alice)))
     expect(attempts.filter((a) => a.ok)).toHaveLength(limits.newPasswordPerIp)
+  })
+
+  it('20 concurrent second-factor codes for one pending sign-in: only the limit gets through', async () => {
+    const rl = make()
+    const attempts = await Promise.all(
+      Array.from({ length: 20 }, () => rl.consumeMfaCode({ ...alice, pending: 'pending-1' })),
+    )
+    expect(attempts.filter((a) => a.ok)).toHaveLength(limits.mfaCodePerPending)
+    // Other pending sign-ins from the same client have their own counts, up to the client's limit.
+    const other = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => rl.consumeMfaCode({ ...alice, pending: `pending-other-${i}` })),
+    )
+    expect(other.filter((a) => a.ok)).toHaveLength(limits.mfaCodePerIp - limits.mfaCodePerPending)
+  })
+
+  it('a right code forgets its pending sign-in’s count; a code the service never judged gives its point back', async () => {
+    const rl = make()
+    const who = { ...alice, pending: 'pending-3' }
+    for (let i = 0; i < 2; i++) {
+      const attempt = await rl.consumeMfaCode(who)
+      if (!attempt.ok) throw new Error('refused')
+      await attempt.release('failure')
+    }
+    const voided = await rl.consumeMfaCode(who)
+    if (!voided.ok) throw new Error('refused')
+    await voided.release('void')
+    const right = await rl.consumeMfaCode(who)
+    if (!right.ok) throw new Error('refused')
+    await right.release('success')
+    const after = await Promise.all(Array.from({ length: 5 }, () => rl.consumeMfaCode(who)))
+    expect(after.filter((a) => a.ok)).toHaveLength(limits.mfaCodePerPending)
+  })
+
+  it('SMS codes sent: per pending sign-in and per client', async () => {
+    const rl = make()
+    const sends = await Promise.all(Array.from({ length: 5 }, () => rl.consumeMfaSms({ ...alice, pending: 'p-a' })))
+    expect(sends.filter((a) => a.ok)).toHaveLength(limits.mfaSmsPerPending)
+    expect(await rl.consumeMfaSms({ ...alice, pending: 'p-b' })).toMatchObject({ ok: true })
+    expect(await rl.consumeMfaSms({ ...alice, pending: 'p-c' })).toMatchObject({ ok: false })
   })
 
   it('logs a hit with the hashed email, never the address', async () => {

@@ -34,6 +34,14 @@ export const WINDOWS = {
   resetPerEmail: 60 * 60,
   resetPerIp: 60 * 60,
   newPasswordPerIp: 15 * 60,
+  /** Codes tried for one pending second-factor sign-in: as long as it lives (ADR 022). */
+  mfaCodePerPending: 10 * 60,
+  /** Codes tried from one client, across pending sign-ins. */
+  mfaCodePerIp: 15 * 60,
+  /** SMS codes sent for one pending sign-in (the first and each 'Resend code'). */
+  mfaSmsPerPending: 10 * 60,
+  /** SMS codes sent from one client's sign-ins (SMS pumping costs money). */
+  mfaSmsPerIp: 60 * 60,
 } as const
 
 export type LimiterName = keyof typeof WINDOWS
@@ -78,6 +86,10 @@ export interface RateLimits {
   consumeSignIn(who: SignInWho): Promise<Attempt>
   consumeReset(who: Who & { email: string }): Promise<Attempt>
   consumeNewPassword(who: Who): Promise<Attempt>
+  /** A second-factor code attempt: per pending sign-in (its random id) and per client. */
+  consumeMfaCode(who: Who & { pending: string }): Promise<Attempt>
+  /** An SMS code sent: per pending sign-in and per client. */
+  consumeMfaSms(who: Who & { pending: string }): Promise<Attempt>
   /** The Redis connection, null in memory mode (for readiness checks and tests). */
   readonly redis: Redis | null
   close(): Promise<void>
@@ -151,6 +163,10 @@ export function createRateLimits({ limits, redisUrl = null, keyPrefix = 'portal:
     resetPerEmail: limiter('resetPerEmail'),
     resetPerIp: limiter('resetPerIp'),
     newPasswordPerIp: limiter('newPasswordPerIp'),
+    mfaCodePerPending: limiter('mfaCodePerPending'),
+    mfaCodePerIp: limiter('mfaCodePerIp'),
+    mfaSmsPerPending: limiter('mfaSmsPerPending'),
+    mfaSmsPerIp: limiter('mfaSmsPerIp'),
   } satisfies Record<LimiterName, RateLimiterAbstract>
 
   // No address is stored or logged in clear: keys use the same keyed hash as the security log.
@@ -271,6 +287,24 @@ export function createRateLimits({ limits, redisUrl = null, keyPrefix = 'portal:
       return take([['newPasswordPerIp', k.ip]], k)
     },
 
+    consumeMfaCode(who) {
+      const k = keys(who)
+      // A right code forgets this pending sign-in's count (it is over anyway), never the client's.
+      const pending: Entry = ['mfaCodePerPending', who.pending]
+      return take([pending, ['mfaCodePerIp', k.ip]], k, [pending])
+    },
+
+    consumeMfaSms(who) {
+      const k = keys(who)
+      return take(
+        [
+          ['mfaSmsPerPending', who.pending],
+          ['mfaSmsPerIp', k.ip],
+        ],
+        k,
+      )
+    },
+
     async close() {
       if (!redis) return
       // quit() waits for pending replies; when Redis is gone it fails and we just drop the socket.
@@ -291,6 +325,8 @@ export function getRateLimits(): RateLimits {
 export const consumeSignIn: RateLimits['consumeSignIn'] = (who) => getRateLimits().consumeSignIn(who)
 export const consumeReset: RateLimits['consumeReset'] = (who) => getRateLimits().consumeReset(who)
 export const consumeNewPassword: RateLimits['consumeNewPassword'] = (who) => getRateLimits().consumeNewPassword(who)
+export const consumeMfaCode: RateLimits['consumeMfaCode'] = (who) => getRateLimits().consumeMfaCode(who)
+export const consumeMfaSms: RateLimits['consumeMfaSms'] = (who) => getRateLimits().consumeMfaSms(who)
 
 /** At shutdown: closes the Redis connection, if any was opened. */
 export async function closeRateLimits(): Promise<void> {

@@ -37,24 +37,39 @@ export interface SessionUser {
   email: string | null
 }
 
-/** Reads the `auth_time` claim of an ID token that just came from the identity service. */
-function authTime(idToken: string): number | null {
+/**
+ * The claims the portal reads from an ID token that just came from the identity service:
+ * `auth_time`, and `firebase.sign_in_second_factor` (`phone`, `totp`) after a second factor.
+ */
+function tokenClaims(idToken: string): { authTime: number | null; secondFactor: string | null } {
   const payload = idToken.split('.')[1]
-  if (!payload) return null
+  if (!payload) return { authTime: null, secondFactor: null }
   try {
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { auth_time?: unknown }
-    return typeof claims.auth_time === 'number' ? claims.auth_time : null
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+      auth_time?: unknown
+      firebase?: { sign_in_second_factor?: unknown }
+    }
+    const factor = claims.firebase?.sign_in_second_factor
+    return {
+      authTime: typeof claims.auth_time === 'number' ? claims.auth_time : null,
+      secondFactor: typeof factor === 'string' && factor ? factor : null,
+    }
   } catch {
-    return null
+    return { authTime: null, secondFactor: null }
   }
 }
 
-/** The Set-Cookie value for a new session; refuses tokens from a sign-in older than 5 minutes. */
-export async function createSession(idToken: string): Promise<string> {
-  const time = authTime(idToken)
+/**
+ * The Set-Cookie value for a new session; refuses tokens from a sign-in older than 5 minutes.
+ * After a second factor, the token must also say it was made by one (ADR 022): a first-factor
+ * token never opens a session of an account that has a second factor.
+ */
+export async function createSession(idToken: string, options: { secondFactor?: boolean } = {}): Promise<string> {
+  const { authTime: time, secondFactor } = tokenClaims(idToken)
   if (time === null || Date.now() / 1000 - time > RECENT_SIGN_IN_SECONDS) {
     throw new Error('the ID token does not come from a recent sign-in')
   }
+  if (options.secondFactor && !secondFactor) throw new Error('the ID token does not come from a second factor')
   const maxAge = getConfig().sessionMaxAgeSeconds
   const cookie = await auth().createSessionCookie(idToken, { expiresIn: maxAge * 1000 })
   return serializeCookie(sessionCookieName(), cookie, { maxAge, httpOnly: true, sameSite: 'Lax' })

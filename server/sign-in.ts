@@ -2,12 +2,13 @@ import type { AppLoadContext } from '@remix-run/node'
 import type { CaptchaSettings } from '~/lib/recaptcha'
 import { rotateCsrf } from './csrf'
 import { deviceCookie, deviceIdFor } from './device'
-import { getIdentity, isIdentityError, messageKeyFor, type AuthCode, type MessageKey } from './identity'
+import { getIdentity, isIdentityError, messageKeyFor, mfaRequiredOf, type AuthCode, type MessageKey } from './identity'
 import { recordSignIn } from './observability/metrics'
 import { securityEvent } from './observability/security-events'
 import { consumeSignIn } from './rate-limit'
 import { captchaSettings, captchaTokenToSend, isCaptchaRefusal, recordCaptchaOutcome, refreshAfterDemand } from './recaptcha'
 import { defaultRedirect, resolveRedirect } from './redirect'
+import { beginSecondFactor } from './second-factor'
 import { createSession } from './session'
 import { syncToken } from './token-sync'
 
@@ -56,11 +57,11 @@ export type SignInMethod = 'password' | 'email-link' | 'sso'
  */
 export async function signInWithIdToken(
   idToken: string,
-  input: { email: string | null; method: SignInMethod; redirect: string | null },
+  input: { email: string | null; method: SignInMethod; redirect: string | null; secondFactor?: 'phone' | 'totp' },
   context: AppLoadContext,
 ): Promise<{ setCookies: string[]; location: string }> {
   // A CSRF token seen before the sign-in (a shared computer, or planted) is worth nothing after it.
-  const setCookies = [await createSession(idToken), rotateCsrf()]
+  const setCookies = [await createSession(idToken, { secondFactor: input.secondFactor !== undefined }), rotateCsrf()]
   if (input.email) setCookies.push(deviceCookie(input.email))
   await syncToken(idToken)
   securityEvent('sign-in-success', {
@@ -68,6 +69,7 @@ export async function signInWithIdToken(
     ip: context.clientIp,
     email: input.email ?? undefined,
     method: input.method,
+    secondFactor: input.secondFactor,
   })
   recordSignIn('success')
   const target = await resolveRedirect(input.redirect, context.publicOrigin)
@@ -110,6 +112,13 @@ export async function signInWithPassword(
     await limit.release('success')
     return { ok: true, ...session }
   } catch (error) {
+    const mfa = mfaRequiredOf(error)
+    if (mfa) {
+      // The password was right but the sign-in is not over: its points come back (ADR 022).
+      await limit.release('void')
+      const step = { mfa, method: 'password' as const, email: input.email, redirect: input.redirect ?? null }
+      return { ok: true, ...(await beginSecondFactor(request, step, context)) }
+    }
     code = isIdentityError(error) ? error.code : 'auth/internal-error'
   }
   // A failure after the identity call (the session cookie) was counted as passed above.

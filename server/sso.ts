@@ -4,10 +4,19 @@ import { getConfig } from './config'
 import { clearCookie, isSecureOrigin, type SealedCookie } from './cookies'
 import { openForBrowser, sealForBrowser } from './csrf'
 import { getFlags, type Flags } from './flags'
-import { getIdentity, isIdentityError, parseAuthDomain, type AuthCode, type IdentityClient } from './identity'
+import {
+  getIdentity,
+  isIdentityError,
+  mfaRequiredOf,
+  parseAuthDomain,
+  type AuthCode,
+  type IdentityClient,
+  type MfaRequired,
+} from './identity'
 import { logger } from './observability/logger'
 import { securityEvent } from './observability/security-events'
 import { resolveRedirect } from './redirect'
+import { beginSecondFactor } from './second-factor'
 import { signInWithIdToken } from './sign-in'
 
 /**
@@ -137,7 +146,10 @@ function safeProviderUrl(value: string): string | null {
 }
 
 export type SsoFinish =
-  { ok: true; idToken: string; email: string | null } | { ok: false; error: SsoError; code?: AuthCode }
+  | { ok: true; idToken: string; email: string | null }
+  /** The provider signed in, and the account has a second factor to ask for (ADR 022). */
+  | { ok: true; mfa: MfaRequired; email: string | null }
+  | { ok: false; error: SsoError; code?: AuthCode }
 
 /**
  * The provider came back: its answer (the callback's query, or the POST body for form_post
@@ -172,6 +184,8 @@ export async function finishSso(
     })
     return { ok: true, idToken: result.idToken, email: result.email }
   } catch (error) {
+    const mfa = mfaRequiredOf(error)
+    if (mfa) return { ok: true, mfa, email: mfa.email }
     const code: AuthCode = isIdentityError(error) ? error.code : 'auth/internal-error'
     return { ok: false, error: errorFor(code), code }
   }
@@ -346,6 +360,14 @@ export async function handleSsoCallback(request: Request, context: AppLoadContex
       code: finish.code,
     })
     return { location: signInPageWithError(finish.error, redirect), status: 303, setCookies: [clearStateCookie()] }
+  }
+  if ('mfa' in finish) {
+    const step = await beginSecondFactor(
+      request,
+      { mfa: finish.mfa, method: 'sso', email: finish.email, redirect },
+      context,
+    )
+    return { location: step.location, status: 303, setCookies: [...step.setCookies, clearStateCookie()] }
   }
   try {
     const session = await signInWithIdToken(finish.idToken, { email: finish.email, method: 'sso', redirect }, context)

@@ -2,6 +2,7 @@ import { Link, useSearchParams } from '@remix-run/react'
 import { forwardRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ActionPage, ActionResult } from '../../server/email-actions'
+import { useFactorLabel } from './factor-label'
 import { EmailField, FormAlert, SubmitButton } from './forms'
 import { SecureForm } from './secure-form'
 
@@ -21,6 +22,7 @@ const TITLES = {
 export const EmailActionConfirm = forwardRef<HTMLFormElement, { page: ConfirmPage; error: Failure | null }>(
   function EmailActionConfirm({ page, error }, ref) {
     const { t } = useTranslation()
+    const factorLabel = useFactorLabel()
     // The form posts to this clean URL (continueUrl, lang): never mode, apiKey or the code.
     const [searchParams] = useSearchParams()
     const action = `/action${searchParams.size ? `?${searchParams}` : ''}`
@@ -39,7 +41,9 @@ export const EmailActionConfirm = forwardRef<HTMLFormElement, { page: ConfirmPag
         explanation = t('emailAction.changeEmailConfirm', { email: page.email, newEmail: page.newEmail })
         break
       case 'revertSecondFactorAddition':
-        explanation = t('emailAction.revertConfirm', { email: page.email })
+        explanation = page.factor
+          ? t('emailAction.revertConfirmFactor', { email: page.email, factor: factorLabel(page.factor) })
+          : t('emailAction.revertConfirm', { email: page.email })
         break
     }
     const askEmail = page.mode === 'signIn' && !page.email

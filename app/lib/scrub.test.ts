@@ -21,6 +21,16 @@ describe('scrub', () => {
     expect(text).toContain('Chromium')
   })
 
+  it('redacts second-factor codes and pending credentials (ADR 022)', () => {
+    const event = {
+      request: { data: { code: '123456', intent: 'verify' } },
+      extra: { mfaPendingCredential: 'PENDING', sessionInfo: 'SMS-SESSION', verificationCode: '654321' },
+    }
+    const text = JSON.stringify(scrub(event))
+    for (const secret of ['123456', 'PENDING', 'SMS-SESSION', '654321']) expect(text).not.toContain(secret)
+    expect(text).toContain('verify')
+  })
+
   it('redacts secret query parameters inside strings', () => {
     expect(scrub('GET /action?mode=resetPassword&oobCode=SECRET&apiKey=KEY')).toBe(
       'GET /action?mode=resetPassword&oobCode=[redacted]&apiKey=[redacted]',

@@ -18,6 +18,7 @@ import { captchaSettings } from '../../server/recaptcha'
 import { resolveRedirect } from '../../server/redirect'
 import { clearSessionCookie, getSession } from '../../server/session'
 import { signInWithPassword } from '../../server/sign-in'
+import { mfaErrorKey } from '../../server/second-factor'
 import { ssoErrorKey, ssoOffered } from '../../server/sso'
 
 export const headers = routeHeaders
@@ -44,7 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       redirectError: target.kind === 'invalid' || target.kind === 'missing' ? REDIRECT_ERRORS[target.kind] : null,
       sso: flags.sso,
       ssoButton: ssoOffered(flags),
-      ssoError: ssoErrorKey(params.get('ssoError')),
+      ssoError: ssoErrorKey(params.get('ssoError')) ?? mfaErrorKey(params.get('mfaError')),
       emailLink: flags.emailLinkSignIn,
       linkSent: flags.emailLinkSignIn && params.get('emailLink') === 'sent',
       // Both buttons' actions (signInWithPassword, getOobCode) fall under the email/password provider.

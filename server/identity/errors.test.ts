@@ -58,6 +58,15 @@ const expectedServiceErrors: Array<[string, AuthCode]> = [
   ['FEDERATED_USER_ID_ALREADY_LINKED', 'auth/credential-already-in-use'],
   ['CREDENTIAL_ALREADY_IN_USE', 'auth/credential-already-in-use'],
   ['NEED_CONFIRMATION', 'auth/account-exists-with-different-credential'],
+  ['INVALID_CODE', 'auth/invalid-verification-code'],
+  ['MISSING_CODE', 'auth/missing-verification-code'],
+  ['SESSION_EXPIRED', 'auth/code-expired'],
+  ['INVALID_SESSION_INFO', 'auth/invalid-verification-id'],
+  ['MISSING_SESSION_INFO', 'auth/missing-verification-id'],
+  ['INVALID_MFA_PENDING_CREDENTIAL', 'auth/invalid-multi-factor-session'],
+  ['MISSING_MFA_PENDING_CREDENTIAL', 'auth/missing-multi-factor-session'],
+  ['MFA_ENROLLMENT_NOT_FOUND', 'auth/multi-factor-info-not-found'],
+  ['MISSING_MFA_ENROLLMENT_ID', 'auth/missing-multi-factor-info'],
 ]
 
 const expectedKeys: Array<[AuthCode, MessageKey]> = [
@@ -95,6 +104,15 @@ const expectedKeys: Array<[AuthCode, MessageKey]> = [
   ['auth/admin-restricted-operation', 'error.notAllowed'],
   ['auth/account-exists-with-different-credential', 'error.accountExists'],
   ['auth/credential-already-in-use', 'error.accountExists'],
+  ['auth/invalid-verification-code', 'mfa.wrongCode'],
+  ['auth/missing-verification-code', 'mfa.codeRequired'],
+  ['auth/code-expired', 'mfa.expired'],
+  ['auth/invalid-verification-id', 'mfa.sessionInvalid'],
+  ['auth/missing-verification-id', 'mfa.sessionInvalid'],
+  ['auth/invalid-multi-factor-session', 'mfa.sessionInvalid'],
+  ['auth/missing-multi-factor-session', 'mfa.sessionInvalid'],
+  ['auth/multi-factor-info-not-found', 'mfa.sessionInvalid'],
+  ['auth/missing-multi-factor-info', 'mfa.sessionInvalid'],
 ]
 
 const ALLOWED_KEYS = [
@@ -110,6 +128,10 @@ const ALLOWED_KEYS = [
   'error.unauthorizedDomain',
   'error.notAllowed',
   'error.accountExists',
+  'mfa.wrongCode',
+  'mfa.codeRequired',
+  'mfa.expired',
+  'mfa.sessionInvalid',
 ]
 
 describe('service messages → auth codes', () => {

@@ -16,8 +16,19 @@ export const MESSAGE_KEYS = {
   'auth/internal-error': 'error.unexpected',
   'auth/invalid-api-key': 'error.unexpected',
   'auth/argument-error': 'error.unexpected',
-  // The portal does not offer a second factor: an account that needs one cannot sign in here.
+  // A second factor is asked on its own step (server/second-factor.ts); this code alone, with no
+  // factor the portal can offer, is a failure.
   'auth/multi-factor-auth-required': 'error.unexpected',
+  // The second-factor step: a wrong code keeps the step; the others end it (ADR 022).
+  'auth/invalid-verification-code': 'mfa.wrongCode',
+  'auth/missing-verification-code': 'mfa.codeRequired',
+  'auth/code-expired': 'mfa.expired',
+  'auth/invalid-verification-id': 'mfa.sessionInvalid',
+  'auth/missing-verification-id': 'mfa.sessionInvalid',
+  'auth/invalid-multi-factor-session': 'mfa.sessionInvalid',
+  'auth/missing-multi-factor-session': 'mfa.sessionInvalid',
+  'auth/multi-factor-info-not-found': 'mfa.sessionInvalid',
+  'auth/missing-multi-factor-info': 'mfa.sessionInvalid',
   'auth/expired-action-code': 'error.invalidLink',
   'auth/invalid-action-code': 'error.invalidLink',
   'auth/weak-password': 'error.weakPassword',
@@ -102,6 +113,16 @@ export const SERVICE_ERRORS = {
   FEDERATED_USER_ID_ALREADY_LINKED: 'auth/credential-already-in-use',
   CREDENTIAL_ALREADY_IN_USE: 'auth/credential-already-in-use', // (emulator)
   NEED_CONFIRMATION: 'auth/account-exists-with-different-credential',
+  // Second factor at sign-in (v2/accounts/mfaSignIn:start and :finalize).
+  INVALID_CODE: 'auth/invalid-verification-code',
+  MISSING_CODE: 'auth/missing-verification-code',
+  SESSION_EXPIRED: 'auth/code-expired',
+  INVALID_SESSION_INFO: 'auth/invalid-verification-id',
+  MISSING_SESSION_INFO: 'auth/missing-verification-id',
+  INVALID_MFA_PENDING_CREDENTIAL: 'auth/invalid-multi-factor-session',
+  MISSING_MFA_PENDING_CREDENTIAL: 'auth/missing-multi-factor-session',
+  MFA_ENROLLMENT_NOT_FOUND: 'auth/multi-factor-info-not-found',
+  MISSING_MFA_ENROLLMENT_ID: 'auth/missing-multi-factor-info',
 } as const satisfies Record<string, AuthCode>
 
 export type ServiceError = keyof typeof SERVICE_ERRORS
@@ -146,6 +167,37 @@ export class IdentityError extends Error {
   ) {
     super(code)
   }
+}
+
+/** A second factor the portal can ask for, as the service lists it (`mfaInfo`). */
+export type SecondFactor =
+  | { kind: 'phone'; id: string; displayName: string | null; phone: string }
+  | { kind: 'totp'; id: string; displayName: string | null }
+
+/** What a first factor answers when a second one is needed: never a message, never logged. */
+export interface MfaRequired {
+  pendingCredential: string
+  factors: SecondFactor[]
+  /** The account's address as the first factor's answer gives it (a provider's, after single sign-on). */
+  email: string | null
+}
+
+/**
+ * The first factor was right and a second one is needed (auth/multi-factor-auth-required), as
+ * the Firebase JS SDK's MultiFactorError carries its resolver. The pending credential is a
+ * non-enumerable property: a logger or an error reporter that serialises the error never sees it.
+ */
+export function multiFactorRequired(status: number, mfa: MfaRequired): IdentityError {
+  const error = new IdentityError('auth/multi-factor-auth-required', status, 'MFA_REQUIRED')
+  Object.defineProperty(error, 'mfa', { value: mfa, enumerable: false })
+  return error
+}
+
+/** The pending sign-in an error carries, by shape (see isIdentityError), or null. */
+export function mfaRequiredOf(error: unknown): MfaRequired | null {
+  if (!isIdentityError(error) || error.code !== 'auth/multi-factor-auth-required') return null
+  const mfa = (error as IdentityError & { mfa?: MfaRequired }).mfa
+  return mfa && typeof mfa.pendingCredential === 'string' && mfa.factors.length > 0 ? mfa : null
 }
 
 /**

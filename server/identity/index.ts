@@ -20,6 +20,8 @@ export type {
   IdentityClientOptions,
   IdentityUser,
   IdpSignInResult,
+  MfaFinalizeResult,
+  MfaVerification,
   OobRequestType,
   ProjectConfig,
   RecaptchaConfig,
@@ -37,6 +39,9 @@ export {
   isAuthCode,
   isIdentityError,
   messageKeyFor,
+  mfaRequiredOf,
   type AuthCode,
   type MessageKey,
+  type MfaRequired,
+  type SecondFactor,
 } from './errors'

@@ -45,6 +45,12 @@ function createMetrics() {
       labelNames: ['action', 'outcome'] as const,
       registers,
     }),
+    secondFactor: new Counter({
+      name: 'portal_second_factor_total',
+      help: "Second-factor steps at sign-in, by factor ('phone', 'totp', 'none') and outcome ('required', 'sent', 'success', 'wrong-code', 'expired', 'invalid', 'limited', 'captcha', 'error').",
+      labelNames: ['factor', 'outcome'] as const,
+      registers,
+    }),
     rateLimitHits: new Counter({
       name: 'portal_rate_limit_hits_total',
       help: 'Requests refused by a rate limiter, by limiter.',
@@ -80,6 +86,21 @@ export function recordHttpRequest(route: string, method: string, status: number,
 
 export function recordSignIn(outcome: string): void {
   metrics.signIn.inc({ outcome })
+}
+
+export type SecondFactorOutcome =
+  | 'required'
+  | 'sent'
+  | 'success'
+  | 'wrong-code'
+  | 'expired'
+  | 'invalid'
+  | 'limited'
+  | 'captcha'
+  | 'error'
+
+export function recordSecondFactor(factor: 'phone' | 'totp' | 'none', outcome: SecondFactorOutcome): void {
+  metrics.secondFactor.inc({ factor, outcome })
 }
 
 export function recordPasswordResetRequest(outcome: 'accepted' | 'limited'): void {

@@ -59,6 +59,35 @@ for (const scheme of ['light', 'dark'] as const) {
       await expectNoViolations(page, 'logout', scheme)
     })
 
+    test('second factor: the chooser, the code step and a wrong code, in French and English', async ({
+      page,
+      admin,
+    }) => {
+      const email = uniqueEmail('a11y-mfa')
+      const { localId } = await admin.createUser(email, PASSWORD)
+      const phone = () => `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
+      const [work, other] = [phone(), phone()]
+      await admin.enrollSms(localId, [{ phoneNumber: work, displayName: 'Travail' }, { phoneNumber: other }])
+      await signIn(page, email, PASSWORD)
+      await expect(page.getByText('Choisissez comment confirmer votre identité.')).toBeVisible()
+      await expectNoViolations(page, 'second-factor chooser', scheme)
+      await page.getByRole('button', { name: /^Travail/ }).click()
+      await expect(page.getByLabel('Code de vérification')).toBeVisible()
+      await expectNoViolations(page, 'second-factor code step', scheme)
+      const code = (await admin.lastSmsCode(work))!
+      await page.getByLabel('Code de vérification').fill(`${code.slice(0, 5)}${(Number(code[5]) + 1) % 10}`)
+      await page.getByRole('button', { name: 'Vérifier' }).click()
+      await expect(page.getByRole('alert')).toBeVisible()
+      await expectNoViolations(page, 'second-factor wrong code', scheme)
+
+      await page.getByRole('button', { name: 'English' }).click()
+      await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible()
+      await expectNoViolations(page, 'second-factor code step (en)', scheme)
+      await page.getByRole('button', { name: 'Use another method' }).click()
+      await expect(page.getByText('Choose how to confirm it’s you.')).toBeVisible()
+      await expectNoViolations(page, 'second-factor chooser (en)', scheme)
+    })
+
     test('forgot password, new password, invalid link, emailed-link guard', async ({ page }) => {
       await page.goto('/forgot-password')
       await expectNoViolations(page, 'forgot password', scheme)

@@ -68,7 +68,7 @@ async function fakeIdentity(): Promise<FakeIdentity> {
         return answer(200, {
           requestType: 'REVERT_SECOND_FACTOR_ADDITION',
           email: 'mfa@example.com',
-          mfaInfo: { phoneInfo: '+*******1234' },
+          mfaInfo: { mfaEnrollmentId: 'enrollment-1', displayName: 'Work phone', phoneInfo: '+*******1234' },
         })
       }
       if (path === '/v1/accounts:update' && live) {
@@ -215,7 +215,10 @@ test.describe('in English', () => {
     await page.goto(link)
     await expect(page.getByRole('heading', { name: 'Remove the second factor' })).toBeVisible()
     await expect(
-      page.getByText('The second factor recently added to the account mfa@example.com will be removed.'),
+      // The factor being removed is named, as the check-code answer's mfaInfo gives it.
+      page.getByText(
+        'The second factor “Work phone: SMS to +*******1234” recently added to the account mfa@example.com will be removed.',
+      ),
     ).toBeVisible()
     const mine = () => fake.identity.calls.filter((c) => c.body.oobCode === code)
     expect(mine().map((c) => c.path)).toEqual(['/v1/accounts:resetPassword'])

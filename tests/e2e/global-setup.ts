@@ -21,6 +21,7 @@ export default async function globalSetup() {
     RATE_LIMIT_SIGNIN_PER_IP: '10000',
     RATE_LIMIT_RESET_PER_IP: '10000',
     RATE_LIMIT_NEW_PASSWORD_PER_IP: '10000',
+    RATE_LIMIT_MFA_PER_IP: '10000',
   }, { echo: process.env.E2E_ECHO === '1' })
   process.env.PORTAL_URL = portal.url
   process.env.EMULATOR_ORIGIN = emulator.origin

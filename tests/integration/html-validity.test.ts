@@ -89,6 +89,25 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   const signIn = await browser.post('/?index', { email, password: chosen })
   await follow('signed-in', signIn)
   await keep('logout-signed-in', await browser.get('/logout'), 200)
+
+  // The second factor (ADR 022): the chooser, the code step, a wrong code.
+  const mfaEmail = uniqueEmail(`html-mfa-${language}`)
+  const { localId } = await admin.createUser(mfaEmail, PASSWORD)
+  const phone = (last: number) => `+1555${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}${last}`
+  const [work] = await admin.enrollSms(localId, [
+    { phoneNumber: phone(1), displayName: 'Travail' },
+    { phoneNumber: phone(2) },
+  ])
+  const mfa = new BrowserClient(portal.url)
+  mfa.plant('i18n_redirected', language)
+  expect((await mfa.post('/?index', { email: mfaEmail, password: PASSWORD })).status).toBe(303)
+  await keep('second-factor-chooser', await mfa.get('/second-factor'), 200)
+  const chose = await mfa.post('/second-factor', { intent: 'choose', factor: work!.mfaEnrollmentId }, '/second-factor')
+  expect(chose.status).toBe(303)
+  await keep('second-factor-code', await mfa.get('/second-factor'), 200)
+  const sent = (await admin.lastSmsCode(work!.phoneNumber))!
+  const wrong = `${sent.slice(0, 5)}${(Number(sent[5]) + 1) % 10}`
+  await keep('second-factor-wrong-code', await mfa.post('/second-factor', { code: wrong }, '/second-factor'), 400)
   return pages
 }
 
@@ -109,7 +128,7 @@ it('every page state is valid HTML in both languages (Nu Html Checker)', { timeo
       files.push(file)
     }
   }
-  expect(files.length).toBe(42)
+  expect(files.length).toBe(48)
   const { stderr } = await promisify(execFile)('java', ['-jar', vnuJar, '--format', 'json', '--exit-zero-always', ...files], {
     maxBuffer: 64 * 1024 * 1024,
   })

@@ -1,7 +1,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createIdentityClient, IdentityError, type IdentityClient } from '../../server/identity'
+import { createIdentityClient, IdentityError, mfaRequiredOf, type IdentityClient } from '../../server/identity'
 
 /**
  * The client against a small real HTTP server that misbehaves on purpose: slow, failing,
@@ -268,6 +268,74 @@ describe('identity client faults', () => {
     expect((await failure(client().signInWithPassword('a@example.com', 'pw'))).code).toBe(
       'auth/multi-factor-auth-required',
     )
+  })
+
+  it('a pending second factor travels on the error with the factors it can offer, never in its JSON', async () => {
+    handler = (_req, res) =>
+      json(res, 200, {
+        mfaPendingCredential: 'PENDING-SECRET',
+        email: 'a@example.com',
+        mfaInfo: [
+          { mfaEnrollmentId: 'e1', displayName: 'Work', phoneInfo: '+*******0100', enrolledAt: '2026-01-01T00:00:00Z' },
+          { mfaEnrollmentId: 'e2', totpInfo: {} },
+          { mfaEnrollmentId: 'e3', passkeyInfo: {} },
+          { displayName: 'no id', phoneInfo: '+*******0199' },
+        ],
+      })
+    const error = await failure(client().signInWithPassword('a@example.com', 'pw'))
+    expect(error.code).toBe('auth/multi-factor-auth-required')
+    expect(mfaRequiredOf(error)).toEqual({
+      pendingCredential: 'PENDING-SECRET',
+      email: 'a@example.com',
+      factors: [
+        { kind: 'phone', id: 'e1', displayName: 'Work', phone: '+*******0100' },
+        { kind: 'totp', id: 'e2', displayName: null },
+      ],
+    })
+    expect(JSON.stringify(error)).not.toContain('PENDING-SECRET')
+    expect(String(error)).not.toContain('PENDING-SECRET')
+  })
+
+  it('mfaSignIn:start and :finalize send what the service expects, and read its answers', async () => {
+    handler = (req, res) =>
+      req.url?.includes('mfaSignIn:start')
+        ? json(res, 200, { phoneResponseInfo: { sessionInfo: 'SESSION-1' } })
+        : json(res, 200, { idToken: 'ID', refreshToken: 'REFRESH' })
+    const c = client()
+    expect(await c.startMfaSignIn({ pendingCredential: 'P', enrollmentId: 'e1' })).toEqual({ sessionInfo: 'SESSION-1' })
+    await c.startMfaSignIn({ pendingCredential: 'P', enrollmentId: 'e1', captchaResponse: 'TOKEN' })
+    expect(await c.finalizeMfaSignIn('P', { kind: 'phone', sessionInfo: 'SESSION-1', code: '123456' })).toEqual({
+      idToken: 'ID',
+      refreshToken: 'REFRESH',
+    })
+    await c.finalizeMfaSignIn('P', { kind: 'totp', enrollmentId: 'e2', code: '654321' })
+    expect(seen.map((s) => s.url.pathname)).toEqual([
+      '/identitytoolkit.googleapis.com/v2/accounts/mfaSignIn:start',
+      '/identitytoolkit.googleapis.com/v2/accounts/mfaSignIn:start',
+      '/identitytoolkit.googleapis.com/v2/accounts/mfaSignIn:finalize',
+      '/identitytoolkit.googleapis.com/v2/accounts/mfaSignIn:finalize',
+    ])
+    expect(seen.map((s) => JSON.parse(s.body) as unknown)).toEqual([
+      { mfaPendingCredential: 'P', mfaEnrollmentId: 'e1', phoneSignInInfo: {} },
+      {
+        mfaPendingCredential: 'P',
+        mfaEnrollmentId: 'e1',
+        phoneSignInInfo: {
+          captchaResponse: 'TOKEN',
+          clientType: 'CLIENT_TYPE_WEB',
+          recaptchaVersion: 'RECAPTCHA_ENTERPRISE',
+        },
+      },
+      { mfaPendingCredential: 'P', phoneVerificationInfo: { sessionInfo: 'SESSION-1', code: '123456' } },
+      { mfaPendingCredential: 'P', mfaEnrollmentId: 'e2', totpVerificationInfo: { verificationCode: '654321' } },
+    ])
+    // A wrong code is a verdict, not a failure of the service; a finalize is never sent twice.
+    seen = []
+    handler = (_req, res) => json(res, 400, { error: { code: 400, message: 'INVALID_CODE' } })
+    expect((await failure(c.finalizeMfaSignIn('P', { kind: 'totp', enrollmentId: 'e2', code: '000000' }))).code).toBe(
+      'auth/invalid-verification-code',
+    )
+    expect(seen).toHaveLength(1)
   })
 
   it('a closed connection is auth/network-request-failed; a write is not sent again', async () => {

@@ -149,6 +149,12 @@ describe('the reCAPTCHA flag', () => {
     expect(await refreshRecaptcha(async () => config('OFF'))).toBe(false)
   })
 
+  it('is on too when only SMS (phone) sign-in demands reCAPTCHA: the second-factor step loads it (ADR 022)', async () => {
+    expect(await refreshRecaptcha(async () => ({ ...config('OFF'), phone: 'ENFORCE' }))).toBe(true)
+    expect(recaptchaEnforced()).toBe(true)
+    expect(await refreshRecaptcha(async () => config('OFF'))).toBe(false)
+  })
+
   it('never makes a caller wait: concurrent refreshes share one call', async () => {
     let calls = 0
     let answer: (c: RecaptchaConfig) => void = () => undefined

@@ -106,6 +106,13 @@ export function emulatorAdmin(emulator: Pick<Emulator, 'origin' | 'projectId'>) 
     if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url.replace(/key=[^&]*/, 'key=…')} answered ${res.status}: ${body}`)
     return (body ? JSON.parse(body) : {}) as T
   }
+  async function verificationCodes(): Promise<Array<{ code: string; phoneNumber: string; sessionInfo: string }>> {
+    const body = await call<{ verificationCodes?: [] }>(
+      `${emulator.origin}/emulator/v1/projects/${emulator.projectId}/verificationCodes`,
+      { method: 'GET' },
+    )
+    return body.verificationCodes ?? []
+  }
   return {
     async createUser(email: string, password: string): Promise<{ localId: string; idToken: string; refreshToken: string }> {
       return call(`${api}/accounts:signUp?key=${EMULATOR_API_KEY}`, {
@@ -126,6 +133,51 @@ export function emulatorAdmin(emulator: Pick<Emulator, 'origin' | 'projectId'>) 
         method: 'GET',
       })
       return body.oobCodes ?? []
+    },
+    /** The account's id (emulator admin lookup by email), or null when there is none. */
+    async localIdOf(email: string): Promise<string | null> {
+      const body = await call<{ users?: Array<{ localId: string }> }>(
+        `${api}/projects/${emulator.projectId}/accounts:lookup`,
+        { method: 'POST', headers: owner, body: JSON.stringify({ email: [email] }) },
+      )
+      return body.users?.[0]?.localId ?? null
+    },
+    /**
+     * Enrolls SMS second factors, replacing any: `accounts:update` as the project owner with
+     * `mfa.enrollments`. The emulator does not ask for a verified address here (nor at sign-in),
+     * but a real project enrolls only verified ones, so the address is marked verified too.
+     * For `npm start`: `await admin.enrollSms(localId, [{ phoneNumber: '+15555550100', displayName: 'Phone' }])`.
+     */
+    async enrollSms(
+      localId: string,
+      phones: Array<{ phoneNumber: string; displayName?: string; mfaEnrollmentId?: string }>,
+    ): Promise<Array<{ mfaEnrollmentId: string; phoneNumber: string; displayName?: string }>> {
+      const enrollments = phones.map((p, i) => ({
+        phoneInfo: p.phoneNumber,
+        displayName: p.displayName,
+        mfaEnrollmentId: p.mfaEnrollmentId ?? `sms-${i + 1}-${Math.random().toString(36).slice(2, 10)}`,
+      }))
+      await call(`${api}/projects/${emulator.projectId}/accounts:update`, {
+        method: 'POST',
+        headers: owner,
+        body: JSON.stringify({ localId, emailVerified: true, mfa: { enrollments } }),
+      })
+      return enrollments.map((e) => ({
+        mfaEnrollmentId: e.mfaEnrollmentId,
+        phoneNumber: e.phoneInfo,
+        displayName: e.displayName,
+      }))
+    },
+    /** The SMS codes the emulator "sent", oldest first (a code is gone once spent). */
+    verificationCodes,
+    /** The last SMS code sent to this number once more than `after` were, waiting up to 5 s; null if none came. */
+    async lastSmsCode(phoneNumber: string, after = 0): Promise<string | null> {
+      for (let i = 0; i < 50; i++) {
+        const codes = (await verificationCodes()).filter((c) => c.phoneNumber === phoneNumber)
+        if (codes.length > after) return codes.at(-1)!.code
+        await new Promise((r) => setTimeout(r, 100))
+      }
+      return null
     },
     async clearAccounts() {
       await call(`${emulator.origin}/emulator/v1/projects/${emulator.projectId}/accounts`, { method: 'DELETE' })

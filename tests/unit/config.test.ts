@@ -50,6 +50,10 @@ describe('configuration', () => {
       resetPerEmail: 3,
       resetPerIp: 10,
       newPasswordPerIp: 10,
+      mfaCodePerPending: 5,
+      mfaCodePerIp: 30,
+      mfaSmsPerPending: 4,
+      mfaSmsPerIp: 20,
     })
     const set = parseConfig({ RATE_LIMIT_SIGNIN_PER_DEVICE: '7' })
     expect(set.ok && set.config.rateLimits.signInPerDevice).toBe(7)

@@ -1,0 +1,237 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useFactorLabel } from '~/components/factor-label'
+import { Field, FormAlert, SubmitButton } from '~/components/forms'
+import { SecureForm } from '~/components/secure-form'
+import { routeHeaders } from '~/lib/headers'
+import { pageTitle } from '~/lib/meta'
+import { formText } from '~/lib/schemas'
+import { guardForm } from '../../server/form-guard'
+import {
+  clearPendingCookie,
+  secondFactorAction,
+  secondFactorView,
+  signInPageWithMfaError,
+  type SecondFactorView,
+  type StepMessage,
+} from '../../server/second-factor'
+
+export const headers = routeHeaders
+
+export const meta: MetaFunction = ({ matches }) =>
+  pageTitle(matches, 'meta.secondFactor', [{ name: 'robots', content: 'noindex, nofollow' }])
+
+const noStore = { 'Cache-Control': 'no-store' }
+
+/**
+ * The second factor at sign-in (ADR 022). The pending sign-in is in a sealed cookie bound to this
+ * browser; without it (expired, or never) the visitor goes back to sign in with a message.
+ */
+export function loader({ request }: LoaderFunctionArgs) {
+  const found = secondFactorView(request)
+  if (!found) {
+    throw redirect(signInPageWithMfaError('expired', null), {
+      headers: { ...noStore, 'Set-Cookie': clearPendingCookie() },
+    })
+  }
+  const headers = new Headers(noStore)
+  for (const cookie of found.setCookies) headers.append('Set-Cookie', cookie)
+  return data({ view: found.view }, { headers })
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { form, isBot } = await guardForm(request, context)
+  if (isBot) return data({ message: 'mfa.wrongCode' as StepMessage }, { status: 400, headers: noStore })
+  const outcome = await secondFactorAction(
+    request,
+    {
+      intent: formText(form, 'intent'),
+      factor: formText(form, 'factor'),
+      code: formText(form, 'code').slice(0, 32),
+      captchaResponse: formText(form, 'captchaResponse').slice(0, 4096),
+    },
+    context,
+  )
+  if (outcome.kind === 'redirect') {
+    const headers = new Headers(noStore)
+    for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
+    throw redirect(outcome.location, { status: 303, headers })
+  }
+  const headers: Record<string, string> = { ...noStore }
+  if (outcome.retryAfterSeconds) headers['Retry-After'] = String(outcome.retryAfterSeconds)
+  return data({ message: outcome.message }, { status: outcome.status, headers })
+}
+
+export default function SecondFactorStep() {
+  const { t } = useTranslation()
+  const { view } = useLoaderData<typeof loader>()
+  const message = useActionData<typeof action>()?.message
+  const back = view.redirect !== null ? `/?${new URLSearchParams({ redirect: view.redirect })}` : '/'
+  const alert = message ?? (view.notice && view.notice !== 'mfa.resent' ? view.notice : null)
+
+  return (
+    <>
+      <h1>{t('mfa.title')}</h1>
+      {alert ? <FormAlert>{t(alert as 'mfa.wrongCode')}</FormAlert> : null}
+      {view.notice === 'mfa.resent' && !message ? <p role="status">{t('mfa.resent')}</p> : null}
+      {view.step === 'choose' ? <Chooser view={view} /> : <CodeStep view={view} hasError={Boolean(message)} />}
+      <p className="links">
+        <Link to={back}>{t('mfa.back')}</Link>
+      </p>
+    </>
+  )
+}
+
+function Chooser({ view }: { view: Extract<SecondFactorView, { step: 'choose' }> }) {
+  const { t } = useTranslation()
+  const label = useFactorLabel()
+  return (
+    <>
+      <p className="subtitle">{t('mfa.choose')}</p>
+      <SecureForm className="stack">
+        <input type="hidden" name="intent" value="choose" />
+        {view.factors.map((factor) => (
+          <button key={factor.id} type="submit" name="factor" value={factor.id} className="button-secondary">
+            {label(factor)}
+          </button>
+        ))}
+      </SecureForm>
+    </>
+  )
+}
+
+function CodeStep({ view, hasError }: { view: Extract<SecondFactorView, { step: 'code' }>; hasError: boolean }) {
+  const { t } = useTranslation()
+  const { factor } = view
+  const formRef = useRef<HTMLFormElement>(null)
+  const codeRef = useRef<HTMLInputElement>(null)
+  const phone = factor.kind === 'phone' ? factor.phone : null
+  let where: string
+  if (phone !== null) where = view.sent ? t('mfa.smsSent', { phone }) : t('mfa.smsNotSent', { phone })
+  else where = factor.displayName ? t('mfa.totpPromptNamed', { name: factor.displayName }) : t('mfa.totpPrompt')
+  const canVerify = phone === null || view.sent
+
+  useEffect(() => {
+    // After a wrong code the field is emptied for the next one (the alert has the focus).
+    if (hasError && codeRef.current) codeRef.current.value = ''
+  }, [hasError])
+
+  return (
+    <>
+      <p className="subtitle">{where}</p>
+      {view.captchaSiteKey ? <SmsCaptcha siteKey={view.captchaSiteKey} /> : null}
+      {canVerify ? (
+        <SecureForm ref={formRef} className="stack" noValidate>
+          <Field
+            inputRef={codeRef}
+            label={t('mfa.code')}
+            name="code"
+            type="text"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="[0-9]{6}"
+            minLength={6}
+            maxLength={6}
+            required
+            // The step exists for this one field, reached by the visitor's own submission: focusing it is expected (issue 15).
+            // eslint-disable-next-line jsx-a11y/no-autofocus
+            autoFocus
+          />
+          <SubmitButton pendingLabel={t('mfa.pending')}>{t('mfa.verify')}</SubmitButton>
+        </SecureForm>
+      ) : null}
+      {phone !== null && view.sent ? <ResendForm resendIn={view.resendIn} /> : null}
+      {view.several ? (
+        <SecureForm className="stack">
+          <button type="submit" name="intent" value="another" className="button-secondary">
+            {t('mfa.another')}
+          </button>
+        </SecureForm>
+      ) : null}
+    </>
+  )
+}
+
+/** 'Resend code': with JavaScript it waits out the cooldown; without it the server says to wait. */
+function ResendForm({ resendIn }: { resendIn: number }) {
+  const { t } = useTranslation()
+  const [waiting, setWaiting] = useState(false)
+  useEffect(() => {
+    if (resendIn <= 0) return
+    setWaiting(true)
+    const timer = setTimeout(() => setWaiting(false), resendIn * 1000)
+    return () => clearTimeout(timer)
+  }, [resendIn])
+  return (
+    <SecureForm className="stack">
+      <button
+        type="submit"
+        name="intent"
+        value="resend"
+        className="button-secondary"
+        aria-disabled={waiting || undefined}
+        onClick={(event) => {
+          if (waiting) event.preventDefault()
+        }}
+      >
+        {t('mfa.resend')}
+      </button>
+    </SecureForm>
+  )
+}
+
+/** reCAPTCHA Enterprise's score-based API (its checkbox API is declared in components/captcha.tsx). */
+interface EnterpriseApi {
+  ready(callback: () => void): void
+  execute(siteKey: string, options: { action: string }): Promise<string>
+}
+const enterpriseApi = () =>
+  (window as unknown as { grecaptcha?: { enterprise?: Partial<EnterpriseApi> } }).grecaptcha?.enterprise as
+    EnterpriseApi | undefined
+
+/**
+ * Where the project demands reCAPTCHA Enterprise for SMS, the code is sent after an invisible
+ * check (action `mfaSmsSignIn`) that needs JavaScript; without it the step says so.
+ */
+function SmsCaptcha({ siteKey }: { siteKey: string }) {
+  const { t } = useTranslation()
+  const tokenRef = useRef<HTMLInputElement>(null)
+  const [ready, setReady] = useState(false)
+  useEffect(() => {
+    if (enterpriseApi()?.execute) return setReady(true)
+    // Loaded by our nonced script, so 'strict-dynamic' lets it run.
+    const script = document.createElement('script')
+    script.src = `https://www.google.com/recaptcha/enterprise.js?render=${encodeURIComponent(siteKey)}`
+    script.async = true
+    script.addEventListener('load', () => enterpriseApi()?.ready(() => setReady(true)))
+    document.head.appendChild(script)
+  }, [siteKey])
+  return (
+    <>
+      <noscript>
+        <p className="alert alert-error">{t('mfa.needsJs')}</p>
+      </noscript>
+      <SecureForm
+        className="stack"
+        onSubmit={(event) => {
+          const form = event.currentTarget
+          const submitter = (event.nativeEvent as SubmitEvent).submitter ?? undefined
+          const enterprise = enterpriseApi()
+          if (!enterprise || tokenRef.current?.value) return
+          event.preventDefault()
+          void enterprise.execute(siteKey, { action: 'mfaSmsSignIn' }).then((token) => {
+            if (tokenRef.current) tokenRef.current.value = token
+            form.requestSubmit(submitter)
+          })
+        }}
+      >
+        <input ref={tokenRef} type="hidden" name="captchaResponse" defaultValue="" />
+        <button type="submit" name="intent" value="resend" className="button-primary" disabled={!ready}>
+          {t('mfa.send')}
+        </button>
+      </SecureForm>
+    </>
+  )
+}

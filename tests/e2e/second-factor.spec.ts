@@ -1,0 +1,299 @@
+import type { BrowserContext, Page } from '@playwright/test'
+import { type emulatorAdmin, uniqueEmail } from '../support/emulator'
+import { startPortal, type Portal } from '../support/portal'
+import { expect, test as base } from './fixtures'
+
+/**
+ * The second factor at sign-in (issue 15, ADR 022) against the Firebase Auth emulator, which
+ * speaks SMS second factors: it "sends" its codes to `/emulator/v1/projects/{id}/verificationCodes`.
+ * Every way of signing in ends on the same step: password, email link and single sign-on.
+ * A portal of its own, with email-link sign-in and single sign-on on.
+ */
+
+const PASSWORD = 'Correct-Horse-42'
+type Admin = ReturnType<typeof emulatorAdmin>
+const emulatorOrigin = () => process.env.EMULATOR_ORIGIN!
+
+const test = base.extend<object, { mfaPortal: Portal }>({
+  mfaPortal: [
+    async ({}, use) => {
+      const portal = await startPortal({
+        FIREBASE_AUTH_EMULATOR_HOST: new URL(emulatorOrigin()).host,
+        FIREBASE_PROJECT_ID: process.env.EMULATOR_PROJECT_ID!,
+        FLAG_EMAIL_LINK_SIGN_IN: 'true',
+        FLAG_SSO: 'true',
+        SSO_PROVIDER_ID: 'google.com',
+        // Every test comes from 127.0.0.1: the per-client limits are tested on a portal of their own.
+        RATE_LIMIT_SIGNIN_PER_IP: '10000',
+        RATE_LIMIT_RESET_PER_IP: '10000',
+        RATE_LIMIT_MFA_PER_IP: '10000',
+      })
+      await use(portal)
+      await portal.stop()
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ mfaPortal }, use) => use(mfaPortal.url),
+})
+
+/** A phone number no other test uses, so the emulator's code list is read without a clash. */
+function uniquePhone(): string {
+  return `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
+}
+const masked = (phone: string) => phone.replace(/\d(?=(?:\D*\d){4})/g, '*')
+
+/** A password account with these SMS second factors. */
+async function mfaAccount(admin: Admin, phones: Array<{ phoneNumber: string; displayName?: string }>) {
+  const email = uniqueEmail('mfa')
+  const { localId } = await admin.createUser(email, PASSWORD)
+  await admin.enrollSms(localId, phones)
+  return email
+}
+
+/** A code the emulator did not send: the right one with its last digit changed. */
+const wrongCodeFor = (code: string) => `${code.slice(0, 5)}${(Number(code[5]) + 1) % 10}`
+
+async function sessionCookie(context: BrowserContext) {
+  return (await context.cookies()).find((c) => c.name === 'session')
+}
+
+const LABELS = {
+  fr: {
+    email: 'E-mail',
+    password: 'Mot de passe',
+    signIn: 'Se connecter',
+    step: 'Vérification en deux étapes',
+    code: 'Code de vérification',
+    verify: 'Vérifier',
+    wrong: 'Code incorrect. Vérifiez-le et réessayez.',
+    sentTo: (phone: string) => `Nous avons envoyé un code par SMS au ${phone}.`,
+    signedIn: 'Vous êtes connecté',
+    linkButton: 'Recevoir un lien de connexion par e-mail',
+    continue: 'Continuer',
+    sso: 'Continuer avec l’authentification unique',
+    choose: 'Choisissez comment confirmer votre identité.',
+    another: 'Utiliser une autre méthode',
+    factor: (name: string, phone: string) => `${name} : SMS au ${phone}`,
+  },
+  en: {
+    email: 'Email',
+    password: 'Password',
+    signIn: 'Login',
+    step: 'Two-step verification',
+    code: 'Verification code',
+    verify: 'Verify',
+    wrong: 'Wrong code. Please check it and try again.',
+    sentTo: (phone: string) => `We sent a code by SMS to ${phone}.`,
+    signedIn: 'You are signed in',
+    linkButton: 'Email me a sign-in link',
+    continue: 'Continue',
+    sso: 'Continue with single sign-on',
+    choose: 'Choose how to confirm it’s you.',
+    another: 'Use another method',
+    factor: (name: string, phone: string) => `${name}: SMS to ${phone}`,
+  },
+} as const
+type Labels = (typeof LABELS)[keyof typeof LABELS]
+
+/** The emailed sign-in link as the emulator recorded it, pointed at the portal's /action. */
+async function signInLink(admin: Admin, email: string, portalUrl: string): Promise<string> {
+  for (let i = 0; i < 50; i++) {
+    const code = (await admin.oobCodes()).filter((c) => c.email === email && c.requestType === 'EMAIL_SIGNIN').at(-1)
+    if (code) return `${portalUrl}/action${new URL(code.oobLink).search}`
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`no sign-in email for ${email}`)
+}
+
+/** Single sign-on through the emulator's provider page, answered as it would (see sso.spec.ts). */
+async function ssoSignIn(page: Page, l: Labels, claims: { sub: string; email: string }, path = '/') {
+  await page.goto(path)
+  await page.getByRole('button', { name: l.sso }).click()
+  await page.waitForURL((url) => url.href.startsWith(`${emulatorOrigin()}/emulator/auth/handler`), {
+    waitUntil: 'commit',
+  })
+  const url = new URL(page.url())
+  const [eventId, ibi] = [url.searchParams.get('eventId')!, url.searchParams.get('ibi')!]
+  const idToken = encodeURIComponent(JSON.stringify({ ...claims, email_verified: true }))
+  const handler = `${emulatorOrigin()}/emulator/auth/handler?providerId=google.com&id_token=${idToken}`
+  const callback = `${emulatorOrigin()}/__/auth/callback?authType=signInViaRedirect&link=${encodeURIComponent(handler)}&eventId=${eventId}`
+  await page.goto(`${ibi}://google/link?deep_link_id=${encodeURIComponent(callback)}`)
+}
+
+async function passwordSignIn(page: Page, l: Labels, email: string, path = '/') {
+  await page.goto(path)
+  await page.getByLabel(l.email).fill(email)
+  await page.getByLabel(l.password).fill(PASSWORD)
+  await page.getByRole('button', { name: l.signIn }).click()
+}
+
+/**
+ * On the code step for `phone`: where the code went is said, the field is what a one-time code
+ * needs, there is no session yet; a wrong code is refused with an alert and the step stays; the
+ * right one is submitted last (the caller checks where it lands).
+ */
+async function passCodeStep(page: Page, context: BrowserContext, admin: Admin, l: Labels, phone: string) {
+  await expect(page.getByRole('heading', { name: l.step })).toBeVisible()
+  expect(new URL(page.url()).pathname).toBe('/second-factor')
+  expect(new URL(page.url()).search).toBe('')
+  await expect(page.getByText(l.sentTo(masked(phone)))).toBeVisible()
+  const field = page.getByLabel(l.code)
+  await expect(field).toBeFocused()
+  await expect(field).toHaveAttribute('autocomplete', 'one-time-code')
+  await expect(field).toHaveAttribute('inputmode', 'numeric')
+  await expect(field).toHaveAttribute('maxlength', '6')
+  expect(await sessionCookie(context)).toBeUndefined()
+  // The pending sign-in is in no page and no address: the emulator's credential starts with this.
+  expect(await page.content()).not.toContain('eyJfQXV0aEVtdWxhdG9y')
+
+  const code = await admin.lastSmsCode(phone)
+  expect(code, 'the emulator sent a code at once').toMatch(/^\d{6}$/)
+  await field.fill(wrongCodeFor(code!))
+  await page.getByRole('button', { name: l.verify }).click()
+  await expect(page.getByRole('alert')).toHaveText(l.wrong)
+  await expect(page.getByRole('heading', { name: l.step })).toBeVisible()
+  expect(await sessionCookie(context)).toBeUndefined()
+
+  await page.getByLabel(l.code).fill(code!)
+  await page.getByRole('button', { name: l.verify }).click()
+}
+
+test('password, then the SMS code: a wrong code is refused, the right one signs in and honours the redirect (fr)', async ({
+  page,
+  context,
+  admin,
+  mfaPortal,
+}) => {
+  const phone = uniquePhone()
+  const email = await mfaAccount(admin, [{ phoneNumber: phone, displayName: 'Portable' }])
+  // localhost is one of the emulator project's authorizedDomains; nothing listens on port 9.
+  await passwordSignIn(page, LABELS.fr, email, '/?redirect=http%3A%2F%2Flocalhost%3A9%2Fafter')
+  const followed = page.waitForRequest('http://localhost:9/after')
+  await passCodeStep(page, context, admin, LABELS.fr, phone)
+  expect((await followed).url()).toBe('http://localhost:9/after')
+  expect(await sessionCookie(context)).toBeDefined()
+  const code = (await admin.verificationCodes()).find((c) => c.phoneNumber === phone)
+  expect(code, 'the code was spent').toBeUndefined()
+  // Nothing secret in the log: neither the pending credential nor the emulator's session.
+  expect(mfaPortal.output()).not.toContain('eyJfQXV0aEVtdWxhdG9y')
+  expect(mfaPortal.output()).toContain('"secondFactor":"phone"')
+})
+
+test.describe('in English', () => {
+  test.use({ locale: 'en-US' })
+
+  test('password, then the SMS code: signed in, and the session cookie is accepted', async ({
+    page,
+    context,
+    admin,
+  }) => {
+    const phone = uniquePhone()
+    const email = await mfaAccount(admin, [{ phoneNumber: phone }])
+    await passwordSignIn(page, LABELS.en, email)
+    await passCodeStep(page, context, admin, LABELS.en, phone)
+    await expect(page.getByRole('heading', { name: LABELS.en.signedIn })).toBeVisible()
+    await expect(page.getByText(email)).toBeVisible()
+    await page.goto('/')
+    await expect(page.getByRole('heading', { name: LABELS.en.signedIn })).toBeVisible()
+  })
+})
+
+test('two factors: the chooser names each, and only the chosen phone gets a code (fr)', async ({
+  page,
+  context,
+  admin,
+}) => {
+  const [work, home] = [uniquePhone(), uniquePhone()]
+  const email = await mfaAccount(admin, [
+    { phoneNumber: work, displayName: 'Travail' },
+    { phoneNumber: home, displayName: 'Maison' },
+  ])
+  const l = LABELS.fr
+  await passwordSignIn(page, l, email)
+  await expect(page.getByRole('heading', { name: l.step })).toBeVisible()
+  await expect(page.getByText(l.choose)).toBeVisible()
+  await expect(page.getByRole('button', { name: l.factor('Travail', masked(work)) })).toBeVisible()
+  const codesFor = async (phone: string) => (await admin.verificationCodes()).filter((c) => c.phoneNumber === phone)
+  expect(await codesFor(work)).toEqual([])
+  expect(await codesFor(home)).toEqual([])
+
+  // Choose one, change one's mind, choose the other.
+  await page.getByRole('button', { name: l.factor('Travail', masked(work)) }).click()
+  await expect(page.getByText(l.sentTo(masked(work)))).toBeVisible()
+  await page.getByRole('button', { name: l.another }).click()
+  await page.getByRole('button', { name: l.factor('Maison', masked(home)) }).click()
+  await passCodeStep(page, context, admin, l, home)
+  await expect(page.getByRole('heading', { name: l.signedIn })).toBeVisible()
+  expect(await codesFor(work)).toHaveLength(1)
+})
+
+test('after an email link, the SMS code completes the sign-in and the link’s redirect is honoured (fr)', async ({
+  page,
+  context,
+  admin,
+  baseURL,
+}) => {
+  const phone = uniquePhone()
+  const email = await mfaAccount(admin, [{ phoneNumber: phone }])
+  const l = LABELS.fr
+  await page.goto('/?redirect=http%3A%2F%2Flocalhost%3A9%2Fafter')
+  await page.getByLabel(l.email).fill(email)
+  await page.getByRole('button', { name: l.linkButton }).click()
+  await page.goto(await signInLink(admin, email, baseURL!))
+  await page.getByRole('button', { name: l.continue }).click()
+  const followed = page.waitForRequest('http://localhost:9/after')
+  await passCodeStep(page, context, admin, l, phone)
+  expect((await followed).url()).toBe('http://localhost:9/after')
+})
+
+test.describe('resending, in English', () => {
+  test.use({ locale: 'en-US' })
+
+  test('“Resend code” right after a code went waits out its cooldown and sends nothing', async ({
+    page,
+    admin,
+    javaScriptEnabled,
+  }) => {
+    const phone = uniquePhone()
+    const email = await mfaAccount(admin, [{ phoneNumber: phone }])
+    await passwordSignIn(page, LABELS.en, email)
+    await expect(page.getByText(LABELS.en.sentTo(masked(phone)))).toBeVisible()
+    expect(await admin.lastSmsCode(phone)).toMatch(/^\d{6}$/)
+    const resend = page.getByRole('button', { name: 'Resend code' })
+    if (javaScriptEnabled) {
+      // With JavaScript the button says it is not available yet, and a click does nothing.
+      await expect(resend).toHaveAttribute('aria-disabled', 'true')
+      await resend.click({ force: true })
+      await expect(page.getByRole('alert')).toHaveCount(0)
+    } else {
+      await resend.click()
+      await expect(page.getByRole('alert')).toHaveText('Please wait a few seconds before asking for a new code.')
+    }
+    await expect(page.getByLabel(LABELS.en.code)).toBeVisible()
+    expect((await admin.verificationCodes()).filter((c) => c.phoneNumber === phone)).toHaveLength(1)
+  })
+})
+
+test.describe('single sign-on, in English', () => {
+  test.use({ locale: 'en-US' })
+
+  test('after single sign-on, the SMS code completes the sign-in and the redirect is honoured', async ({
+    page,
+    context,
+    admin,
+  }) => {
+    const l = LABELS.en
+    const claims = { sub: `${Date.now()}${Math.floor(Math.random() * 1e6)}`, email: uniqueEmail('mfa-sso') }
+    // The first single sign-on makes the account; then it gets a second factor.
+    await ssoSignIn(page, l, claims)
+    await expect(page.getByRole('heading', { name: l.signedIn })).toBeVisible()
+    const phone = uniquePhone()
+    await admin.enrollSms((await admin.localIdOf(claims.email))!, [{ phoneNumber: phone }])
+    await context.clearCookies()
+
+    await ssoSignIn(page, l, claims, '/?redirect=http%3A%2F%2Flocalhost%3A9%2Fafter')
+    const followed = page.waitForRequest('http://localhost:9/after')
+    await passCodeStep(page, context, admin, l, phone)
+    expect((await followed).url()).toBe('http://localhost:9/after')
+  })
+})

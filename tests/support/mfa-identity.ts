@@ -1,0 +1,155 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { randomBytes } from 'node:crypto'
+
+/**
+ * A small identity service on loopback for what the Firebase Auth emulator cannot do: TOTP
+ * (authenticator app) second factors, and an SMS start that demands reCAPTCHA. Everything else
+ * goes through to the real emulator, so sessions are real emulator session cookies.
+ *
+ * Accounts are real emulator accounts without a second factor; by the address they sign in with:
+ * - `totp-…`: the password sign-in answers a pending credential and one TOTP factor, 'Authy'.
+ *   mfaSignIn:finalize takes `123456` (the emulator's own tokens, with the second-factor claims),
+ *   answers SESSION_EXPIRED to `111111`, INVALID_MFA_PENDING_CREDENTIAL to `222222`, and
+ *   INVALID_CODE to anything else.
+ * - `captcha-…`: one SMS factor whose mfaSignIn:start answers MISSING_RECAPTCHA_TOKEN without a
+ *   `captchaResponse`; recaptchaConfig gives a site key.
+ */
+export const TOTP_CODE = '123456'
+export const TOTP_EXPIRED_CODE = '111111'
+export const TOTP_INVALID_SESSION_CODE = '222222'
+
+export interface MfaIdentity {
+  host: string
+  /** Every mfaSignIn call received, in order. */
+  calls: Array<{ path: string; body: Record<string, unknown> }>
+  close(): Promise<void>
+}
+
+interface Pending {
+  idToken: string
+  refreshToken: string
+  enrollmentId: string
+}
+
+/** The emulator's unsigned ID token with the claims a second factor adds. */
+function withSecondFactor(idToken: string, factor: 'totp' | 'phone', enrollmentId: string): string {
+  const [header, payload] = idToken.split('.')
+  const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8')) as {
+    firebase?: Record<string, unknown>
+  }
+  claims.firebase = { ...claims.firebase, sign_in_second_factor: factor, second_factor_identifier: enrollmentId }
+  return `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`
+}
+
+export async function startMfaIdentity(emulatorOrigin: string): Promise<MfaIdentity> {
+  const calls: MfaIdentity['calls'] = []
+  const pendings = new Map<string, Pending>()
+
+  async function forward(req: http.IncomingMessage, text: string): Promise<{ status: number; body: string }> {
+    const headers: Record<string, string> = {}
+    for (const name of ['content-type', 'authorization', 'accept']) {
+      const value = req.headers[name]
+      if (typeof value === 'string') headers[name] = value
+    }
+    const res = await fetch(`${emulatorOrigin}${req.url}`, {
+      method: req.method,
+      headers,
+      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : text,
+    })
+    return { status: res.status, body: await res.text() }
+  }
+
+  const server = http.createServer((req, res) => {
+    let text = ''
+    req.on('data', (chunk: Buffer) => (text += chunk.toString()))
+    req.on('end', () => {
+      void (async () => {
+        const answer = (status: number, json: unknown) => {
+          res.writeHead(status, { 'content-type': 'application/json' })
+          res.end(JSON.stringify(json))
+        }
+        const error = (message: string) => answer(400, { error: { code: 400, message } })
+        const path = new URL(req.url ?? '/', 'http://x').pathname.replace('/identitytoolkit.googleapis.com', '')
+        const body = (text && req.headers['content-type']?.includes('json') ? JSON.parse(text) : {}) as Record<
+          string,
+          unknown
+        >
+        const email = typeof body.email === 'string' ? body.email : ''
+
+        if (path === '/v2/recaptchaConfig') {
+          return answer(200, {
+            recaptchaKey: 'projects/demo/keys/site-key-for-sms',
+            recaptchaEnforcementState: [{ provider: 'PHONE_PROVIDER', enforcementState: 'ENFORCE' }],
+          })
+        }
+        if (path === '/v1/accounts:signInWithPassword' && /^(totp|captcha)-/.test(email)) {
+          const upstream = await forward(req, text)
+          if (upstream.status !== 200) {
+            res.writeHead(upstream.status, { 'content-type': 'application/json' })
+            return res.end(upstream.body)
+          }
+          const tokens = JSON.parse(upstream.body) as { idToken: string; refreshToken: string; localId: string }
+          const credential = `pending-${randomBytes(12).toString('hex')}`
+          const totp = email.startsWith('totp-')
+          const enrollmentId = totp ? 'totp-enrollment' : 'sms-enrollment'
+          pendings.set(credential, { idToken: tokens.idToken, refreshToken: tokens.refreshToken, enrollmentId })
+          return answer(200, {
+            localId: tokens.localId,
+            email,
+            mfaPendingCredential: credential,
+            mfaInfo: [
+              totp
+                ? {
+                    mfaEnrollmentId: enrollmentId,
+                    displayName: 'Authy',
+                    enrolledAt: '2026-01-01T00:00:00Z',
+                    totpInfo: {},
+                  }
+                : { mfaEnrollmentId: enrollmentId, displayName: 'Phone', phoneInfo: '+*******4242' },
+            ],
+          })
+        }
+        if (path.startsWith('/v2/accounts/mfaSignIn:')) {
+          calls.push({ path, body })
+          const credential = typeof body.mfaPendingCredential === 'string' ? body.mfaPendingCredential : ''
+          const pending = pendings.get(credential)
+          if (!credential) return error('MISSING_MFA_PENDING_CREDENTIAL')
+          if (!pending) return error('INVALID_MFA_PENDING_CREDENTIAL')
+          if (path === '/v2/accounts/mfaSignIn:start') {
+            const info = (body.phoneSignInInfo ?? {}) as Record<string, unknown>
+            if (!info.captchaResponse) return error('MISSING_RECAPTCHA_TOKEN')
+            return answer(200, { phoneResponseInfo: { sessionInfo: `session-${credential}` } })
+          }
+          const totp = body.totpVerificationInfo as { verificationCode?: string } | undefined
+          if (!totp) return error('INVALID_SESSION_INFO')
+          if (body.mfaEnrollmentId !== pending.enrollmentId) return error('MFA_ENROLLMENT_NOT_FOUND')
+          if (totp.verificationCode === TOTP_EXPIRED_CODE) return error('SESSION_EXPIRED')
+          if (totp.verificationCode === TOTP_INVALID_SESSION_CODE) return error('INVALID_MFA_PENDING_CREDENTIAL')
+          if (totp.verificationCode !== TOTP_CODE) return error('INVALID_CODE : The verification code is invalid.')
+          pendings.delete(credential)
+          return answer(200, {
+            idToken: withSecondFactor(pending.idToken, 'totp', pending.enrollmentId),
+            refreshToken: pending.refreshToken,
+          })
+        }
+        const upstream = await forward(req, text)
+        res.writeHead(upstream.status, { 'content-type': 'application/json' })
+        res.end(upstream.body)
+      })().catch((err: unknown) => {
+        res.writeHead(500, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ error: { code: 500, message: String(err) } }))
+      })
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    host: `127.0.0.1:${(server.address() as AddressInfo).port}`,
+    calls,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
