@@ -40,6 +40,8 @@ async function signIn(page: Page, email: string, password: string) {
 for (const scheme of ['light', 'dark'] as const) {
   test.describe(`every page and state is accessible (${scheme})`, () => {
     test.use({ colorScheme: scheme })
+    // Each test walks a whole flow and runs axe on every state of it: several times one page's budget.
+    test.describe.configure({ timeout: 90_000 })
 
     test('sign-in: empty, field errors, wrong credentials, signed in, logout', async ({ page, admin }) => {
       await page.goto('/')

@@ -63,7 +63,9 @@ export async function startEmulator(options: { projectId?: string; port?: number
       if (dead) throw new Error(`the Firebase Auth emulator exited:\n${output}`)
       const res = await fetch(`${origin}/`)
       return res.ok
-    })
+      // firebase-tools takes seconds to start on an idle machine, minutes on a crowded one: patience,
+      // never a skip (a dead emulator still fails at once, above).
+    }, 180_000)
   } catch (error) {
     await stopChild(child, exited)
     rmSync(dir, { recursive: true, force: true })
