@@ -14,6 +14,9 @@ import { watchOutbox } from './outbox'
 
 const DEMO_EMAIL = 'demo@example.com'
 const DEMO_PASSWORD = 'Demo-Portal-2026'
+/** A second account with an SMS second factor: its codes show up below the banner. */
+const MFA_EMAIL = 'demo-mfa@example.com'
+const MFA_PHONE = '+15555550100'
 const SOURCES = ['app', 'server', 'locales', 'public', 'vite.config.ts', 'package-lock.json']
 
 function newestMtime(entry: string): number {
@@ -43,7 +46,10 @@ let portal: Awaited<ReturnType<typeof startPortal>> | undefined
 /** The portal's log is shown once the banner is out, so that the URL and the account come first. */
 let ready = false
 try {
-  await emulatorAdmin(emulator).createUser(DEMO_EMAIL, DEMO_PASSWORD)
+  const admin = emulatorAdmin(emulator)
+  await admin.createUser(DEMO_EMAIL, DEMO_PASSWORD)
+  const { localId } = await admin.createUser(MFA_EMAIL, DEMO_PASSWORD)
+  await admin.enrollSms(localId, [{ phoneNumber: MFA_PHONE, displayName: 'Demo phone' }])
   const port = process.env.PORT ?? String(await portFree(3000) ? 3000 : await getFreePort())
   portal = await startPortal({
     PLATFORM: 'local',
@@ -61,6 +67,7 @@ try {
 console.log(`
   Authentication portal: ${portal!.url}/
   Demo account:          ${DEMO_EMAIL} / ${DEMO_PASSWORD}
+  With an SMS code:      ${MFA_EMAIL} / ${DEMO_PASSWORD} (phone ${MFA_PHONE})
   Emails and SMS codes:  shown below as they are "sent", as links to this portal
   Press Ctrl-C to stop.
 `)

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { AppLoadContext } from '@remix-run/node'
+import { getConfig } from './config'
 import { clearCookie, type SealedCookie } from './cookies'
 import { openForBrowser, sealForBrowser } from './csrf'
 import {
@@ -230,6 +231,8 @@ export type SecondFactorView =
       /** An SMS code went to the phone. */
       sent: boolean
       captchaSiteKey: string | null
+      /** RECAPTCHA_SCRIPT_URL, where the page loads reCAPTCHA Enterprise from (ADR 020). */
+      captchaScriptUrl: string
       /** Seconds before 'Resend code' sends again. */
       resendIn: number
       several: boolean
@@ -252,6 +255,7 @@ export function secondFactorView(request: Request): { view: SecondFactorView; se
       factor,
       sent: factor.kind === 'phone' && p.session !== null,
       captchaSiteKey: factor.kind === 'phone' && !p.session ? p.captcha : null,
+      captchaScriptUrl: getConfig().recaptchaScriptUrl,
       resendIn: p.sentAt === null ? 0 : Math.max(0, p.sentAt + RESEND_COOLDOWN - now()),
       several: p.factors.length > 1,
       redirect: p.redirect,

@@ -121,7 +121,7 @@ function CodeStep({ view, hasError }: { view: Extract<SecondFactorView, { step: 
   return (
     <>
       <p className="subtitle">{where}</p>
-      {view.captchaSiteKey ? <SmsCaptcha siteKey={view.captchaSiteKey} /> : null}
+      {view.captchaSiteKey ? <SmsCaptcha siteKey={view.captchaSiteKey} scriptUrl={view.captchaScriptUrl} /> : null}
       {canVerify ? (
         <SecureForm ref={formRef} className="stack" noValidate>
           <Field
@@ -195,7 +195,7 @@ const enterpriseApi = () =>
  * Where the project demands reCAPTCHA Enterprise for SMS, the code is sent after an invisible
  * check (action `mfaSmsSignIn`) that needs JavaScript; without it the step says so.
  */
-function SmsCaptcha({ siteKey }: { siteKey: string }) {
+function SmsCaptcha({ siteKey, scriptUrl }: { siteKey: string; scriptUrl: string }) {
   const { t } = useTranslation()
   const tokenRef = useRef<HTMLInputElement>(null)
   const [ready, setReady] = useState(false)
@@ -203,11 +203,13 @@ function SmsCaptcha({ siteKey }: { siteKey: string }) {
     if (enterpriseApi()?.execute) return setReady(true)
     // Loaded by our nonced script, so 'strict-dynamic' lets it run.
     const script = document.createElement('script')
-    script.src = `https://www.google.com/recaptcha/enterprise.js?render=${encodeURIComponent(siteKey)}`
+    const src = new URL(scriptUrl)
+    src.searchParams.set('render', siteKey)
+    script.src = src.href
     script.async = true
     script.addEventListener('load', () => enterpriseApi()?.ready(() => setReady(true)))
     document.head.appendChild(script)
-  }, [siteKey])
+  }, [siteKey, scriptUrl])
   return (
     <>
       <noscript>

@@ -83,7 +83,7 @@ describe('identity client against the Auth emulator', () => {
     const oobCode = await latestOobCode(email, 'PASSWORD_RESET')
 
     for (let i = 0; i < 2; i++) {
-      expect(await identity.checkActionCode(oobCode)).toEqual({ requestType: 'PASSWORD_RESET', email, newEmail: null })
+      expect(await identity.checkActionCode(oobCode)).toEqual({ requestType: 'PASSWORD_RESET', email, newEmail: null, secondFactor: null })
     }
     expect(await codeOf(identity.resetPassword(oobCode, '123'))).toBe('auth/weak-password')
     expect(await identity.resetPassword(oobCode, 'brand-new-password')).toMatchObject({

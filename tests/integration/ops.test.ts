@@ -289,7 +289,8 @@ describe('the production build', () => {
       await (await fetch(`${local.url}/`, { headers: { 'X-Request-Id': 'pretty-1' } })).arrayBuffer()
       await new Promise((r) => setTimeout(r, 100))
       expect(local.output()).toMatch(/INFO.*portal listening/)
-      expect(local.output()).toMatch(/reqId: "pretty-1"/)
+      // One line per entry (singleLine): the message, then its fields.
+      expect(local.output()).toMatch(/INFO: request \{.*"reqId":"pretty-1"/)
       expect(local.output()).not.toMatch(/^\{"level"/m)
     } finally {
       expect(await local.stop()).toBe(0)

@@ -47,6 +47,7 @@ it('prints the URL and the demo account first, then each email as a link to the 
     expect(urlLine, output).toBeLessThan(10)
     expect(accountLine, output).toBeGreaterThanOrEqual(0)
     expect(accountLine, output).toBeLessThan(10)
+    expect(output).toContain('With an SMS code:      demo-mfa@example.com / Demo-Portal-2026')
 
     const portal = `http://localhost:${port}`
     const browser = new BrowserClient(portal)
