@@ -54,6 +54,7 @@ describe('createIdentityClient', () => {
       'close',
       'createAuthUri',
       'delete',
+      'finalizeMfaSignIn',
       'getProjectConfig',
       'getRecaptchaConfig',
       'lookup',
@@ -63,6 +64,7 @@ describe('createIdentityClient', () => {
       'signInWithEmailLink',
       'signInWithIdp',
       'signInWithPassword',
+      'startMfaSignIn',
       'update',
     ])
     await expect(client.close()).resolves.toBeUndefined()

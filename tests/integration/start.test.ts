@@ -23,7 +23,7 @@ function processes(text: string): string[] {
 
 const EMULATOR = '--project demo-auth-portal'
 
-it('prints the URL and the demo account first, then each email as a link to the portal', { timeout: 120_000 }, async () => {
+it('prints the URL and the demo account first, then each email as a link to the portal', { timeout: 300_000 }, async () => {
   const port = await getFreePort()
   const before = processes(EMULATOR)
   const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/start.ts'], {
@@ -37,7 +37,7 @@ it('prints the URL and the demo account first, then each email as a link to the 
   child.stderr.on('data', (c: Buffer) => (output += c.toString()))
   const exited: Promise<number | null> = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   try {
-    await waitFor('the banner', async () => output.includes('Press Ctrl-C to stop.'), 90_000).catch((error: Error) => {
+    await waitFor('the banner', async () => output.includes('Press Ctrl-C to stop.'), 240_000).catch((error: Error) => {
       throw new Error(`${error.message}\n${output}`)
     })
     const lines = output.split('\n')
