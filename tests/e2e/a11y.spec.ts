@@ -94,6 +94,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.goto('/forgot-password')
       await expectNoViolations(page, 'forgot password', scheme)
       await page.getByRole('button', { name: 'Envoyer l’e-mail' }).click()
+      await expect(page.getByText('Veuillez saisir votre adresse e-mail.')).toBeVisible()
       await expectNoViolations(page, 'forgot password field error', scheme)
       await page.getByLabel('E-mail').fill('someone@example.com')
       await page.getByRole('button', { name: 'Envoyer l’e-mail' }).click()

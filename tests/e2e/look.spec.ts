@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { type emulatorAdmin, uniqueEmail } from '../support/emulator'
 import { expect, test } from './fixtures'
@@ -233,3 +234,16 @@ test.describe('the footer at 320 px', () => {
     expect(english.height, 'a target of at least 24 px').toBeGreaterThanOrEqual(24)
   })
 })
+
+for (const scheme of ['light', 'dark'] as const) {
+  test.describe(`a pending submit button (${scheme})`, () => {
+    test.use({ colorScheme: scheme })
+    test('keeps its text contrast', async ({ page, javaScriptEnabled }) => {
+      test.skip(!javaScriptEnabled, 'axe runs in the page; the no-JavaScript pages are checked in a11y.spec.ts')
+      await page.goto('/')
+      await page.locator('.button-primary').evaluate((button) => button.setAttribute('data-pending', ''))
+      const { violations } = await new AxeBuilder({ page }).include('.button-primary').withRules(['color-contrast']).analyze()
+      expect(violations.map((v) => v.id)).toEqual([])
+    })
+  })
+}
