@@ -15,7 +15,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 /** The pids of the processes whose command line holds `text` (none: an empty list). */
 function processes(text: string): string[] {
   try {
-    return execFileSync('pgrep', ['-f', text], { encoding: 'utf8' }).split('\n').filter(Boolean)
+    return execFileSync('pgrep', ['-f', '--', text], { encoding: 'utf8' }).split('\n').filter(Boolean)
   } catch {
     return []
   }
