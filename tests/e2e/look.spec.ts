@@ -238,8 +238,8 @@ test.describe('the footer at 320 px', () => {
 for (const scheme of ['light', 'dark'] as const) {
   test.describe(`a pending submit button (${scheme})`, () => {
     test.use({ colorScheme: scheme })
-    test('keeps its text contrast', async ({ page, javaScriptEnabled }) => {
-      test.skip(!javaScriptEnabled, 'axe runs in the page; the no-JavaScript pages are checked in a11y.spec.ts')
+    // axe runs as a script in the page: with JavaScript only (a11y.spec.ts checks the pages without it).
+    test('keeps its text contrast @js-only', async ({ page }) => {
       await page.goto('/')
       await page.locator('.button-primary').evaluate((button) => button.setAttribute('data-pending', ''))
       const { violations } = await new AxeBuilder({ page }).include('.button-primary').withRules(['color-contrast']).analyze()
