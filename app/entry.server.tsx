@@ -6,9 +6,9 @@ import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { I18nextProvider } from 'react-i18next'
 import { NonceContext } from '~/lib/nonce'
-import { getI18n, getLocale } from '../server/i18n'
-import { logger } from '../server/observability/logger'
-import { initSentry, reportError } from '../server/observability/sentry'
+import { getI18n, getLocale } from '~/.server/i18n'
+import { logger } from '~/.server/ops/logger'
+import { initSentry, reportError } from '~/.server/ops/sentry'
 
 initSentry()
 

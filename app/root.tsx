@@ -13,11 +13,11 @@ import { pageTitle } from '~/lib/meta'
 import { useNonce } from '~/lib/nonce'
 import { navigationArrived, takeUnreachableTarget } from '~/lib/reload-at-target'
 import stylesUrl from '~/styles.css?url'
-import { getConfig } from '../server/config'
-import { hasConsented } from '../server/consent'
-import { issueCsrf } from '../server/csrf'
-import { browserSentryConfig } from '../server/observability/sentry'
-import { getLocale } from '../server/i18n'
+import { getConfig } from '~/.server/config'
+import { hasConsented } from '~/.server/consent'
+import { issueCsrf } from '~/.server/policy/csrf'
+import { browserSentryConfig } from '~/.server/ops/sentry'
+import { getLocale } from '~/.server/i18n'
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: stylesUrl },

@@ -12,9 +12,9 @@ import { availableParallelism, loadavg } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Pool } from 'undici'
-import { EMULATOR_API_KEY, emulatorAdmin, startEmulator, uniqueEmail } from '../tests/support/emulator'
-import { getFreePort, waitFor } from '../tests/support/ports'
-import { SERVER_ENTRY, SERVER_NODE_OPTIONS } from '../tests/support/portal'
+import { EMULATOR_API_KEY, emulatorAdmin, startEmulator, uniqueEmail } from '../dev/emulator'
+import { getFreePort, waitFor } from '../dev/ports'
+import { SERVER_ENTRY, SERVER_NODE_OPTIONS } from '../dev/portal'
 
 const CONNECTIONS = 10
 const DURATION_S = 5

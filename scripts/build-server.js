@@ -1,8 +1,8 @@
-// Bundles the HTTP server (server/http/main.ts) beside the Remix build; npm packages stay external.
+// Bundles the HTTP server (server/main.ts) beside the Remix build; npm packages stay external.
 import { build } from 'esbuild'
 
 await build({
-  entryPoints: ['server/http/main.ts'],
+  entryPoints: ['server/main.ts'],
   outfile: 'build/http/main.js',
   bundle: true,
   platform: 'node',

@@ -11,8 +11,8 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { EMULATOR_API_KEY, emulatorAdmin, startEmulator, uniqueEmail, type Emulator } from '../tests/support/emulator'
-import { getFreePort, waitFor } from '../tests/support/ports'
+import { EMULATOR_API_KEY, emulatorAdmin, startEmulator, uniqueEmail, type Emulator } from '../dev/emulator'
+import { getFreePort, waitFor } from '../dev/ports'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const LIGHTHOUSE_CLI = path.join(root, 'node_modules/lighthouse/cli/index.js')

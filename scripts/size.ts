@@ -5,9 +5,9 @@
  */
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
-import { startEmulator, type Emulator } from '../tests/support/emulator'
+import { startEmulator, type Emulator } from '../dev/emulator'
 import { BUDGETS, budgetProblems, kb, measurePages, staticFiles, type PageSize } from '../tests/support/page-size'
-import { startPortal, type Portal } from '../tests/support/portal'
+import { startPortal, type Portal } from '../dev/portal'
 
 // The build's own chatter (Rollup warnings) only matters when it fails.
 const build = spawnSync('npm', ['run', 'build', '--silent'], { encoding: 'utf8' })

@@ -1,7 +1,7 @@
 import { Link, useSearchParams } from '@remix-run/react'
 import { forwardRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { ActionPage, ActionResult } from '../../server/email-actions'
+import type { ActionPage, ActionResult } from '~/.server/auth/email-actions'
 import { useFactorLabel } from './factor-label'
 import { EmailField, FormAlert, SubmitButton } from './forms'
 import { SecureForm } from './secure-form'

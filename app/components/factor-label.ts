@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import type { SecondFactor } from '../../server/identity'
+import type { SecondFactor } from '~/.server/identity'
 
 /**
  * How a second factor is named wherever it is shown (the chooser, the revert link's page): its

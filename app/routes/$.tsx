@@ -3,20 +3,20 @@ import { isRouteErrorResponse } from '@remix-run/react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { ERROR_ROUTE } from '~/lib/error-status'
 import { pageTitle } from '~/lib/meta'
-import { LONG_PATH_PARAM, LONG_PATH_ROUTE, LONG_PATH_SHOWN } from '../../server/http/path-bound'
+import { LONG_PATH_PARAM, LONG_PATH_ROUTE, LONG_PATH_SHOWN } from '~/.server/http/path-bound'
 
 export const meta: MetaFunction = ({ matches, error }) =>
   pageTitle(matches, isRouteErrorResponse(error) && error.status !== 404 ? 'meta.error' : 'error.pageNotFound')
 
 /**
  * Any unknown path: 404 with 'Page not found' and the path (seed section 2). A path over the
- * server's bounds arrives as LONG_PATH_ROUTE with its start (server/http/app.ts, ADR 016): the
+ * server's bounds arrives as LONG_PATH_ROUTE with its start (app/.server/http/app.ts, ADR 016): the
  * page shows that start and '…', from the error's data so that the browser, whose address is
  * still the long one, renders the same heading when it hydrates.
  */
 export function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url)
-  // A request the HTTP server refused (server/http/app.ts): its status's error page.
+  // A request the HTTP server refused (app/.server/http/app.ts): its status's error page.
   if (url.pathname === ERROR_ROUTE && context.errorStatus) {
     throw data({ reason: 'refused' }, { status: context.errorStatus, headers: { 'Cache-Control': 'no-store' } })
   }

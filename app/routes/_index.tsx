@@ -10,16 +10,16 @@ import { pageTitle } from '~/lib/meta'
 import { EMAIL_MAX_LENGTH, type FieldErrors } from '~/lib/limits'
 import { postedCaptchaToken, type CaptchaSettings } from '~/lib/recaptcha'
 import { ForgotPasswordFormSchema, SignInFormSchema, fieldErrorsOf, formText } from '~/lib/schemas'
-import { sendSignInLink } from '../../server/email-link'
-import { getFlags } from '../../server/flags'
-import { guardForm } from '../../server/form-guard'
-import { getLocale } from '../../server/i18n'
-import { captchaSettings } from '../../server/recaptcha'
-import { resolveRedirect } from '../../server/redirect'
-import { clearSessionCookie, getSession } from '../../server/session'
-import { signInWithPassword } from '../../server/sign-in'
-import { mfaErrorKey } from '../../server/second-factor'
-import { ssoErrorKey, ssoOffered } from '../../server/sso'
+import { sendSignInLink } from '~/.server/auth/email-link'
+import { getFlags } from '~/.server/ops/flags'
+import { guardForm } from '~/.server/policy/form-guard'
+import { getLocale } from '~/.server/i18n'
+import { captchaSettings } from '~/.server/policy/recaptcha'
+import { resolveRedirect } from '~/.server/policy/redirect'
+import { clearSessionCookie, getSession } from '~/.server/auth/session'
+import { signInWithPassword } from '~/.server/auth/sign-in'
+import { mfaErrorKey } from '~/.server/auth/second-factor'
+import { ssoErrorKey, ssoOffered } from '~/.server/auth/sso'
 
 export const headers = routeHeaders
 
@@ -97,7 +97,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { status: outcome.status, headers },
     )
   }
-  // The session and the device cookie (server/device.ts), in the same response.
+  // The session and the device cookie (app/.server/policy/device.ts), in the same response.
   const headers = new Headers(noStore)
   for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
   return redirect(outcome.location, { status: 303, headers })

@@ -12,8 +12,8 @@ import {
   inspectEmailAction,
   routeEmailLink,
   type ActionResult,
-} from '../../server/email-actions'
-import { guardForm } from '../../server/form-guard'
+} from '~/.server/auth/email-actions'
+import { guardForm } from '~/.server/policy/form-guard'
 
 export const headers = routeHeaders
 

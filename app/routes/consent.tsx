@@ -1,9 +1,9 @@
 import { data, redirect, type ActionFunctionArgs } from '@remix-run/node'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { CONSENT_COOKIE, CONSENT_MAX_AGE } from '../../server/consent'
-import { serializeCookie } from '../../server/cookies'
-import { guardForm } from '../../server/form-guard'
-import { localPathOr } from '../../server/redirect'
+import { CONSENT_COOKIE, CONSENT_MAX_AGE } from '~/.server/consent'
+import { serializeCookie } from '~/.server/cookies'
+import { guardForm } from '~/.server/policy/form-guard'
+import { localPathOr } from '~/.server/policy/redirect'
 
 /** Accepting the privacy notice: a cookie, then back to the page (or data for the fetcher). */
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -10,11 +10,11 @@ import { pageTitle } from '~/lib/meta'
 import { EMAIL_MAX_LENGTH, type FieldErrors } from '~/lib/limits'
 import { postedCaptchaToken } from '~/lib/recaptcha'
 import { ForgotPasswordFormSchema, fieldErrorsOf, formText } from '~/lib/schemas'
-import { guardForm } from '../../server/form-guard'
-import { getLocale } from '../../server/i18n'
-import { requestPasswordReset } from '../../server/password-reset'
-import { captchaSettings } from '../../server/recaptcha'
-import { resolveRedirect } from '../../server/redirect'
+import { guardForm } from '~/.server/policy/form-guard'
+import { getLocale } from '~/.server/i18n'
+import { requestPasswordReset } from '~/.server/auth/password-reset'
+import { captchaSettings } from '~/.server/policy/recaptcha'
+import { resolveRedirect } from '~/.server/policy/redirect'
 
 export const headers = routeHeaders
 

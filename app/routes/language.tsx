@@ -1,9 +1,9 @@
 import { data, redirect, type ActionFunctionArgs } from '@remix-run/node'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, isLocale } from '~/lib/i18n'
-import { serializeCookie } from '../../server/cookies'
-import { guardForm } from '../../server/form-guard'
-import { localPathOr } from '../../server/redirect'
+import { serializeCookie } from '~/.server/cookies'
+import { guardForm } from '~/.server/policy/form-guard'
+import { localPathOr } from '~/.server/policy/redirect'
 
 /** Sets the language cookie; a plain form post comes back to the page it came from. */
 export async function action({ request, context }: ActionFunctionArgs) {

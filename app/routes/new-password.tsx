@@ -9,10 +9,10 @@ import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import { PASSWORD_MAX_LENGTH, passwordRulesAttribute } from '~/lib/password-policy'
 import { formText } from '~/lib/schemas'
-import { cleanLinkQuery, LINK_QUERY_MAX_LENGTH } from '../../server/email-actions'
-import { guardForm } from '../../server/form-guard'
-import { completePasswordReset, continueParams, inspectResetCode } from '../../server/new-password'
-import { clearResetCodeCookie, keepResetCode, readResetCode } from '../../server/password-reset'
+import { cleanLinkQuery, LINK_QUERY_MAX_LENGTH } from '~/.server/auth/email-actions'
+import { guardForm } from '~/.server/policy/form-guard'
+import { completePasswordReset, continueParams, inspectResetCode } from '~/.server/auth/new-password'
+import { clearResetCodeCookie, keepResetCode, readResetCode } from '~/.server/auth/password-reset'
 
 export const headers = routeHeaders
 

@@ -8,7 +8,7 @@ import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import { formText } from '~/lib/schemas'
-import { guardForm } from '../../server/form-guard'
+import { guardForm } from '~/.server/policy/form-guard'
 import {
   clearPendingCookie,
   secondFactorAction,
@@ -16,7 +16,7 @@ import {
   signInPageWithMfaError,
   type SecondFactorView,
   type StepMessage,
-} from '../../server/second-factor'
+} from '~/.server/auth/second-factor'
 
 export const headers = routeHeaders
 

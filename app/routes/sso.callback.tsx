@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
-import { refuseOversizedBody } from '../../server/form-guard'
-import { getLocale, getT } from '../../server/i18n'
-import { handleSsoCallback } from '../../server/sso'
+import { refuseOversizedBody } from '~/.server/policy/form-guard'
+import { getLocale, getT } from '~/.server/i18n'
+import { handleSsoCallback } from '~/.server/auth/sso'
 
 /**
  * Where the sign-in provider sends the visitor back: GET (query) or POST (form_post providers,

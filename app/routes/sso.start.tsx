@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next'
 import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import { formText } from '~/lib/schemas'
-import { guardForm } from '../../server/form-guard'
-import { startSso } from '../../server/sso'
+import { guardForm } from '~/.server/policy/form-guard'
+import { startSso } from '~/.server/auth/sso'
 
 export const headers = routeHeaders
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { APIRequestContext, Browser, BrowserContext } from '@playwright/test'
 import { startAttacker, type Attacker } from '../support/attacker'
-import { EMULATOR_API_KEY, uniqueEmail, type emulatorAdmin } from '../support/emulator'
+import { EMULATOR_API_KEY, uniqueEmail, type emulatorAdmin } from '../../dev/emulator'
 import { postForm } from '../support/http-forms'
 import { expect, test } from './fixtures'
 

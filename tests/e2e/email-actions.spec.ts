@@ -1,8 +1,8 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { EMULATOR_API_KEY, type emulatorAdmin, uniqueEmail } from '../support/emulator'
+import { EMULATOR_API_KEY, type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { alertMarkup, postForm } from '../support/http-forms'
-import { startPortal, type Portal } from '../support/portal'
+import { startPortal, type Portal } from '../../dev/portal'
 import { expect, test as base } from './fixtures'
 
 /**

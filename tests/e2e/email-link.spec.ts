@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test'
-import { type emulatorAdmin, uniqueEmail } from '../support/emulator'
+import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { alertMarkup, csrfFrom, postForm } from '../support/http-forms'
-import { startPortal, type Portal } from '../support/portal'
+import { startPortal, type Portal } from '../../dev/portal'
 import { expect, test as base } from './fixtures'
 
 /**

@@ -1,5 +1,5 @@
 import { test as base, expect } from '@playwright/test'
-import { emulatorAdmin } from '../support/emulator'
+import { emulatorAdmin } from '../../dev/emulator'
 
 function required(name: string): string {
   const value = process.env[name]

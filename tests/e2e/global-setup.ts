@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { execSync } from 'node:child_process'
-import { startEmulator } from '../support/emulator'
-import { SERVER_ENTRY, startPortal } from '../support/portal'
+import { startEmulator } from '../../dev/emulator'
+import { SERVER_ENTRY, startPortal } from '../../dev/portal'
 
 /**
  * One emulator and one portal (the production build) for the whole Playwright run, on free

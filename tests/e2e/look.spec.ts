@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
-import { type emulatorAdmin, uniqueEmail } from '../support/emulator'
+import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { expect, test } from './fixtures'
 
 /**

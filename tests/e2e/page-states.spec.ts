@@ -1,4 +1,4 @@
-import { uniqueEmail } from '../support/emulator'
+import { uniqueEmail } from '../../dev/emulator'
 import { expect, test } from './fixtures'
 
 /**

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test'
-import { emulatorAdmin, uniqueEmail } from '../support/emulator'
+import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { csrfFrom, postForm } from '../support/http-forms'
-import { startPortal } from '../support/portal'
+import { startPortal } from '../../dev/portal'
 import { expect, test } from './fixtures'
 
 const OLD_PASSWORD = 'Old-password-2024'

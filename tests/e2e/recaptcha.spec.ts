@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
-import { emulatorAdmin, uniqueEmail } from '../support/emulator'
-import { startPortal, type Portal } from '../support/portal'
+import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { startPortal, type Portal } from '../../dev/portal'
 import {
   SITE_KEY,
   startRecaptchaScriptStub,

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { uniqueEmail } from '../support/emulator'
+import { uniqueEmail } from '../../dev/emulator'
 import { csrfFrom, postForm } from '../support/http-forms'
 import {
   TOTP_CODE,
@@ -8,7 +8,7 @@ import {
   startMfaIdentity,
   type MfaIdentity,
 } from '../support/mfa-identity'
-import { startPortal, type Portal } from '../support/portal'
+import { startPortal, type Portal } from '../../dev/portal'
 import { expect, test as base } from './fixtures'
 
 /**

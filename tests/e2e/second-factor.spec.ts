@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test'
-import { type emulatorAdmin, uniqueEmail } from '../support/emulator'
-import { startPortal, type Portal } from '../support/portal'
+import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { startPortal, type Portal } from '../../dev/portal'
 import { expect, test as base } from './fixtures'
 
 /**

@@ -1,7 +1,7 @@
-import { startPortal } from '../support/portal'
-import { getFreePort } from '../support/ports'
+import { startPortal } from '../../dev/portal'
+import { getFreePort } from '../../dev/ports'
 import { alertMarkup, postForm } from '../support/http-forms'
-import { uniqueEmail } from '../support/emulator'
+import { uniqueEmail } from '../../dev/emulator'
 import { expect, test } from './fixtures'
 
 const PASSWORD = 'Correct-Horse-42'

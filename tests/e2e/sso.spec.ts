@@ -1,8 +1,8 @@
 import type { Page } from '@playwright/test'
-import { uniqueEmail } from '../support/emulator'
+import { uniqueEmail } from '../../dev/emulator'
 import { postForm } from '../support/http-forms'
-import { startPortal, type Portal } from '../support/portal'
-import { getFreePort } from '../support/ports'
+import { startPortal, type Portal } from '../../dev/portal'
+import { getFreePort } from '../../dev/ports'
 import { expect, test as base } from './fixtures'
 
 /**

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import en from '../../locales/en/common.json'
 import fr from '../../locales/fr/common.json'
 import { BrowserClient } from '../support/browser-client'
-import { startPortal, type Portal } from '../support/portal'
+import { startPortal, type Portal } from '../../dev/portal'
 
 /**
  * The error page (seed section 2, issue 17 §3): every status the portal answers with it has its own

@@ -1,7 +1,7 @@
 import { Agent } from 'undici'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../support/emulator'
-import { startPortal, type Portal } from '../support/portal'
+import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { startPortal, type Portal } from '../../dev/portal'
 
 /**
  * Every visible value built from input is escaped: script and attribute-breaking payloads put

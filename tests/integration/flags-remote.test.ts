@@ -4,10 +4,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
-import { RemoteFlags } from '../../server/flags'
-import { captureLogs, logger } from '../../server/observability/logger'
-import { startPortal, type Portal } from '../support/portal'
-import { getFreePort, waitFor } from '../support/ports'
+import { RemoteFlags } from '../../app/.server/ops/flags'
+import { captureLogs, logger } from '../../app/.server/ops/logger'
+import { startPortal, type Portal } from '../../dev/portal'
+import { getFreePort, waitFor } from '../../dev/ports'
 
 /**
  * The remote flag service (FLAGS_OFREP_URL): a real HTTP server on loopback that speaks the

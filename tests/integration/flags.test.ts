@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, inject, it } from 'vitest'
-import { startPortal } from '../support/portal'
+import { startPortal } from '../../dev/portal'
 
 /** Feature flags, as an operator sets them: the `sso` flag switches the sign-in title. */
 async function signInTitle(env: Record<string, string>) {

@@ -2,8 +2,8 @@ import { Readable } from 'node:stream'
 import fc from 'fast-check'
 import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../support/emulator'
-import { startPortal, type Portal } from '../support/portal'
+import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { startPortal, type Portal } from '../../dev/portal'
 
 /**
  * Property-based tests of every action (and the loaders that read the query) against the real

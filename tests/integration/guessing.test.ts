@@ -4,9 +4,9 @@ import { existsSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import net, { type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { emulatorAdmin, uniqueEmail } from '../support/emulator'
-import { startPortal, type Portal } from '../support/portal'
-import { getFreePort, waitFor } from '../support/ports'
+import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { startPortal, type Portal } from '../../dev/portal'
+import { getFreePort, waitFor } from '../../dev/ports'
 
 /**
  * Password guessing against the real emulator, with the identity service 250 ms away (a loopback

@@ -6,8 +6,8 @@ import { promisify } from 'node:util'
 import vnuJar from 'vnu-jar'
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
 import { BrowserClient } from '../support/browser-client'
-import { emulatorAdmin, uniqueEmail } from '../support/emulator'
-import { startPortal, type Portal } from '../support/portal'
+import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { startPortal, type Portal } from '../../dev/portal'
 
 /**
  * Every page state as a browser without JavaScript receives it, in both languages, through the Nu

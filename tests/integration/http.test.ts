@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { parseConfig } from '../../server/config'
-import { createApp } from '../../server/http/app'
+import { parseConfig } from '../../app/.server/config'
+import { createApp } from '../../app/.server/http/app'
 import { fakeBuild } from '../support/fake-build'
 
 /** A one-route Remix build that answers with what the load context says. */

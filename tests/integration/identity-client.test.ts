@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createIdentityClient, requestTarget } from '../../server/identity/client'
+import { createIdentityClient, requestTarget } from '../../app/.server/identity/client'
 
 describe('requestTarget', () => {
   const production = { apiKey: 'AIza-key/+=', emulatorOrigin: null }

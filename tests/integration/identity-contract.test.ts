@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, inject, it } from 'vitest'
-import { createIdentityClient, IdentityError, type AuthCode } from '../../server/identity'
-import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../support/emulator'
+import { createIdentityClient, IdentityError, type AuthCode } from '../../app/.server/identity'
+import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 
 /**
  * The client against the real Firebase Auth emulator: the same requests production gets, and the

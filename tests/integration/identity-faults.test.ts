@@ -1,7 +1,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createIdentityClient, IdentityError, mfaRequiredOf, type IdentityClient } from '../../server/identity'
+import { createIdentityClient, IdentityError, mfaRequiredOf, type IdentityClient } from '../../app/.server/identity'
 
 /**
  * The client against a small real HTTP server that misbehaves on purpose: slow, failing,

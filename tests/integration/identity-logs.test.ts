@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, inject, it } from 'vitest'
-import { createIdentityClient, IdentityError } from '../../server/identity'
-import { captureLogs, logger } from '../../server/observability/logger'
-import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../support/emulator'
+import { createIdentityClient, IdentityError } from '../../app/.server/identity'
+import { captureLogs, logger } from '../../app/.server/ops/logger'
+import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 
 /** What the identity client logs: the call, status, code and time; never a secret or an address. */
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { BrowserClient } from '../support/browser-client'
-import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../support/emulator'
-import { startPortal, type Portal } from '../support/portal'
+import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { startPortal, type Portal } from '../../dev/portal'
 
 /**
  * Cookies set by someone else (issue 13, part 4). An attacker who can plant a cookie in the
@@ -35,7 +35,7 @@ afterAll(async () => {
 
 const isSession = (name: string) => name === 'session' || name === '__Host-session'
 
-/** The fake provider's answer for a pending sign-in (its iOS deep-link format, see server/sso.ts). */
+/** The fake provider's answer for a pending sign-in (its iOS deep-link format, see app/.server/auth/sso.ts). */
 function providerAnswer(refresh: string, email: string): string {
   const url = new URL(refresh.replace(/^0;url=/, ''))
   const claims = { sub: `${Date.now()}${Math.random()}`.replace('.', ''), email, email_verified: true }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { startPortal, type Portal } from '../support/portal'
+import { startPortal, type Portal } from '../../dev/portal'
 
 /**
  * Issue 13 part 3: a long path must cost no more than a short unknown one. Remix matches every

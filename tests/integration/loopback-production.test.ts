@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { emulatorAdmin, uniqueEmail } from '../support/emulator'
+import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { formClient } from '../support/form-client'
-import { startPortal, type Portal } from '../support/portal'
+import { startPortal, type Portal } from '../../dev/portal'
 
 /**
  * Issue 13 part 5 (ADR 016): `localhost` is in every Firebase project's authorizedDomains (the

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { startPortal, type Portal } from '../support/portal'
+import { startPortal, type Portal } from '../../dev/portal'
 
 /**
  * React 18.3's streaming renderer can flush stray NUL bytes where a multi-byte character meets its

@@ -2,8 +2,8 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { startPortal, type Portal } from '../support/portal'
-import { getFreePort } from '../support/ports'
+import { startPortal, type Portal } from '../../dev/portal'
+import { getFreePort } from '../../dev/ports'
 
 /**
  * Mozilla's HTTP Observatory (@mdn/mdn-http-observatory, its scanner run in-process) against the
@@ -64,7 +64,7 @@ describe.each([
   {
     name: 'in local development (PUBLIC_URL http)',
     https: false,
-    // Cookies cannot be Secure on a plain-http origin (server/cookies.ts): the third http-only failure.
+    // Cookies cannot be Secure on a plain-http origin (app/.server/cookies.ts): the third http-only failure.
     expectedFailures: {
       cookies: 'cookies-without-secure-flag',
       redirection: 'redirection-missing',

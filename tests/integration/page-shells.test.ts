@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { BrowserClient } from '../support/browser-client'
-import { emulatorAdmin, uniqueEmail } from '../support/emulator'
-import { getFreePort } from '../support/ports'
-import { startPortal, type Portal } from '../support/portal'
+import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { getFreePort } from '../../dev/ports'
+import { startPortal, type Portal } from '../../dev/portal'
 
 /**
  * Page shells (ADR 021): an anonymous, query-less GET of a form page is served from a shell

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { BUDGETS, PAGES, kb, measurePages, staticFiles, type PageSize } from '../support/page-size'
-import { SERVER_ENTRY, startPortal, type Portal } from '../support/portal'
+import { SERVER_ENTRY, startPortal, type Portal } from '../../dev/portal'
 
 /**
  * Page weight budgets on the production build (`npm run size` prints the same figures). The

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { emulatorAdmin, uniqueEmail } from '../support/emulator'
+import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { formClient } from '../support/form-client'
-import { startPortal, type Portal } from '../support/portal'
-import { getFreePort } from '../support/ports'
+import { startPortal, type Portal } from '../../dev/portal'
+import { getFreePort } from '../../dev/ports'
 import {
   SITE_KEY,
   startRecaptchaScriptStub,

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { emulatorAdmin, uniqueEmail } from '../support/emulator'
-import { SERVER_ENTRY, startPortal, type Portal } from '../support/portal'
-import { getFreePort, waitFor } from '../support/ports'
+import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { SERVER_ENTRY, startPortal, type Portal } from '../../dev/portal'
+import { getFreePort, waitFor } from '../../dev/ports'
 import { formClient } from '../support/form-client'
 
 /**

@@ -5,8 +5,8 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createRequestHandler, type ServerBuild } from '@remix-run/node'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { parseConfig } from '../../server/config'
-import { sentryEnabled } from '../../server/observability/sentry'
+import { parseConfig } from '../../app/.server/config'
+import { sentryEnabled } from '../../app/.server/ops/sentry'
 
 /**
  * Error reporting end to end: the production build, in this process, reporting to a loopback
@@ -74,7 +74,7 @@ describe('error reporting', () => {
     expect(html).not.toContain('loader failed')
     expect(html).not.toMatch(/\n\s+at /)
 
-    const { flushReports } = await import('../../server/observability/sentry')
+    const { flushReports } = await import('../../app/.server/ops/sentry')
     await flushReports()
     await expect.poll(() => envelopes.join('\n'), { timeout: 5_000 }).toContain('loader failed')
     const sent = envelopes.join('\n')

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { emulatorAdmin, uniqueEmail } from '../support/emulator'
+import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { formClient } from '../support/form-client'
-import { startPortal, type Portal } from '../support/portal'
+import { startPortal, type Portal } from '../../dev/portal'
 
 /**
  * What the emulator cannot show on its own: the time a reset request takes, the answer to a post

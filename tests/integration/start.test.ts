@@ -3,7 +3,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
 import { BrowserClient } from '../support/browser-client'
-import { getFreePort, waitFor } from '../support/ports'
+import { getFreePort, waitFor } from '../../dev/ports'
 
 /**
  * `npm start` as a newcomer meets it: the URL and the demo account come first, and a reset asked

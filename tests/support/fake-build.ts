@@ -6,7 +6,7 @@ type RouteModule = {
 }
 
 /**
- * A minimal Remix server build for express-level tests of server/http: a root route with the
+ * A minimal Remix server build for express-level tests of app/.server/http: a root route with the
  * given loader and action, and optionally more routes under it (id → { path, module }).
  */
 export function fakeBuild(root: RouteModule, children: Record<string, { path: string; module: RouteModule }> = {}): ServerBuild {

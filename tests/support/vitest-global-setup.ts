@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node'
-import { startEmulator } from './emulator'
+import { startEmulator } from '../../dev/emulator'
 
 /** One Auth emulator for the whole vitest run; tests reach it through inject('emulator'). */
 export default async function setup(project: TestProject) {

@@ -1,0 +1,229 @@
+import { data, type AppLoadContext } from '@remix-run/node'
+import { formText } from '~/lib/schemas'
+import { EMAIL_MAX_LENGTH } from '~/lib/limits'
+import { clearCookie, type SealedCookie } from '~/.server/cookies'
+import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
+import { clearEmailLinkCookie, completeEmailLinkSignIn, readEmailLinkCookie } from './email-link'
+import { getFlags } from '~/.server/ops/flags'
+import {
+  getIdentity,
+  isIdentityError,
+  messageKeyFor,
+  type ActionCodeInfo,
+  type AuthCode,
+  type SecondFactor,
+} from '~/.server/identity'
+import { serviceFailureStatus } from './new-password'
+import { logger } from '~/.server/ops/logger'
+import { resolveRedirect } from '~/.server/policy/redirect'
+import { statusFor } from './sign-in'
+
+/**
+ * The emailed-link guard, `/action` (seed sections 2 and 5). A reset link goes on to
+ * /new-password as before. Every other mode: the first GET moves the code from the address bar
+ * into a short-lived signed cookie and reloads on a clean URL (no mode, apiKey or code, ADR 011);
+ * GETs only check the code (mail scanners open links); the 'Continue' POST spends it.
+ */
+export const EMAIL_ACTION_MODES = [
+  'recoverEmail',
+  'verifyEmail',
+  'signIn',
+  'verifyAndChangeEmail',
+  'revertSecondFactorAddition',
+] as const
+export type EmailActionMode = (typeof EMAIL_ACTION_MODES)[number]
+
+const REQUEST_TYPES: Record<EmailActionMode, ActionCodeInfo['requestType']> = {
+  recoverEmail: 'RECOVER_EMAIL',
+  verifyEmail: 'VERIFY_EMAIL',
+  signIn: 'EMAIL_SIGNIN',
+  verifyAndChangeEmail: 'VERIFY_AND_CHANGE_EMAIL',
+  revertSecondFactorAddition: 'REVERT_SECOND_FACTOR_ADDITION',
+}
+
+function isMode(value: string | null): value is EmailActionMode {
+  return (EMAIL_ACTION_MODES as readonly (string | null)[]).includes(value)
+}
+
+/** The emailed code of every mode but a reset, sealed to the browser that opened the link (ADR 017). */
+const CODE_COOKIE: SealedCookie = { name: 'action_code', purpose: 'action-code', maxAge: 60 * 60 }
+const noStore = { 'Cache-Control': 'no-store' }
+
+/**
+ * The longest query an emailed link may have. The identity service's links are a few hundred
+ * characters, and the portal repeats a link's other parameters in a Location header, which proxies
+ * and clients refuse beyond a few KB: a longer query is not a link we sent, so it is an invalid link.
+ */
+export const LINK_QUERY_MAX_LENGTH = 2048
+
+/** The query of the clean URL an emailed link reloads on: its parameters but mode, apiKey and the code. */
+export function cleanLinkQuery(params: URLSearchParams): string {
+  const kept = new URLSearchParams(params)
+  for (const name of ['mode', 'apiKey', 'oobCode']) kept.delete(name)
+  return kept.size ? `?${kept}` : ''
+}
+
+export type LinkRouting =
+  { kind: 'redirect'; location: string; setCookies: string[] } | { kind: 'invalid' } | { kind: 'pending' }
+
+/** What GET /action does with the link's parameters, before any identity call. */
+export function routeEmailLink(request: Request): LinkRouting {
+  const url = new URL(request.url)
+  const params = url.searchParams
+  const mode = params.get('mode')
+  const oobCode = params.get('oobCode')
+  if (mode === null && oobCode === null) return { kind: 'pending' }
+  if (url.search.length > LINK_QUERY_MAX_LENGTH) return { kind: 'invalid' }
+  // A link the identity service sent has all three (seed section 4): apiKey, oobCode and mode.
+  if (!oobCode || !params.get('apiKey') || (mode !== 'resetPassword' && !isMode(mode))) return { kind: 'invalid' }
+  if (mode === 'resetPassword') {
+    const next = new URLSearchParams(params)
+    next.delete('mode')
+    next.delete('apiKey')
+    return { kind: 'redirect', location: `/new-password?${next}`, setCookies: [] }
+  }
+  return {
+    kind: 'redirect',
+    location: `/action${cleanLinkQuery(params)}`,
+    setCookies: sealForBrowser(request, CODE_COOKIE, `${mode}:${oobCode}`),
+  }
+}
+
+/** The code kept by the first GET; a sign-in link counts only while email-link sign-in is on. */
+async function readCode(request: Request): Promise<{ mode: EmailActionMode; oobCode: string } | null> {
+  const value = openForBrowser(request, CODE_COOKIE)
+  const colon = value?.indexOf(':') ?? -1
+  if (!value || colon <= 0) return null
+  const mode = value.slice(0, colon)
+  const oobCode = value.slice(colon + 1)
+  if (!isMode(mode) || !oobCode) return null
+  if (mode === 'signIn' && !(await getFlags()).emailLinkSignIn) return null
+  return { mode, oobCode }
+}
+
+export function clearCodeCookie(): string {
+  return clearCookie(CODE_COOKIE)
+}
+
+const LINK_FAILURES: ReadonlySet<AuthCode> = new Set(['auth/invalid-action-code', 'auth/expired-action-code'])
+
+function codeOf(error: unknown): AuthCode {
+  return isIdentityError(error) ? error.code : 'auth/internal-error'
+}
+
+/** Checks the code without spending it; null when it is invalid, spent, expired or of another mode. */
+async function checkCode(mode: EmailActionMode, oobCode: string): Promise<ActionCodeInfo | null> {
+  try {
+    const info = await getIdentity().checkActionCode(oobCode)
+    return info.requestType === REQUEST_TYPES[mode] ? info : null
+  } catch (error) {
+    if (LINK_FAILURES.has(codeOf(error))) return null
+    logger.warn({ event: 'action-code-check-failed', code: codeOf(error) }, 'could not check an emailed code')
+    throw data({ reason: 'identity-unavailable' }, { status: serviceFailureStatus(codeOf(error)), headers: noStore })
+  }
+}
+
+export type ActionPage =
+  | { mode: 'invalid' }
+  | { mode: 'signIn'; email: string | null }
+  | { mode: 'verifyEmail' | 'recoverEmail'; email: string }
+  /** `factor`: the second factor the link removes, from the check-code answer's mfaInfo, when given. */
+  | { mode: 'revertSecondFactorAddition'; email: string; factor: SecondFactor | null }
+  | { mode: 'verifyAndChangeEmail'; email: string; newEmail: string }
+
+/** GET on the clean URL: the page for the code in the cookie, or the invalid-link page. */
+export async function inspectEmailAction(request: Request): Promise<ActionPage> {
+  const stored = await readCode(request)
+  if (!stored) return { mode: 'invalid' }
+  const info = await checkCode(stored.mode, stored.oobCode)
+  if (!info) return { mode: 'invalid' }
+  return pageFor(stored.mode, info, request)
+}
+
+function pageFor(mode: EmailActionMode, info: ActionCodeInfo, request: Request): ActionPage {
+  if (mode === 'signIn') return { mode, email: readEmailLinkCookie(request) }
+  if (!info.email) return { mode: 'invalid' }
+  if (mode === 'revertSecondFactorAddition') return { mode, email: info.email, factor: info.secondFactor }
+  if (mode !== 'verifyAndChangeEmail') return { mode, email: info.email }
+  return info.newEmail ? { mode, email: info.email, newEmail: info.newEmail } : { mode: 'invalid' }
+}
+
+export type ActionResult =
+  | {
+      status: 'done'
+      mode: Exclude<EmailActionMode, 'signIn'>
+      email: string
+      newEmail: string | null
+      continueTo: string | null
+    }
+  | { status: 'invalid-link' }
+  | { status: 'error'; message: string; email: string }
+
+export interface ApplyOutcome {
+  /** Set when signed in: where to go. */
+  redirect?: string
+  result?: ActionResult
+  httpStatus: number
+  setCookies: string[]
+}
+
+/** A dead code: the invalid-link page, and the cookie goes. */
+const INVALID_LINK = (): ApplyOutcome => ({
+  result: { status: 'invalid-link' },
+  httpStatus: 400,
+  setCookies: [clearCodeCookie()],
+})
+
+/**
+ * The 'Continue' POST. signIn signs in (a redirect); the other modes apply the code with
+ * accounts:update and say what changed. The code cookie is cleared once the code is spent or dead.
+ */
+export async function applyEmailAction(
+  request: Request,
+  form: FormData,
+  isBot: boolean,
+  context: AppLoadContext,
+): Promise<ApplyOutcome> {
+  const stored = await readCode(request)
+  const continueUrl = new URL(request.url).searchParams.get('continueUrl')
+  if (!stored || isBot) return INVALID_LINK()
+
+  if (stored.mode === 'signIn') {
+    // Same browser: the address it asked with; another device: the one typed.
+    const typed = formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
+    const email = readEmailLinkCookie(request) ?? typed
+    const failure = (message: string, httpStatus: number): ApplyOutcome => ({
+      result: { status: 'error', message, email: typed },
+      httpStatus,
+      setCookies: [],
+    })
+    if (!email) return failure('validation.emailRequired', 400)
+    const outcome = await completeEmailLinkSignIn(request, { email, oobCode: stored.oobCode, continueUrl }, context)
+    if (outcome.ok) {
+      const setCookies = [...outcome.setCookies, clearCodeCookie(), clearEmailLinkCookie()]
+      return { redirect: outcome.location, httpStatus: 303, setCookies }
+    }
+    return outcome.invalidLink ? INVALID_LINK() : failure(outcome.message, outcome.status)
+  }
+
+  const mode = stored.mode
+  const info = await checkCode(mode, stored.oobCode)
+  if (!info?.email) return INVALID_LINK()
+  try {
+    await getIdentity().update({ oobCode: stored.oobCode })
+  } catch (error) {
+    const code = codeOf(error)
+    if (LINK_FAILURES.has(code)) return INVALID_LINK()
+    const message = messageKeyFor(code)
+    return { result: { status: 'error', message, email: info.email }, httpStatus: statusFor(message), setCookies: [] }
+  }
+  logger.info({ event: 'email-action-applied', mode, reqId: context.requestId }, 'emailed code applied')
+  // Only a continueUrl the redirect policy accepts is ever shown as a link.
+  const target = await resolveRedirect(continueUrl, context.publicOrigin)
+  const continueTo = target.kind === 'ok' ? target.url : null
+  return {
+    result: { status: 'done', mode, email: info.email, newEmail: info.newEmail, continueTo },
+    httpStatus: 200,
+    setCookies: [clearCodeCookie()],
+  }
+}

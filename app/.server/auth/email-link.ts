@@ -1,0 +1,147 @@
+import type { AppLoadContext } from '@remix-run/node'
+import type { Locale } from '~/lib/i18n'
+import { getConfig } from '~/.server/config'
+import { clearCookie, type SealedCookie } from '~/.server/cookies'
+import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
+import { getIdentity, isIdentityError, messageKeyFor, mfaRequiredOf, type AuthCode } from '~/.server/identity'
+import { logger } from '~/.server/ops/logger'
+import { hashEmail, securityEvent } from '~/.server/ops/security-events'
+import { consumeReset, consumeSignIn } from '~/.server/policy/rate-limit'
+import { deviceIdFor } from '~/.server/policy/device'
+import { sendProtectedOobCode } from './protected-email'
+import { beginSecondFactor } from './second-factor'
+import { signInWithIdToken, statusFor } from './sign-in'
+
+/**
+ * Who asked for a sign-in link in this browser: the address, in a sealed, HttpOnly cookie bound
+ * to this browser (ADR 017) that lives as long as the link is worth using. With it, opening the
+ * link asks only for a click; without it (another device) the visitor types the address again,
+ * as Firebase requires.
+ */
+const EMAIL_COOKIE: SealedCookie = { name: 'email_link', purpose: 'email-link', maxAge: 60 * 60 }
+
+export function readEmailLinkCookie(request: Request): string | null {
+  return openForBrowser(request, EMAIL_COOKIE)
+}
+
+export function clearEmailLinkCookie(): string {
+  return clearCookie(EMAIL_COOKIE)
+}
+
+/**
+ * Sends a sign-in link. Same rules as the reset request: the same answer whether the account
+ * exists or not, the email sent off the response path, and the reset limiter (a refused request
+ * is simply not sent). The continueUrl is the sign-in page carrying the checked redirect.
+ */
+export async function requestEmailLink(
+  input: { email: string; locale: Locale; redirect: string | null; captchaResponse?: string },
+  context: AppLoadContext,
+): Promise<void> {
+  const limit = await consumeReset({ ip: context.clientIp, email: input.email, reqId: context.requestId })
+  if (!limit.ok) return
+  logger.info(
+    { event: 'email-link-requested', reqId: context.requestId, emailHash: hashEmail(input.email) },
+    'sign-in link requested',
+  )
+  const continueUrl = new URL('/', getConfig().publicOrigin)
+  if (input.redirect) continueUrl.searchParams.set('redirect', input.redirect)
+  sendProtectedOobCode(
+    { requestType: 'EMAIL_SIGNIN', email: input.email, continueUrl: continueUrl.href, locale: input.locale },
+    input.captchaResponse,
+    (code, captcha) => {
+      const entry = { event: 'email-link-failed', code, reqId: context.requestId, ...(captcha ? { captcha } : {}) }
+      logger.warn(entry, captcha ? 'sign-in link not sent: the reCAPTCHA check refused it' : 'sign-in link not sent')
+    },
+  )
+}
+
+/**
+ * The `redirect` a sign-in link carries: its continueUrl is the sign-in page on our origin (see
+ * requestEmailLink); anything else carries none. signInWithIdToken checks it again.
+ */
+export function redirectFromContinueUrl(continueUrl: string | null): string | null {
+  if (!continueUrl) return null
+  try {
+    const url = new URL(continueUrl)
+    return url.origin === getConfig().publicOrigin ? url.searchParams.get('redirect') : null
+  } catch {
+    return null
+  }
+}
+
+export type EmailLinkOutcome =
+  | { ok: true; setCookies: string[]; location: string }
+  | { ok: false; status: number; message: string; invalidLink?: boolean }
+
+const LINK_FAILURES: ReadonlySet<AuthCode> = new Set(['auth/invalid-action-code', 'auth/expired-action-code'])
+
+/**
+ * Spends the code: signInWithEmailLink, then the same ending as a password sign-in. The attempt
+ * takes its sign-in rate-limit points first, as a password does (ADR 015).
+ */
+export async function completeEmailLinkSignIn(
+  request: Request,
+  input: { email: string; oobCode: string; continueUrl: string | null },
+  context: AppLoadContext,
+): Promise<EmailLinkOutcome> {
+  const device = deviceIdFor(request, input.email)
+  const limit = await consumeSignIn({ ip: context.clientIp, email: input.email, device, reqId: context.requestId })
+  if (!limit.ok) return { ok: false, status: 429, message: 'error.tooManyRequests' }
+  let code: AuthCode
+  try {
+    const result = await getIdentity().signInWithEmailLink(input.email, input.oobCode)
+    const session = await signInWithIdToken(
+      result.idToken,
+      {
+        email: result.email || input.email,
+        method: 'email-link',
+        redirect: redirectFromContinueUrl(input.continueUrl),
+      },
+      context,
+    )
+    await limit.release('success')
+    return { ok: true, ...session }
+  } catch (error) {
+    const mfa = mfaRequiredOf(error)
+    if (mfa) {
+      // The link was good (and is spent); a second factor finishes the sign-in (ADR 022).
+      await limit.release('void')
+      const redirect = redirectFromContinueUrl(input.continueUrl)
+      const step = { mfa, method: 'email-link' as const, email: mfa.email ?? input.email, redirect }
+      return { ok: true, ...(await beginSecondFactor(request, step, context)) }
+    }
+    code = isIdentityError(error) ? error.code : 'auth/internal-error'
+  }
+  securityEvent('sign-in-failure', {
+    reqId: context.requestId,
+    ip: context.clientIp,
+    email: input.email,
+    code,
+    method: 'email-link',
+  })
+  // Only a mismatched address is a verdict worth counting, as before; the rest gives the points back.
+  await limit.release(code === 'auth/invalid-email' ? 'failure' : 'void')
+  if (LINK_FAILURES.has(code)) return { ok: false, status: 400, message: 'error.invalidLink', invalidLink: true }
+  // The address typed on another device does not match the link's: worth a retry, and counted.
+  if (code === 'auth/invalid-email') return { ok: false, status: 400, message: 'emailLink.emailMismatch' }
+  // Whoever holds the link controls the mailbox: saying the account is disabled tells them nothing new.
+  if (code === 'auth/user-disabled') return { ok: false, status: 403, message: 'error.accountDisabled' }
+  const message = messageKeyFor(code)
+  return { ok: false, status: statusFor(message), message }
+}
+
+/**
+ * The sign-in page's 'Email me a sign-in link' button, after the form checks: sends (unless a bot
+ * filled the honeypot), remembers the address in this browser, and answers with the same
+ * post-redirect-get for every address.
+ */
+export async function sendSignInLink(
+  request: Request,
+  input: { email: string; redirect: string | null; locale: Locale; isBot: boolean; captchaResponse?: string },
+  context: AppLoadContext,
+): Promise<{ location: string; setCookies: string[] }> {
+  if (!input.isBot) await requestEmailLink(input, context)
+  const next = new URLSearchParams({ emailLink: 'sent' })
+  if (input.redirect) next.set('redirect', input.redirect)
+  return { location: `/?${next}`, setCookies: sealForBrowser(request, EMAIL_COOKIE, input.email) }
+}

@@ -1,0 +1,68 @@
+import type { AppLoadContext } from '@remix-run/node'
+import type { Locale } from '~/lib/i18n'
+import { getConfig } from '~/.server/config'
+import { clearCookie, type SealedCookie } from '~/.server/cookies'
+import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
+import { logger } from '~/.server/ops/logger'
+import { recordPasswordResetRequest } from '~/.server/ops/metrics'
+import { securityEvent } from '~/.server/ops/security-events'
+import { consumeReset } from '~/.server/policy/rate-limit'
+import { sendProtectedOobCode } from './protected-email'
+
+/**
+ * The reset request answers the same, in the same time, whether the account exists or not: the
+ * email is sent off the response path, and a refused one (rate limit) is simply not sent. So is
+ * one the reCAPTCHA check refuses (no token without JavaScript): the log says so (ADR 020).
+ * `captchaResponse` is what the form posted, as for a sign-in (app/.server/auth/sign-in.ts).
+ */
+export async function requestPasswordReset(
+  input: { email: string; locale: Locale; redirect: string | null; captchaResponse?: string },
+  context: AppLoadContext,
+): Promise<void> {
+  const limit = await consumeReset({ ip: context.clientIp, email: input.email, reqId: context.requestId })
+  recordPasswordResetRequest(limit.ok ? 'accepted' : 'limited')
+  if (!limit.ok) {
+    // The page answers as if sent (no enumeration); someone trying the portal locally should know why nothing came.
+    if (getConfig().platform === 'local') {
+      const minutes = Math.ceil(limit.retryAfterSeconds / 60)
+      logger.warn(
+        { event: 'reset-limited', reqId: context.requestId },
+        `Reset email NOT sent: the reset limit was reached (RATE_LIMIT_RESET_PER_EMAIL, RATE_LIMIT_RESET_PER_IP); next one possible in ${minutes} min`,
+      )
+    }
+    return
+  }
+  securityEvent('reset-requested', { reqId: context.requestId, ip: context.clientIp, email: input.email })
+  const continueUrl = new URL('/', getConfig().publicOrigin)
+  if (input.redirect) continueUrl.searchParams.set('redirect', input.redirect)
+  sendProtectedOobCode(
+    { requestType: 'PASSWORD_RESET', email: input.email, continueUrl: continueUrl.href, locale: input.locale },
+    input.captchaResponse,
+    (code, captcha) => {
+      // An unknown address is not an error worth more than debug: it is what enumeration probes send.
+      const entry = { event: 'reset-email-failed', code, reqId: context.requestId, ...(captcha ? { captcha } : {}) }
+      if (captcha) logger.warn(entry, 'reset email not sent: the reCAPTCHA check refused it')
+      else logger[code === 'auth/user-not-found' ? 'debug' : 'warn'](entry, 'reset email not sent')
+    },
+  )
+}
+
+/**
+ * The emailed code leaves the address bar after the first visit: it is kept in a short-lived,
+ * sealed, HttpOnly cookie bound to this browser (ADR 009, ADR 017). Path=/ because Remix's data
+ * requests go to `/new-password.data`, which a `/new-password` path would not match.
+ */
+const RESET_COOKIE: SealedCookie = { name: 'reset_code', purpose: 'reset-code', maxAge: 60 * 60 }
+
+/** The Set-Cookie values that keep the code for this browser. */
+export function keepResetCode(request: Request, oobCode: string): string[] {
+  return sealForBrowser(request, RESET_COOKIE, oobCode)
+}
+
+export function clearResetCodeCookie(): string {
+  return clearCookie(RESET_COOKIE)
+}
+
+export function readResetCode(request: Request): string | null {
+  return openForBrowser(request, RESET_COOKIE)
+}

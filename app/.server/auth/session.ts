@@ -1,0 +1,119 @@
+import { getApps, initializeApp, type App } from 'firebase-admin/app'
+import { getAuth } from 'firebase-admin/auth'
+import { getConfig } from '~/.server/config'
+import { expireCookie, isSecureOrigin, readCookie, serializeCookie } from '~/.server/cookies'
+import { logger } from '~/.server/ops/logger'
+
+/**
+ * Sessions are Firebase session cookies (firebase-admin), HttpOnly, verified with revocation
+ * checks on every use. An ID token is exchanged only when it was minted by a fresh sign-in.
+ */
+
+const RECENT_SIGN_IN_SECONDS = 5 * 60
+
+function adminApp(): App {
+  const existing = getApps().find((app) => app.name === 'auth-portal')
+  if (existing) return existing
+  const { identity } = getConfig()
+  if (identity.emulatorOrigin) {
+    // firebase-admin reads the emulator from the environment, as host:port.
+    process.env.FIREBASE_AUTH_EMULATOR_HOST = new URL(identity.emulatorOrigin).host
+  }
+  return initializeApp({ projectId: identity.projectId }, 'auth-portal')
+}
+
+function auth() {
+  const { identity } = getConfig()
+  const base = getAuth(adminApp())
+  return identity.tenantId ? base.tenantManager().authForTenant(identity.tenantId) : base
+}
+
+export function sessionCookieName(): string {
+  return isSecureOrigin() ? '__Host-session' : 'session'
+}
+
+export interface SessionUser {
+  uid: string
+  email: string | null
+}
+
+/**
+ * The claims the portal reads from an ID token that just came from the identity service:
+ * `auth_time`, and `firebase.sign_in_second_factor` (`phone`, `totp`) after a second factor.
+ */
+function tokenClaims(idToken: string): { authTime: number | null; secondFactor: string | null } {
+  const payload = idToken.split('.')[1]
+  if (!payload) return { authTime: null, secondFactor: null }
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+      auth_time?: unknown
+      firebase?: { sign_in_second_factor?: unknown }
+    }
+    const factor = claims.firebase?.sign_in_second_factor
+    return {
+      authTime: typeof claims.auth_time === 'number' ? claims.auth_time : null,
+      secondFactor: typeof factor === 'string' && factor ? factor : null,
+    }
+  } catch {
+    return { authTime: null, secondFactor: null }
+  }
+}
+
+/**
+ * The Set-Cookie value for a new session; refuses tokens from a sign-in older than 5 minutes.
+ * After a second factor, the token must also say it was made by one (ADR 022): a first-factor
+ * token never opens a session of an account that has a second factor.
+ */
+export async function createSession(idToken: string, options: { secondFactor?: boolean } = {}): Promise<string> {
+  const { authTime: time, secondFactor } = tokenClaims(idToken)
+  if (time === null || Date.now() / 1000 - time > RECENT_SIGN_IN_SECONDS) {
+    throw new Error('the ID token does not come from a recent sign-in')
+  }
+  if (options.secondFactor && !secondFactor) throw new Error('the ID token does not come from a second factor')
+  const maxAge = getConfig().sessionMaxAgeSeconds
+  const cookie = await auth().createSessionCookie(idToken, { expiresIn: maxAge * 1000 })
+  return serializeCookie(sessionCookieName(), cookie, { maxAge, httpOnly: true, sameSite: 'Lax' })
+}
+
+export function clearSessionCookie(): string {
+  return expireCookie(sessionCookieName(), { httpOnly: true, sameSite: 'Lax' })
+}
+
+export function readSessionCookie(request: Request): string | null {
+  return readCookie(request.headers.get('Cookie'), sessionCookieName())
+}
+
+export type SessionState =
+  | { status: 'anonymous' }
+  | { status: 'signed-in'; user: SessionUser }
+  /** A cookie was sent but is expired, revoked, tampered or its user disabled: clear it. */
+  | { status: 'invalid' }
+
+/** Verifies the session cookie, checking revocation and disabled users (seed section 4). */
+export async function getSession(request: Request): Promise<SessionState> {
+  const cookie = readSessionCookie(request)
+  if (!cookie) return { status: 'anonymous' }
+  try {
+    const claims = await auth().verifySessionCookie(cookie, true)
+    return { status: 'signed-in', user: { uid: claims.uid, email: claims.email ?? null } }
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? 'unknown'
+    logger.info({ event: 'session-rejected', code }, 'session cookie rejected')
+    return { status: 'invalid' }
+  }
+}
+
+/** Ends every session of the user, everywhere: their refresh tokens and session cookies stop working. */
+export async function revokeSessions(uid: string): Promise<void> {
+  await auth().revokeRefreshTokens(uid)
+}
+
+/** After a password reset: every session that existed before it ends. */
+export async function revokeSessionsByEmail(email: string): Promise<void> {
+  try {
+    const user = await auth().getUserByEmail(email)
+    await auth().revokeRefreshTokens(user.uid)
+  } catch (error) {
+    logger.warn({ event: 'revoke-failed', code: (error as { code?: string }).code }, 'could not revoke sessions')
+  }
+}

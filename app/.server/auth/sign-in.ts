@@ -1,0 +1,143 @@
+import type { AppLoadContext } from '@remix-run/node'
+import type { CaptchaSettings } from '~/lib/recaptcha'
+import { rotateCsrf } from '~/.server/policy/csrf'
+import { deviceCookie, deviceIdFor } from '~/.server/policy/device'
+import { getIdentity, isIdentityError, messageKeyFor, mfaRequiredOf, type AuthCode, type MessageKey } from '~/.server/identity'
+import { recordSignIn } from '~/.server/ops/metrics'
+import { securityEvent } from '~/.server/ops/security-events'
+import { consumeSignIn } from '~/.server/policy/rate-limit'
+import { captchaSettings, captchaTokenToSend, isCaptchaRefusal, recordCaptchaOutcome, refreshAfterDemand } from '~/.server/policy/recaptcha'
+import { defaultRedirect, resolveRedirect } from '~/.server/policy/redirect'
+import { beginSecondFactor } from './second-factor'
+import { createSession } from './session'
+import { syncToken } from './token-sync'
+
+export type SignInOutcome =
+  | { ok: true; setCookies: string[]; location: string }
+  | {
+      ok: false
+      status: number
+      message: MessageKey | 'error.captchaNeedsJs'
+      retryAfterSeconds?: number
+      /** The service refused for want of a good captcha token: a page with JavaScript gets a fresh one and retries once. */
+      captcha?: CaptchaSettings
+    }
+
+/** Codes that say "these credentials do not open an account", all answered alike (no enumeration). */
+const CREDENTIAL_FAILURES: ReadonlySet<AuthCode> = new Set([
+  'auth/wrong-password',
+  'auth/user-not-found',
+  'auth/invalid-credential',
+  'auth/user-disabled',
+  'auth/missing-password',
+  'auth/invalid-email',
+])
+
+export function statusFor(message: MessageKey): number {
+  switch (message) {
+    case 'error.wrongCredentials':
+      return 401
+    case 'error.tooManyRequests':
+      return 429
+    case 'error.unexpected':
+      return 503
+    default:
+      return 400
+  }
+}
+
+export type SignInMethod = 'password' | 'email-link' | 'sso'
+
+/**
+ * The end of every sign-in (password, email link, single sign-on): the session cookie from a fresh
+ * ID token and the device cookie naming the account (app/.server/policy/device.ts; none without an email),
+ * token sync, the security event, and where to go (the redirect policy, checked again). The caller
+ * appends every one of `setCookies` to its response. Throws when the session cannot be made; the
+ * caller answers with its own message.
+ */
+export async function signInWithIdToken(
+  idToken: string,
+  input: { email: string | null; method: SignInMethod; redirect: string | null; secondFactor?: 'phone' | 'totp' },
+  context: AppLoadContext,
+): Promise<{ setCookies: string[]; location: string }> {
+  // A CSRF token seen before the sign-in (a shared computer, or planted) is worth nothing after it.
+  const setCookies = [await createSession(idToken, { secondFactor: input.secondFactor !== undefined }), rotateCsrf()]
+  if (input.email) setCookies.push(deviceCookie(input.email))
+  await syncToken(idToken)
+  securityEvent('sign-in-success', {
+    reqId: context.requestId,
+    ip: context.clientIp,
+    email: input.email ?? undefined,
+    method: input.method,
+    secondFactor: input.secondFactor,
+  })
+  recordSignIn('success')
+  const target = await resolveRedirect(input.redirect, context.publicOrigin)
+  return { setCookies, location: target.kind === 'ok' ? target.url : defaultRedirect() }
+}
+
+/**
+ * Password sign-in: the attempt takes its rate-limit points first (a browser holding this
+ * account's device cookie is limited per device instead of per account), then the identity call
+ * and signInWithIdToken. Only a verdict on the credentials keeps the points (ADR 015).
+ *
+ * `captchaResponse` is what the form posted (app/.server/policy/recaptcha.ts, ADR 020): undefined when no
+ * script ran (JavaScript off), '' when the page's script got no token, else a reCAPTCHA Enterprise
+ * token for the action signInWithPassword, passed on while the project has reCAPTCHA on.
+ */
+export async function signInWithPassword(
+  request: Request,
+  input: { email: string; password: string; captchaResponse?: string; redirect?: string | null },
+  context: AppLoadContext,
+): Promise<SignInOutcome> {
+  const device = deviceIdFor(request, input.email)
+  const limit = await consumeSignIn({ ip: context.clientIp, email: input.email, device, reqId: context.requestId })
+  if (!limit.ok) {
+    recordSignIn('auth/too-many-requests')
+    return { ok: false, status: 429, message: 'error.tooManyRequests', retryAfterSeconds: limit.retryAfterSeconds }
+  }
+
+  let code: AuthCode
+  const captchaResponse = captchaTokenToSend('signInWithPassword', input.captchaResponse)
+  let answered = false
+  try {
+    const result = await getIdentity().signInWithPassword(input.email, input.password, { captchaResponse })
+    answered = true
+    recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, null)
+    const session = await signInWithIdToken(
+      result.idToken,
+      { email: input.email, method: 'password', redirect: input.redirect ?? null },
+      context,
+    )
+    await limit.release('success')
+    return { ok: true, ...session }
+  } catch (error) {
+    const mfa = mfaRequiredOf(error)
+    if (mfa) {
+      // The password was right but the sign-in is not over: its points come back (ADR 022).
+      await limit.release('void')
+      const step = { mfa, method: 'password' as const, email: input.email, redirect: input.redirect ?? null }
+      return { ok: true, ...(await beginSecondFactor(request, step, context)) }
+    }
+    code = isIdentityError(error) ? error.code : 'auth/internal-error'
+  }
+  // A failure after the identity call (the session cookie) was counted as passed above.
+  if (!answered) recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, code)
+
+  securityEvent('sign-in-failure', { reqId: context.requestId, ip: context.clientIp, email: input.email, code })
+  recordSignIn(code)
+  // A wrong password keeps its points; a captcha demand or a failing service judged nothing.
+  await limit.release(CREDENTIAL_FAILURES.has(code) ? 'failure' : 'void')
+  if (isCaptchaRefusal(code)) {
+    // Refused for the captcha, never for the credentials. Without JavaScript (nothing posted) the
+    // visitor is told the check needs it; with it the page gets a fresh token and retries once.
+    await refreshAfterDemand('signInWithPassword')
+    const captcha = captchaSettings('signInWithPassword') ?? undefined
+    if (input.captchaResponse === undefined) return { ok: false, status: 400, message: 'error.captchaNeedsJs', captcha }
+    if (captcha) return { ok: false, status: 400, message: 'error.captchaRequired', captcha }
+    return { ok: false, status: 503, message: 'error.unexpected' }
+  }
+  if (CREDENTIAL_FAILURES.has(code)) return { ok: false, status: 401, message: 'error.wrongCredentials' }
+  const message = messageKeyFor(code)
+  return { ok: false, status: statusFor(message), message }
+}

@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest'
+import { parseConfig, parseEmulatorHost } from './config'
+
+describe('configuration', () => {
+  it('has embedded defaults for local use', () => {
+    const result = parseConfig({})
+    expect(result.ok).toBe(true)
+    if (!result.ok) return
+    expect(result.config).toMatchObject({ port: 3000, host: '127.0.0.1', platform: 'local', trustProxy: 0 })
+    expect(result.config.publicOrigin).toBe('http://localhost:3000')
+    expect(result.config.identity.timeoutMs).toBe(30_000)
+  })
+
+  it('requires SESSION_SECRET outside local and test', () => {
+    const result = parseConfig({ PLATFORM: 'production', IDENTITY_API_KEY: 'abc' })
+    expect(result).toEqual({ ok: false, errors: [expect.stringContaining('SESSION_SECRET')] })
+  })
+
+  it('rejects weak session secrets in production', () => {
+    const result = parseConfig({ PLATFORM: 'production', IDENTITY_API_KEY: 'abc', SESSION_SECRET: 'short' })
+    expect(result.ok).toBe(false)
+  })
+
+  it('accepts rotated secrets, newest first', () => {
+    const secret = 'x'.repeat(32)
+    const result = parseConfig({ PLATFORM: 'staging', IDENTITY_API_KEY: 'k', SESSION_SECRET: `${secret}1, ${secret}2` })
+    expect(result.ok && result.config.sessionSecrets).toEqual([`${secret}1`, `${secret}2`])
+  })
+
+  it('rejects an API key with a colon as auth/invalid-api-key', () => {
+    const result = parseConfig({ IDENTITY_API_KEY: 'a:b' })
+    expect(result).toEqual({ ok: false, errors: [expect.stringContaining('auth/invalid-api-key')] })
+  })
+
+  it('lists one line per problem', () => {
+    const result = parseConfig({ PORT: 'abc', PLATFORM: 'moon', TRUST_PROXY: '-1' })
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.errors).toHaveLength(3)
+    expect(result.errors.join('\n')).toMatch(/PORT[\s\S]*PLATFORM[\s\S]*TRUST_PROXY/)
+  })
+
+  it('reads the rate limits, the per-device one included, with their defaults', () => {
+    const defaults = parseConfig({})
+    expect(defaults.ok && defaults.config.rateLimits).toEqual({
+      signInPerEmailIp: 5,
+      signInPerIp: 30,
+      signInPerEmail: 20,
+      signInPerDevice: 10,
+      resetPerEmail: 3,
+      resetPerIp: 10,
+      newPasswordPerIp: 10,
+      mfaCodePerPending: 5,
+      mfaCodePerIp: 30,
+      mfaSmsPerPending: 4,
+      mfaSmsPerIp: 20,
+    })
+    const set = parseConfig({ RATE_LIMIT_SIGNIN_PER_DEVICE: '7' })
+    expect(set.ok && set.config.rateLimits.signInPerDevice).toBe(7)
+    expect(parseConfig({ RATE_LIMIT_SIGNIN_PER_DEVICE: '0' })).toEqual({
+      ok: false,
+      errors: [expect.stringContaining('RATE_LIMIT_SIGNIN_PER_DEVICE')],
+    })
+  })
+
+  it('treats an empty variable as unset', () => {
+    expect(parseConfig({ PORT: '' }).ok).toBe(true)
+  })
+
+  it.each([
+    ['127.0.0.1:9099', 'http://127.0.0.1:9099'],
+    ['http://localhost:9099', 'http://localhost:9099'],
+    ['https://auth.example.com', 'https://auth.example.com'],
+    ['ftp://localhost:9099', null],
+    ['javascript:alert(1)', null],
+    ['http://localhost:9099/path', null],
+  ])('reads the emulator host %s as %s', (input, expected) => {
+    expect(parseEmulatorHost(input)).toBe(expected)
+  })
+
+  it('rejects an emulator URL that does not start with http or https', () => {
+    const result = parseConfig({ FIREBASE_AUTH_EMULATOR_HOST: 'ftp://localhost:1' })
+    expect(result).toEqual({ ok: false, errors: [expect.stringContaining('FIREBASE_AUTH_EMULATOR_HOST')] })
+  })
+
+  it('reads the remote flag service and its headers (FLAGS_OFREP_URL, FLAGS_OFREP_HEADERS)', () => {
+    const none = parseConfig({})
+    expect(none.ok && none.config.flagsRemote).toBeNull()
+    const bare = parseConfig({ FLAGS_OFREP_URL: 'https://flags.example.com/' })
+    expect(bare.ok && bare.config.flagsRemote).toEqual({ url: 'https://flags.example.com', headers: [] })
+    const withHeaders = parseConfig({
+      FLAGS_OFREP_URL: 'http://127.0.0.1:8016/base',
+      FLAGS_OFREP_HEADERS: 'Authorization: Bearer xyz:1=, X-Env:prod ,',
+    })
+    expect(withHeaders.ok && withHeaders.config.flagsRemote).toEqual({
+      url: 'http://127.0.0.1:8016/base',
+      headers: [
+        ['Authorization', 'Bearer xyz:1='],
+        ['X-Env', 'prod'],
+      ],
+    })
+  })
+
+  it.each([
+    ['Authorization Bearer s3cret-value'],
+    [': s3cret-value'],
+    ['Bad Name: s3cret-value'],
+    ['Authorization:'],
+    ['Authorization: s3cret\nvalue'],
+    ['X-Ok: 1, s3cret-value'],
+  ])('rejects FLAGS_OFREP_HEADERS=%j in one line that does not repeat the value', (value) => {
+    const result = parseConfig({ FLAGS_OFREP_URL: 'https://flags.example.com', FLAGS_OFREP_HEADERS: value })
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.errors).toHaveLength(1)
+    expect(result.errors[0]).toMatch(/^FLAGS_OFREP_HEADERS: entry \d is not 'Name: value'/)
+    expect(result.errors[0]).not.toContain('s3cret')
+    expect(result.errors[0]).not.toContain('\n')
+  })
+
+  it('rejects a FLAGS_OFREP_URL that is not http(s) or holds credentials', () => {
+    for (const url of ['ftp://flags.example.com', 'not a url', 'https://user:s3cret@flags.example.com']) {
+      const result = parseConfig({ FLAGS_OFREP_URL: url })
+      expect(result).toEqual({ ok: false, errors: [expect.stringMatching(/^FLAGS_OFREP_URL: /)] })
+      expect(JSON.stringify(result)).not.toContain('s3cret')
+    }
+  })
+  it('loads reCAPTCHA from Google by default; RECAPTCHA_SCRIPT_URL names another (recaptcha.net)', () => {
+    const defaults = parseConfig({})
+    expect(defaults.ok && defaults.config.recaptchaScriptUrl).toBe('https://www.google.com/recaptcha/enterprise.js')
+    const net = parseConfig({ RECAPTCHA_SCRIPT_URL: 'https://www.recaptcha.net/recaptcha/enterprise.js' })
+    expect(net.ok && net.config.recaptchaScriptUrl).toBe('https://www.recaptcha.net/recaptcha/enterprise.js')
+  })
+
+  it('rejects a RECAPTCHA_SCRIPT_URL that is not a plain https URL (http only for local and test)', () => {
+    const production = { PLATFORM: 'production', IDENTITY_API_KEY: 'k', SESSION_SECRET: 'x'.repeat(32) }
+    for (const url of ['not a url', 'ftp://www.google.com/recaptcha/enterprise.js', 'https://www.google.com/recaptcha/enterprise.js?render=explicit']) {
+      expect(parseConfig({ RECAPTCHA_SCRIPT_URL: url })).toEqual({ ok: false, errors: [expect.stringMatching(/^RECAPTCHA_SCRIPT_URL: /)] })
+    }
+    expect(parseConfig({ ...production, RECAPTCHA_SCRIPT_URL: 'http://www.google.com/recaptcha/enterprise.js' })).toEqual({
+      ok: false,
+      errors: [expect.stringMatching(/^RECAPTCHA_SCRIPT_URL: /)],
+    })
+    expect(parseConfig({ PLATFORM: 'test', RECAPTCHA_SCRIPT_URL: 'http://127.0.0.1:9/recaptcha/enterprise.js' }).ok).toBe(true)
+  })
+})

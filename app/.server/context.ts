@@ -1,0 +1,21 @@
+/** What the HTTP server hands to every loader and action (see app/.server/http/app.ts). */
+export interface PortalContext {
+  /** The visitor's address: the socket's, or the one TRUST_PROXY hops of proxies reported. */
+  clientIp: string
+  /** The configured public origin (PUBLIC_URL), never derived from Host or X-Forwarded-Host. */
+  publicOrigin: string
+  requestId: string
+  /** This response's Content-Security-Policy nonce, for the inline scripts the page renders. */
+  cspNonce: string
+  /** The request's Origin header (the HTTP server takes it out of the request Remix sees). */
+  requestOrigin: string | null
+  /** The request's body was over the limit and left unread (app/.server/http/body-limit.ts): a 413 page. */
+  bodyTooLarge?: boolean
+  /** The status the HTTP server refused the request with, rendered as the error page (ERROR_ROUTE). */
+  errorStatus?: number | null
+}
+
+declare module '@remix-run/server-runtime' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface AppLoadContext extends PortalContext {}
+}

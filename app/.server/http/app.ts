@@ -1,0 +1,225 @@
+import { randomUUID } from 'node:crypto'
+import path from 'node:path'
+import { createRequestHandler } from '@remix-run/express'
+import type { ServerBuild } from '@remix-run/node'
+import express from 'express'
+import { ERROR_ROUTE } from '~/lib/error-status'
+import type { Config } from '~/.server/config'
+import type { PortalContext } from '~/.server/context'
+import { logger } from '~/.server/ops/logger'
+import { recordHttpRequest, routeLabeler } from '~/.server/ops/metrics'
+import { getReadiness, type Readiness } from '~/.server/ops/readiness'
+import { formActionSources } from '~/.server/policy/redirect'
+import { bodyLimit } from './body-limit'
+import { boundedManifestQuery, longPathReplacement, pathWithinBounds } from './path-bound'
+import { pageShells } from './page-shells'
+import { plainErrorHandler, securityHeaders, type SecurityHeadersOptions } from './security-headers'
+
+export interface AppOptions {
+  config: Config
+  /** The Remix server build, or a loader of it (the Vite dev server reloads it on change). */
+  build: ServerBuild | (() => Promise<ServerBuild>)
+  /** build/client, the browser assets; absent in development where Vite serves them. */
+  clientDir?: string
+  /** Vite's connect middlewares in development. */
+  devMiddleware?: express.RequestHandler
+  /** RECAPTCHA_SCRIPT_URL while the CSP admits reCAPTCHA (always, or asked per request). */
+  recaptcha?: SecurityHeadersOptions['recaptcha']
+  /** What /readyz reports; default: the process's (identity service, Redis, shutdown). */
+  readiness?: Readiness
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/
+
+/** The production HTTP server around the Remix build (ADR 002). */
+export function createApp({ config, build, clientDir, devMiddleware, recaptcha, readiness }: AppOptions) {
+  const app = express()
+  app.disable('x-powered-by')
+  // A number of hops: 0 trusts no proxy, so X-Forwarded-* from the socket's peer are ignored.
+  app.set('trust proxy', config.trustProxy)
+  // First, so that every response carries the headers: pages, errors, static files, /healthz.
+  app.use(
+    securityHeaders({
+      config,
+      recaptcha,
+      development: Boolean(devMiddleware),
+      formTargets: () => formActionSources(config.publicOrigin),
+    }),
+  )
+
+  app.use((req, res, next) => {
+    const forwarded = req.get('x-request-id')
+    res.locals.requestId = forwarded && REQUEST_ID.test(forwarded) ? forwarded : randomUUID()
+    res.set('X-Request-Id', res.locals.requestId)
+    next()
+  })
+
+  // One access-log line and one histogram observation per request. The route is a pattern, never the
+  // URL: the query string may hold an oobCode, and raw paths would make the metric unbounded.
+  const routeOf = routeLabeler(typeof build === 'function' ? null : build.routes)
+  const ready = readiness ?? getReadiness()
+  app.use((req, res, next) => {
+    const started = performance.now()
+    // Taken now: an over-long path is rewritten below. routeOf is bounded (and regex-free) on long input.
+    const path = pathOf(req.originalUrl)
+    res.once('close', () => {
+      const ms = performance.now() - started
+      const route = res.locals.route === 'static' || path.startsWith('/assets/') ? 'static' : routeOf(path)
+      // 499: the client went away before the response was complete (nginx's convention).
+      const status = res.writableFinished ? res.statusCode : 499
+      recordHttpRequest(route, req.method, status, ms / 1000)
+      const probe = (route === '/healthz' || route === '/readyz') && status < 400
+      logger[probe ? 'debug' : 'info'](
+        { reqId: res.locals.requestId, method: req.method, route, status, ms: Math.round(ms * 10) / 10 },
+        'request',
+      )
+    })
+    next()
+  })
+
+  // A path over the bounds (ADR 016) is answered as the not-found page it is, without Remix ever
+  // matching it (its lazy route discovery costs the square of the segments): Remix gets a short
+  // reserved path instead. /__manifest, the discovery endpoint, may ask about a bounded set of paths.
+  app.use((req, res, next) => {
+    const path = pathOf(req.originalUrl)
+    if (!pathWithinBounds(path)) {
+      req.url = req.originalUrl = longPathReplacement(path)
+    } else if (req.originalUrl.length > TARGET_MAX_LENGTH && path !== '/__manifest') {
+      // A query no page of the portal takes (an emailed link's is under 2 KB): 414, without Remix parsing it.
+      refuse(req, res, 414)
+    } else if (path === '/__manifest') {
+      const query = boundedManifestQuery(req.originalUrl.slice(path.length + 1))
+      if (query === null) {
+        res.status(400).type('text/plain').send('Bad Request')
+        return
+      }
+      req.url = req.originalUrl = `${path}?${query}`
+    }
+    next()
+  })
+
+  app.get('/healthz', (_req, res) => {
+    res.set('Cache-Control', 'no-store').type('text/plain').send('ok')
+  })
+
+  // Ready for traffic: the identity service and Redis answer, and no shutdown has started (app/.server/ops/readiness.ts).
+  app.get('/readyz', (_req, res, next) => {
+    ready
+      .check()
+      .then((report) => {
+        res
+          .status(report.status === 'ok' ? 200 : 503)
+          .set('Cache-Control', 'no-store')
+          .json(report)
+      })
+      .catch(next)
+  })
+
+  if (devMiddleware) app.use(devMiddleware)
+  if (clientDir) {
+    app.use(
+      '/assets',
+      express.static(path.join(clientDir, 'assets'), {
+        immutable: true,
+        maxAge: '1y',
+        fallthrough: false,
+        setHeaders: markStatic,
+      }),
+    )
+    const publicFiles = express.static(clientDir, { maxAge: '1h', index: false, redirect: false, setHeaders: markStatic })
+    // Only a path naming a file is looked for on disk: pages (no extension) never cost a stat.
+    app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()))
+  }
+
+  app.use(bodyLimit())
+  // A form post over the limit is refused by its action (app/.server/policy/form-guard.ts); a page visit with a body, here.
+  app.use((req, res, next) => {
+    if (res.locals.bodyTooLarge && (req.method === 'GET' || req.method === 'HEAD')) refuse(req, res, 413)
+    next()
+  })
+  // Remix answers 500 to any POST whose Origin differs from Host. The portal decides that itself
+  // (app/.server/policy/csrf.ts, against PUBLIC_URL, with a translated 403), so Remix never sees the header.
+  app.use((req, res, next) => {
+    res.locals.origin = req.headers.origin ?? null
+    delete req.headers.origin
+    next()
+  })
+  // What Remix cannot make a Fetch request of, it answers with a plain 500: a Host header that is no
+  // host (the portal never uses it: PUBLIC_URL), a method Fetch forbids (TRACE, TRACK, CONNECT).
+  const publicHost = new URL(config.publicOrigin).host
+  app.use((req, res, next) => {
+    if (!validHost(req.headers.host) || !validHost(req.headers['x-forwarded-host'])) {
+      req.headers.host = publicHost
+      delete req.headers['x-forwarded-host']
+      refuse(req, res, 400)
+    } else if (FETCH_FORBIDDEN_METHODS.has(req.method)) {
+      refuse(req, res, 405)
+    }
+    next()
+  })
+  // The anonymous form pages, rendered once per key and filled per request (ADR 021); not in
+  // development, where the build changes under the server.
+  if (!devMiddleware) app.use(pageShells())
+  const remix = createRequestHandler({
+    build,
+    mode: devMiddleware ? 'development' : 'production',
+    getLoadContext: (req, res) => ({
+      clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+      publicOrigin: config.publicOrigin,
+      requestId: String(res.locals.requestId),
+      cspNonce: String(res.locals.cspNonce),
+      requestOrigin: (res.locals.origin as string | null) ?? null,
+      bodyTooLarge: res.locals.bodyTooLarge === true,
+      errorStatus: typeof res.locals.errorStatus === 'number' ? res.locals.errorStatus : null,
+    }) satisfies PortalContext,
+  })
+  // Not app.all('*'): its path matching answers a plain 400 to a path that does not decode (`/%`),
+  // which Remix answers with the not-found page.
+  app.use(remix)
+  // A failure outside Remix's own error handling: the error page of its status when a page was asked
+  // for and nothing was sent yet, else (files, data requests, a second failure) a plain status line.
+  app.use(((err: { status?: unknown; statusCode?: unknown }, req, res, next) => {
+    const path = pathOf(req.originalUrl)
+    if (res.headersSent || res.locals.errorStatus || path.startsWith('/assets/') || path.endsWith('.data')) return next(err)
+    const status = Number(err?.status ?? err?.statusCode)
+    logger.error({ err, reqId: res.locals.requestId }, 'request failed outside Remix; rendering its error page')
+    refuse(req, res, status >= 400 && status < 600 ? status : 500)
+    remix(req, res, (again?: unknown) => next(again ?? err))
+  }) satisfies express.ErrorRequestHandler)
+  app.use(plainErrorHandler)
+  return app
+}
+
+/** Past this, a request target (path and query) is refused with 414 (ADR 016 bounds the path alone). */
+export const TARGET_MAX_LENGTH = 8 * 1024
+
+/** Methods a Fetch Request cannot have (undici throws), so Remix cannot be handed them. */
+const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
+
+/** A Host (or X-Forwarded-Host) header a URL can be made of, or none (HTTP/1.0). */
+function validHost(value: string | string[] | undefined): boolean {
+  return value === undefined || (typeof value === 'string' && URL.canParse(`http://${value}/`))
+}
+
+/**
+ * Hands a request the HTTP server refuses to Remix as a GET of ERROR_ROUTE with the status in the
+ * load context: the not-found route renders that status's translated error page (app/routes/$.tsx).
+ * A data request (single fetch) stays one. The body, if any, is never read.
+ */
+function refuse(req: express.Request, res: express.Response, status: number) {
+  res.locals.errorStatus = status
+  const data = pathOf(req.originalUrl).endsWith('.data') ? '.data' : ''
+  req.url = req.originalUrl = `${ERROR_ROUTE}${data}`
+  if (req.method !== 'HEAD') req.method = 'GET'
+}
+
+/** The path of a request target, without its query string (no regex: the input is the client's). */
+function pathOf(url: string): string {
+  const query = url.indexOf('?')
+  return query === -1 ? url : url.slice(0, query)
+}
+
+/** The route label of the files express.static serves. */
+function markStatic(res: express.Response) {
+  res.locals.route = 'static'
+}

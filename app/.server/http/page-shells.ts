@@ -1,0 +1,153 @@
+import type express from 'express'
+import { hasConsented } from '~/.server/consent'
+import { issueCsrf } from '~/.server/policy/csrf'
+import { getFlags } from '~/.server/ops/flags'
+import { getLocale } from '~/.server/i18n'
+import { recordPageShell } from '~/.server/ops/metrics'
+import { captchaSettings } from '~/.server/policy/recaptcha'
+
+/**
+ * Page shells (ADR 021): the anonymous, query-less GET of a form page is the same bytes for every
+ * visitor of one language, consent state and set of flags, but for the CSP nonce and the CSRF
+ * token. Rendered by Remix once per such key, the page is kept with holes where those two stand
+ * and filled per request, which skips route matching, loaders, React and data encoding.
+ *
+ * - Only GET of SHELL_PATHS without a query string, carrying no cookie but NEUTRAL_COOKIES: a
+ *   session, a pending flow, an action, a query or an error is always rendered afresh.
+ * - The key is explicit: path, locale, consent, flag values, what reCAPTCHA the forms load (the
+ *   build is the process's own).
+ * - A shell is kept only once two fresh renders for its key agree byte for byte, and for TTL_MS:
+ *   any state the key does not name can change a page for at most that long.
+ * - The headers are Remix's own from the render, with the request's CSP (set before, with its
+ *   nonce) and, when the visitor has no CSRF cookie yet, the Set-Cookie minting one.
+ */
+const SHELL_PATHS = new Set(['/', '/forgot-password'])
+const NEUTRAL_COOKIES = new Set(['csrf', '__Host-csrf', 'i18n_redirected', 'cookie_consent', 'device', '__Host-device'])
+const TTL_MS = 30_000
+const MAX_SHELLS = 64
+
+type Hole = 'nonce' | 'csrf'
+interface Shell {
+  /** Text between the holes: parts[i], holes[i], parts[i + 1], … */
+  parts: string[]
+  holes: Hole[]
+  headers: Array<[string, string | number | string[]]>
+  storedAt: number
+}
+
+function cookieNames(header: string | undefined): string[] {
+  if (!header) return []
+  return header.split(';').map((part) => part.slice(0, Math.max(0, part.indexOf('='))).trim())
+}
+
+/** The shell's key for this request, or null when it must be rendered afresh. */
+async function keyOf(req: express.Request, request: Request): Promise<string | null> {
+  if (req.method !== 'GET' || req.originalUrl.includes('?') || !SHELL_PATHS.has(req.originalUrl)) return null
+  if (!cookieNames(req.headers.cookie).every((name) => NEUTRAL_COOKIES.has(name))) return null
+  const flags = await getFlags()
+  // What the protected forms load for reCAPTCHA (ADR 020): its site key and script, or nothing.
+  const captcha = [captchaSettings('signInWithPassword'), captchaSettings('getOobCode')]
+  return JSON.stringify([req.originalUrl, getLocale(request), hasConsented(request), flags, captcha])
+}
+
+/** The page with its two per-request values replaced by holes. */
+function hollow(body: string, values: Record<Hole, string>): Pick<Shell, 'parts' | 'holes'> {
+  const parts: string[] = []
+  const holes: Hole[] = []
+  const pattern = new RegExp(`${escape(values.nonce)}|${escape(values.csrf)}`, 'g')
+  let from = 0
+  for (const match of body.matchAll(pattern)) {
+    parts.push(body.slice(from, match.index))
+    holes.push(match[0] === values.nonce ? 'nonce' : 'csrf')
+    from = match.index + match[0].length
+  }
+  parts.push(body.slice(from))
+  return { parts, holes }
+}
+
+function fill(shell: Shell, values: Record<Hole, string>): string {
+  let body = shell.parts[0] ?? ''
+  for (let i = 0; i < shell.holes.length; i++) body += values[shell.holes[i]!] + shell.parts[i + 1]
+  return body
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+const same = (a: Pick<Shell, 'parts' | 'holes'>, b: Pick<Shell, 'parts' | 'holes'>) =>
+  a.holes.join() === b.holes.join() && a.parts.length === b.parts.length && a.parts.every((p, i) => p === b.parts[i])
+
+/** The middleware, placed just before the Remix handler. */
+export function pageShells(): express.RequestHandler {
+  const shells = new Map<string, Shell>()
+  const candidates = new Map<string, Pick<Shell, 'parts' | 'holes'>>()
+
+  return (req, res, next) => {
+    // A request refused before Remix (app/.server/http/app.ts) is rendered as its error page.
+    if (res.locals.errorStatus || res.locals.bodyTooLarge) return next()
+    const request = new Request(`http://portal${req.originalUrl}`, {
+      headers: { cookie: req.headers.cookie ?? '', 'accept-language': req.headers['accept-language'] ?? '' },
+    })
+    keyOf(req, request)
+      .then((key) => {
+        if (key === null) return next()
+        const shell = shells.get(key)
+        if (shell && Date.now() - shell.storedAt < TTL_MS) {
+          recordPageShell('hit')
+          const csrf = issueCsrf(request)
+          res.status(200)
+          for (const [name, value] of shell.headers) res.setHeader(name, value)
+          if (csrf.setCookie) res.append('Set-Cookie', csrf.setCookie)
+          res.end(fill(shell, { nonce: String(res.locals.cspNonce), csrf: csrf.token }))
+          return
+        }
+        recordPageShell('miss')
+        keep(req, res, (rendered, headers) => {
+          const candidate = candidates.get(key)
+          candidates.set(key, rendered)
+          if (!candidate || !same(candidate, rendered)) return
+          if (shells.size >= MAX_SHELLS) shells.delete(shells.keys().next().value!)
+          shells.set(key, { ...rendered, headers, storedAt: Date.now() })
+        })
+        next()
+      })
+      .catch(next)
+  }
+}
+
+/**
+ * Copies what Remix writes for this response and, when it is a complete 200 page, hands over its
+ * hollowed text and the headers Remix set (Set-Cookie aside).
+ */
+function keep(
+  req: express.Request,
+  res: express.Response,
+  done: (rendered: Pick<Shell, 'parts' | 'holes'>, headers: Shell['headers']) => void,
+) {
+  const before = new Set(Object.keys(res.getHeaders()))
+  const chunks: Buffer[] = []
+  const copy = (chunk: unknown, encoding?: unknown) => {
+    if (typeof chunk === 'string') chunks.push(Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'))
+    else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk))
+  }
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean
+  const end = res.end.bind(res) as (...args: unknown[]) => express.Response
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    copy(chunk, rest[0])
+    return write(chunk, ...rest)
+  }) as typeof res.write
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    if (typeof chunk !== 'function') copy(chunk, rest[0])
+    return end(chunk, ...rest)
+  }) as typeof res.end
+  res.once('finish', () => {
+    const type = String(res.getHeader('content-type') ?? '')
+    if (res.statusCode !== 200 || !type.startsWith('text/html') || req.method !== 'GET') return
+    const body = Buffer.concat(chunks).toString('utf8')
+    const csrf = /name="csrf" value="([^"]+)"/.exec(body)?.[1]
+    const nonce = String(res.locals.cspNonce ?? '')
+    if (!csrf || !nonce) return
+    const headers = Object.entries(res.getHeaders())
+      .filter(([name, value]) => !before.has(name) && name !== 'set-cookie' && value !== undefined)
+      .map(([name, value]) => [name, value] as [string, string | number | string[]])
+    done(hollow(body, { nonce, csrf }), headers)
+  })
+}

@@ -1,0 +1,146 @@
+import { randomBytes } from 'node:crypto'
+import { STATUS_CODES } from 'node:http'
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express'
+import type { Config } from '~/.server/config'
+import { logger } from '~/.server/ops/logger'
+
+export interface SecurityHeadersOptions {
+  config: Pick<Config, 'publicOrigin' | 'frameAncestors' | 'sentryDsn'>
+  /**
+   * RECAPTCHA_SCRIPT_URL while pages may load reCAPTCHA (some enforcement is AUDIT or ENFORCE),
+   * else null; a function is asked per request.
+   */
+  recaptcha?: string | null | ((req: Request) => string | null)
+  /** Vite's dev server injects CSS as inline <style> elements; production never needs that. */
+  development?: boolean
+  /** Other origins the portal's forms may be redirected to (they change when authorizedDomains do). */
+  formTargets?: () => string[]
+}
+
+/**
+ * What reCAPTCHA Enterprise needs, loaded from `scriptUrl` (Google's FAQ on CSP): the script's own
+ * origin and folder (`https://www.google.com/recaptcha/`, or `https://www.recaptcha.net/recaptcha/`)
+ * for the script and its invisible frame, the scripts it loads from gstatic, and Google's second
+ * frame host when it is Google's.
+ */
+function recaptchaSources(scriptUrl: string): { scripts: string[]; frames: string[] } {
+  const folder = new URL('.', scriptUrl).href
+  const google = new URL(scriptUrl).origin === 'https://www.google.com'
+  return {
+    scripts: [folder, 'https://www.gstatic.com/recaptcha/'],
+    frames: [folder, ...(google ? ['https://recaptcha.google.com/recaptcha/'] : [])],
+  }
+}
+
+/** Browser features the portal never uses, denied to it and to anything it embeds. */
+const PERMISSIONS_POLICY = [
+  'accelerometer',
+  'autoplay',
+  'browsing-topics',
+  'camera',
+  'display-capture',
+  'geolocation',
+  'gyroscope',
+  'hid',
+  'interest-cohort',
+  'magnetometer',
+  'microphone',
+  'midi',
+  'payment',
+  'serial',
+  'usb',
+  'xr-spatial-tracking',
+]
+  .map((feature) => `${feature}=()`)
+  .join(', ')
+
+/** These URLs carry one-time codes (oobCode) that must not leak, even to our own asset requests. */
+const NO_REFERRER_PATH = /^\/(?:action|new-password)(?:[/.]|$)/
+
+export function contentSecurityPolicy(options: {
+  nonce: string
+  https: boolean
+  frameAncestors: string
+  sentryDsn?: string | null
+  /** RECAPTCHA_SCRIPT_URL, when pages may load reCAPTCHA. */
+  recaptchaScriptUrl?: string | null
+  development?: boolean
+  formTargets?: string[]
+}): string {
+  const { nonce, https, frameAncestors, sentryDsn, recaptchaScriptUrl, development = false, formTargets = [] } = options
+  const recaptcha = recaptchaScriptUrl ? recaptchaSources(recaptchaScriptUrl) : null
+  const directives = [
+    ['default-src', "'self'"],
+    // 'strict-dynamic': scripts loaded by a nonced script (Remix's module graph) are trusted; host lists are ignored.
+    ['script-src', `'nonce-${nonce}'`, "'strict-dynamic'", ...(recaptcha?.scripts ?? [])],
+    ['object-src', "'none'"],
+    ['base-uri', "'none'"],
+    ['frame-ancestors', frameAncestors],
+    ['form-action', "'self'", ...formTargets],
+    ['img-src', "'self'", 'data:'],
+    ['style-src', "'self'", ...(development ? ["'unsafe-inline'"] : [])],
+    // The browser SDK posts events straight to Sentry's ingest host.
+    ['connect-src', "'self'", ...(sentryDsn ? [new URL(sentryDsn).origin] : [])],
+    ...(recaptcha ? [['frame-src', ...recaptcha.frames]] : []),
+    ...(https ? [['upgrade-insecure-requests']] : []),
+  ]
+  return directives.map((d) => d.join(' ')).join('; ')
+}
+
+/**
+ * Security headers on every response (pages, errors, static files, /healthz): mount it first.
+ * Leaves a fresh nonce in res.locals.cspNonce for the inline scripts Remix renders.
+ */
+export function securityHeaders({
+  config,
+  recaptcha = null,
+  development = false,
+  formTargets,
+}: SecurityHeadersOptions): RequestHandler {
+  const https = config.publicOrigin.startsWith('https:')
+  const denyFraming = config.frameAncestors.trim() === "'none'"
+  return (req, res, next) => {
+    const nonce = randomBytes(16).toString('base64')
+    res.locals.cspNonce = nonce
+    res.set({
+      'Content-Security-Policy': contentSecurityPolicy({
+        nonce,
+        https,
+        frameAncestors: config.frameAncestors,
+        sentryDsn: config.sentryDsn,
+        recaptchaScriptUrl: typeof recaptcha === 'function' ? recaptcha(req) : recaptcha,
+        development,
+        formTargets: formTargets?.(),
+      }),
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': NO_REFERRER_PATH.test(req.path) ? 'no-referrer' : 'strict-origin-when-cross-origin',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Resource-Policy': 'same-origin',
+      'Permissions-Policy': PERMISSIONS_POLICY,
+    })
+    if (https) res.set('Strict-Transport-Security', 'max-age=63072000; includeSubDomains')
+    // For browsers without CSP frame-ancestors; a custom allow-list cannot be expressed in it.
+    if (denyFraming) res.set('X-Frame-Options', 'DENY')
+    next()
+  }
+}
+
+/**
+ * Replaces Express's final handler, which overwrites the CSP with its own and, outside
+ * production, sends the stack trace: a plain status line, with the headers set above intact.
+ */
+export const plainErrorHandler: ErrorRequestHandler = (
+  err: { status?: unknown; statusCode?: unknown },
+  _req,
+  res,
+  next,
+) => {
+  if (res.headersSent) return next(err)
+  const candidate = Number(err?.status ?? err?.statusCode)
+  const status = candidate >= 400 && candidate < 600 ? candidate : 500
+  if (status >= 500) logger.error({ err, reqId: res.locals.requestId }, 'request failed')
+  res
+    .status(status)
+    .type('text/plain')
+    .send(STATUS_CODES[status] ?? 'Error')
+}

@@ -1,0 +1,209 @@
+/**
+ * Identity Toolkit errors, as plain data: what the service says → our `auth/*` code → the
+ * translation key the screens show. Nothing here knows about HTTP; the client only calls
+ * authCodeFor() and the routes only call messageKeyFor().
+ */
+
+/** Each auth code the server can report, with the ONE translation key (locales/*\/common.json) it shows. */
+export const MESSAGE_KEYS = {
+  'auth/wrong-password': 'error.wrongCredentials',
+  'auth/user-not-found': 'error.wrongCredentials',
+  'auth/invalid-credential': 'error.wrongCredentials',
+  'auth/user-disabled': 'error.wrongCredentials',
+  'auth/missing-password': 'error.wrongCredentials',
+  'auth/too-many-requests': 'error.tooManyRequests',
+  'auth/network-request-failed': 'error.unexpected',
+  'auth/internal-error': 'error.unexpected',
+  'auth/invalid-api-key': 'error.unexpected',
+  'auth/argument-error': 'error.unexpected',
+  // A second factor is asked on its own step (app/.server/auth/second-factor.ts); this code alone, with no
+  // factor the portal can offer, is a failure.
+  'auth/multi-factor-auth-required': 'error.unexpected',
+  // The second-factor step: a wrong code keeps the step; the others end it (ADR 022).
+  'auth/invalid-verification-code': 'mfa.wrongCode',
+  'auth/missing-verification-code': 'mfa.codeRequired',
+  'auth/code-expired': 'mfa.expired',
+  'auth/invalid-verification-id': 'mfa.sessionInvalid',
+  'auth/missing-verification-id': 'mfa.sessionInvalid',
+  'auth/invalid-multi-factor-session': 'mfa.sessionInvalid',
+  'auth/missing-multi-factor-session': 'mfa.sessionInvalid',
+  'auth/multi-factor-info-not-found': 'mfa.sessionInvalid',
+  'auth/missing-multi-factor-info': 'mfa.sessionInvalid',
+  'auth/expired-action-code': 'error.invalidLink',
+  'auth/invalid-action-code': 'error.invalidLink',
+  'auth/weak-password': 'error.weakPassword',
+  'auth/invalid-email': 'error.invalidEmail',
+  // Captcha codes the visitor can fix by solving the captcha again.
+  'auth/missing-recaptcha-token': 'error.captchaRequired',
+  'auth/invalid-recaptcha-token': 'error.captchaRequired',
+  'auth/invalid-recaptcha-action': 'error.captchaRequired',
+  // Captcha codes that mean our request or the project is misconfigured: a new captcha would not help.
+  'auth/recaptcha-not-enabled': 'error.unexpected',
+  'auth/missing-recaptcha-version': 'error.unexpected',
+  'auth/invalid-recaptcha-version': 'error.unexpected',
+  'auth/missing-client-type': 'error.unexpected',
+  'auth/invalid-req-type': 'error.unexpected',
+  'auth/user-token-expired': 'error.sessionExpired',
+  'auth/invalid-user-token': 'error.sessionExpired',
+  'auth/requires-recent-login': 'error.sessionExpired',
+  'auth/user-mismatch': 'error.sessionExpired',
+  'auth/email-already-in-use': 'error.emailInUse',
+  'auth/unauthorized-continue-uri': 'error.unauthorizedDomain',
+  'auth/unauthorized-domain': 'error.unauthorizedDomain',
+  'auth/operation-not-allowed': 'error.notAllowed',
+  'auth/admin-restricted-operation': 'error.notAllowed',
+  'auth/account-exists-with-different-credential': 'error.accountExists',
+  'auth/credential-already-in-use': 'error.accountExists',
+} as const
+
+export type AuthCode = keyof typeof MESSAGE_KEYS
+export type MessageKey = (typeof MESSAGE_KEYS)[AuthCode]
+
+/**
+ * The service's error names (the part of `error.message` before ' : ', or a 200 answer's
+ * `errorMessage`, or an `ErrorInfo` reason such as API_KEY_INVALID) → our auth code.
+ * Names the emulator uses but production does not are marked (emulator).
+ */
+export const SERVICE_ERRORS = {
+  INVALID_PASSWORD: 'auth/wrong-password',
+  EMAIL_NOT_FOUND: 'auth/user-not-found',
+  INVALID_LOGIN_CREDENTIALS: 'auth/invalid-credential',
+  USER_DISABLED: 'auth/user-disabled',
+  MISSING_PASSWORD: 'auth/missing-password',
+  TOO_MANY_ATTEMPTS_TRY_LATER: 'auth/too-many-requests',
+  RESET_PASSWORD_EXCEED_LIMIT: 'auth/too-many-requests',
+  QUOTA_EXCEEDED: 'auth/too-many-requests',
+  EXPIRED_OOB_CODE: 'auth/expired-action-code',
+  INVALID_OOB_CODE: 'auth/invalid-action-code',
+  // A link without a code is an invalid link, whatever the cause.
+  MISSING_OOB_CODE: 'auth/invalid-action-code',
+  WEAK_PASSWORD: 'auth/weak-password',
+  INVALID_EMAIL: 'auth/invalid-email',
+  MISSING_EMAIL: 'auth/invalid-email',
+  INVALID_IDENTIFIER: 'auth/invalid-email',
+  MISSING_RECAPTCHA_TOKEN: 'auth/missing-recaptcha-token',
+  INVALID_RECAPTCHA_TOKEN: 'auth/invalid-recaptcha-token',
+  INVALID_RECAPTCHA_ACTION: 'auth/invalid-recaptcha-action',
+  RECAPTCHA_NOT_ENABLED: 'auth/recaptcha-not-enabled',
+  MISSING_RECAPTCHA_VERSION: 'auth/missing-recaptcha-version',
+  INVALID_RECAPTCHA_VERSION: 'auth/invalid-recaptcha-version',
+  MISSING_CLIENT_TYPE: 'auth/missing-client-type',
+  INVALID_REQ_TYPE: 'auth/invalid-req-type',
+  TOKEN_EXPIRED: 'auth/user-token-expired',
+  // As the Firebase JS SDK does: an ID token whose user is gone is an expired session.
+  USER_NOT_FOUND: 'auth/user-token-expired',
+  INVALID_ID_TOKEN: 'auth/invalid-user-token',
+  MISSING_ID_TOKEN: 'auth/invalid-user-token',
+  INVALID_REFRESH_TOKEN: 'auth/invalid-user-token',
+  MISSING_REFRESH_TOKEN: 'auth/invalid-user-token',
+  CREDENTIAL_TOO_OLD_LOGIN_AGAIN: 'auth/requires-recent-login',
+  USER_MISMATCH: 'auth/user-mismatch',
+  INVALID_API_KEY: 'auth/invalid-api-key',
+  API_KEY_INVALID: 'auth/invalid-api-key',
+  OPERATION_NOT_ALLOWED: 'auth/operation-not-allowed',
+  PASSWORD_LOGIN_DISABLED: 'auth/operation-not-allowed',
+  PROJECT_DISABLED: 'auth/operation-not-allowed', // (emulator)
+  ADMIN_ONLY_OPERATION: 'auth/admin-restricted-operation',
+  EMAIL_EXISTS: 'auth/email-already-in-use',
+  UNAUTHORIZED_DOMAIN: 'auth/unauthorized-continue-uri',
+  UNAUTHORIZED_CONTINUE_URI: 'auth/unauthorized-continue-uri',
+  INVALID_CONTINUE_URI: 'auth/unauthorized-continue-uri',
+  INVALID_IDP_RESPONSE: 'auth/invalid-credential',
+  INVALID_PENDING_TOKEN: 'auth/invalid-credential',
+  FEDERATED_USER_ID_ALREADY_LINKED: 'auth/credential-already-in-use',
+  CREDENTIAL_ALREADY_IN_USE: 'auth/credential-already-in-use', // (emulator)
+  NEED_CONFIRMATION: 'auth/account-exists-with-different-credential',
+  // Second factor at sign-in (v2/accounts/mfaSignIn:start and :finalize).
+  INVALID_CODE: 'auth/invalid-verification-code',
+  MISSING_CODE: 'auth/missing-verification-code',
+  SESSION_EXPIRED: 'auth/code-expired',
+  INVALID_SESSION_INFO: 'auth/invalid-verification-id',
+  MISSING_SESSION_INFO: 'auth/missing-verification-id',
+  INVALID_MFA_PENDING_CREDENTIAL: 'auth/invalid-multi-factor-session',
+  MISSING_MFA_PENDING_CREDENTIAL: 'auth/missing-multi-factor-session',
+  MFA_ENROLLMENT_NOT_FOUND: 'auth/multi-factor-info-not-found',
+  MISSING_MFA_ENROLLMENT_ID: 'auth/missing-multi-factor-info',
+} as const satisfies Record<string, AuthCode>
+
+export type ServiceError = keyof typeof SERVICE_ERRORS
+
+/**
+ * The error name at the start of a service message: `WEAK_PASSWORD : Password should be…`,
+ * `TOO_MANY_ATTEMPTS_TRY_LATER : …`, the emulator's `INVALID_IDP_RESPONSE ((…))` and
+ * `TENANT_ID_MISMATCH: ((…))`. Null when the message does not start with one.
+ */
+export function serviceErrorName(message: string): string | null {
+  const match = /^\s*([A-Z][A-Z0-9_]*[A-Z0-9])(?=$|[\s:(])/.exec(message)
+  return match?.[1] ?? null
+}
+
+/** The auth code for a service message; anything unknown is auth/internal-error. */
+export function authCodeFor(serviceMessage: string | null | undefined): AuthCode {
+  const name = serviceMessage ? serviceErrorName(serviceMessage) : null
+  return name !== null && Object.hasOwn(SERVICE_ERRORS, name)
+    ? SERVICE_ERRORS[name as ServiceError]
+    : 'auth/internal-error'
+}
+
+/** The translation key for a code; unknown codes (e.g. browser-only ones) are error.unexpected. */
+export function messageKeyFor(code: AuthCode | string): MessageKey {
+  return Object.hasOwn(MESSAGE_KEYS, code) ? MESSAGE_KEYS[code as AuthCode] : 'error.unexpected'
+}
+
+export function isAuthCode(value: string): value is AuthCode {
+  return Object.hasOwn(MESSAGE_KEYS, value)
+}
+
+/**
+ * What every identity call rejects with. The message is the code only: never a token, an email,
+ * a URL or the service's free text. `reason` is the service's error name (e.g. INVALID_PASSWORD).
+ */
+export class IdentityError extends Error {
+  override readonly name = 'IdentityError'
+  constructor(
+    readonly code: AuthCode,
+    readonly status?: number,
+    readonly reason?: string,
+  ) {
+    super(code)
+  }
+}
+
+/** A second factor the portal can ask for, as the service lists it (`mfaInfo`). */
+export type SecondFactor =
+  | { kind: 'phone'; id: string; displayName: string | null; phone: string }
+  | { kind: 'totp'; id: string; displayName: string | null }
+
+/** What a first factor answers when a second one is needed: never a message, never logged. */
+export interface MfaRequired {
+  pendingCredential: string
+  factors: SecondFactor[]
+  /** The account's address as the first factor's answer gives it (a provider's, after single sign-on). */
+  email: string | null
+}
+
+/**
+ * The first factor was right and a second one is needed (auth/multi-factor-auth-required), as
+ * the Firebase JS SDK's MultiFactorError carries its resolver. The pending credential is a
+ * non-enumerable property: a logger or an error reporter that serialises the error never sees it.
+ */
+export function multiFactorRequired(status: number, mfa: MfaRequired): IdentityError {
+  const error = new IdentityError('auth/multi-factor-auth-required', status, 'MFA_REQUIRED')
+  Object.defineProperty(error, 'mfa', { value: mfa, enumerable: false })
+  return error
+}
+
+/** The pending sign-in an error carries, by shape (see isIdentityError), or null. */
+export function mfaRequiredOf(error: unknown): MfaRequired | null {
+  if (!isIdentityError(error) || error.code !== 'auth/multi-factor-auth-required') return null
+  const mfa = (error as IdentityError & { mfa?: MfaRequired }).mfa
+  return mfa && typeof mfa.pendingCredential === 'string' && mfa.factors.length > 0 ? mfa : null
+}
+
+/**
+ * By shape, not `instanceof`: the Remix build and the HTTP server bundle each hold a copy of the
+ * class, and a client made in one bundle rejects with the other's (ADR 010).
+ */
+export function isIdentityError(error: unknown): error is IdentityError {
+  return error instanceof Error && error.name === 'IdentityError' && isAuthCode(String((error as IdentityError).code))
+}

@@ -1,0 +1,201 @@
+import { readFile } from 'node:fs/promises'
+import { OFREPProvider } from '@openfeature/ofrep-provider'
+import { ErrorCode, InMemoryProvider, OpenFeature, type Client } from '@openfeature/server-sdk'
+import { z } from 'zod'
+import { getConfig } from '~/.server/config'
+import { logger } from './logger'
+import { singleton } from '~/.server/singleton'
+
+/**
+ * Feature flags (seed sections 1, 9), first answer wins:
+ *   1. a `FLAG_<NAME>` setting of 'true' or 'false';
+ *   2. the remote flag service (`FLAGS_OFREP_URL`, OpenFeature Remote Evaluation Protocol), from a
+ *      cache refreshed in the background: a page never waits on it, except once at start-up for
+ *      at most FIRST_WAIT_MS; a flag the service does not know falls through;
+ *   3. the flagd JSON file (`FLAGS_FILE`), evaluated in process;
+ *   4. false.
+ * Flags are evaluated with an anonymous context. A service that is down or slow leaves its last
+ * values (or, before it ever answered, the next source), with one warning per outage (ADR 008).
+ */
+export const FLAG_NAMES = ['sso', 'emailLinkSignIn'] as const
+export type FlagName = (typeof FLAG_NAMES)[number]
+export type Flags = Record<FlagName, boolean>
+
+const PROVIDER_TIMEOUT_MS = 2_000
+/** One call to the remote service; it runs in the background, never under a page. */
+const REMOTE_CALL_TIMEOUT_MS = 2_000
+/** The longest any page waits for the remote service's very first answer. */
+const FIRST_WAIT_MS = 300
+/** How old the remote values may get before a page starts a background refresh. */
+const REMOTE_MAX_AGE_MS = 30_000
+/** The portal has no visitor identity when it evaluates flags. */
+const ANONYMOUS = { targetingKey: 'anonymous' }
+
+const REMOTE_DOMAIN = 'flags-remote'
+let remoteInstances = 0
+const FILE_DOMAIN = 'flags-file'
+
+/** The subset of flagd's flag definition format evaluated here (no targeting rules). */
+const FlagdFile = z.object({
+  flags: z.record(
+    z.string(),
+    z.object({
+      state: z.enum(['ENABLED', 'DISABLED']),
+      variants: z.record(z.string(), z.boolean()),
+      defaultVariant: z.string(),
+    }),
+  ),
+})
+
+/** True when the file provider is set; without one the SDK is not asked (it builds an error per call). */
+async function startFileProvider(): Promise<boolean> {
+  const { flagsFile } = getConfig()
+  if (!flagsFile) return false
+  try {
+    const file = FlagdFile.parse(JSON.parse(await readFile(flagsFile, 'utf8')))
+    const flags = Object.fromEntries(
+      Object.entries(file.flags).map(([key, flag]) => [
+        key,
+        { variants: flag.variants, defaultVariant: flag.defaultVariant, disabled: flag.state === 'DISABLED' },
+      ]),
+    )
+    await Promise.race([
+      OpenFeature.setProviderAndWait(FILE_DOMAIN, new InMemoryProvider(flags)),
+      sleep(PROVIDER_TIMEOUT_MS).then(() => Promise.reject(new Error('timed out'))),
+    ])
+    return true
+  } catch (error) {
+    logger.warn({ event: 'flags-provider-failed', error: (error as Error).message }, 'feature flags: using defaults')
+    return false
+  }
+}
+
+/**
+ * The remote service's last answers, per flag. Refreshed in the background when older than
+ * REMOTE_MAX_AGE_MS (stale-while-revalidate), one refresh at a time; a failed call keeps the
+ * flag's last value. Header values (credentials) never reach a log line.
+ */
+export class RemoteFlags {
+  private values: Partial<Flags> = {}
+  private refreshedAt = -Infinity
+  private refreshing: Promise<void> | null = null
+  private readonly first: Promise<void>
+  private firstWait: Promise<void> | null = null
+  private firstDone = false
+  private down = false
+  private problem: string | null = null
+  private readonly client: Client
+
+  constructor(
+    remote: { url: string; headers: Array<[string, string]> },
+    private readonly timing = {
+      callTimeoutMs: REMOTE_CALL_TIMEOUT_MS,
+      firstWaitMs: FIRST_WAIT_MS,
+      maxAgeMs: REMOTE_MAX_AGE_MS,
+    },
+  ) {
+    const provider = new OFREPProvider({
+      baseUrl: remote.url,
+      headers: remote.headers,
+      fetchImplementation: (input, init) => this.fetch(input, init),
+    })
+    // A domain of its own per instance (one in the portal; tests make more).
+    const domain = `${REMOTE_DOMAIN}-${++remoteInstances}`
+    OpenFeature.setProvider(domain, provider)
+    this.client = OpenFeature.getClient(domain)
+    this.first = this.refresh()
+  }
+
+  /** The last values, at once; only until the first refresh ends, waits up to firstWaitMs in all. */
+  async get(): Promise<Partial<Flags>> {
+    if (!this.refreshing && Date.now() - this.refreshedAt >= this.timing.maxAgeMs) void this.refresh()
+    if (!this.firstDone) {
+      this.firstWait ??= Promise.race([this.first, sleep(this.timing.firstWaitMs)])
+      await this.firstWait
+    }
+    return this.values
+  }
+
+  private refresh(): Promise<void> {
+    this.refreshing ??= this.evaluateAll()
+      .catch((error: Error) => this.report([error.message]))
+      .finally(() => {
+        this.refreshing = null
+        this.refreshedAt = Date.now()
+        this.firstDone = true
+      })
+    return this.refreshing
+  }
+
+  private async evaluateAll(): Promise<void> {
+    this.problem = null
+    const next: Partial<Flags> = { ...this.values }
+    const failures: string[] = []
+    await Promise.all(
+      FLAG_NAMES.map(async (name) => {
+        const details = await this.client.getBooleanDetails(name, false, ANONYMOUS)
+        if (!details.errorCode) next[name] = details.value
+        else if (details.errorCode === ErrorCode.FLAG_NOT_FOUND) delete next[name]
+        else failures.push(`${name}: ${details.errorCode} ${details.errorMessage ?? ''}`.trim())
+      }),
+    )
+    this.values = next
+    this.report(failures)
+  }
+
+  /** One warning when an outage starts, one line when it ends; nothing per request. */
+  private report(failures: string[]): void {
+    if (failures.length > 0 && !this.down) {
+      this.down = true
+      logger.warn(
+        { event: 'flags-remote-failed', error: this.problem ?? failures.join('; ') },
+        'feature flags: remote flag service unavailable, using its last values or the next source',
+      )
+    } else if (failures.length === 0 && this.down) {
+      this.down = false
+      logger.info({ event: 'flags-remote-recovered' }, 'feature flags: remote flag service answers again')
+    }
+  }
+
+  /** The provider has no time-out of its own; this bounds each call and names transport failures. */
+  private async fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    try {
+      const response = await fetch(input, { ...init, signal: AbortSignal.timeout(this.timing.callTimeoutMs) })
+      // 200, and 400/404/500 with an OFREP error body, are protocol answers; anything else is not.
+      if (![200, 400, 404, 500].includes(response.status)) this.problem = `HTTP ${response.status}`
+      return response
+    } catch (error) {
+      const err = error as Error & { cause?: { code?: string; message?: string } }
+      this.problem =
+        err.name === 'TimeoutError'
+          ? `no answer within ${this.timing.callTimeoutMs} ms`
+          : (err.cause?.code ?? err.cause?.message ?? err.message)
+      throw error
+    }
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref())
+}
+
+// Started when the module loads, i.e. at start-up: neither waits for the other, nor blocks the server.
+const remoteFlags = singleton('flags-remote', () => {
+  const { flagsRemote } = getConfig()
+  return flagsRemote ? new RemoteFlags(flagsRemote) : null
+})
+const fileReady = singleton('flags-provider', () => startFileProvider())
+
+export async function getFlags(): Promise<Flags> {
+  const { flagOverrides } = getConfig()
+  const [remote, file] = await Promise.all([remoteFlags ? remoteFlags.get() : ({} as Partial<Flags>), fileReady])
+  const fileClient = OpenFeature.getClient(FILE_DOMAIN)
+  const entries = await Promise.all(
+    FLAG_NAMES.map(async (name) => {
+      const value =
+        flagOverrides[name] ?? remote[name] ?? (file ? await fileClient.getBooleanValue(name, false, ANONYMOUS) : false)
+      return [name, value] as const
+    }),
+  )
+  return Object.fromEntries(entries) as Flags
+}

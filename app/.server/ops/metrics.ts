@@ -1,0 +1,216 @@
+import { createServer, type Server } from 'node:http'
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { pathWithinBounds } from '~/.server/http/path-bound'
+import { singleton } from '~/.server/singleton'
+
+/**
+ * Prometheus metrics, served on their own port (METRICS_PORT) by server/main.ts and never on
+ * the public one. One registry per process: the Remix build and the HTTP server bundle both
+ * record into it (app/.server/singleton.ts), so a counter incremented in an action shows up in /metrics.
+ *
+ * Every label takes values from a small fixed set (route patterns, status codes, limiter names,
+ * auth/* codes): never a raw URL, an address or an email.
+ */
+
+const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
+
+function createMetrics() {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry })
+  const registers = [registry]
+  return {
+    registry,
+    httpRequestDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP requests on the public port, by route pattern, method and status.',
+      labelNames: ['route', 'method', 'status'] as const,
+      buckets: SECONDS,
+      registers,
+    }),
+    signIn: new Counter({
+      name: 'portal_sign_in_total',
+      help: "Password sign-ins by outcome: 'success' or the auth/* code of the failure.",
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
+    passwordResetRequests: new Counter({
+      name: 'portal_password_reset_requests_total',
+      help: "Password reset requests: 'accepted' (an email is attempted) or 'limited' (rate limit, none sent).",
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
+    captcha: new Counter({
+      name: 'portal_captcha_total',
+      help: "Calls protected by reCAPTCHA Enterprise, by action (signInWithPassword, getOobCode, mfaSmsSignIn) and outcome: 'passed', 'refused' (a token the service refused), 'missing' (none sent, one demanded), 'absent' (none sent, none needed).",
+      labelNames: ['action', 'outcome'] as const,
+      registers,
+    }),
+    secondFactor: new Counter({
+      name: 'portal_second_factor_total',
+      help: "Second-factor steps at sign-in, by factor ('phone', 'totp', 'none') and outcome ('required', 'sent', 'success', 'wrong-code', 'expired', 'invalid', 'limited', 'captcha', 'error').",
+      labelNames: ['factor', 'outcome'] as const,
+      registers,
+    }),
+    rateLimitHits: new Counter({
+      name: 'portal_rate_limit_hits_total',
+      help: 'Requests refused by a rate limiter, by limiter.',
+      labelNames: ['limiter'] as const,
+      registers,
+    }),
+    pageShells: new Counter({
+      name: 'portal_page_shell_total',
+      help: "Anonymous page views answered from a page shell ('hit') or rendered to make one ('miss'); ADR 021.",
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
+    identityCallDuration: new Histogram({
+      name: 'portal_identity_call_duration_seconds',
+      help: "Identity service calls by call name and outcome ('ok' or the auth/* code), retries included.",
+      labelNames: ['call', 'outcome'] as const,
+      buckets: SECONDS,
+      registers,
+    }),
+  }
+}
+
+export const metrics = singleton('metrics', createMetrics)
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
+
+export function recordHttpRequest(route: string, method: string, status: number, seconds: number): void {
+  metrics.httpRequestDuration.observe(
+    { route, method: METHODS.has(method) ? method : 'other', status: String(status) },
+    seconds,
+  )
+}
+
+export function recordSignIn(outcome: string): void {
+  metrics.signIn.inc({ outcome })
+}
+
+export type SecondFactorOutcome =
+  | 'required'
+  | 'sent'
+  | 'success'
+  | 'wrong-code'
+  | 'expired'
+  | 'invalid'
+  | 'limited'
+  | 'captcha'
+  | 'error'
+
+export function recordSecondFactor(factor: 'phone' | 'totp' | 'none', outcome: SecondFactorOutcome): void {
+  metrics.secondFactor.inc({ factor, outcome })
+}
+
+export function recordPasswordResetRequest(outcome: 'accepted' | 'limited'): void {
+  metrics.passwordResetRequests.inc({ outcome })
+}
+
+export function recordPageShell(outcome: 'hit' | 'miss'): void {
+  metrics.pageShells.inc({ outcome })
+}
+
+export function recordCaptcha(
+  action: 'signInWithPassword' | 'getOobCode' | 'mfaSmsSignIn',
+  outcome: 'passed' | 'refused' | 'missing' | 'absent',
+): void {
+  metrics.captcha.inc({ action, outcome })
+}
+
+export function recordRateLimitHit(limiter: string): void {
+  metrics.rateLimitHits.inc({ limiter })
+}
+
+/** The identity client's hook: one observation per call(), `code` null on success. */
+export function recordIdentityCall({ name, ms, code }: { name: string; ms: number; code: string | null }): void {
+  metrics.identityCallDuration.observe({ call: name, outcome: code ?? 'ok' }, ms / 1000)
+}
+
+/** `GET /metrics` in the Prometheus text format; anything else is 404. Bind it where only the scraper reaches. */
+export function createMetricsServer(registry: Registry = metrics.registry): Server {
+  return createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0]
+    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not Found')
+      return
+    }
+    registry.metrics().then(
+      (body) => {
+        res.writeHead(200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' })
+        res.end(req.method === 'HEAD' ? undefined : body)
+      },
+      () => {
+        res.writeHead(500, { 'Content-Type': 'text/plain' }).end('metrics failed')
+      },
+    )
+  })
+}
+
+/** Route labels known without a build (development) or outside Remix. */
+const FIXED_ROUTES = [
+  '/',
+  '/forgot-password',
+  '/new-password',
+  '/logout',
+  '/action',
+  '/language',
+  '/consent',
+  '/healthz',
+  '/readyz',
+  '/__manifest',
+]
+
+type RouteManifest = Record<string, { parentId?: string; path?: string; index?: boolean } | undefined>
+
+/**
+ * The `route` label of a request path: the Remix route pattern it matches (`/new-password`,
+ * `/users/:id`), with single-fetch data requests (`/x.data`, `/_root.data`) counted as their page;
+ * anything else (the 404 splat, probes for `/wp-login.php`) is 'other'. Static files are labelled
+ * 'static' by the server itself. The label set is bounded by the build, never by what clients send.
+ */
+export function routeLabeler(routes: RouteManifest | null = null): (path: string) => string {
+  const patterns = new Set(FIXED_ROUTES)
+  const fullPath = (id: string | undefined, depth = 0): string => {
+    const route = id ? routes?.[id] : undefined
+    if (!route || depth > 32) return ''
+    const parent = fullPath(route.parentId, depth + 1)
+    return route.path ? `${parent.replace(/\/$/, '')}/${route.path.replace(/^\//, '')}` : parent
+  }
+  for (const id of Object.keys(routes ?? {})) {
+    const pattern = fullPath(id) || '/'
+    // A splat (the not-found route) would label every unknown URL with its pattern: those are 'other'.
+    if (!pattern.includes('*') && !pattern.includes('?')) patterns.add(pattern.replace(/(.)\/$/, '$1'))
+  }
+  const dynamic = [...patterns]
+    .filter((p) => p.includes('/:'))
+    .map((p) => ({
+      pattern: p,
+      regex: new RegExp(
+        `^${p
+          .split('/')
+          .map((s) => (s.startsWith(':') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+          .join('/')}$`,
+      ),
+    }))
+
+  // Every request's path goes through here: no regex may backtrack on it (`/\/+$/` on '/' + 8,000
+  // slashes + 'x' took 130 ms), and a path over the bounds the server routes (ADR 016) is 'other' at once.
+  return (rawPath) => {
+    if (!pathWithinBounds(rawPath)) return 'other'
+    const path = trimTrailingSlashes(rawPath === '/_root.data' ? '/' : withoutSuffix(rawPath, '.data'))
+    if (patterns.has(path)) return path
+    return dynamic.find((d) => d.regex.test(path))?.pattern ?? 'other'
+  }
+}
+
+function withoutSuffix(value: string, suffix: string): string {
+  return value.endsWith(suffix) ? value.slice(0, -suffix.length) : value
+}
+
+/** '/a//' → '/a', '///' → '/': a loop, where `/\/+$/` backtracks quadratically on '///…///x'. */
+export function trimTrailingSlashes(path: string): string {
+  let end = path.length
+  while (end > 1 && path.charCodeAt(end - 1) === 47) end--
+  return end === path.length ? path : path.slice(0, end)
+}

@@ -1,0 +1,42 @@
+import * as Sentry from '@sentry/remix'
+import { scrub } from '~/lib/scrub'
+import { getConfig, type Config } from '~/.server/config'
+import { singleton } from '~/.server/singleton'
+
+/**
+ * Error reporting (seed sections 4, 9): on when SENTRY_DSN is set and PLATFORM is not local.
+ * Everything sent goes through scrub() first, so no secret leaves the process.
+ */
+export function sentryEnabled({ sentryDsn, platform }: Pick<Config, 'sentryDsn' | 'platform'> = getConfig()): boolean {
+  return Boolean(sentryDsn) && platform !== 'local'
+}
+
+export const initSentry = () =>
+  singleton('sentry', () => {
+    if (!sentryEnabled()) return false
+    const { sentryDsn, platform } = getConfig()
+    Sentry.init({
+      dsn: sentryDsn!,
+      environment: platform,
+      tracesSampleRate: 1,
+      sendDefaultPii: false,
+      beforeSend: (event) => scrub(event),
+    beforeSendTransaction: (event) => scrub(event),
+      beforeBreadcrumb: (breadcrumb) => scrub(breadcrumb),
+    })
+    return true
+  })
+
+/** For the browser: what it needs to start its own reporter, or null when reporting is off. */
+export function browserSentryConfig(): { dsn: string; environment: string } | null {
+  const { sentryDsn, platform } = getConfig()
+  return sentryEnabled() ? { dsn: sentryDsn!, environment: platform } : null
+}
+
+export function reportError(error: unknown): void {
+  if (initSentry()) Sentry.captureException(error)
+}
+
+export async function flushReports(timeoutMs = 2_000): Promise<void> {
+  if (initSentry()) await Sentry.flush(timeoutMs)
+}

@@ -1,0 +1,53 @@
+import { getIdentity } from '~/.server/identity'
+import { logger } from '~/.server/ops/logger'
+import { singleton } from '~/.server/singleton'
+
+const REFRESH_MS = 5 * 60 * 1000
+/** After a failed read: how long to keep the last known list before asking again. */
+const FAILURE_BACKOFF_MS = 30 * 1000
+
+/**
+ * The identity project's authorizedDomains, where redirects after sign-in may go. Read through
+ * the client and cached for five minutes; when a read fails the last known list stays and the
+ * next read waits 30 s, so that an outage of the identity service does not cost one more call
+ * (and its time-out) per page view.
+ */
+const cache = singleton('authorized-domains', () => ({
+  hosts: new Set<string>(),
+  /** When to read again (0: never read). */
+  nextReadAt: 0,
+  pending: null as Promise<void> | null,
+}))
+
+/** What is known now, without waiting (a stale list is refreshed in the background). */
+export function knownAuthorizedDomains(): ReadonlySet<string> {
+  void getAuthorizedDomains()
+  return cache.hosts
+}
+
+export async function getAuthorizedDomains(): Promise<ReadonlySet<string>> {
+  if (Date.now() >= cache.nextReadAt) {
+    cache.pending ??= getIdentity()
+      .getProjectConfig()
+      .then((config) => {
+        cache.hosts = new Set(config.authorizedDomains.map((d) => d.toLowerCase()))
+        cache.nextReadAt = Date.now() + REFRESH_MS
+      })
+      .catch((error: unknown) => {
+        cache.nextReadAt = Date.now() + FAILURE_BACKOFF_MS
+        logger.warn(
+          {
+            event: 'authorized-domains-failed',
+            code: (error as { code?: string }).code,
+            retryInMs: FAILURE_BACKOFF_MS,
+          },
+          'could not read authorizedDomains',
+        )
+      })
+      .finally(() => {
+        cache.pending = null
+      })
+    await cache.pending
+  }
+  return cache.hosts
+}

@@ -1,0 +1,128 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { getConfig } from '~/.server/config'
+import { hostCookieName, openCookie, readCookie, sealCookie, serializeCookie, type SealedCookie } from '~/.server/cookies'
+
+/**
+ * Signed double-submit CSRF tokens, plus Origin / Sec-Fetch-Site checks.
+ *
+ * The cookie holds `random.hmac`; every form repeats it in a hidden field. A cross-site page can
+ * neither read the cookie nor guess the value, and the HMAC stops a value planted by a sibling
+ * subdomain (cookie tossing) unless it was minted by this server. The `__Host-` prefix over https
+ * stops sibling subdomains from setting the cookie at all.
+ */
+
+/** The hidden form field that carries the token. */
+export const CSRF_FIELD = 'csrf'
+
+/** Bots fill every input; people never see this one. */
+export const HONEYPOT_FIELD = 'website'
+
+export function csrfCookieName(): string {
+  return hostCookieName('csrf')
+}
+
+export type CsrfRefusal = 'cookie-missing' | 'token-mismatch' | 'bad-origin' | 'cross-site'
+export type CsrfResult = { ok: true } | { ok: false; reason: CsrfRefusal }
+
+function sign(random: string, secret: string): string {
+  return createHmac('sha256', secret).update(random).digest('base64url')
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a)
+  const right = Buffer.from(b)
+  // timingSafeEqual throws on different lengths; the length of a token is no secret.
+  return left.length === right.length && timingSafeEqual(left, right)
+}
+
+/** True when the token was minted by this server under any configured secret (rotation). */
+function isAuthentic(token: string): boolean {
+  const [random, mac, ...rest] = token.split('.')
+  if (!random || !mac || rest.length > 0) return false
+  // No early exit, so the time taken does not tell which secret matched.
+  return getConfig().sessionSecrets.reduce((found, secret) => safeEqual(mac, sign(random, secret)) || found, false)
+}
+
+function mint(): { token: string; setCookie: string } {
+  const random = randomBytes(32).toString('base64url')
+  const [secret] = getConfig().sessionSecrets
+  if (!secret) throw new Error('no session secret configured')
+  const token = `${random}.${sign(random, secret)}`
+  // A browser-session cookie: no Max-Age, it lives as long as the forms it protects.
+  return { token, setCookie: serializeCookie(csrfCookieName(), token, { httpOnly: true, sameSite: 'Lax' }) }
+}
+
+/** The authentic token this browser holds, or null. */
+function presentToken(request: Request): string | null {
+  const existing = readCookie(request.headers.get('Cookie'), csrfCookieName())
+  return existing && isAuthentic(existing) ? existing : null
+}
+
+/** One token per request, so that every loader of one response renders and binds the same one. */
+const issued = new WeakMap<Request, { token: string; setCookie: string | null }>()
+
+/** The token to render in forms; `setCookie` is the Set-Cookie value to add when a new one was minted. */
+export function issueCsrf(request: Request): { token: string; setCookie: string | null } {
+  // Reusing the cookie keeps forms in other tabs valid; a token under a retired secret is replaced.
+  const existing = presentToken(request)
+  if (existing) return { token: existing, setCookie: null }
+  const known = issued.get(request)
+  if (known) return known
+  const fresh = mint()
+  issued.set(request, fresh)
+  return fresh
+}
+
+/**
+ * A new token at sign-in, so that a token seen before (on a shared computer, or planted) is worth
+ * nothing once someone signs in. The Set-Cookie goes with the sign-in's response.
+ */
+export function rotateCsrf(): string {
+  return mint().setCookie
+}
+
+/**
+ * Short-lived sealed cookies are bound to the browser that started their flow through its CSRF
+ * token (ADR 017). Sealing mints the token first if this browser has none yet: both Set-Cookie
+ * values go with the response, in this order.
+ */
+export function sealForBrowser(request: Request, cookie: SealedCookie, value: string): string[] {
+  const { token, setCookie } = issueCsrf(request)
+  return [...(setCookie ? [setCookie] : []), sealCookie(cookie, value, token)]
+}
+
+/** The value sealed for this browser, or null (absent, expired, forged, or another browser's). */
+export function openForBrowser(request: Request, cookie: SealedCookie): string | null {
+  return openCookie(request, cookie, presentToken(request))
+}
+
+/**
+ * Checks a state-changing form post. `cookie-missing` usually means the browser blocks cookies
+ * (the caller shows the third-party-cookie notice), so it is told apart from a forged token.
+ */
+export function verifyCsrf(
+  request: Request,
+  form: FormData,
+  { publicOrigin, origin }: { publicOrigin: string; origin: string | null },
+): CsrfResult {
+  const fetchSite = request.headers.get('Sec-Fetch-Site')
+  if (fetchSite === 'cross-site') return { ok: false, reason: 'cross-site' }
+  // No Origin at all is allowed (older browsers on same-origin posts): the token still decides.
+  // `Origin: null` comes from sandboxed frames and data: URLs, but also from our own pages served
+  // with `Referrer-Policy: no-referrer` (the reset pages): Sec-Fetch-Site tells them apart.
+  const sameOriginNull = origin === 'null' && fetchSite === 'same-origin'
+  if (origin !== null && origin !== publicOrigin && !sameOriginNull) return { ok: false, reason: 'bad-origin' }
+  const cookie = readCookie(request.headers.get('Cookie'), csrfCookieName())
+  if (!cookie) return { ok: false, reason: 'cookie-missing' }
+  const field = form.get(CSRF_FIELD)
+  if (typeof field !== 'string' || !safeEqual(field, cookie) || !isAuthentic(cookie)) {
+    return { ok: false, reason: 'token-mismatch' }
+  }
+  return { ok: true }
+}
+
+/** True when the hidden honeypot input was filled in: a bot, since people never see it. */
+export function honeypotFilled(form: FormData): boolean {
+  const value = form.get(HONEYPOT_FIELD)
+  return typeof value === 'string' ? value.trim() !== '' : value !== null
+}

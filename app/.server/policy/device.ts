@@ -1,0 +1,84 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { getConfig } from '~/.server/config'
+import { hostCookieName, readCookie, serializeCookie } from '~/.server/cookies'
+
+/**
+ * Device cookies (OWASP, "Slow down online guessing attacks with device cookies"; ADR 015): after
+ * a successful sign-in the browser gets a signed, long-lived cookie naming that account. A browser
+ * that holds one is not subject to the per-account limit that counts failures from every client
+ * (strangers could fill it and lock the owner out); it has its own per-device limit instead.
+ *
+ * Value: `id.expiry.account.mac`. `id` is random (the per-device limiter's key), `account` a keyed
+ * hash of the canonical email (never the email), `mac` an HMAC of the rest. The first
+ * SESSION_SECRET signs; every one verifies, the account hash included, so rotation keeps devices.
+ * One account per browser: the last that signed in.
+ */
+export const DEVICE_MAX_AGE = 365 * 24 * 60 * 60
+
+export function deviceCookieName(): string {
+  return hostCookieName('device')
+}
+
+function accountTag(email: string, secret: string): string {
+  return createHmac('sha256', secret)
+    .update(`device-account:${email.trim().toLowerCase()}`)
+    .digest('base64url')
+    .slice(0, 22)
+}
+
+function mac(body: string, secret: string): string {
+  return createHmac('sha256', secret).update(`device:${body}`).digest('base64url')
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a)
+  const right = Buffer.from(b)
+  return left.length === right.length && timingSafeEqual(left, right)
+}
+
+/** The Set-Cookie for a new device cookie naming this account. */
+export function deviceCookie(email: string): string {
+  const secret = getConfig().sessionSecrets[0] ?? ''
+  const expiry = Math.floor(Date.now() / 1000) + DEVICE_MAX_AGE
+  const body = `${randomBytes(16).toString('base64url')}.${expiry}.${accountTag(email, secret)}`
+  return serializeCookie(deviceCookieName(), `${body}.${mac(body, secret)}`, {
+    maxAge: DEVICE_MAX_AGE,
+    httpOnly: true,
+    sameSite: 'Lax',
+  })
+}
+
+/** The parts of an authentic, unexpired device cookie, and the secret that signed it; else null. */
+function open(request: Request): { id: string; expiry: number; account: string; secret: string; raw: string } | null {
+  const raw = readCookie(request.headers.get('Cookie'), deviceCookieName())
+  const [id, expiry, account, given, ...rest] = raw?.split('.') ?? []
+  if (!raw || !id || !expiry || !account || !given || rest.length > 0) return null
+  if (!(Number(expiry) > Date.now() / 1000)) return null
+  const body = `${id}.${expiry}.${account}`
+  // No early exit, so the time taken does not tell which secret matched.
+  const secret = getConfig().sessionSecrets.reduce<string | null>(
+    (found, candidate) => (safeEqual(given, mac(body, candidate)) ? candidate : found),
+    null,
+  )
+  return secret === null ? null : { id, expiry: Number(expiry), account, secret, raw }
+}
+
+/** The id of this browser's device cookie when it is authentic, unexpired and names `email`; else null. */
+export function deviceIdFor(request: Request, email: string): string | null {
+  const device = open(request)
+  return device && safeEqual(device.account, accountTag(email, device.secret)) ? device.id : null
+}
+
+/**
+ * The same device cookie again, for its remaining lifetime, or null when there is none: logout
+ * clears site data, and the device cookie is no session, so it is set back.
+ */
+export function keepDeviceCookie(request: Request): string | null {
+  const device = open(request)
+  if (!device) return null
+  return serializeCookie(deviceCookieName(), device.raw, {
+    maxAge: device.expiry - Math.floor(Date.now() / 1000),
+    httpOnly: true,
+    sameSite: 'Lax',
+  })
+}

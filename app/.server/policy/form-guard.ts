@@ -1,0 +1,39 @@
+import { data, type AppLoadContext } from '@remix-run/node'
+import { getConfig } from '~/.server/config'
+import { verifyCsrf, honeypotFilled } from './csrf'
+import { securityEvent } from '~/.server/ops/security-events'
+
+export interface GuardedForm {
+  form: FormData
+  /** A bot filled the hidden field: answer as a failure, call nothing. */
+  isBot: boolean
+}
+
+/**
+ * Every POST goes through here: the body is read once, the CSRF token and the request's origin
+ * are checked (ADR 007). A refusal is a 403 the error page explains; nothing has changed.
+ */
+export async function guardForm(request: Request, context: AppLoadContext): Promise<GuardedForm> {
+  refuseOversizedBody(context)
+  let form: FormData
+  try {
+    form = await request.formData()
+  } catch {
+    throw data({ reason: 'bad-form' }, { status: 400 })
+  }
+  const verdict = verifyCsrf(request, form, { publicOrigin: context.publicOrigin, origin: context.requestOrigin })
+  if (!verdict.ok) {
+    securityEvent('csrf-refused', { reqId: context.requestId, ip: context.clientIp, reason: verdict.reason })
+    // The error page has no loader data to read the help link from: it travels with the refusal.
+    const help = verdict.reason === 'cookie-missing' ? { cookiesHelpUrl: getConfig().cookiesHelpUrl } : {}
+    throw data({ reason: verdict.reason, ...help }, { status: 403 })
+  }
+  const isBot = honeypotFilled(form)
+  if (isBot) securityEvent('honeypot', { reqId: context.requestId, ip: context.clientIp })
+  return { form, isBot }
+}
+
+/** A body over the limit was left unread by the HTTP server (app/.server/http/body-limit.ts): the 413 page. */
+export function refuseOversizedBody(context: AppLoadContext) {
+  if (context.bodyTooLarge) throw data({ reason: 'too-large' }, { status: 413, headers: { 'Cache-Control': 'no-store' } })
+}
