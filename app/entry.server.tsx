@@ -129,3 +129,6 @@ function isExpected(error: unknown): boolean {
   const status = (error as { status?: unknown; init?: { status?: unknown } } | null)?.status ?? (error as { init?: { status?: unknown } } | null)?.init?.status
   return typeof status === 'number' && status < 500
 }
+
+/** The process around this build (server/main.ts takes it from here: one module graph, ADR 023). */
+export { serve } from '~/.server/http/serve'

@@ -1,7 +1,6 @@
 import { createInstance, type i18n } from 'i18next'
 import { DEFAULT_LOCALE, LOCALE_CODES, LOCALE_COOKIE, i18nOptions, isLocale, type Locale } from '~/lib/i18n'
 import { readCookie } from './cookies'
-import { singleton } from './singleton'
 
 /**
  * Choice order (seed section 4): the `i18n_redirected` cookie, then Accept-Language by q-value,
@@ -31,15 +30,11 @@ export function localeFromAcceptLanguage(header: string | null): Locale | null {
 }
 
 /** One initialised i18next instance per language for the whole process, shared by requests. */
-const instances = singleton('i18n-instances', () => {
-  const byLocale = {} as Record<Locale, i18n>
-  for (const lng of LOCALE_CODES) {
-    const instance = createInstance()
-    void instance.init({ ...i18nOptions, lng })
-    byLocale[lng] = instance
-  }
-  return byLocale
-})
+const instances = {} as Record<Locale, i18n>
+for (const lng of LOCALE_CODES) {
+  instances[lng] = createInstance()
+  void instances[lng].init({ ...i18nOptions, lng })
+}
 
 export function getI18n(locale: Locale): i18n {
   return instances[locale]

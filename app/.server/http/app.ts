@@ -17,12 +17,10 @@ import { plainErrorHandler, securityHeaders, type SecurityHeadersOptions } from 
 
 export interface AppOptions {
   config: Config
-  /** The Remix server build, or a loader of it (the Vite dev server reloads it on change). */
+  /** The Remix server build, or a loader of it (tests load theirs on first use). */
   build: ServerBuild | (() => Promise<ServerBuild>)
-  /** build/client, the browser assets; absent in development where Vite serves them. */
+  /** build/client, the browser assets; absent in tests of pages alone. */
   clientDir?: string
-  /** Vite's connect middlewares in development. */
-  devMiddleware?: express.RequestHandler
   /** RECAPTCHA_SCRIPT_URL while the CSP admits reCAPTCHA (always, or asked per request). */
   recaptcha?: SecurityHeadersOptions['recaptcha']
   /** What /readyz reports; default: the process's (identity service, Redis, shutdown). */
@@ -32,7 +30,7 @@ export interface AppOptions {
 const REQUEST_ID = /^[\w.:-]{1,128}$/
 
 /** The production HTTP server around the Remix build (ADR 002). */
-export function createApp({ config, build, clientDir, devMiddleware, recaptcha, readiness }: AppOptions) {
+export function createApp({ config, build, clientDir, recaptcha, readiness = getReadiness() }: AppOptions) {
   const app = express()
   app.disable('x-powered-by')
   // A number of hops: 0 trusts no proxy, so X-Forwarded-* from the socket's peer are ignored.
@@ -42,7 +40,6 @@ export function createApp({ config, build, clientDir, devMiddleware, recaptcha, 
     securityHeaders({
       config,
       recaptcha,
-      development: Boolean(devMiddleware),
       formTargets: () => formActionSources(config.publicOrigin),
     }),
   )
@@ -57,7 +54,6 @@ export function createApp({ config, build, clientDir, devMiddleware, recaptcha, 
   // One access-log line and one histogram observation per request. The route is a pattern, never the
   // URL: the query string may hold an oobCode, and raw paths would make the metric unbounded.
   const routeOf = routeLabeler(typeof build === 'function' ? null : build.routes)
-  const ready = readiness ?? getReadiness()
   app.use((req, res, next) => {
     const started = performance.now()
     // Taken now: an over-long path is rewritten below. routeOf is bounded (and regex-free) on long input.
@@ -104,7 +100,7 @@ export function createApp({ config, build, clientDir, devMiddleware, recaptcha, 
 
   // Ready for traffic: the identity service and Redis answer, and no shutdown has started (app/.server/ops/readiness.ts).
   app.get('/readyz', (_req, res, next) => {
-    ready
+    readiness
       .check()
       .then((report) => {
         res
@@ -115,7 +111,6 @@ export function createApp({ config, build, clientDir, devMiddleware, recaptcha, 
       .catch(next)
   })
 
-  if (devMiddleware) app.use(devMiddleware)
   if (clientDir) {
     app.use(
       '/assets',
@@ -157,12 +152,11 @@ export function createApp({ config, build, clientDir, devMiddleware, recaptcha, 
     }
     next()
   })
-  // The anonymous form pages, rendered once per key and filled per request (ADR 021); not in
-  // development, where the build changes under the server.
-  if (!devMiddleware) app.use(pageShells())
+  // The anonymous form pages, rendered once per key and filled per request (ADR 021).
+  app.use(pageShells())
   const remix = createRequestHandler({
     build,
-    mode: devMiddleware ? 'development' : 'production',
+    mode: 'production',
     getLoadContext: (req, res) => ({
       clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
       publicOrigin: config.publicOrigin,

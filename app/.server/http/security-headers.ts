@@ -11,8 +11,6 @@ export interface SecurityHeadersOptions {
    * else null; a function is asked per request.
    */
   recaptcha?: string | null | ((req: Request) => string | null)
-  /** Vite's dev server injects CSS as inline <style> elements; production never needs that. */
-  development?: boolean
   /** Other origins the portal's forms may be redirected to (they change when authorizedDomains do). */
   formTargets?: () => string[]
 }
@@ -64,10 +62,9 @@ export function contentSecurityPolicy(options: {
   sentryDsn?: string | null
   /** RECAPTCHA_SCRIPT_URL, when pages may load reCAPTCHA. */
   recaptchaScriptUrl?: string | null
-  development?: boolean
   formTargets?: string[]
 }): string {
-  const { nonce, https, frameAncestors, sentryDsn, recaptchaScriptUrl, development = false, formTargets = [] } = options
+  const { nonce, https, frameAncestors, sentryDsn, recaptchaScriptUrl, formTargets = [] } = options
   const recaptcha = recaptchaScriptUrl ? recaptchaSources(recaptchaScriptUrl) : null
   const directives = [
     ['default-src', "'self'"],
@@ -78,7 +75,7 @@ export function contentSecurityPolicy(options: {
     ['frame-ancestors', frameAncestors],
     ['form-action', "'self'", ...formTargets],
     ['img-src', "'self'", 'data:'],
-    ['style-src', "'self'", ...(development ? ["'unsafe-inline'"] : [])],
+    ['style-src', "'self'"],
     // The browser SDK posts events straight to Sentry's ingest host.
     ['connect-src', "'self'", ...(sentryDsn ? [new URL(sentryDsn).origin] : [])],
     ...(recaptcha ? [['frame-src', ...recaptcha.frames]] : []),
@@ -94,7 +91,6 @@ export function contentSecurityPolicy(options: {
 export function securityHeaders({
   config,
   recaptcha = null,
-  development = false,
   formTargets,
 }: SecurityHeadersOptions): RequestHandler {
   const https = config.publicOrigin.startsWith('https:')
@@ -109,7 +105,6 @@ export function securityHeaders({
         frameAncestors: config.frameAncestors,
         sentryDsn: config.sentryDsn,
         recaptchaScriptUrl: typeof recaptcha === 'function' ? recaptcha(req) : recaptcha,
-        development,
         formTargets: formTargets?.(),
       }),
       'X-Content-Type-Options': 'nosniff',

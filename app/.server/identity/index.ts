@@ -1,14 +1,13 @@
 import { getConfig } from '~/.server/config'
 import { logger } from '~/.server/ops/logger'
-import { singleton } from '~/.server/singleton'
 import { createIdentityClient, type IdentityClient } from './client'
 
 /** The process's identity client, created on first use from the configuration (one set of pools per process). */
+let identity: IdentityClient | undefined
+
 export function getIdentity(): IdentityClient {
-  return singleton('identity-client', () => {
-    const { apiKey, emulatorOrigin, tenantId, projectId, timeoutMs, maxInFlight } = getConfig().identity
-    return createIdentityClient({ apiKey, emulatorOrigin, tenantId, projectId, timeoutMs, maxInFlight, logger })
-  })
+  identity ??= createIdentityClient({ ...getConfig().identity, logger })
+  return identity
 }
 
 export { createIdentityClient } from './client'

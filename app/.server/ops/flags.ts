@@ -4,7 +4,6 @@ import { ErrorCode, InMemoryProvider, OpenFeature, type Client } from '@openfeat
 import { z } from 'zod'
 import { getConfig } from '~/.server/config'
 import { logger } from './logger'
-import { singleton } from '~/.server/singleton'
 
 /**
  * Feature flags (seed sections 1, 9), first answer wins:
@@ -180,11 +179,9 @@ function sleep(ms: number): Promise<void> {
 }
 
 // Started when the module loads, i.e. at start-up: neither waits for the other, nor blocks the server.
-const remoteFlags = singleton('flags-remote', () => {
-  const { flagsRemote } = getConfig()
-  return flagsRemote ? new RemoteFlags(flagsRemote) : null
-})
-const fileReady = singleton('flags-provider', () => startFileProvider())
+const { flagsRemote } = getConfig()
+const remoteFlags = flagsRemote ? new RemoteFlags(flagsRemote) : null
+const fileReady = startFileProvider()
 
 export async function getFlags(): Promise<Flags> {
   const { flagOverrides } = getConfig()

@@ -1,7 +1,6 @@
 import pino from 'pino'
 import { prettyFactory } from 'pino-pretty'
 import { getConfig } from '~/.server/config'
-import { singleton } from '~/.server/singleton'
 
 /** Secrets that must never reach a log line, wherever they sit in a logged object. */
 export const REDACTED_KEYS = [
@@ -27,10 +26,10 @@ export const REDACTED_KEYS = [
 const redact = REDACTED_KEYS.flatMap((k) => [`["${k}"]`, `*["${k}"]`, `*.*["${k}"]`])
 
 type Listener = (line: string) => void
-const listeners = singleton('log-listeners', () => new Set<Listener>())
+const listeners = new Set<Listener>()
 
 /** PLATFORM=local: human-readable lines on the terminal; everywhere else one JSON object per line. */
-const pretty = singleton('log-pretty', () =>
+const pretty =
   getConfig().platform === 'local'
     ? prettyFactory({
         colorize: Boolean(process.stdout.isTTY),
@@ -38,8 +37,7 @@ const pretty = singleton('log-pretty', () =>
         ignore: 'pid,hostname',
         singleLine: true,
       })
-    : null,
-)
+    : null
 
 /**
  * Writes to stdout; while a test holds the lines (captureLogs(), always the JSON line), to it
@@ -52,17 +50,15 @@ const destination = {
   },
 }
 
-export const logger = singleton('logger', () =>
-  pino(
-    {
-      level: getConfig().logLevel,
-      base: undefined,
-      timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
-      redact: { paths: redact, censor: '[redacted]' },
-    },
-    destination,
-  ),
+export const logger = pino(
+  {
+    level: getConfig().logLevel,
+    base: undefined,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    redact: { paths: redact, censor: '[redacted]' },
+  },
+  destination,
 )
 
 export type Logger = typeof logger

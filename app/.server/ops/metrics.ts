@@ -1,12 +1,10 @@
 import { createServer, type Server } from 'node:http'
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import { pathWithinBounds } from '~/.server/http/path-bound'
-import { singleton } from '~/.server/singleton'
 
 /**
- * Prometheus metrics, served on their own port (METRICS_PORT) by server/main.ts and never on
- * the public one. One registry per process: the Remix build and the HTTP server bundle both
- * record into it (app/.server/singleton.ts), so a counter incremented in an action shows up in /metrics.
+ * Prometheus metrics, served on their own port (METRICS_PORT) by serve.ts and never on the
+ * public one. One registry per process (one module graph, ADR 023).
  *
  * Every label takes values from a small fixed set (route patterns, status codes, limiter names,
  * auth/* codes): never a raw URL, an address or an email.
@@ -73,7 +71,7 @@ function createMetrics() {
   }
 }
 
-export const metrics = singleton('metrics', createMetrics)
+export const metrics = createMetrics()
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 

@@ -1,8 +1,6 @@
 import type { Redis } from 'ioredis'
-import { getConfig } from '~/.server/config'
-import { createIdentityClient, type IdentityClient } from '~/.server/identity'
+import { getIdentity } from '~/.server/identity'
 import { getRateLimits } from '~/.server/policy/rate-limit'
-import { singleton } from '~/.server/singleton'
 
 /**
  * `GET /readyz`: whether this replica should get traffic. Ready when the identity service
@@ -120,26 +118,10 @@ export function createReadiness({ identity, redis, timeoutMs = READINESS_TIMEOUT
   }
 }
 
-/**
- * The identity client of the HTTP server's own work (readiness, reCAPTCHA flag): one small pool
- * beside the process's getIdentity(). The HTTP server bundle must not be the one to create
- * getIdentity()'s singleton: it would throw this bundle's IdentityError class, which the Remix
- * bundle's isIdentityError() (an instanceof check) does not recognise, and every sign-in failure
- * would read as auth/internal-error. ADR 010.
- */
-export function operationsIdentity(): IdentityClient {
-  return singleton('identity-client-operations', () => {
-    const { apiKey, emulatorOrigin, tenantId, projectId } = getConfig().identity
-    return createIdentityClient({ apiKey, emulatorOrigin, tenantId, projectId, timeoutMs: READINESS_TIMEOUT_MS })
-  })
-}
+/** The process's readiness: serve.ts starts the shutdown, app.ts answers /readyz. */
+const processReadiness = createReadiness({
+  identity: () => getIdentity().getProjectConfig(),
+  redis: () => getRateLimits().redis,
+})
 
-/** The process's readiness, shared by both bundles (main.ts starts the shutdown, app.ts answers /readyz). */
-export function getReadiness(): Readiness {
-  return singleton('readiness', () =>
-    createReadiness({
-      identity: () => operationsIdentity().getProjectConfig(),
-      redis: () => getRateLimits().redis,
-    }),
-  )
-}
+export const getReadiness = (): Readiness => processReadiness

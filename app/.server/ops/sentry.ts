@@ -1,7 +1,6 @@
 import * as Sentry from '@sentry/remix'
 import { scrub } from '~/lib/scrub'
 import { getConfig, type Config } from '~/.server/config'
-import { singleton } from '~/.server/singleton'
 
 /**
  * Error reporting (seed sections 4, 9): on when SENTRY_DSN is set and PLATFORM is not local.
@@ -11,8 +10,11 @@ export function sentryEnabled({ sentryDsn, platform }: Pick<Config, 'sentryDsn' 
   return Boolean(sentryDsn) && platform !== 'local'
 }
 
+let sentryStarted: boolean | undefined
+
+/** Starts the reporter once (when enabled); says whether it runs. */
 export const initSentry = () =>
-  singleton('sentry', () => {
+  (sentryStarted ??= (() => {
     if (!sentryEnabled()) return false
     const { sentryDsn, platform } = getConfig()
     Sentry.init({
@@ -25,7 +27,7 @@ export const initSentry = () =>
       beforeBreadcrumb: (breadcrumb) => scrub(breadcrumb),
     })
     return true
-  })
+  })())
 
 /** For the browser: what it needs to start its own reporter, or null when reporting is off. */
 export function browserSentryConfig(): { dsn: string; environment: string } | null {

@@ -14,9 +14,7 @@ let domains: typeof AuthorizedDomains
 
 beforeEach(async () => {
   vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z'), toFake: ['Date'] })
-  ;(globalThis as { __authPortalSingletons?: Map<string, unknown> }).__authPortalSingletons?.delete(
-    'authorized-domains',
-  )
+  // A fresh module, so a fresh cache.
   vi.resetModules()
   getProjectConfig.mockReset()
   domains = await import('./authorized-domains')

@@ -1,6 +1,5 @@
 import { getIdentity } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
-import { singleton } from '~/.server/singleton'
 
 const REFRESH_MS = 5 * 60 * 1000
 /** After a failed read: how long to keep the last known list before asking again. */
@@ -12,12 +11,12 @@ const FAILURE_BACKOFF_MS = 30 * 1000
  * next read waits 30 s, so that an outage of the identity service does not cost one more call
  * (and its time-out) per page view.
  */
-const cache = singleton('authorized-domains', () => ({
+const cache = {
   hosts: new Set<string>(),
   /** When to read again (0: never read). */
   nextReadAt: 0,
   pending: null as Promise<void> | null,
-}))
+}
 
 /** What is known now, without waiting (a stale list is refreshed in the background). */
 export function knownAuthorizedDomains(): ReadonlySet<string> {

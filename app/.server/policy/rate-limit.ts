@@ -5,7 +5,6 @@ import { type Config, getConfig } from '~/.server/config'
 import { logger } from '~/.server/ops/logger'
 import { recordRateLimitHit } from '~/.server/ops/metrics'
 import { hashEmail } from '~/.server/ops/security-events'
-import { singleton } from '~/.server/singleton'
 
 /**
  * Brute-force and abuse limits for sign-in, password reset and new-password submissions.
@@ -314,12 +313,12 @@ export function createRateLimits({ limits, redisUrl = null, keyPrefix = 'portal:
 }
 
 /** The process's limiters, configured from the environment on first use. */
-const holder = singleton('rate-limits', () => ({ current: null as RateLimits | null }))
+let current: RateLimits | null = null
 
 export function getRateLimits(): RateLimits {
   const config = getConfig()
-  holder.current ??= createRateLimits({ limits: config.rateLimits, redisUrl: config.redisUrl })
-  return holder.current
+  current ??= createRateLimits({ limits: config.rateLimits, redisUrl: config.redisUrl })
+  return current
 }
 
 export const consumeSignIn: RateLimits['consumeSignIn'] = (who) => getRateLimits().consumeSignIn(who)
@@ -330,7 +329,7 @@ export const consumeMfaSms: RateLimits['consumeMfaSms'] = (who) => getRateLimits
 
 /** At shutdown: closes the Redis connection, if any was opened. */
 export async function closeRateLimits(): Promise<void> {
-  const current = holder.current
-  holder.current = null
-  await current?.close()
+  const closing = current
+  current = null
+  await closing?.close()
 }

@@ -1,10 +1,8 @@
 import type { CaptchaAction, CaptchaSettings } from '~/lib/recaptcha'
 import { getConfig } from '~/.server/config'
-import type { AuthCode, RecaptchaConfig, RecaptchaEnforcement } from '~/.server/identity'
+import { getIdentity, type AuthCode, type RecaptchaConfig, type RecaptchaEnforcement } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
 import { recordCaptcha } from '~/.server/ops/metrics'
-import { operationsIdentity } from '~/.server/ops/readiness'
-import { singleton } from '~/.server/singleton'
 
 /**
  * The identity project's reCAPTCHA Enterprise configuration (ADR 020): the site key and, per
@@ -37,11 +35,11 @@ const CAPTCHA_REFUSALS: ReadonlySet<AuthCode> = new Set([
   'auth/invalid-recaptcha-action',
 ])
 
-const state = singleton('recaptcha', () => ({
+const state = {
   config: OFF,
   timer: null as NodeJS.Timeout | null,
   refreshing: null as Promise<boolean> | null,
-}))
+}
 
 const active = (enforcement: RecaptchaEnforcement) => enforcement !== 'OFF'
 
@@ -112,7 +110,7 @@ export async function refreshAfterDemand(action: CaptchaAction): Promise<void> {
 
 /** Asks the identity service once (concurrent callers share the call); resolves recaptchaEnforced() afterwards. */
 export function refreshRecaptcha(
-  fetchConfig: () => Promise<RecaptchaConfig> = () => operationsIdentity().getRecaptchaConfig(),
+  fetchConfig: () => Promise<RecaptchaConfig> = () => getIdentity().getRecaptchaConfig(),
 ): Promise<boolean> {
   state.refreshing ??= fetchConfig()
     .then(

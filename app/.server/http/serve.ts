@@ -1,0 +1,107 @@
+import { createServer } from 'node:http'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { ServerBuild } from '@remix-run/node'
+import { getConfig } from '~/.server/config'
+import { getIdentity } from '~/.server/identity'
+import { logger } from '~/.server/ops/logger'
+import { createMetricsServer } from '~/.server/ops/metrics'
+import { getReadiness } from '~/.server/ops/readiness'
+import { getAuthorizedDomains } from '~/.server/policy/authorized-domains'
+import { closeRateLimits, getRateLimits } from '~/.server/policy/rate-limit'
+import { recaptchaEnforced, startRecaptchaRefresh, stopRecaptchaRefresh } from '~/.server/policy/recaptcha'
+import { createApp } from './app'
+
+/**
+ * The portal as a process: warms up, listens, and shuts down on SIGTERM/SIGINT. Called by
+ * server/main.ts with the build this module is part of (ADR 023: one module graph), so every piece
+ * of process state (identity pools, limiters, logger, metrics, flags) exists once.
+ */
+export async function serve(build: ServerBuild, { clientDir }: { clientDir: string }): Promise<void> {
+  const config = getConfig()
+  // Connect to Redis now rather than on the first sign-in, so /readyz can tell at once.
+  getRateLimits()
+  // The CSP admits RECAPTCHA_SCRIPT_URL while the project has reCAPTCHA in AUDIT or ENFORCE, and lists
+  // the authorizedDomains in form-action: both asked now (waited for at most 2 s), then in the background.
+  await Promise.race([Promise.all([startRecaptchaRefresh(), getAuthorizedDomains()]), sleep(2_000)])
+
+  const readiness = getReadiness()
+  let shuttingDown = false
+  const app = createApp({
+    config,
+    build,
+    clientDir,
+    recaptcha: () => (recaptchaEnforced() ? config.recaptchaScriptUrl : null),
+    readiness,
+  })
+  const server = createServer((req, res) => {
+    // Once shutdown has started, every response asks its client (the proxy) to close the connection.
+    if (shuttingDown) res.setHeader('Connection', 'close')
+    app(req, res)
+  })
+  server.listen(config.port, config.host, () => {
+    const address = server.address()
+    const port = typeof address === 'object' && address ? address.port : config.port
+    logger.info(
+      { host: config.host, port, publicOrigin: config.publicOrigin, platform: config.platform },
+      'portal listening',
+    )
+  })
+
+  // Prometheus scrapes its own port; /metrics is never served on the public one.
+  const metricsServer = config.metricsPort === null ? null : createMetricsServer()
+  metricsServer?.listen(config.metricsPort ?? 0, config.host, () => {
+    const address = metricsServer.address()
+    logger.info({ port: typeof address === 'object' && address ? address.port : config.metricsPort }, 'metrics listening')
+  })
+
+  /**
+   * SIGTERM/SIGINT: /readyz answers 503 at once, the listening socket closes (the proxy retries
+   * elsewhere), requests in flight finish (up to SHUTDOWN_TIMEOUT_MS) on connections that then close,
+   * idle keep-alive connections close now; then the identity pools and Redis close and the process
+   * exits 0 (also after the time-out, once the connections still open have been cut).
+   */
+  async function shutdown(signal: string) {
+    // A repeated signal (Ctrl-C reaches `npm start` and the portal both) changes nothing: the time-out bounds it.
+    if (shuttingDown) return logger.debug({ signal }, 'already shutting down')
+    shuttingDown = true
+    readiness.startShutdown()
+    const started = Date.now()
+    logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'shutting down')
+    stopRecaptchaRefresh()
+
+    const drained = new Promise<void>((resolve) => server.close(() => resolve()))
+    server.closeIdleConnections()
+    // A keep-alive connection whose last request just ended is closed at once, not after its idle time-out.
+    const closeIdle = setInterval(() => server.closeIdleConnections(), 100)
+    let timer: NodeJS.Timeout | undefined
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), config.shutdownTimeoutMs)
+    })
+    if ((await Promise.race([drained, timedOut])) === 'timeout') {
+      logger.warn(
+        { timeoutMs: config.shutdownTimeoutMs },
+        'requests still in flight at the shutdown time-out: closing their connections',
+      )
+      server.closeAllConnections()
+    }
+    clearInterval(closeIdle)
+    clearTimeout(timer)
+
+    await Promise.race([
+      Promise.allSettled([
+        getIdentity().close(),
+        closeRateLimits(),
+        new Promise<void>((resolve) => {
+          if (!metricsServer) return resolve()
+          metricsServer.close(() => resolve())
+          metricsServer.closeAllConnections()
+        }),
+      ]),
+      sleep(2_000),
+    ])
+    logger.info({ ms: Date.now() - started }, 'shut down')
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+}
