@@ -35,6 +35,25 @@ export default tseslint.config(
     },
   },
   {
+    // One module graph (ADR 023): the process entry takes the app from the Remix build, so it may
+    // import only the (pure) configuration parser and types from app/.
+    files: ['server/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./app/(?!\\.server/config$)',
+              allowTypeImports: true,
+              message: 'Take it from the Remix build (build.entry.module), not a second copy of the module: ADR 023.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['tests/**/*.ts'],
     rules: { 'no-empty-pattern': 'off' },
   },
