@@ -20,9 +20,8 @@ import {
  * each endpoint below is a short function with its zod schema. Every failure is an IdentityError.
  */
 
-// The only place in app/ and server/ where these host names appear.
-const HOSTS = { identity: 'identitytoolkit.googleapis.com', token: 'securetoken.googleapis.com' } as const
-type Host = keyof typeof HOSTS
+// The only place in app/ and server/ where this host name appears.
+const HOST = 'identitytoolkit.googleapis.com'
 
 /** Statuses worth a second try, for calls that cannot have changed anything. */
 const RETRY_STATUSES = new Set([408, 409, 425, 429, 500, 502, 503, 504])
@@ -186,38 +185,6 @@ const ActionCodeSchema = z
   }))
 export type ActionCodeInfo = z.output<typeof ActionCodeSchema>
 
-const optionalMs = z.coerce.number().nonnegative().optional()
-const UserSchema = z
-  .object({
-    localId: z.string().min(1),
-    email: z.string().optional(),
-    emailVerified: z.boolean().default(false),
-    displayName: z.string().optional(),
-    disabled: z.boolean().default(false),
-    passwordUpdatedAt: optionalMs,
-    validSince: optionalMs,
-    lastLoginAt: optionalMs,
-    createdAt: optionalMs,
-    providerUserInfo: z.array(z.object({ providerId: z.string() })).default([]),
-  })
-  .transform((u) => ({
-    localId: u.localId,
-    email: u.email ?? null,
-    emailVerified: u.emailVerified,
-    displayName: u.displayName ?? null,
-    disabled: u.disabled,
-    providers: u.providerUserInfo.map((p) => p.providerId),
-    /** ms since the epoch */
-    passwordUpdatedAt: u.passwordUpdatedAt ?? null,
-    /** seconds since the epoch: tokens issued before are revoked */
-    validSince: u.validSince ?? null,
-    lastLoginAt: u.lastLoginAt ?? null,
-    createdAt: u.createdAt ?? null,
-  }))
-export type IdentityUser = z.output<typeof UserSchema>
-
-const LookupSchema = z.object({ users: z.array(UserSchema).default([]) })
-
 const UpdateSchema = z
   .object({
     localId: z.string().optional(),
@@ -234,21 +201,6 @@ const UpdateSchema = z
     tokens: idToken && refreshToken && expiresIn ? { idToken, refreshToken, expiresIn } : null,
   }))
 export type UpdateResult = z.output<typeof UpdateSchema>
-
-const RefreshSchema = z
-  .object({
-    id_token: z.string().min(1),
-    refresh_token: z.string().min(1),
-    expires_in: expiresIn,
-    user_id: z.string().min(1),
-  })
-  .transform((r) => ({
-    idToken: r.id_token,
-    refreshToken: r.refresh_token,
-    expiresIn: r.expires_in,
-    userId: r.user_id,
-  }))
-export type RefreshResult = z.output<typeof RefreshSchema>
 
 const AuthUriSchema = z
   .object({
@@ -311,13 +263,11 @@ interface CallSpec<S extends z.ZodType> {
   name: string
   path: string
   schema: S
-  host?: Host
   method?: 'GET' | 'POST'
   /** Cannot change state, so it is retried once. */
   read?: boolean
   query?: Record<string, string>
   json?: Record<string, unknown>
-  form?: Record<string, string>
   headers?: Record<string, string>
   /** A status that is an answer here, not a failure: the caller handles it, and it is not logged as one. */
   expectedStatus?: number
@@ -346,12 +296,11 @@ export function createIdentityClient(options: IdentityClientOptions) {
 
   /** Sends the request, retrying a read once; answers the final status and body text. */
   async function exchange(spec: CallSpec<z.ZodType>): Promise<{ status: number; text: string }> {
-    const { origin, path } = requestTarget(options, spec.host ?? 'identity', spec.path, spec.query)
+    const { origin, path } = requestTarget(options, spec.path, spec.query)
     const json = spec.json && options.tenantId ? { ...spec.json, tenantId: options.tenantId } : spec.json
-    const body = spec.form ? new URLSearchParams(spec.form).toString() : json ? JSON.stringify(json) : undefined
+    const body = json ? JSON.stringify(json) : undefined
     const headers: Record<string, string> = { accept: 'application/json', ...spec.headers }
-    if (spec.form) headers['content-type'] = 'application/x-www-form-urlencoded'
-    else if (json) headers['content-type'] = 'application/json'
+    if (json) headers['content-type'] = 'application/json'
     const signal = AbortSignal.timeout(options.timeoutMs)
     const attempts = spec.read ? 2 : 1
     for (let attempt = 1; ; attempt++) {
@@ -512,19 +461,6 @@ export function createIdentityClient(options: IdentityClientOptions) {
       })
     },
 
-    async lookup(idToken: string): Promise<IdentityUser> {
-      const { users } = await call({
-        name: 'lookup',
-        path: '/v1/accounts:lookup',
-        read: true,
-        json: { idToken },
-        schema: LookupSchema,
-      })
-      const user = users[0]
-      if (!user) throw new IdentityError(SERVICE_ERRORS.USER_NOT_FOUND, 200, 'USER_NOT_FOUND')
-      return user
-    },
-
     async update(request: UpdateRequest): Promise<UpdateResult> {
       const returnSecureToken = request.returnSecureToken ?? Boolean(request.idToken)
       return call({
@@ -533,10 +469,6 @@ export function createIdentityClient(options: IdentityClientOptions) {
         json: { ...request, returnSecureToken },
         schema: UpdateSchema,
       })
-    },
-
-    async delete(idToken: string): Promise<void> {
-      await call({ name: 'delete', path: '/v1/accounts:delete', json: { idToken }, schema: Empty })
     },
 
     async signInWithEmailLink(email: string, oobCode: string): Promise<EmailLinkSignInResult> {
@@ -576,16 +508,6 @@ export function createIdentityClient(options: IdentityClientOptions) {
         path: '/v1/accounts:signInWithIdp',
         json: { ...request, returnSecureToken: true, returnIdpCredential: true },
         schema: IdpSchema,
-      })
-    },
-
-    async refreshToken(refreshToken: string): Promise<RefreshResult> {
-      return call({
-        name: 'refreshToken',
-        host: 'token',
-        path: '/v1/token',
-        form: { grant_type: 'refresh_token', refresh_token: refreshToken },
-        schema: RefreshSchema,
       })
     },
 
@@ -636,14 +558,13 @@ export type IdentityClient = ReturnType<typeof createIdentityClient>
 /** Where a call goes: the Google host, or the emulator with the host name as the first path segment. */
 export function requestTarget(
   options: Pick<IdentityClientOptions, 'apiKey' | 'emulatorOrigin'>,
-  host: 'identity' | 'token',
   path: string,
   query: Record<string, string> = {},
 ): { origin: string; path: string } {
   const search = new URLSearchParams({ ...query, key: options.apiKey }).toString()
   return options.emulatorOrigin
-    ? { origin: options.emulatorOrigin, path: `/${HOSTS[host]}${path}?${search}` }
-    : { origin: `https://${HOSTS[host]}`, path: `${path}?${search}` }
+    ? { origin: options.emulatorOrigin, path: `/${HOST}${path}?${search}` }
+    : { origin: `https://${HOST}`, path: `${path}?${search}` }
 }
 
 /** Turns an answer into a value or an IdentityError. */
