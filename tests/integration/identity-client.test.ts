@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createIdentityClient, requestTarget } from '../../app/.server/identity/client'
+import { createIdentityClient } from '../../app/.server/identity'
+import { requestTarget } from '../../app/.server/identity/transport'
 
 describe('requestTarget', () => {
   const production = { apiKey: 'AIza-key/+=', emulatorOrigin: null }
