@@ -16,7 +16,7 @@ import { CLIENT_TYPE, captcha, type Call } from './transport'
  * an email link, sending a code, checking and spending a reset code, updating the account.
  */
 
-export type OobRequestType = 'PASSWORD_RESET' | 'EMAIL_SIGNIN' | 'VERIFY_EMAIL' | 'VERIFY_AND_CHANGE_EMAIL'
+type OobRequestType = 'PASSWORD_RESET' | 'EMAIL_SIGNIN' | 'VERIFY_EMAIL' | 'VERIFY_AND_CHANGE_EMAIL'
 
 export interface SendOobCodeRequest {
   requestType: OobRequestType
@@ -33,7 +33,7 @@ export interface SendOobCodeRequest {
   captchaResponse?: string
 }
 
-export interface UpdateRequest {
+interface UpdateRequest {
   idToken?: string
   /** Confirms a VERIFY_EMAIL / VERIFY_AND_CHANGE_EMAIL / RECOVER_EMAIL code. */
   oobCode?: string

@@ -35,26 +35,12 @@ export function getIdentity(): IdentityClient {
   })
 }
 
-export type { IdentityClientOptions } from './transport'
-export type { OobRequestType, SendOobCodeRequest, UpdateRequest } from './accounts'
-export type { MfaVerification } from './mfa'
-export type {
-  ActionCodeInfo,
-  AuthUriResult,
-  EmailLinkSignInResult,
-  IdpSignInResult,
-  MfaFinalizeResult,
-  ProjectConfig,
-  RecaptchaConfig,
-  RecaptchaEnforcement,
-  SignInResult,
-  UpdateResult,
-} from './schemas'
+export type { SendOobCodeRequest } from './accounts'
+export type { ActionCodeInfo, RecaptchaConfig, RecaptchaEnforcement } from './schemas'
 export { parseAuthDomain } from './auth-domain'
 export {
   IdentityError,
   authCodeFor,
-  isAuthCode,
   isIdentityError,
   messageKeyFor,
   mfaRequiredOf,

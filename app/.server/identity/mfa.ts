@@ -6,7 +6,7 @@ import { CLIENT_TYPE, RECAPTCHA_VERSION, type Call } from './transport'
  * factor answered auth/multi-factor-auth-required with its pending credential (errors.ts).
  */
 
-export type MfaVerification =
+type MfaVerification =
   { kind: 'phone'; sessionInfo: string; code: string } | { kind: 'totp'; enrollmentId: string; code: string }
 
 export function mfaCalls(call: Call) {
