@@ -1,27 +1,21 @@
 import { describe, expect, it } from 'vitest'
-import { createIdentityClient, requestTarget } from '../../app/.server/identity/client'
+import { createIdentityClient } from '../../app/.server/identity'
+import { requestTarget } from '../../app/.server/identity/transport'
 
 describe('requestTarget', () => {
   const production = { apiKey: 'AIza-key/+=', emulatorOrigin: null }
   const emulator = { apiKey: 'demo-api-key', emulatorOrigin: 'http://127.0.0.1:9099' }
 
   it('sends identity calls to identitytoolkit.googleapis.com with the key as a query parameter', () => {
-    expect(requestTarget(production, 'identity', '/v1/accounts:signInWithPassword')).toEqual({
+    expect(requestTarget(production, '/v1/accounts:signInWithPassword')).toEqual({
       origin: 'https://identitytoolkit.googleapis.com',
       path: '/v1/accounts:signInWithPassword?key=AIza-key%2F%2B%3D',
     })
   })
 
-  it('sends the token refresh to securetoken.googleapis.com', () => {
-    expect(requestTarget(production, 'token', '/v1/token')).toEqual({
-      origin: 'https://securetoken.googleapis.com',
-      path: '/v1/token?key=AIza-key%2F%2B%3D',
-    })
-  })
-
   it('puts the other query parameters before the key', () => {
     expect(
-      requestTarget(production, 'identity', '/v2/recaptchaConfig', {
+      requestTarget(production, '/v2/recaptchaConfig', {
         clientType: 'CLIENT_TYPE_WEB',
         version: 'RECAPTCHA_ENTERPRISE',
       }).path,
@@ -29,13 +23,9 @@ describe('requestTarget', () => {
   })
 
   it('with an emulator, sends everything to it with the host name as the first path segment', () => {
-    expect(requestTarget(emulator, 'identity', '/v1/projects')).toEqual({
+    expect(requestTarget(emulator, '/v1/projects')).toEqual({
       origin: 'http://127.0.0.1:9099',
       path: '/identitytoolkit.googleapis.com/v1/projects?key=demo-api-key',
-    })
-    expect(requestTarget(emulator, 'token', '/v1/token')).toEqual({
-      origin: 'http://127.0.0.1:9099',
-      path: '/securetoken.googleapis.com/v1/token?key=demo-api-key',
     })
   })
 })
@@ -53,12 +43,9 @@ describe('createIdentityClient', () => {
       'checkActionCode',
       'close',
       'createAuthUri',
-      'delete',
       'finalizeMfaSignIn',
       'getProjectConfig',
       'getRecaptchaConfig',
-      'lookup',
-      'refreshToken',
       'resetPassword',
       'sendOobCode',
       'signInWithEmailLink',

@@ -139,12 +139,17 @@ describe('identity client faults', () => {
     expect(seen.map((s) => s.method)).toEqual(['GET', 'GET'])
   })
 
-  it.each([408, 409, 425, 429, 500, 502, 503, 504])('retries a read (lookup) once after a %i', async (status) => {
-    handler = (_req, res) =>
-      seen.length === 1 ? json(res, status, {}) : json(res, 200, { users: [{ localId: 'uid-1' }] })
-    expect((await client().lookup('a.b.c')).localId).toBe('uid-1')
-    expect(seen).toHaveLength(2)
-  })
+  it.each([408, 409, 425, 429, 500, 502, 503, 504])(
+    'retries a read (checkActionCode) once after a %i',
+    async (status) => {
+      handler = (_req, res) =>
+        seen.length === 1
+          ? json(res, status, {})
+          : json(res, 200, { requestType: 'PASSWORD_RESET', email: 'a@example.com' })
+      expect((await client().checkActionCode('code')).email).toBe('a@example.com')
+      expect(seen).toHaveLength(2)
+    },
+  )
 
   it('retries a read only once', async () => {
     handler = (_req, res) => json(res, 503, {})
@@ -166,10 +171,13 @@ describe('identity client faults', () => {
     ['resetPassword', (c: IdentityClient) => c.resetPassword('code', 'new-password')],
     ['sendOobCode', (c: IdentityClient) => c.sendOobCode({ requestType: 'PASSWORD_RESET', email: 'a@example.com' })],
     ['update', (c: IdentityClient) => c.update({ idToken: 'a.b.c', password: 'new-password' })],
-    ['delete', (c: IdentityClient) => c.delete('a.b.c')],
+    ['startMfaSignIn', (c: IdentityClient) => c.startMfaSignIn({ pendingCredential: 'P', enrollmentId: 'e1' })],
     ['signInWithEmailLink', (c: IdentityClient) => c.signInWithEmailLink('a@example.com', 'code')],
     ['signInWithIdp', (c: IdentityClient) => c.signInWithIdp({ requestUri: 'http://localhost/', postBody: 'x' })],
-    ['refreshToken', (c: IdentityClient) => c.refreshToken('refresh')],
+    [
+      'finalizeMfaSignIn',
+      (c: IdentityClient) => c.finalizeMfaSignIn('P', { kind: 'totp', enrollmentId: 'e1', code: '1' }),
+    ],
   ])('does not retry a write (%s) after a 503: auth/internal-error', async (_name, run) => {
     handler = (_req, res) => json(res, 503, {})
     const error = await failure(run(client()))
@@ -424,34 +432,8 @@ describe('identity client faults', () => {
   })
 
   it('sends no tenantId when none is configured', async () => {
-    await client().delete('a.b.c')
-    expect(JSON.parse(seen[0]?.body ?? '')).toEqual({ idToken: 'a.b.c' })
-  })
-
-  it('refreshes on the secure-token host with a form body', async () => {
-    handler = (_req, res) =>
-      json(res, 200, {
-        access_token: 'a.b.c',
-        expires_in: '3600',
-        refresh_token: 'new-refresh',
-        id_token: 'a.b.c',
-        user_id: 'uid-1',
-        token_type: 'Bearer',
-      })
-    expect(await client({ tenantId: 'tenant-42' }).refreshToken('old/refresh+token')).toEqual({
-      idToken: 'a.b.c',
-      refreshToken: 'new-refresh',
-      expiresIn: 3600,
-      userId: 'uid-1',
-    })
-    const [request] = seen
-    expect(request?.url.pathname).toBe('/securetoken.googleapis.com/v1/token')
-    expect(request?.url.searchParams.get('key')).toBe('fault-test-key')
-    expect(request?.headers['content-type']).toBe('application/x-www-form-urlencoded')
-    expect(Object.fromEntries(new URLSearchParams(request?.body))).toEqual({
-      grant_type: 'refresh_token',
-      refresh_token: 'old/refresh+token',
-    })
+    await client().sendOobCode({ requestType: 'VERIFY_EMAIL', idToken: 'a.b.c' })
+    expect(JSON.parse(seen[0]?.body ?? '')).toEqual({ requestType: 'VERIFY_EMAIL', idToken: 'a.b.c' })
   })
 
   it('reads the project config and the reCAPTCHA config with GET', async () => {
@@ -487,7 +469,7 @@ describe('identity client faults', () => {
 
   it('keeps connections alive: calls in sequence reuse them', async () => {
     const c = client()
-    for (let i = 0; i < 6; i++) await c.delete('a.b.c')
+    for (let i = 0; i < 6; i++) await c.sendOobCode({ requestType: 'VERIFY_EMAIL', idToken: 'a.b.c' })
     expect(seen).toHaveLength(6)
     // undici's pool may open a second connection while the first is being released, not six.
     expect(new Set(seen.map((s) => s.port)).size).toBeLessThanOrEqual(2)

@@ -1,8 +1,32 @@
 import { getConfig } from '~/.server/config'
 import { logger } from '~/.server/ops/logger'
-import { createIdentityClient, type IdentityClient } from './client'
+import { accountCalls } from './accounts'
+import { mfaCalls } from './mfa'
+import { projectCalls } from './project'
+import { providerCalls } from './providers'
+import { createTransport, type IdentityClientOptions } from './transport'
 
-/** The process's identity client, created on first use from the configuration (one set of pools per process). */
+/**
+ * The identity service (Firebase Auth / Google Identity Platform REST API), server side only: the
+ * one entry of this folder. transport.ts carries every call, schemas.ts reads the answers, and
+ * accounts.ts, providers.ts, mfa.ts and project.ts are the endpoints; errors.ts holds the codes.
+ */
+
+export function createIdentityClient(options: IdentityClientOptions) {
+  const { call, close } = createTransport(options)
+  return {
+    ...accountCalls(call),
+    ...providerCalls(call),
+    ...mfaCalls(call),
+    ...projectCalls(call, options),
+    /** Closes the connection pool (at shutdown). */
+    close,
+  }
+}
+
+export type IdentityClient = ReturnType<typeof createIdentityClient>
+
+/** The process's identity client, created on first use from the configuration (one pool per process). */
 let identity: IdentityClient | undefined
 
 export function getIdentity(): IdentityClient {
@@ -10,32 +34,12 @@ export function getIdentity(): IdentityClient {
   return identity
 }
 
-export { createIdentityClient } from './client'
-export type {
-  ActionCodeInfo,
-  AuthUriResult,
-  EmailLinkSignInResult,
-  IdentityClient,
-  IdentityClientOptions,
-  IdentityUser,
-  IdpSignInResult,
-  MfaFinalizeResult,
-  MfaVerification,
-  OobRequestType,
-  ProjectConfig,
-  RecaptchaConfig,
-  RecaptchaEnforcement,
-  RefreshResult,
-  SendOobCodeRequest,
-  SignInResult,
-  UpdateRequest,
-  UpdateResult,
-} from './client'
+export type { SendOobCodeRequest } from './accounts'
+export type { ActionCodeInfo, RecaptchaConfig, RecaptchaEnforcement } from './schemas'
 export { parseAuthDomain } from './auth-domain'
 export {
   IdentityError,
   authCodeFor,
-  isAuthCode,
   isIdentityError,
   messageKeyFor,
   mfaRequiredOf,

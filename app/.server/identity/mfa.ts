@@ -1,0 +1,57 @@
+import { MfaFinalizeSchema, MfaStartSchema, type MfaFinalizeResult } from './schemas'
+import { CLIENT_TYPE, RECAPTCHA_VERSION, type Call } from './transport'
+
+/**
+ * The second factor at sign-in (`v2/accounts/mfaSignIn:start` and `:finalize`), after a first
+ * factor answered auth/multi-factor-auth-required with its pending credential (errors.ts).
+ */
+
+type MfaVerification =
+  { kind: 'phone'; sessionInfo: string; code: string } | { kind: 'totp'; enrollmentId: string; code: string }
+
+export function mfaCalls(call: Call) {
+  return {
+    /**
+     * Sends the SMS code of a second factor at sign-in. Where the project demands reCAPTCHA
+     * Enterprise for phone sign-in, `captchaResponse` is a token made for the action `mfaSmsSignIn`.
+     */
+    async startMfaSignIn(request: {
+      pendingCredential: string
+      enrollmentId: string
+      captchaResponse?: string
+    }): Promise<{ sessionInfo: string }> {
+      return call({
+        name: 'mfaSignInStart',
+        path: '/v2/accounts/mfaSignIn:start',
+        json: {
+          mfaPendingCredential: request.pendingCredential,
+          mfaEnrollmentId: request.enrollmentId,
+          phoneSignInInfo: request.captchaResponse
+            ? { captchaResponse: request.captchaResponse, clientType: CLIENT_TYPE, recaptchaVersion: RECAPTCHA_VERSION }
+            : {},
+        },
+        schema: MfaStartSchema,
+      })
+    },
+
+    /** Completes a sign-in with the second factor's code: an SMS code with its session, or a TOTP code. */
+    async finalizeMfaSignIn(pendingCredential: string, verification: MfaVerification): Promise<MfaFinalizeResult> {
+      return call({
+        name: 'mfaSignInFinalize',
+        path: '/v2/accounts/mfaSignIn:finalize',
+        json:
+          verification.kind === 'phone'
+            ? {
+                mfaPendingCredential: pendingCredential,
+                phoneVerificationInfo: { sessionInfo: verification.sessionInfo, code: verification.code },
+              }
+            : {
+                mfaPendingCredential: pendingCredential,
+                mfaEnrollmentId: verification.enrollmentId,
+                totpVerificationInfo: { verificationCode: verification.code },
+              },
+        schema: MfaFinalizeSchema,
+      })
+    },
+  }
+}

@@ -1,0 +1,237 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { Logger } from 'pino'
+import { Pool } from 'undici'
+import { z } from 'zod'
+import { logger as defaultLogger } from '~/.server/ops/logger'
+import { recordIdentityCall } from '~/.server/ops/metrics'
+import {
+  IdentityError,
+  SERVICE_ERRORS,
+  authCodeFor,
+  multiFactorRequired,
+  serviceErrorName,
+  type AuthCode,
+} from './errors'
+import { MfaPendingSchema, factorsOf } from './schemas'
+
+/**
+ * How every call to the Identity Toolkit REST API (Firebase Auth / Google Identity Platform) travels:
+ * one generic call() does URL, API key, time-out, retries, the bound on calls in flight, parsing,
+ * error mapping and logging. The endpoints (accounts.ts, providers.ts, mfa.ts, project.ts) are short
+ * functions over it. Every failure is an IdentityError.
+ */
+
+// The only place in app/ and server/ where this host name appears.
+const HOST = 'identitytoolkit.googleapis.com'
+
+/** Statuses worth a second try, for calls that cannot have changed anything. */
+const RETRY_STATUSES = new Set([408, 409, 425, 429, 500, 502, 503, 504])
+export const CLIENT_TYPE = 'CLIENT_TYPE_WEB'
+export const RECAPTCHA_VERSION = 'RECAPTCHA_ENTERPRISE'
+
+export interface IdentityClientOptions {
+  apiKey: string
+  /** e.g. `http://127.0.0.1:9099`: every call then goes to `${emulatorOrigin}/identitytoolkit.googleapis.com/…` */
+  emulatorOrigin: string | null
+  tenantId: string | null
+  projectId: string
+  /** The budget of one call, retries included. */
+  timeoutMs: number
+  /**
+   * Calls that may wait on the service at once; beyond that a call fails at once. A service that
+   * hangs would otherwise pile up every visitor's request in memory until the process dies.
+   */
+  maxInFlight?: number
+  logger?: Pick<Logger, 'debug' | 'info'>
+  /** Told of every call when it ends (code null on success); default: the Prometheus histogram. */
+  onCall?: (call: { name: string; ms: number; code: AuthCode | null }) => void
+}
+
+interface CallSpec<S extends z.ZodType> {
+  /** The name in the logs. */
+  name: string
+  path: string
+  schema: S
+  method?: 'GET' | 'POST'
+  /** Cannot change state, so it is retried once. */
+  read?: boolean
+  query?: Record<string, string>
+  json?: Record<string, unknown>
+  headers?: Record<string, string>
+  /** A status that is an answer here, not a failure: the caller handles it, and it is not logged as one. */
+  expectedStatus?: number
+}
+
+export type Call = <S extends z.ZodType>(spec: CallSpec<S>) => Promise<z.output<S>>
+
+/** What the service answers when it fails: `{ error: { code, message, errors?, details? } }`. */
+const ErrorBody = z.object({
+  error: z.object({
+    message: z.string().optional(),
+    details: z.array(z.object({ reason: z.string().optional() })).optional(),
+  }),
+})
+
+/** One connection pool, opened at the first call, and the call() every endpoint goes through. */
+export function createTransport(options: IdentityClientOptions): { call: Call; close: () => Promise<void> } {
+  const log = options.logger ?? defaultLogger
+  const onCall = options.onCall ?? recordIdentityCall
+  const report: typeof onCall = (call) => {
+    try {
+      onCall(call)
+    } catch {
+      // Metrics never change the outcome of a call.
+    }
+  }
+  let pool: Pool | null = null
+
+  /** Sends the request, retrying a read once; answers the final status and body text. */
+  async function exchange(spec: CallSpec<z.ZodType>): Promise<{ status: number; text: string }> {
+    const { origin, path } = requestTarget(options, spec.path, spec.query)
+    const json = spec.json && options.tenantId ? { ...spec.json, tenantId: options.tenantId } : spec.json
+    const body = json ? JSON.stringify(json) : undefined
+    const headers: Record<string, string> = { accept: 'application/json', ...spec.headers }
+    if (json) headers['content-type'] = 'application/json'
+    const signal = AbortSignal.timeout(options.timeoutMs)
+    const attempts = spec.read ? 2 : 1
+    for (let attempt = 1; ; attempt++) {
+      const canRetry = attempt < attempts
+      let response: { status: number; text: string }
+      try {
+        pool ??= new Pool(origin, { connections: 32, keepAliveTimeout: 10_000, maxResponseSize: 1024 * 1024 })
+        const res = await pool.request({ method: spec.method ?? 'POST', path, headers, body, signal })
+        response = { status: res.statusCode, text: await res.body.text() }
+      } catch {
+        // Refused, reset, closed or timed out. A read is tried again while time remains.
+        if (canRetry && !signal.aborted) {
+          await pause(signal)
+          continue
+        }
+        throw new IdentityError('auth/network-request-failed')
+      }
+      if (canRetry && RETRY_STATUSES.has(response.status)) {
+        await pause(signal)
+        continue
+      }
+      return response
+    }
+  }
+
+  const maxInFlight = options.maxInFlight ?? 256
+  let inFlight = 0
+
+  async function call<S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>> {
+    const started = performance.now()
+    let status: number | undefined
+    const admitted = inFlight < maxInFlight
+    if (admitted) inFlight++
+    try {
+      if (!admitted) throw new IdentityError('auth/network-request-failed', undefined, 'TOO_MANY_CALLS_IN_FLIGHT')
+      const response = await exchange(spec)
+      status = response.status
+      const result = interpret(response.status, response.text, spec.schema)
+      const ms = performance.now() - started
+      log.debug({ call: spec.name, status, code: null, ms: Math.round(ms) }, 'identity call')
+      report({ name: spec.name, ms, code: null })
+      return result
+    } catch (caught) {
+      const error = caught instanceof IdentityError ? caught : new IdentityError('auth/internal-error', status)
+      const entry = { call: spec.name, status: error.status ?? status ?? null, code: error.code, reason: error.reason }
+      const ms = performance.now() - started
+      const expected = error.status !== undefined && error.status === spec.expectedStatus
+      if (expected) log.debug({ ...entry, ms: Math.round(ms) }, 'identity call')
+      else log.info({ ...entry, ms: Math.round(ms) }, 'identity call failed')
+      report({ name: spec.name, ms, code: expected ? null : error.code })
+      throw error
+    } finally {
+      if (admitted) inFlight--
+    }
+  }
+
+  /** Closes the connection pool (at shutdown). */
+  async function close(): Promise<void> {
+    const open = pool
+    pool = null
+    await open?.close()
+  }
+
+  return { call, close }
+}
+
+/** Where a call goes: the Google host, or the emulator with the host name as the first path segment. */
+export function requestTarget(
+  options: Pick<IdentityClientOptions, 'apiKey' | 'emulatorOrigin'>,
+  path: string,
+  query: Record<string, string> = {},
+): { origin: string; path: string } {
+  const search = new URLSearchParams({ ...query, key: options.apiKey }).toString()
+  return options.emulatorOrigin
+    ? { origin: options.emulatorOrigin, path: `/${HOST}${path}?${search}` }
+    : { origin: `https://${HOST}`, path: `${path}?${search}` }
+}
+
+/** The reCAPTCHA Enterprise fields of a request body, when there is a token. */
+export function captcha(field: 'captchaResponse' | 'captchaResp', token: string | undefined) {
+  return token ? { [field]: token, recaptchaVersion: RECAPTCHA_VERSION } : {}
+}
+/** Turns an answer into a value or an IdentityError. */
+function interpret<S extends z.ZodType>(status: number, text: string, schema: S): z.output<S> {
+  const body = parseJson(text)
+  if (status < 200 || status > 299) throw errorFrom(status, body)
+  if (body === undefined) throw new IdentityError('auth/internal-error', status, 'MALFORMED_RESPONSE')
+  // Some successful answers are failures: the JS SDK reads these the same way.
+  const inBand = z
+    .object({
+      errorMessage: z.string().optional(),
+      needConfirmation: z.boolean().optional(),
+      mfaPendingCredential: z.string().optional(),
+    })
+    .safeParse(body)
+  if (inBand.success) {
+    const { errorMessage, needConfirmation, mfaPendingCredential } = inBand.data
+    if (errorMessage)
+      throw new IdentityError(authCodeFor(errorMessage), status, serviceErrorName(errorMessage) ?? undefined)
+    if (needConfirmation) throw new IdentityError(SERVICE_ERRORS.NEED_CONFIRMATION, status, 'NEED_CONFIRMATION')
+    if (mfaPendingCredential) {
+      const pending = MfaPendingSchema.parse(body)
+      throw multiFactorRequired(status, {
+        pendingCredential: pending.mfaPendingCredential,
+        factors: factorsOf(pending.mfaInfo),
+        email: pending.email || null,
+      })
+    }
+  }
+  const parsed = schema.safeParse(body)
+  if (!parsed.success) throw new IdentityError('auth/internal-error', status, 'UNEXPECTED_RESPONSE')
+  return parsed.data
+}
+
+/** The code for an error answer: its message name, else an ErrorInfo reason (API_KEY_INVALID), else by status. */
+function errorFrom(status: number, body: unknown): IdentityError {
+  const parsed = ErrorBody.safeParse(body)
+  const names = parsed.success
+    ? [parsed.data.error.message ?? '', ...(parsed.data.error.details ?? []).map((d) => d.reason ?? '')]
+        .map(serviceErrorName)
+        .filter((name): name is string => name !== null)
+    : []
+  const known = names.find((name) => authCodeFor(name) !== 'auth/internal-error')
+  const code: AuthCode = known ? authCodeFor(known) : status === 429 ? 'auth/too-many-requests' : 'auth/internal-error'
+  return new IdentityError(code, status, known ?? names[0])
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
+
+/** 100–300 ms before the retry of a read; the call's time-out still applies. */
+async function pause(signal: AbortSignal): Promise<void> {
+  try {
+    await sleep(100 + Math.random() * 200, undefined, { signal })
+  } catch {
+    throw new IdentityError('auth/network-request-failed')
+  }
+}
