@@ -145,19 +145,8 @@ export function createMetricsServer(registry: Registry = metrics.registry): Serv
   })
 }
 
-/** Route labels known without a build (development) or outside Remix. */
-const FIXED_ROUTES = [
-  '/',
-  '/forgot-password',
-  '/new-password',
-  '/logout',
-  '/action',
-  '/language',
-  '/consent',
-  '/healthz',
-  '/readyz',
-  '/__manifest',
-]
+/** The paths express answers itself, before Remix: every other label comes from the build's route table. */
+const SERVER_ROUTES = ['/healthz', '/readyz', '/__manifest']
 
 type RouteManifest = Record<string, { parentId?: string; path?: string; index?: boolean } | undefined>
 
@@ -167,8 +156,8 @@ type RouteManifest = Record<string, { parentId?: string; path?: string; index?: 
  * anything else (the 404 splat, probes for `/wp-login.php`) is 'other'. Static files are labelled
  * 'static' by the server itself. The label set is bounded by the build, never by what clients send.
  */
-export function routeLabeler(routes: RouteManifest | null = null): (path: string) => string {
-  const patterns = new Set(FIXED_ROUTES)
+export function routeLabeler(routes: RouteManifest | null): (path: string) => string {
+  const patterns = new Set(SERVER_ROUTES)
   const fullPath = (id: string | undefined, depth = 0): string => {
     const route = id ? routes?.[id] : undefined
     if (!route || depth > 32) return ''
