@@ -44,6 +44,9 @@ interface UpdateRequest {
   returnSecureToken?: boolean
 }
 
+/** Checks a code, or spends a PASSWORD_RESET one (with a new password). */
+const RESET = '/v1/accounts:resetPassword'
+
 export function accountCalls(call: Call) {
   return {
     async signInWithPassword(
@@ -87,44 +90,28 @@ export function accountCalls(call: Call) {
     },
 
     /** Checks a code without spending it. */
-    async checkActionCode(oobCode: string): Promise<ActionCodeInfo> {
-      return call({
-        name: 'checkActionCode',
-        path: '/v1/accounts:resetPassword',
-        read: true,
-        json: { oobCode },
-        schema: ActionCodeSchema,
-      })
-    },
+    checkActionCode: (oobCode: string): Promise<ActionCodeInfo> =>
+      call({ name: 'checkActionCode', path: RESET, read: true, json: { oobCode }, schema: ActionCodeSchema }),
 
     /** Spends a PASSWORD_RESET code. */
-    async resetPassword(oobCode: string, newPassword: string): Promise<ActionCodeInfo> {
-      return call({
-        name: 'resetPassword',
-        path: '/v1/accounts:resetPassword',
-        json: { oobCode, newPassword },
-        schema: ActionCodeSchema,
-      })
-    },
+    resetPassword: (oobCode: string, newPassword: string): Promise<ActionCodeInfo> =>
+      call({ name: 'resetPassword', path: RESET, json: { oobCode, newPassword }, schema: ActionCodeSchema }),
 
-    async update(request: UpdateRequest): Promise<UpdateResult> {
-      const returnSecureToken = request.returnSecureToken ?? Boolean(request.idToken)
-      return call({
+    update: (request: UpdateRequest): Promise<UpdateResult> =>
+      call({
         name: 'update',
         path: '/v1/accounts:update',
-        json: { ...request, returnSecureToken },
+        json: { ...request, returnSecureToken: request.returnSecureToken ?? Boolean(request.idToken) },
         schema: UpdateSchema,
-      })
-    },
+      }),
 
-    async signInWithEmailLink(email: string, oobCode: string): Promise<EmailLinkSignInResult> {
-      return call({
+    signInWithEmailLink: (email: string, oobCode: string): Promise<EmailLinkSignInResult> =>
+      call({
         name: 'signInWithEmailLink',
         path: '/v1/accounts:signInWithEmailLink',
         json: { email, oobCode },
         schema: EmailLinkSchema,
-      })
-    },
+      }),
   }
 }
 

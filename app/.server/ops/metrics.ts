@@ -16,6 +16,8 @@ function createMetrics() {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
   const registers = [registry]
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    new Counter({ name, help, labelNames, registers })
   return {
     registry,
     httpRequestDuration: new Histogram({
@@ -25,42 +27,34 @@ function createMetrics() {
       buckets: SECONDS,
       registers,
     }),
-    signIn: new Counter({
-      name: 'portal_sign_in_total',
-      help: "Password sign-ins by outcome: 'success' or the auth/* code of the failure.",
-      labelNames: ['outcome'] as const,
-      registers,
-    }),
-    passwordResetRequests: new Counter({
-      name: 'portal_password_reset_requests_total',
-      help: "Password reset requests: 'accepted' (an email is attempted) or 'limited' (rate limit, none sent).",
-      labelNames: ['outcome'] as const,
-      registers,
-    }),
-    captcha: new Counter({
-      name: 'portal_captcha_total',
-      help: "Calls protected by reCAPTCHA Enterprise, by action (signInWithPassword, getOobCode, mfaSmsSignIn) and outcome: 'passed', 'refused' (a token the service refused), 'missing' (none sent, one demanded), 'absent' (none sent, none needed).",
-      labelNames: ['action', 'outcome'] as const,
-      registers,
-    }),
-    secondFactor: new Counter({
-      name: 'portal_second_factor_total',
-      help: "Second-factor steps at sign-in, by factor ('phone', 'totp', 'none') and outcome ('required', 'sent', 'success', 'wrong-code', 'expired', 'invalid', 'limited', 'captcha', 'error').",
-      labelNames: ['factor', 'outcome'] as const,
-      registers,
-    }),
-    rateLimitHits: new Counter({
-      name: 'portal_rate_limit_hits_total',
-      help: 'Requests refused by a rate limiter, by limiter.',
-      labelNames: ['limiter'] as const,
-      registers,
-    }),
-    pageShells: new Counter({
-      name: 'portal_page_shell_total',
-      help: "Anonymous page views answered from a page shell ('hit') or rendered to make one ('miss'); ADR 021.",
-      labelNames: ['outcome'] as const,
-      registers,
-    }),
+    signIn: counter(
+      'portal_sign_in_total',
+      "Password sign-ins by outcome: 'success' or the auth/* code of the failure.",
+      ['outcome'],
+    ),
+    passwordResetRequests: counter(
+      'portal_password_reset_requests_total',
+      "Password reset requests: 'accepted' (an email is attempted) or 'limited' (rate limit, none sent).",
+      ['outcome'],
+    ),
+    captcha: counter(
+      'portal_captcha_total',
+      "Calls protected by reCAPTCHA Enterprise, by action (signInWithPassword, getOobCode, mfaSmsSignIn) and outcome: 'passed', 'refused' (a token the service refused), 'missing' (none sent, one demanded), 'absent' (none sent, none needed).",
+      ['action', 'outcome'],
+    ),
+    secondFactor: counter(
+      'portal_second_factor_total',
+      "Second-factor steps at sign-in, by factor ('phone', 'totp', 'none') and outcome ('required', 'sent', 'success', 'wrong-code', 'expired', 'invalid', 'limited', 'captcha', 'error').",
+      ['factor', 'outcome'],
+    ),
+    rateLimitHits: counter('portal_rate_limit_hits_total', 'Requests refused by a rate limiter, by limiter.', [
+      'limiter',
+    ]),
+    pageShells: counter(
+      'portal_page_shell_total',
+      "Anonymous page views answered from a page shell ('hit') or rendered to make one ('miss'); ADR 021.",
+      ['outcome'],
+    ),
     identityCallDuration: new Histogram({
       name: 'portal_identity_call_duration_seconds',
       help: "Identity service calls by call name and outcome ('ok' or the auth/* code), retries included.",
@@ -87,15 +81,7 @@ export function recordSignIn(outcome: string): void {
 }
 
 export type SecondFactorOutcome =
-  | 'required'
-  | 'sent'
-  | 'success'
-  | 'wrong-code'
-  | 'expired'
-  | 'invalid'
-  | 'limited'
-  | 'captcha'
-  | 'error'
+  'required' | 'sent' | 'success' | 'wrong-code' | 'expired' | 'invalid' | 'limited' | 'captcha' | 'error'
 
 export function recordSecondFactor(factor: 'phone' | 'totp' | 'none', outcome: SecondFactorOutcome): void {
   metrics.secondFactor.inc({ factor, outcome })
