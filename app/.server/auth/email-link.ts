@@ -1,7 +1,7 @@
 import type { AppLoadContext } from '@remix-run/node'
 import type { Locale } from '~/lib/i18n'
 import { getConfig } from '~/.server/config'
-import { clearCookie, type SealedCookie } from '~/.server/cookies'
+import { COOKIES, clearCookie } from '~/.server/cookies'
 import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
 import { getIdentity, isIdentityError, messageKeyFor, mfaRequiredOf, type AuthCode } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
@@ -18,7 +18,7 @@ import { signInWithIdToken, statusFor } from './sign-in'
  * link asks only for a click; without it (another device) the visitor types the address again,
  * as Firebase requires.
  */
-const EMAIL_COOKIE: SealedCookie = { name: 'email_link', purpose: 'email-link', maxAge: 60 * 60 }
+const EMAIL_COOKIE = COOKIES.emailLink
 
 export function readEmailLinkCookie(request: Request): string | null {
   return openForBrowser(request, EMAIL_COOKIE)

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from '@remix-run/node'
 import type { Locale } from '~/lib/i18n'
 import { getConfig } from '~/.server/config'
-import { clearCookie, type SealedCookie } from '~/.server/cookies'
+import { COOKIES, clearCookie } from '~/.server/cookies'
 import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
 import { logger } from '~/.server/ops/logger'
 import { recordPasswordResetRequest } from '~/.server/ops/metrics'
@@ -52,7 +52,7 @@ export async function requestPasswordReset(
  * sealed, HttpOnly cookie bound to this browser (ADR 009, ADR 017). Path=/ because Remix's data
  * requests go to `/new-password.data`, which a `/new-password` path would not match.
  */
-const RESET_COOKIE: SealedCookie = { name: 'reset_code', purpose: 'reset-code', maxAge: 60 * 60 }
+const RESET_COOKIE = COOKIES.resetCode
 
 /** The Set-Cookie values that keep the code for this browser. */
 export function keepResetCode(request: Request, oobCode: string): string[] {

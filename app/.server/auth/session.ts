@@ -1,7 +1,7 @@
 import { getApps, initializeApp, type App } from 'firebase-admin/app'
 import { getAuth } from 'firebase-admin/auth'
 import { getConfig } from '~/.server/config'
-import { expireCookie, isSecureOrigin, readCookie, serializeCookie } from '~/.server/cookies'
+import { COOKIES, clearCookie, cookieName, getCookie, setCookie } from '~/.server/cookies'
 import { logger } from '~/.server/ops/logger'
 
 /**
@@ -29,7 +29,7 @@ function auth() {
 }
 
 export function sessionCookieName(): string {
-  return isSecureOrigin() ? '__Host-session' : 'session'
+  return cookieName(COOKIES.session)
 }
 
 export interface SessionUser {
@@ -72,15 +72,15 @@ export async function createSession(idToken: string, options: { secondFactor?: b
   if (options.secondFactor && !secondFactor) throw new Error('the ID token does not come from a second factor')
   const maxAge = getConfig().sessionMaxAgeSeconds
   const cookie = await auth().createSessionCookie(idToken, { expiresIn: maxAge * 1000 })
-  return serializeCookie(sessionCookieName(), cookie, { maxAge, httpOnly: true, sameSite: 'Lax' })
+  return setCookie(COOKIES.session, cookie, { maxAge })
 }
 
 export function clearSessionCookie(): string {
-  return expireCookie(sessionCookieName(), { httpOnly: true, sameSite: 'Lax' })
+  return clearCookie(COOKIES.session)
 }
 
 export function readSessionCookie(request: Request): string | null {
-  return readCookie(request.headers.get('Cookie'), sessionCookieName())
+  return getCookie(request, COOKIES.session)
 }
 
 export type SessionState =
