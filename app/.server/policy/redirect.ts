@@ -1,5 +1,6 @@
 import { getAuthorizedDomains, knownAuthorizedDomains } from './authorized-domains'
-import { getConfig, type Platform } from '~/.server/config'
+import { getConfig } from '~/.server/config'
+import type { Platform } from '~/.server/config-schema'
 import { allowedHostSources, checkRedirect } from './redirect-policy'
 
 /**
