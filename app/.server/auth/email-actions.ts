@@ -15,7 +15,7 @@ import {
 } from '~/.server/identity'
 import { serviceFailureStatus } from './new-password'
 import { logger } from '~/.server/ops/logger'
-import { resolveRedirect } from '~/.server/policy/redirect'
+import { redirectTarget } from '~/.server/policy/redirect'
 import { statusFor } from './sign-in'
 
 /**
@@ -219,8 +219,7 @@ export async function applyEmailAction(
   }
   logger.info({ event: 'email-action-applied', mode, reqId: context.requestId }, 'emailed code applied')
   // Only a continueUrl the redirect policy accepts is ever shown as a link.
-  const target = await resolveRedirect(continueUrl, context.publicOrigin)
-  const continueTo = target.kind === 'ok' ? target.url : null
+  const continueTo = await redirectTarget(continueUrl, context.publicOrigin)
   return {
     result: { status: 'done', mode, email: info.email, newEmail: info.newEmail, continueTo },
     httpStatus: 200,

@@ -15,7 +15,7 @@ import {
 } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
 import { securityEvent } from '~/.server/ops/security-events'
-import { resolveRedirect } from '~/.server/policy/redirect'
+import { acceptedRedirect, resolveRedirect } from '~/.server/policy/redirect'
 import { beginSecondFactor } from './second-factor'
 import { signInWithIdToken } from './sign-in'
 
@@ -291,8 +291,7 @@ export async function startSso(
   context: AppLoadContext,
 ): Promise<StartOutcome> {
   const settings = await ssoSettings()
-  const target = await resolveRedirect(input.redirect, context.publicOrigin)
-  const redirect = target.kind === 'ok' ? input.redirect : null
+  const redirect = await acceptedRedirect(input.redirect, context.publicOrigin)
   if (!settings) return { ok: false, location: signInPageWithError('unavailable', redirect) }
   const callbackOrigin = await callbackOriginFor(input.authDomain, context.publicOrigin)
   try {
