@@ -7,6 +7,7 @@ import { logger } from '~/.server/ops/logger'
 import { recordPasswordResetRequest } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeReset } from '~/.server/policy/rate-limit'
+import { continueUrlFor } from './continue-url'
 import { sendProtectedOobCode } from './protected-email'
 
 /**
@@ -33,10 +34,8 @@ export async function requestPasswordReset(
     return
   }
   securityEvent('reset-requested', { reqId: context.requestId, ip: context.clientIp, email: input.email })
-  const continueUrl = new URL('/', getConfig().publicOrigin)
-  if (input.redirect) continueUrl.searchParams.set('redirect', input.redirect)
   sendProtectedOobCode(
-    { requestType: 'PASSWORD_RESET', email: input.email, continueUrl: continueUrl.href, locale: input.locale },
+    { requestType: 'PASSWORD_RESET', email: input.email, continueUrl: continueUrlFor(input.redirect), locale: input.locale },
     input.captchaResponse,
     (code, captcha) => {
       // An unknown address is not an error worth more than debug: it is what enumeration probes send.
