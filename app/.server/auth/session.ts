@@ -1,7 +1,7 @@
 import { getApps, initializeApp, type App } from 'firebase-admin/app'
 import { getAuth } from 'firebase-admin/auth'
 import { getConfig } from '~/.server/config'
-import { COOKIES, clearCookie, cookieName, getCookie, setCookie } from '~/.server/cookies'
+import { COOKIES, clearCookie, getCookie, setCookie } from '~/.server/cookies'
 import { logger } from '~/.server/ops/logger'
 
 /**
@@ -26,10 +26,6 @@ function auth() {
   const { identity } = getConfig()
   const base = getAuth(adminApp())
   return identity.tenantId ? base.tenantManager().authForTenant(identity.tenantId) : base
-}
-
-export function sessionCookieName(): string {
-  return cookieName(COOKIES.session)
 }
 
 export interface SessionUser {
