@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { parseConfig, parseEmulatorHost } from './config'
+import { parseConfig } from './config'
+import { parseEmulatorHost } from './config-schema'
 
 describe('configuration', () => {
   it('has embedded defaults for local use', () => {

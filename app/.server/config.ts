@@ -1,127 +1,14 @@
-import { z } from 'zod'
+import type { z } from 'zod'
+import { EnvSchema, LOCAL_PLATFORMS, list, parseEmulatorHost } from './config-schema'
 
 /**
- * The environment, parsed once. Nothing else in the code base reads process.env:
- * every setting is declared here, with its default, and documented in README.md.
+ * The environment, parsed once. Nothing else in the code base reads process.env: every setting
+ * is declared in ./config-schema.ts, with its default, and documented in README.md; here it
+ * becomes the config the code reads.
  */
 
-export const PLATFORMS = ['local', 'development', 'staging', 'isoprod', 'production', 'test'] as const
-export type Platform = (typeof PLATFORMS)[number]
-
-const LOCAL_PLATFORMS: readonly Platform[] = ['local', 'test']
 /** Only for PLATFORM=local/test: a production deployment must set its own. */
 const DEV_SESSION_SECRET = 'local-development-secret-do-not-use-in-production'
-
-const port = z.coerce.number().int().min(0).max(65535)
-const positiveInt = z.coerce.number().int().positive()
-
-const EnvSchema = z
-  .object({
-    PORT: port.default(3000),
-    HOST: z.string().min(1).default('127.0.0.1'),
-    PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
-    PLATFORM: z.enum(PLATFORMS).default('local'),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
-    FIREBASE_PROJECT_ID: z.string().min(1).default('demo-auth-portal'),
-    IDENTITY_API_KEY: z.string().min(1).optional(),
-    FIREBASE_AUTH_EMULATOR_HOST: z.string().min(1).optional(),
-    IDENTITY_TENANT_ID: z.string().min(1).optional(),
-    IDENTITY_TIMEOUT_MS: positiveInt.default(30_000),
-    IDENTITY_MAX_IN_FLIGHT: positiveInt.default(256),
-    SESSION_SECRET: z.string().min(1).optional(),
-    SESSION_MAX_AGE: z.coerce.number().int().min(300).max(1_209_600).default(28_800),
-    TOKEN_SYNC_URL: z.url({ protocol: /^https?$/ }).optional(),
-    DEFAULT_REDIRECT_URL: z.string().min(1).optional(),
-    REDIRECT_ALLOWED_ORIGINS: z.string().optional(),
-    PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6).max(4096).default(12),
-    REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
-    RATE_LIMIT_SIGNIN_PER_EMAIL_IP: positiveInt.default(5),
-    RATE_LIMIT_SIGNIN_PER_IP: positiveInt.default(30),
-    RATE_LIMIT_SIGNIN_PER_EMAIL: positiveInt.default(20),
-    RATE_LIMIT_SIGNIN_PER_DEVICE: positiveInt.default(10),
-    RATE_LIMIT_RESET_PER_EMAIL: positiveInt.default(3),
-    RATE_LIMIT_RESET_PER_IP: positiveInt.default(10),
-    RATE_LIMIT_NEW_PASSWORD_PER_IP: positiveInt.default(10),
-    RATE_LIMIT_MFA_PER_PENDING: positiveInt.default(5),
-    RATE_LIMIT_MFA_PER_IP: positiveInt.default(30),
-    RATE_LIMIT_MFA_SMS_PER_PENDING: positiveInt.default(4),
-    RATE_LIMIT_MFA_SMS_PER_IP: positiveInt.default(20),
-    FRAME_ANCESTORS: z.string().min(1).default("'none'"),
-    PRIVACY_POLICY_URL: z.url().default('https://policies.google.com/privacy'),
-    COOKIES_HELP_URL: z.url().default('https://support.google.com/accounts/answer/61416'),
-    SENTRY_DSN: z.url().optional(),
-    RECAPTCHA_SCRIPT_URL: z
-      .url({ protocol: /^https?$/ })
-      .refine((u) => !URL.canParse(u) || (!new URL(u).search && !new URL(u).hash && !new URL(u).username), {
-        message: 'must be a plain URL: the page adds ?render=SITE_KEY itself',
-      })
-      .default('https://www.google.com/recaptcha/enterprise.js'),
-    FLAGS_FILE: z.string().min(1).optional(),
-    FLAGS_OFREP_URL: z
-      .url({ protocol: /^https?$/ })
-      .refine(
-        (u) => !URL.canParse(u) || !new URL(u).username,
-        'must not hold credentials: put them in FLAGS_OFREP_HEADERS',
-      )
-      .optional(),
-    FLAGS_OFREP_HEADERS: z.string().transform(parseHeaderList).optional(),
-    FLAG_SSO: z.enum(['true', 'false']).optional(),
-    FLAG_EMAIL_LINK_SIGN_IN: z.enum(['true', 'false']).optional(),
-    SSO_PROVIDER_ID: z.string().regex(/^[\w.-]{1,128}$/).optional(),
-    METRICS_PORT: port.optional(),
-    SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
-  })
-  .superRefine((env, ctx) => {
-    const local = LOCAL_PLATFORMS.includes(env.PLATFORM)
-    if (env.IDENTITY_API_KEY?.includes(':')) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['IDENTITY_API_KEY'],
-        message: 'auth/invalid-api-key: the API key must not contain a colon',
-      })
-    }
-    if (!env.IDENTITY_API_KEY && !env.FIREBASE_AUTH_EMULATOR_HOST && !local) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['IDENTITY_API_KEY'],
-        message: 'required (or set FIREBASE_AUTH_EMULATOR_HOST)',
-      })
-    }
-    if (env.FIREBASE_AUTH_EMULATOR_HOST && parseEmulatorHost(env.FIREBASE_AUTH_EMULATOR_HOST) === null) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['FIREBASE_AUTH_EMULATOR_HOST'],
-        message: 'must be host:port or a URL starting with http:// or https://',
-      })
-    }
-    if (!local && env.RECAPTCHA_SCRIPT_URL.startsWith('http:')) {
-      ctx.addIssue({ code: 'custom', path: ['RECAPTCHA_SCRIPT_URL'], message: `must be https when PLATFORM is ${env.PLATFORM}` })
-    }
-    if (!env.SESSION_SECRET && !local) {
-      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: `required when PLATFORM is ${env.PLATFORM}` })
-    }
-    if (env.SESSION_SECRET && !local && env.SESSION_SECRET.split(',').some((s) => s.trim().length < 32)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SESSION_SECRET'],
-        message: 'each comma-separated secret must be at least 32 characters',
-      })
-    }
-  })
-
-/** The emulator as an origin: accepts Firebase's `host:port` form or an http(s) URL. */
-export function parseEmulatorHost(value: string): string | null {
-  const candidate = value.includes('://') ? value : `http://${value}`
-  if (!/^https?:\/\//i.test(candidate)) return null
-  try {
-    const url = new URL(candidate)
-    if (url.pathname !== '/' || url.search || url.username) return null
-    return url.origin
-  } catch {
-    return null
-  }
-}
 
 export type Config = ReturnType<typeof toConfig>
 
@@ -185,39 +72,6 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     metricsPort: env.METRICS_PORT ?? null,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
   }
-}
-
-function list(value: string): string[] {
-  return value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-}
-
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
-const HEADER_VALUE = /^[\t\x20-\x7e]+$/
-
-/**
- * `FLAGS_OFREP_HEADERS`: comma-separated `Name: value` pairs (`Authorization: Bearer xyz, X-Env: prod`);
- * a value cannot hold a comma. The message never repeats a value: it may be a secret.
- */
-function parseHeaderList(value: string, ctx: z.RefinementCtx): Array<[string, string]> {
-  const headers: Array<[string, string]> = []
-  const entries = list(value)
-  for (const [index, entry] of entries.entries()) {
-    const colon = entry.indexOf(':')
-    const name = entry.slice(0, colon).trim()
-    const headerValue = entry.slice(colon + 1).trim()
-    if (colon < 1 || !HEADER_NAME.test(name) || !HEADER_VALUE.test(headerValue)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `entry ${index + 1} is not 'Name: value' (expected comma-separated pairs, e.g. 'Authorization: Bearer xyz')`,
-      })
-      return z.NEVER
-    }
-    headers.push([name, headerValue])
-  }
-  return headers
 }
 
 function bool(value: 'true' | 'false' | undefined): boolean | null {

@@ -1,8 +1,5 @@
-import { readCookie } from './cookies'
-
-export const CONSENT_COOKIE = 'cookie_consent'
-export const CONSENT_MAX_AGE = 365 * 24 * 60 * 60
+import { COOKIES, getCookie } from './cookies'
 
 export function hasConsented(request: Request): boolean {
-  return readCookie(request.headers.get('Cookie'), CONSENT_COOKIE) === '1'
+  return getCookie(request, COOKIES.consent) === '1'
 }

@@ -1,104 +1,191 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { LOCALE_COOKIE } from '~/lib/i18n'
 import { getConfig } from './config'
-
-export interface CookieOptions {
-  maxAge?: number
-  httpOnly?: boolean
-  /** None only where a cross-site POST must bring the cookie back (SSO form_post), over https. */
-  sameSite?: 'Lax' | 'Strict' | 'None'
-}
-
-/** Cookies over https are Secure; on plain-http localhost (development) they cannot be. */
-export function isSecureOrigin(): boolean {
-  return getConfig().publicOrigin.startsWith('https:')
-}
+import { hostCookieName, isSecureOrigin, openValue, readCookie, sealValue, serializeCookie } from './cookie-format'
 
 /**
- * The name a cookie carries: `__Host-` over https, which browsers accept only from this exact
- * host with Secure, Path=/ and no Domain, so no sibling subdomain or network attacker can plant it.
+ * Every cookie the portal sets, declared once. All are host-only (no Domain), on Path=/, and
+ * Secure over https (./cookie-format.ts); what differs is below.
  */
-export function hostCookieName(base: string): string {
-  return isSecureOrigin() ? `__Host-${base}` : base
-}
-
-/** A host-only cookie (never a Domain attribute) on Path=/, the only kind the portal sets. */
-export function serializeCookie(name: string, value: string, options: CookieOptions = {}): string {
-  const parts = [`${name}=${encodeURIComponent(value)}`, 'Path=/', `SameSite=${options.sameSite ?? 'Lax'}`]
-  if (options.maxAge !== undefined) parts.push(`Max-Age=${Math.max(0, Math.floor(options.maxAge))}`)
-  if (options.httpOnly ?? true) parts.push('HttpOnly')
-  if (isSecureOrigin()) parts.push('Secure')
-  return parts.join('; ')
-}
-
-export function expireCookie(name: string, options: Omit<CookieOptions, 'maxAge'> = {}): string {
-  return serializeCookie(name, '', { ...options, maxAge: 0 })
-}
-
-/** A cookie's value from a Cookie header, or null. */
-export function readCookie(header: string | null, name: string): string | null {
-  if (!header) return null
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=')
-    if (eq > 0 && part.slice(0, eq).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(eq + 1).trim())
-      } catch {
-        return null
-      }
-    }
-  }
-  return null
-}
-
-/**
- * A short-lived sealed cookie: what it is called, what it is for (the HMAC covers the purpose, so
- * one cookie's value cannot be replayed as another's), how long it lives.
- */
-export interface SealedCookie {
-  name: string
+export interface CookieSpec {
+  /** The name; over https it becomes `__Host-<base>` when `hostPrefix` is set. */
+  base: string
+  /** What it is for. */
   purpose: string
-  maxAge: number
-  sameSite?: CookieOptions['sameSite']
+  /** Lifetime in seconds (Max-Age); null for a browser-session cookie. */
+  maxAge: number | null | (() => number)
+  httpOnly: boolean
+  /** `None` only where a cross-site POST must bring it back; browsers refuse it without Secure, so on plain http it is Lax. */
+  sameSite: 'Lax' | 'None'
+  hostPrefix: boolean
+  /** For a sealed value (sealForBrowser, ADR 017): the label its HMAC covers. null: a plain or self-signed value. */
+  sealedAs: string | null
+  /** Logout clears site data: the cookie is expired explicitly, set back (app/.server/auth/logout.ts), or dropped with the rest. */
+  atLogout: 'clear' | 'keep' | 'drop'
+  /** An anonymous form page is the same for every holder of it, so holding it still gets a page shell (app/.server/http/page-shells.ts). */
+  shellNeutral: boolean
 }
 
-/**
- * Sealed values: `expiry.payload.mac`, the payload base64url. The HMAC also covers `binding`, the
- * browser's own secret (its CSRF token, app/.server/policy/csrf.ts `browserBinding`): a value sealed for one
- * browser is refused in any other, so an attacker cannot plant their own pending sign-in, reset
- * code or emailed code in a victim's browser. The first SESSION_SECRET signs, all verify (rotation).
- */
-function mac(purpose: string, body: string, binding: string, secret: string): string {
-  return createHmac('sha256', secret).update(`${purpose}:${binding}:${body}`).digest('base64url')
-}
+const YEAR = 365 * 24 * 60 * 60
+const HOUR = 60 * 60
 
-/** The Set-Cookie for `value` sealed to this browser's binding; the name gets `__Host-` over https. */
-export function sealCookie(cookie: SealedCookie, value: string, binding: string): string {
-  const body = `${Math.floor(Date.now() / 1000) + cookie.maxAge}.${Buffer.from(value, 'utf8').toString('base64url')}`
-  const secret = getConfig().sessionSecrets[0] ?? ''
-  return serializeCookie(hostCookieName(cookie.name), `${body}.${mac(cookie.purpose, body, binding, secret)}`, {
-    maxAge: cookie.maxAge,
+export const COOKIES = {
+  session: {
+    base: 'session',
+    purpose: 'the Firebase session cookie (app/.server/auth/session.ts)',
+    maxAge: () => getConfig().sessionMaxAgeSeconds,
     httpOnly: true,
-    sameSite: cookie.sameSite,
-  })
+    sameSite: 'Lax',
+    hostPrefix: true,
+    sealedAs: null,
+    atLogout: 'clear',
+    shellNeutral: false,
+  },
+  csrf: {
+    base: 'csrf',
+    purpose: 'the signed double-submit CSRF token, and the binding of the sealed cookies (app/.server/policy/csrf.ts)',
+    maxAge: null,
+    httpOnly: true,
+    sameSite: 'Lax',
+    hostPrefix: true,
+    sealedAs: null,
+    atLogout: 'drop',
+    shellNeutral: true,
+  },
+  ssoState: {
+    base: 'sso_state',
+    purpose: 'the pending SSO sign-in; a form_post provider comes back with a cross-site POST (app/.server/auth/sso.ts)',
+    maxAge: 10 * 60,
+    httpOnly: true,
+    sameSite: 'None',
+    hostPrefix: true,
+    sealedAs: 'sso-state',
+    atLogout: 'drop',
+    shellNeutral: false,
+  },
+  mfaPending: {
+    base: 'mfa_pending',
+    purpose:
+      'the pending second-factor sign-in, as long as the identity service keeps its credential usable, about 10 minutes (app/.server/auth/second-factor.ts)',
+    maxAge: 10 * 60,
+    httpOnly: true,
+    sameSite: 'Lax',
+    hostPrefix: true,
+    sealedAs: 'mfa-pending',
+    atLogout: 'drop',
+    shellNeutral: false,
+  },
+  emailLink: {
+    base: 'email_link',
+    purpose: 'the address that asked for a sign-in link in this browser (app/.server/auth/email-link.ts)',
+    maxAge: HOUR,
+    httpOnly: true,
+    sameSite: 'Lax',
+    hostPrefix: true,
+    sealedAs: 'email-link',
+    atLogout: 'drop',
+    shellNeutral: false,
+  },
+  resetCode: {
+    base: 'reset_code',
+    purpose: 'the emailed reset code, out of the address bar (app/.server/auth/password-reset.ts)',
+    maxAge: HOUR,
+    httpOnly: true,
+    sameSite: 'Lax',
+    hostPrefix: true,
+    sealedAs: 'reset-code',
+    atLogout: 'drop',
+    shellNeutral: false,
+  },
+  actionCode: {
+    base: 'action_code',
+    purpose: 'the emailed code of every other link mode (app/.server/auth/email-actions.ts)',
+    maxAge: HOUR,
+    httpOnly: true,
+    sameSite: 'Lax',
+    hostPrefix: true,
+    sealedAs: 'action-code',
+    atLogout: 'drop',
+    shellNeutral: false,
+  },
+  locale: {
+    base: LOCALE_COOKIE,
+    purpose: 'the language chosen with the switch (app/.server/i18n.ts)',
+    maxAge: YEAR,
+    httpOnly: true,
+    sameSite: 'Lax',
+    hostPrefix: false,
+    sealedAs: null,
+    atLogout: 'keep',
+    shellNeutral: true,
+  },
+  consent: {
+    base: 'cookie_consent',
+    purpose: 'the privacy notice was accepted (app/.server/consent.ts)',
+    maxAge: YEAR,
+    httpOnly: true,
+    sameSite: 'Lax',
+    hostPrefix: false,
+    sealedAs: null,
+    atLogout: 'keep',
+    shellNeutral: true,
+  },
+  device: {
+    base: 'device',
+    purpose: 'a signed device cookie naming the last account signed in here, out of its lock-out (app/.server/policy/device.ts, ADR 015)',
+    maxAge: YEAR,
+    httpOnly: true,
+    sameSite: 'Lax',
+    hostPrefix: true,
+    sealedAs: null,
+    atLogout: 'keep',
+    shellNeutral: true,
+  },
+} as const satisfies Record<string, CookieSpec>
+
+export type CookieKey = keyof typeof COOKIES
+/** A sealed cookie: its label and a fixed lifetime. */
+export type SealedCookie = CookieSpec & { sealedAs: string; maxAge: number }
+
+/** Its name for this origin. */
+export function cookieName(cookie: CookieSpec): string {
+  return cookie.hostPrefix ? hostCookieName(cookie.base) : cookie.base
 }
 
-/** The value, or null when absent, tampered with, expired, or sealed for another browser. */
+/** Every name it can carry, whatever the origin. */
+export function allNames(cookie: CookieSpec): string[] {
+  return cookie.hostPrefix ? [cookie.base, `__Host-${cookie.base}`] : [cookie.base]
+}
+
+function attributes(cookie: CookieSpec, maxAge: number | undefined) {
+  const sameSite = cookie.sameSite === 'None' && !isSecureOrigin() ? 'Lax' : cookie.sameSite
+  return { maxAge, httpOnly: cookie.httpOnly, sameSite }
+}
+
+function lifetime(cookie: CookieSpec): number | undefined {
+  return typeof cookie.maxAge === 'function' ? cookie.maxAge() : (cookie.maxAge ?? undefined)
+}
+
+/** The Set-Cookie for `value`, for its declared lifetime unless `maxAge` says otherwise. */
+export function setCookie(cookie: CookieSpec, value: string, options: { maxAge?: number } = {}): string {
+  return serializeCookie(cookieName(cookie), value, attributes(cookie, options.maxAge ?? lifetime(cookie)))
+}
+
+/** Its value in this request, or null. */
+export function getCookie(request: Request, cookie: CookieSpec): string | null {
+  return readCookie(request.headers.get('Cookie'), cookieName(cookie))
+}
+
+/** The Set-Cookie that removes it. */
+export function clearCookie(cookie: CookieSpec): string {
+  return serializeCookie(cookieName(cookie), '', attributes(cookie, 0))
+}
+
+/** The Set-Cookie for `value` sealed to this browser's binding (use sealForBrowser, app/.server/policy/csrf.ts). */
+export function sealCookie(cookie: SealedCookie, value: string, binding: string): string {
+  return setCookie(cookie, sealValue(cookie.sealedAs, value, binding, cookie.maxAge))
+}
+
+/** The sealed value, or null when absent, tampered with, expired, or sealed for another browser. */
 export function openCookie(request: Request, cookie: SealedCookie, binding: string | null): string | null {
-  const sealed = readCookie(request.headers.get('Cookie'), hostCookieName(cookie.name))
-  const dot = sealed?.lastIndexOf('.') ?? -1
-  if (!sealed || dot <= 0 || !binding) return null
-  const body = sealed.slice(0, dot)
-  const given = Buffer.from(sealed.slice(dot + 1))
-  // No early exit, so the time taken does not tell which secret matched.
-  const valid = getConfig().sessionSecrets.reduce((found, secret) => {
-    const expected = Buffer.from(mac(cookie.purpose, body, binding, secret))
-    return (expected.length === given.length && timingSafeEqual(expected, given)) || found
-  }, false)
-  const [expiry, payload, ...rest] = body.split('.')
-  if (!valid || rest.length > 0 || !payload || !(Number(expiry) > Date.now() / 1000)) return null
-  return Buffer.from(payload, 'base64url').toString('utf8')
-}
-
-export function clearCookie(cookie: SealedCookie): string {
-  return expireCookie(hostCookieName(cookie.name), { sameSite: cookie.sameSite })
+  return openValue(cookie.sealedAs, getCookie(request, cookie), binding)
 }

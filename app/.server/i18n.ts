@@ -1,6 +1,6 @@
 import { createInstance, type i18n } from 'i18next'
-import { DEFAULT_LOCALE, LOCALE_CODES, LOCALE_COOKIE, i18nOptions, isLocale, type Locale } from '~/lib/i18n'
-import { readCookie } from './cookies'
+import { DEFAULT_LOCALE, LOCALE_CODES, i18nOptions, isLocale, type Locale } from '~/lib/i18n'
+import { COOKIES, getCookie } from './cookies'
 
 /**
  * Choice order (seed section 4): the `i18n_redirected` cookie, then Accept-Language by q-value,
@@ -9,7 +9,7 @@ import { readCookie } from './cookies'
  * `de, en;q=0.8` would fall back to French: ADR 004.)
  */
 export function getLocale(request: Request): Locale {
-  const cookie = readCookie(request.headers.get('Cookie'), LOCALE_COOKIE)
+  const cookie = getCookie(request, COOKIES.locale)
   if (isLocale(cookie)) return cookie
   return localeFromAcceptLanguage(request.headers.get('Accept-Language')) ?? DEFAULT_LOCALE
 }

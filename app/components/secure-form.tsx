@@ -1,9 +1,7 @@
 import { Form, useRouteLoaderData, type FormProps } from '@remix-run/react'
 import { forwardRef } from 'react'
+import { CSRF_FIELD, HONEYPOT_FIELD } from '~/lib/form-fields'
 import type { loader as rootLoader } from '~/root'
-
-/** The honeypot's name; people never see the field, bots fill it. */
-export const HONEYPOT_NAME = 'website'
 
 /**
  * A POST form that carries the CSRF token (bound to the `csrf` cookie) and the honeypot.
@@ -13,8 +11,8 @@ export const SecureForm = forwardRef<HTMLFormElement, FormProps>(function Secure
   const root = useRouteLoaderData<typeof rootLoader>('root')
   return (
     <Form ref={ref} method="post" {...props}>
-      <input type="hidden" name="csrf" value={root?.csrf ?? ''} />
-      <input type="text" name={HONEYPOT_NAME} className="hp" tabIndex={-1} autoComplete="off" aria-hidden="true" />
+      <input type="hidden" name={CSRF_FIELD} value={root?.csrf ?? ''} />
+      <input type="text" name={HONEYPOT_FIELD} className="hp" tabIndex={-1} autoComplete="off" aria-hidden="true" />
       {children}
     </Form>
   )

@@ -10,8 +10,8 @@ export const LOCALES = [
 export type Locale = (typeof LOCALES)[number]['code']
 export const DEFAULT_LOCALE: Locale = 'fr'
 export const LOCALE_CODES: Locale[] = LOCALES.map((l) => l.code)
+/** The language cookie's name, the one fact about it the browser may need; the rest is in app/.server/cookies.ts. */
 export const LOCALE_COOKIE = 'i18n_redirected'
-export const LOCALE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60
 
 export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALE_CODES as string[]).includes(value)

@@ -3,7 +3,11 @@
  * schemas so that the browser bundle does not carry zod.
  */
 export const EMAIL_MAX_LENGTH = 254
-export const PASSWORD_INPUT_MAX_LENGTH = 4096
+/**
+ * Longest accepted password: bounds hashing cost and request size. The new-password rule counts
+ * it in code points (app/lib/password-policy.ts); the sign-in form and the environment check use it too.
+ */
+export const PASSWORD_MAX_LENGTH = 4096
 
 /** Field messages (translation keys), first message per field. */
 export type FieldErrors = Partial<Record<string, string>>

@@ -1,12 +1,12 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
-  PASSWORD_MAX_LENGTH,
   type PasswordChecklist,
   evaluatePassword,
   passwordProblem,
   passwordRulesAttribute,
 } from './password-policy'
+import { PASSWORD_MAX_LENGTH } from './limits'
 
 const MIN = 12
 const opts = { minLength: MIN }

@@ -1,11 +1,10 @@
+import { PASSWORD_MAX_LENGTH } from './limits'
+
 /**
  * The new-password rules (seed spec section 5), shared by the server check and the live
  * checklist in the browser. Keep it tiny and dependency-free: it ships to the browser.
  * The common-password list is server-only (app/.server/policy/common-passwords.ts).
  */
-
-/** Longest accepted password, in code points: bounds hashing cost and request size. */
-export const PASSWORD_MAX_LENGTH = 4096
 
 /** Translation keys, in the order they are reported. */
 export type PasswordProblem =

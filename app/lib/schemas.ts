@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-import { EMAIL_MAX_LENGTH, PASSWORD_INPUT_MAX_LENGTH, type FieldErrors } from './limits'
+import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, type FieldErrors } from './limits'
 
 /**
  * The forms' shared schemas: the actions parse with them. Messages are translation keys.
@@ -22,7 +22,7 @@ export const SignInFormSchema = z.object({
   email: EmailSchema,
   password: z.preprocess(
     text,
-    z.string().min(1, 'validation.passwordRequired').max(PASSWORD_INPUT_MAX_LENGTH, 'validation.passwordRequired'),
+    z.string().min(1, 'validation.passwordRequired').max(PASSWORD_MAX_LENGTH, 'validation.passwordRequired'),
   ),
 })
 

@@ -15,7 +15,7 @@ import { getFlags } from '~/.server/ops/flags'
 import { guardForm } from '~/.server/policy/form-guard'
 import { getLocale } from '~/.server/i18n'
 import { captchaSettings } from '~/.server/policy/recaptcha'
-import { resolveRedirect } from '~/.server/policy/redirect'
+import { keptRedirect, resolveRedirect } from '~/.server/policy/redirect'
 import { clearSessionCookie, getSession } from '~/.server/auth/session'
 import { signInWithPassword } from '~/.server/auth/sign-in'
 import { mfaErrorKey } from '~/.server/auth/second-factor'
@@ -61,11 +61,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const email = formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
   const noStore = { 'Cache-Control': 'no-store' }
 
-  const target = await resolveRedirect(form.has('redirect') ? formText(form, 'redirect') : null, context.publicOrigin)
+  const posted = form.has('redirect') ? formText(form, 'redirect') : null
+  const target = await resolveRedirect(posted, context.publicOrigin)
   if (target.kind === 'invalid' || target.kind === 'missing') {
     return data({ email, formError: REDIRECT_ERRORS[target.kind] }, { status: 400, headers: noStore })
   }
-  const redirectParam = target.kind === 'ok' ? formText(form, 'redirect') : null
+  const redirectParam = keptRedirect(posted, target)
   const captchaResponse = postedCaptchaToken(form)
   if (formText(form, 'intent') === 'email-link' && (await getFlags()).emailLinkSignIn) {
     // 'Email me a sign-in link' needs only the address.

@@ -1,7 +1,6 @@
 import { data, redirect, type ActionFunctionArgs } from '@remix-run/node'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { CONSENT_COOKIE, CONSENT_MAX_AGE } from '~/.server/consent'
-import { serializeCookie } from '~/.server/cookies'
+import { COOKIES, setCookie } from '~/.server/cookies'
 import { guardForm } from '~/.server/policy/form-guard'
 import { localPathOr } from '~/.server/policy/redirect'
 
@@ -9,7 +8,7 @@ import { localPathOr } from '~/.server/policy/redirect'
 export async function action({ request, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
   const headers = {
-    'Set-Cookie': serializeCookie(CONSENT_COOKIE, '1', { maxAge: CONSENT_MAX_AGE }),
+    'Set-Cookie': setCookie(COOKIES.consent, '1'),
     'Cache-Control': 'no-store',
   }
   if (form.get('inPlace') === '1') return data({ accepted: true }, { headers })

@@ -14,7 +14,7 @@ import { guardForm } from '~/.server/policy/form-guard'
 import { getLocale } from '~/.server/i18n'
 import { requestPasswordReset } from '~/.server/auth/password-reset'
 import { captchaSettings } from '~/.server/policy/recaptcha'
-import { resolveRedirect } from '~/.server/policy/redirect'
+import { acceptedRedirect } from '~/.server/policy/redirect'
 
 export const headers = routeHeaders
 
@@ -35,8 +35,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ email, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: { 'Cache-Control': 'no-store' } })
   }
   // Only a redirect the policy accepts travels in the email's link.
-  const target = await resolveRedirect(form.has('redirect') ? formText(form, 'redirect') : null, context.publicOrigin)
-  const redirectParam = target.kind === 'ok' ? formText(form, 'redirect') : null
+  const redirectParam = await acceptedRedirect(form.has('redirect') ? formText(form, 'redirect') : null, context.publicOrigin)
   if (!isBot) {
     await requestPasswordReset(
       { email: parsed.data.email, locale: getLocale(request), redirect: redirectParam, captchaResponse: postedCaptchaToken(form) },

@@ -1,7 +1,7 @@
 import { data, redirect, type ActionFunctionArgs } from '@remix-run/node'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, isLocale } from '~/lib/i18n'
-import { serializeCookie } from '~/.server/cookies'
+import { isLocale } from '~/lib/i18n'
+import { COOKIES, setCookie } from '~/.server/cookies'
 import { guardForm } from '~/.server/policy/form-guard'
 import { localPathOr } from '~/.server/policy/redirect'
 
@@ -11,7 +11,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const locale = form.get('locale')
   if (!isLocale(locale)) throw data({ reason: 'bad-form' }, { status: 400 })
   const headers = {
-    'Set-Cookie': serializeCookie(LOCALE_COOKIE, locale, { maxAge: LOCALE_COOKIE_MAX_AGE }),
+    'Set-Cookie': setCookie(COOKIES.locale, locale),
     'Cache-Control': 'no-store',
   }
   if (form.get('inPlace') === '1') return data({ locale }, { headers })

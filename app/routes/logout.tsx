@@ -3,15 +3,12 @@ import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { FormAlert, SubmitButton } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
-import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, isLocale } from '~/lib/i18n'
 import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
-import { CONSENT_COOKIE, CONSENT_MAX_AGE, hasConsented } from '~/.server/consent'
-import { readCookie, serializeCookie } from '~/.server/cookies'
-import { keepDeviceCookie } from '~/.server/policy/device'
 import { guardForm } from '~/.server/policy/form-guard'
 import { securityEvent } from '~/.server/ops/security-events'
-import { clearSessionCookie, getSession, revokeSessions } from '~/.server/auth/session'
+import { logoutCookies } from '~/.server/auth/logout'
+import { getSession, revokeSessions } from '~/.server/auth/session'
 import { syncToken } from '~/.server/auth/token-sync'
 
 export const headers = routeHeaders
@@ -34,14 +31,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   await syncToken(null)
   const headers = new Headers({ 'Cache-Control': 'no-store', 'Clear-Site-Data': '"cookies"' })
-  headers.append('Set-Cookie', clearSessionCookie())
-  // Clear-Site-Data also drops the visitor's preferences; they are not secrets, so keep them.
-  const locale = readCookie(request.headers.get('Cookie'), LOCALE_COOKIE)
-  if (isLocale(locale)) headers.append('Set-Cookie', serializeCookie(LOCALE_COOKIE, locale, { maxAge: LOCALE_COOKIE_MAX_AGE }))
-  if (hasConsented(request)) headers.append('Set-Cookie', serializeCookie(CONSENT_COOKIE, '1', { maxAge: CONSENT_MAX_AGE }))
-  // Nor is the device cookie (ADR 015): it keeps this browser out of the per-account lock-out.
-  const device = keepDeviceCookie(request)
-  if (device) headers.append('Set-Cookie', device)
+  // The session cookie is expired; the preferences and the device cookie are set back (the registry says which).
+  for (const cookie of logoutCookies(request)) headers.append('Set-Cookie', cookie)
   return data({ done: true }, { headers })
 }
 

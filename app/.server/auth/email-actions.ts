@@ -1,7 +1,7 @@
 import { data, type AppLoadContext } from '@remix-run/node'
 import { formText } from '~/lib/schemas'
 import { EMAIL_MAX_LENGTH } from '~/lib/limits'
-import { clearCookie, type SealedCookie } from '~/.server/cookies'
+import { COOKIES, clearCookie } from '~/.server/cookies'
 import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
 import { clearEmailLinkCookie, completeEmailLinkSignIn, readEmailLinkCookie } from './email-link'
 import { getFlags } from '~/.server/ops/flags'
@@ -15,7 +15,7 @@ import {
 } from '~/.server/identity'
 import { serviceFailureStatus } from './new-password'
 import { logger } from '~/.server/ops/logger'
-import { resolveRedirect } from '~/.server/policy/redirect'
+import { redirectTarget } from '~/.server/policy/redirect'
 import { statusFor } from './sign-in'
 
 /**
@@ -46,7 +46,7 @@ function isMode(value: string | null): value is EmailActionMode {
 }
 
 /** The emailed code of every mode but a reset, sealed to the browser that opened the link (ADR 017). */
-const CODE_COOKIE: SealedCookie = { name: 'action_code', purpose: 'action-code', maxAge: 60 * 60 }
+const CODE_COOKIE = COOKIES.actionCode
 const noStore = { 'Cache-Control': 'no-store' }
 
 /**
@@ -219,8 +219,7 @@ export async function applyEmailAction(
   }
   logger.info({ event: 'email-action-applied', mode, reqId: context.requestId }, 'emailed code applied')
   // Only a continueUrl the redirect policy accepts is ever shown as a link.
-  const target = await resolveRedirect(continueUrl, context.publicOrigin)
-  const continueTo = target.kind === 'ok' ? target.url : null
+  const continueTo = await redirectTarget(continueUrl, context.publicOrigin)
   return {
     result: { status: 'done', mode, email: info.email, newEmail: info.newEmail, continueTo },
     httpStatus: 200,

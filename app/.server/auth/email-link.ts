@@ -1,7 +1,7 @@
 import type { AppLoadContext } from '@remix-run/node'
 import type { Locale } from '~/lib/i18n'
-import { getConfig } from '~/.server/config'
-import { clearCookie, type SealedCookie } from '~/.server/cookies'
+import { continueUrlFor, redirectFromContinueUrl } from './continue-url'
+import { COOKIES, clearCookie } from '~/.server/cookies'
 import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
 import { getIdentity, isIdentityError, messageKeyFor, mfaRequiredOf, type AuthCode } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
@@ -18,7 +18,7 @@ import { signInWithIdToken, statusFor } from './sign-in'
  * link asks only for a click; without it (another device) the visitor types the address again,
  * as Firebase requires.
  */
-const EMAIL_COOKIE: SealedCookie = { name: 'email_link', purpose: 'email-link', maxAge: 60 * 60 }
+const EMAIL_COOKIE = COOKIES.emailLink
 
 export function readEmailLinkCookie(request: Request): string | null {
   return openForBrowser(request, EMAIL_COOKIE)
@@ -43,30 +43,14 @@ export async function requestEmailLink(
     { event: 'email-link-requested', reqId: context.requestId, emailHash: hashEmail(input.email) },
     'sign-in link requested',
   )
-  const continueUrl = new URL('/', getConfig().publicOrigin)
-  if (input.redirect) continueUrl.searchParams.set('redirect', input.redirect)
   sendProtectedOobCode(
-    { requestType: 'EMAIL_SIGNIN', email: input.email, continueUrl: continueUrl.href, locale: input.locale },
+    { requestType: 'EMAIL_SIGNIN', email: input.email, continueUrl: continueUrlFor(input.redirect), locale: input.locale },
     input.captchaResponse,
     (code, captcha) => {
       const entry = { event: 'email-link-failed', code, reqId: context.requestId, ...(captcha ? { captcha } : {}) }
       logger.warn(entry, captcha ? 'sign-in link not sent: the reCAPTCHA check refused it' : 'sign-in link not sent')
     },
   )
-}
-
-/**
- * The `redirect` a sign-in link carries: its continueUrl is the sign-in page on our origin (see
- * requestEmailLink); anything else carries none. signInWithIdToken checks it again.
- */
-export function redirectFromContinueUrl(continueUrl: string | null): string | null {
-  if (!continueUrl) return null
-  try {
-    const url = new URL(continueUrl)
-    return url.origin === getConfig().publicOrigin ? url.searchParams.get('redirect') : null
-  } catch {
-    return null
-  }
 }
 
 export type EmailLinkOutcome =

@@ -3,7 +3,9 @@ import { getConfig } from '~/.server/config'
 import { serverPasswordProblem } from '~/.server/policy/common-passwords'
 import { getIdentity, isIdentityError, messageKeyFor, type AuthCode } from '~/.server/identity'
 import { securityEvent } from '~/.server/ops/security-events'
-import { consumeNewPassword, type Outcome } from '~/.server/policy/rate-limit'
+import { consumeNewPassword } from '~/.server/policy/rate-limit'
+import type { Outcome } from '~/.server/policy/rate-limit-attempt'
+import { redirectFromContinueUrl } from './continue-url'
 import { revokeSessionsByEmail } from './session'
 import { statusFor } from './sign-in'
 
@@ -41,16 +43,7 @@ export async function inspectResetCode(oobCode: string | null) {
  * built on our origin) or a `redirect` parameter. It is checked again at sign-in.
  */
 export function continueParams(search: URLSearchParams): string {
-  let redirect = search.get('redirect')
-  const continueUrl = search.get('continueUrl')
-  if (!redirect && continueUrl) {
-    try {
-      const url = new URL(continueUrl)
-      if (url.origin === getConfig().publicOrigin) redirect = url.searchParams.get('redirect')
-    } catch {
-      // not a URL: nothing to carry
-    }
-  }
+  const redirect = search.get('redirect') || redirectFromContinueUrl(search.get('continueUrl'))
   return redirect ? new URLSearchParams({ redirect }).toString() : ''
 }
 

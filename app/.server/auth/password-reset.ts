@@ -1,12 +1,13 @@
 import type { AppLoadContext } from '@remix-run/node'
 import type { Locale } from '~/lib/i18n'
 import { getConfig } from '~/.server/config'
-import { clearCookie, type SealedCookie } from '~/.server/cookies'
+import { COOKIES, clearCookie } from '~/.server/cookies'
 import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
 import { logger } from '~/.server/ops/logger'
 import { recordPasswordResetRequest } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeReset } from '~/.server/policy/rate-limit'
+import { continueUrlFor } from './continue-url'
 import { sendProtectedOobCode } from './protected-email'
 
 /**
@@ -33,10 +34,8 @@ export async function requestPasswordReset(
     return
   }
   securityEvent('reset-requested', { reqId: context.requestId, ip: context.clientIp, email: input.email })
-  const continueUrl = new URL('/', getConfig().publicOrigin)
-  if (input.redirect) continueUrl.searchParams.set('redirect', input.redirect)
   sendProtectedOobCode(
-    { requestType: 'PASSWORD_RESET', email: input.email, continueUrl: continueUrl.href, locale: input.locale },
+    { requestType: 'PASSWORD_RESET', email: input.email, continueUrl: continueUrlFor(input.redirect), locale: input.locale },
     input.captchaResponse,
     (code, captcha) => {
       // An unknown address is not an error worth more than debug: it is what enumeration probes send.
@@ -52,7 +51,7 @@ export async function requestPasswordReset(
  * sealed, HttpOnly cookie bound to this browser (ADR 009, ADR 017). Path=/ because Remix's data
  * requests go to `/new-password.data`, which a `/new-password` path would not match.
  */
-const RESET_COOKIE: SealedCookie = { name: 'reset_code', purpose: 'reset-code', maxAge: 60 * 60 }
+const RESET_COOKIE = COOKIES.resetCode
 
 /** The Set-Cookie values that keep the code for this browser. */
 export function keepResetCode(request: Request, oobCode: string): string[] {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { AppLoadContext } from '@remix-run/node'
 import { getConfig } from '~/.server/config'
-import { clearCookie, type SealedCookie } from '~/.server/cookies'
+import { COOKIES, clearCookie } from '~/.server/cookies'
 import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
 import {
   getIdentity,
@@ -31,11 +31,11 @@ import { signInWithIdToken, type SignInMethod } from './sign-in'
 
 export const SECOND_FACTOR_PATH = '/second-factor'
 /** As long as the identity service keeps a pending credential usable, about 10 minutes. */
-export const PENDING_MAX_AGE = 10 * 60
+export const PENDING_MAX_AGE = COOKIES.mfaPending.maxAge
 /** Seconds between two SMS codes for one pending sign-in ('Resend code'). */
 export const RESEND_COOLDOWN = 30
 
-const PENDING_COOKIE: SealedCookie = { name: 'mfa_pending', purpose: 'mfa-pending', maxAge: PENDING_MAX_AGE }
+const PENDING_COOKIE = COOKIES.mfaPending
 
 /** Where the sign-in page explains why the step ended: `/?mfaError=<reason>`. */
 export const MFA_ERRORS = {

@@ -1,7 +1,7 @@
 import { getApps, initializeApp, type App } from 'firebase-admin/app'
 import { getAuth } from 'firebase-admin/auth'
 import { getConfig } from '~/.server/config'
-import { expireCookie, isSecureOrigin, readCookie, serializeCookie } from '~/.server/cookies'
+import { COOKIES, clearCookie, getCookie, setCookie } from '~/.server/cookies'
 import { logger } from '~/.server/ops/logger'
 
 /**
@@ -26,10 +26,6 @@ function auth() {
   const { identity } = getConfig()
   const base = getAuth(adminApp())
   return identity.tenantId ? base.tenantManager().authForTenant(identity.tenantId) : base
-}
-
-export function sessionCookieName(): string {
-  return isSecureOrigin() ? '__Host-session' : 'session'
 }
 
 export interface SessionUser {
@@ -72,15 +68,15 @@ export async function createSession(idToken: string, options: { secondFactor?: b
   if (options.secondFactor && !secondFactor) throw new Error('the ID token does not come from a second factor')
   const maxAge = getConfig().sessionMaxAgeSeconds
   const cookie = await auth().createSessionCookie(idToken, { expiresIn: maxAge * 1000 })
-  return serializeCookie(sessionCookieName(), cookie, { maxAge, httpOnly: true, sameSite: 'Lax' })
+  return setCookie(COOKIES.session, cookie, { maxAge })
 }
 
 export function clearSessionCookie(): string {
-  return expireCookie(sessionCookieName(), { httpOnly: true, sameSite: 'Lax' })
+  return clearCookie(COOKIES.session)
 }
 
 export function readSessionCookie(request: Request): string | null {
-  return readCookie(request.headers.get('Cookie'), sessionCookieName())
+  return getCookie(request, COOKIES.session)
 }
 
 export type SessionState =

@@ -7,7 +7,7 @@ import { recordSignIn } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeSignIn } from '~/.server/policy/rate-limit'
 import { captchaSettings, captchaTokenToSend, isCaptchaRefusal, recordCaptchaOutcome, refreshAfterDemand } from '~/.server/policy/recaptcha'
-import { defaultRedirect, resolveRedirect } from '~/.server/policy/redirect'
+import { defaultRedirect, redirectTarget } from '~/.server/policy/redirect'
 import { beginSecondFactor } from './second-factor'
 import { createSession } from './session'
 import { syncToken } from './token-sync'
@@ -72,8 +72,7 @@ export async function signInWithIdToken(
     secondFactor: input.secondFactor,
   })
   recordSignIn('success')
-  const target = await resolveRedirect(input.redirect, context.publicOrigin)
-  return { setCookies, location: target.kind === 'ok' ? target.url : defaultRedirect() }
+  return { setCookies, location: (await redirectTarget(input.redirect, context.publicOrigin)) ?? defaultRedirect() }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { AppLoadContext } from '@remix-run/node'
 import { getConfig } from '~/.server/config'
-import { clearCookie, isSecureOrigin, type SealedCookie } from '~/.server/cookies'
+import { COOKIES, clearCookie } from '~/.server/cookies'
 import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
 import { getFlags, type Flags } from '~/.server/ops/flags'
 import {
@@ -15,7 +15,7 @@ import {
 } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
 import { securityEvent } from '~/.server/ops/security-events'
-import { resolveRedirect } from '~/.server/policy/redirect'
+import { acceptedRedirect, resolveRedirect } from '~/.server/policy/redirect'
 import { beginSecondFactor } from './second-factor'
 import { signInWithIdToken } from './sign-in'
 
@@ -247,19 +247,14 @@ export async function ssoSettings(): Promise<SsoSettings | null> {
  * refused. SameSite=None over https: a form_post provider returns with a cross-site POST, which
  * would not carry a Lax cookie.
  */
-const stateCookie = (): SealedCookie => ({
-  name: 'sso_state',
-  purpose: 'sso-state',
-  maxAge: 10 * 60,
-  sameSite: isSecureOrigin() ? 'None' : 'Lax',
-})
+const STATE_COOKIE = COOKIES.ssoState
 
 export function clearStateCookie(): string {
-  return clearCookie(stateCookie())
+  return clearCookie(STATE_COOKIE)
 }
 
 function readState(request: Request): SsoState | null {
-  const value = openForBrowser(request, stateCookie())
+  const value = openForBrowser(request, STATE_COOKIE)
   if (!value) return null
   try {
     const state = JSON.parse(value) as Partial<SsoState>
@@ -296,13 +291,12 @@ export async function startSso(
   context: AppLoadContext,
 ): Promise<StartOutcome> {
   const settings = await ssoSettings()
-  const target = await resolveRedirect(input.redirect, context.publicOrigin)
-  const redirect = target.kind === 'ok' ? input.redirect : null
+  const redirect = await acceptedRedirect(input.redirect, context.publicOrigin)
   if (!settings) return { ok: false, location: signInPageWithError('unavailable', redirect) }
   const callbackOrigin = await callbackOriginFor(input.authDomain, context.publicOrigin)
   try {
     const { authUri, state } = await beginSso({ redirect, callbackOrigin }, settings)
-    return { ok: true, authUri, setCookies: sealForBrowser(request, stateCookie(), JSON.stringify(state)) }
+    return { ok: true, authUri, setCookies: sealForBrowser(request, STATE_COOKIE, JSON.stringify(state)) }
   } catch (error) {
     const code = isIdentityError(error) ? error.code : 'auth/internal-error'
     logger.warn({ event: 'sso-start-failed', code, reqId: context.requestId }, 'single sign-on could not start')

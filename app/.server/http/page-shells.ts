@@ -1,5 +1,7 @@
 import type express from 'express'
 import { hasConsented } from '~/.server/consent'
+import { COOKIES, allNames } from '~/.server/cookies'
+import { CSRF_FIELD } from '~/lib/form-fields'
 import { issueCsrf } from '~/.server/policy/csrf'
 import { getFlags } from '~/.server/ops/flags'
 import { getLocale } from '~/.server/i18n'
@@ -22,7 +24,7 @@ import { captchaSettings } from '~/.server/policy/recaptcha'
  *   nonce) and, when the visitor has no CSRF cookie yet, the Set-Cookie minting one.
  */
 const SHELL_PATHS = new Set(['/', '/forgot-password'])
-const NEUTRAL_COOKIES = new Set(['csrf', '__Host-csrf', 'i18n_redirected', 'cookie_consent', 'device', '__Host-device'])
+const NEUTRAL_COOKIES = new Set(Object.values(COOKIES).flatMap((cookie) => (cookie.shellNeutral ? allNames(cookie) : [])))
 const TTL_MS = 30_000
 const MAX_SHELLS = 64
 
@@ -142,7 +144,7 @@ function keep(
     const type = String(res.getHeader('content-type') ?? '')
     if (res.statusCode !== 200 || !type.startsWith('text/html') || req.method !== 'GET') return
     const body = Buffer.concat(chunks).toString('utf8')
-    const csrf = /name="csrf" value="([^"]+)"/.exec(body)?.[1]
+    const csrf = new RegExp(`name="${CSRF_FIELD}" value="([^"]+)"`).exec(body)?.[1]
     const nonce = String(res.locals.cspNonce ?? '')
     if (!csrf || !nonce) return
     const headers = Object.entries(res.getHeaders())

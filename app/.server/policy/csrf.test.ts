@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type * as configModule from '~/.server/config'
 import type { Config } from '~/.server/config'
-import { CSRF_FIELD, HONEYPOT_FIELD, csrfCookieName, honeypotFilled, issueCsrf, verifyCsrf } from './csrf'
+import { CSRF_FIELD, HONEYPOT_FIELD } from '~/lib/form-fields'
+import { csrfCookieName, honeypotFilled, issueCsrf, verifyCsrf } from './csrf'
 
 const overrides = vi.hoisted(() => ({ value: {} as Partial<Config> }))
 vi.mock('~/.server/config', async (importOriginal) => {

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { getConfig } from '~/.server/config'
-import { hostCookieName, openCookie, readCookie, sealCookie, serializeCookie, type SealedCookie } from '~/.server/cookies'
+import { COOKIES, cookieName, getCookie, openCookie, sealCookie, setCookie, type SealedCookie } from '~/.server/cookies'
+import { CSRF_FIELD, HONEYPOT_FIELD } from '~/lib/form-fields'
 
 /**
  * Signed double-submit CSRF tokens, plus Origin / Sec-Fetch-Site checks.
@@ -11,14 +12,8 @@ import { hostCookieName, openCookie, readCookie, sealCookie, serializeCookie, ty
  * stops sibling subdomains from setting the cookie at all.
  */
 
-/** The hidden form field that carries the token. */
-export const CSRF_FIELD = 'csrf'
-
-/** Bots fill every input; people never see this one. */
-export const HONEYPOT_FIELD = 'website'
-
 export function csrfCookieName(): string {
-  return hostCookieName('csrf')
+  return cookieName(COOKIES.csrf)
 }
 
 export type CsrfRefusal = 'cookie-missing' | 'token-mismatch' | 'bad-origin' | 'cross-site'
@@ -48,13 +43,13 @@ function mint(): { token: string; setCookie: string } {
   const [secret] = getConfig().sessionSecrets
   if (!secret) throw new Error('no session secret configured')
   const token = `${random}.${sign(random, secret)}`
-  // A browser-session cookie: no Max-Age, it lives as long as the forms it protects.
-  return { token, setCookie: serializeCookie(csrfCookieName(), token, { httpOnly: true, sameSite: 'Lax' }) }
+  // A browser-session cookie (no Max-Age): it lives as long as the forms it protects.
+  return { token, setCookie: setCookie(COOKIES.csrf, token) }
 }
 
 /** The authentic token this browser holds, or null. */
 function presentToken(request: Request): string | null {
-  const existing = readCookie(request.headers.get('Cookie'), csrfCookieName())
+  const existing = getCookie(request, COOKIES.csrf)
   return existing && isAuthentic(existing) ? existing : null
 }
 
@@ -112,7 +107,7 @@ export function verifyCsrf(
   // with `Referrer-Policy: no-referrer` (the reset pages): Sec-Fetch-Site tells them apart.
   const sameOriginNull = origin === 'null' && fetchSite === 'same-origin'
   if (origin !== null && origin !== publicOrigin && !sameOriginNull) return { ok: false, reason: 'bad-origin' }
-  const cookie = readCookie(request.headers.get('Cookie'), csrfCookieName())
+  const cookie = getCookie(request, COOKIES.csrf)
   if (!cookie) return { ok: false, reason: 'cookie-missing' }
   const field = form.get(CSRF_FIELD)
   if (typeof field !== 'string' || !safeEqual(field, cookie) || !isAuthentic(cookie)) {

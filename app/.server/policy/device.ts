@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { getConfig } from '~/.server/config'
-import { hostCookieName, readCookie, serializeCookie } from '~/.server/cookies'
+import { COOKIES, cookieName, getCookie, setCookie } from '~/.server/cookies'
 
 /**
  * Device cookies (OWASP, "Slow down online guessing attacks with device cookies"; ADR 015): after
@@ -13,10 +13,10 @@ import { hostCookieName, readCookie, serializeCookie } from '~/.server/cookies'
  * SESSION_SECRET signs; every one verifies, the account hash included, so rotation keeps devices.
  * One account per browser: the last that signed in.
  */
-export const DEVICE_MAX_AGE = 365 * 24 * 60 * 60
+export const DEVICE_MAX_AGE = COOKIES.device.maxAge
 
 export function deviceCookieName(): string {
-  return hostCookieName('device')
+  return cookieName(COOKIES.device)
 }
 
 function accountTag(email: string, secret: string): string {
@@ -41,16 +41,12 @@ export function deviceCookie(email: string): string {
   const secret = getConfig().sessionSecrets[0] ?? ''
   const expiry = Math.floor(Date.now() / 1000) + DEVICE_MAX_AGE
   const body = `${randomBytes(16).toString('base64url')}.${expiry}.${accountTag(email, secret)}`
-  return serializeCookie(deviceCookieName(), `${body}.${mac(body, secret)}`, {
-    maxAge: DEVICE_MAX_AGE,
-    httpOnly: true,
-    sameSite: 'Lax',
-  })
+  return setCookie(COOKIES.device, `${body}.${mac(body, secret)}`)
 }
 
 /** The parts of an authentic, unexpired device cookie, and the secret that signed it; else null. */
 function open(request: Request): { id: string; expiry: number; account: string; secret: string; raw: string } | null {
-  const raw = readCookie(request.headers.get('Cookie'), deviceCookieName())
+  const raw = getCookie(request, COOKIES.device)
   const [id, expiry, account, given, ...rest] = raw?.split('.') ?? []
   if (!raw || !id || !expiry || !account || !given || rest.length > 0) return null
   if (!(Number(expiry) > Date.now() / 1000)) return null
@@ -76,9 +72,5 @@ export function deviceIdFor(request: Request, email: string): string | null {
 export function keepDeviceCookie(request: Request): string | null {
   const device = open(request)
   if (!device) return null
-  return serializeCookie(deviceCookieName(), device.raw, {
-    maxAge: device.expiry - Math.floor(Date.now() / 1000),
-    httpOnly: true,
-    sameSite: 'Lax',
-  })
+  return setCookie(COOKIES.device, device.raw, { maxAge: device.expiry - Math.floor(Date.now() / 1000) })
 }

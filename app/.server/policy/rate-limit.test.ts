@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { getFreePort, waitFor } from '../../../dev/ports'
 import { captureLogs, logger } from '~/.server/ops/logger'
 import { hashEmail } from '~/.server/ops/security-events'
-import { type Attempt, type RateLimits, type SignInWho, createRateLimits, ipKey } from './rate-limit'
+import { type RateLimits, type SignInWho, createRateLimits } from './rate-limit'
+import { type Attempt, ipKey } from './rate-limit-attempt'
 
 const limits = {
   signInPerEmailIp: 3,

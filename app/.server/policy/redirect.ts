@@ -1,6 +1,7 @@
 import { getAuthorizedDomains, knownAuthorizedDomains } from './authorized-domains'
-import { getConfig, type Platform } from '~/.server/config'
-import { allowedHostSources, checkRedirect } from './redirect-policy'
+import { getConfig } from '~/.server/config'
+import type { Platform } from '~/.server/config-schema'
+import { allowedHostSources, checkRedirect, type RedirectCheck } from './redirect-policy'
 
 /**
  * A path on our own origin, or the fallback: used for "come back here" fields that
@@ -35,6 +36,24 @@ export async function resolveRedirect(raw: string | null, publicOrigin: string) 
     allowedOrigins: redirectAllowedOrigins,
     allowLoopbackHosts: loopbackHostsAllowed(platform),
   })
+}
+
+/**
+ * A redirect is followed, or carried on to the next step, only when the policy says ok; anything
+ * else counts as no redirect. `keptRedirect`: the value as given, for a step that passes it on
+ * (checked again there); `redirectTarget`: the URL the policy accepted, to go to.
+ */
+export function keptRedirect(raw: string | null, check: RedirectCheck): string | null {
+  return check.kind === 'ok' ? raw : null
+}
+
+export async function acceptedRedirect(raw: string | null, publicOrigin: string): Promise<string | null> {
+  return keptRedirect(raw, await resolveRedirect(raw, publicOrigin))
+}
+
+export async function redirectTarget(raw: string | null, publicOrigin: string): Promise<string | null> {
+  const check = await resolveRedirect(raw, publicOrigin)
+  return check.kind === 'ok' ? check.url : null
 }
 
 const DEVELOPMENT_PLATFORMS: readonly Platform[] = ['local', 'test', 'development']

@@ -1,0 +1,149 @@
+import { isIPv4 } from 'node:net'
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
+import { logger } from '~/.server/ops/logger'
+import { recordRateLimitHit } from '~/.server/ops/metrics'
+import { hashEmail } from '~/.server/ops/security-events'
+import type { LimiterName } from './rate-limit-store'
+
+/**
+ * One attempt against several limiters: every attempt takes its points before it does anything
+ * (rate-limiter-flexible's `consume`, atomic in memory and in Redis), so concurrent attempts
+ * cannot all pass a check made before any of them is counted (ADR 015). The caller then releases
+ * the attempt with its outcome: a verdict against it keeps the points; a success or an attempt
+ * the service never judged gives them back.
+ */
+
+/**
+ * How an attempt ended, for its points:
+ * - `failure`: judged against it (a wrong password): the points stay;
+ * - `success`: the points come back, and this email's failures from this client (and device) are forgotten;
+ * - `void`: no verdict (the service failed, timed out or demanded a captcha): the points come back.
+ */
+export type Outcome = 'failure' | 'success' | 'void'
+
+/**
+ * An attempt that took its points, or was refused (and then counts nowhere). An attempt never
+ * released keeps its points, as a failure does.
+ */
+export type Attempt = { ok: true; release(outcome: Outcome): Promise<void> } | { ok: false; retryAfterSeconds: number }
+
+/** Who is acting: the client address, the address typed (when any), and the request for the log. */
+export interface Who {
+  ip: string
+  email?: string
+  reqId?: string
+}
+
+/**
+ * One key per client: an IPv4-mapped IPv6 address is its IPv4 address, and an IPv6 address counts
+ * as its /64, since one subscriber usually holds a whole /64 and could rotate through it.
+ */
+export function ipKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)
+  if (mapped?.[1]) return mapped[1]
+  if (isIPv4(ip) || !ip.includes(':')) return ip
+  const [head = '', tail = ''] = ip.toLowerCase().split('%')[0]!.split('::')
+  const left = head ? head.split(':') : []
+  const right = tail ? tail.split(':') : []
+  const groups = [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`
+}
+
+const retryAfter = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000))
+
+// No address is stored or logged in clear: keys use the same keyed hash as the security log.
+export type Keys = { ip: string; email: string; emailIp: string; reqId?: string }
+export const keys = ({ ip, email, reqId }: Who): Keys => {
+  const emailHash = email === undefined ? '' : hashEmail(email)
+  return { ip: ipKey(ip), email: emailHash, emailIp: `${emailHash}:${ipKey(ip)}`, reqId }
+}
+
+/** A limiter and the key counted in it. */
+export type Entry = [LimiterName, string]
+
+/** `take`: one attempt against these limiters, in the order given. */
+export function attempts(limiters: Record<LimiterName, RateLimiterAbstract>) {
+  function hit(name: LimiterName, k: Keys, res: RateLimiterRes) {
+    recordRateLimitHit(name)
+    logger.warn(
+      {
+        security: true,
+        event: 'rate-limit',
+        reqId: k.reqId,
+        limiter: name,
+        ip: k.ip,
+        emailHash: k.email || undefined,
+        retryAfterSeconds: retryAfter(res),
+      },
+      `rate limit ${name} reached`,
+    )
+  }
+
+  function failed(name: LimiterName, err: unknown) {
+    logger.error({ event: 'rate-limit-error', limiter: name, err }, 'rate limiter failed, request let through')
+  }
+
+  const same = (a: Entry, b: Entry) => a[0] === b[0] && a[1] === b[1]
+
+  /**
+   * Gives a point back, unless the window that held it has ended (the point is gone with it, and
+   * a reward would open the next window below zero).
+   */
+  async function giveBack([name, key]: Entry, windowEnds: number) {
+    if (Date.now() >= windowEnds) return
+    await limiters[name].reward(key, 1).catch((err: unknown) => failed(name, err))
+  }
+
+  /**
+   * Takes a point from each limiter in turn, each atomically, the most specific first. Refused
+   * when one is exhausted: the points already taken go back at once and the later limiters are
+   * not touched, so a refused attempt counts nowhere (an attacker over the per-client limit does
+   * not fill the per-account one). A store error other than a refusal (only possible if the
+   * insurance itself failed) is logged at error and lets the attempt through: locking every user
+   * out on a bug is worse, and the identity service throttles too. `forget` lists the counters a
+   * success deletes.
+   */
+  async function take(entries: Entry[], k: Keys, forget: Entry[] = []): Promise<Attempt> {
+    const held: { entry: Entry; windowEnds: number }[] = []
+    for (const entry of entries) {
+      const [name, key] = entry
+      try {
+        const res = await limiters[name].consume(key)
+        held.push({ entry, windowEnds: Date.now() + res.msBeforeNext })
+      } catch (err) {
+        if (!(err instanceof RateLimiterRes)) {
+          failed(name, err)
+          continue
+        }
+        hit(name, k, err)
+        // The refused consume counted too: it goes back with the others.
+        held.push({ entry, windowEnds: Date.now() + err.msBeforeNext })
+        await Promise.all(held.map((h) => giveBack(h.entry, h.windowEnds)))
+        return { ok: false, retryAfterSeconds: retryAfter(err) }
+      }
+    }
+    let released = false
+    return {
+      ok: true,
+      async release(outcome) {
+        if (released || outcome === 'failure') return void (released = true)
+        released = true
+        const cleared = outcome === 'success' ? forget : []
+        await Promise.all([
+          ...held.filter((h) => !cleared.some((c) => same(c, h.entry))).map((h) => giveBack(h.entry, h.windowEnds)),
+          ...cleared.map(([name, key]) =>
+            limiters[name].delete(key).then(
+              () => undefined,
+              (err: unknown) => failed(name, err),
+            ),
+          ),
+        ])
+      },
+    }
+  }
+
+  return take
+}

@@ -1,0 +1,10 @@
+/**
+ * The hidden fields every protected form carries (app/components/secure-form.tsx), read back by
+ * the form guard (app/.server/policy/csrf.ts): one name for both sides.
+ */
+
+/** The hidden field that carries the CSRF token. */
+export const CSRF_FIELD = 'csrf'
+
+/** The honeypot: bots fill every input; people never see this one. */
+export const HONEYPOT_FIELD = 'website'
