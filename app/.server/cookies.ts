@@ -28,6 +28,19 @@ export interface CookieSpec {
 const YEAR = 365 * 24 * 60 * 60
 const HOUR = 60 * 60
 
+/** The attributes of a sealed cookie that carries one flow's state (ADR 017). */
+const FLOW = { httpOnly: true, sameSite: 'Lax', hostPrefix: true, atLogout: 'drop', shellNeutral: false } as const
+/** The attributes of a preference the visitor chose, kept for a year and across logout. */
+const PREFERENCE = {
+  maxAge: YEAR,
+  httpOnly: true,
+  sameSite: 'Lax',
+  hostPrefix: false,
+  sealedAs: null,
+  atLogout: 'keep',
+  shellNeutral: true,
+} as const
+
 export const COOKIES = {
   session: {
     base: 'session',
@@ -53,7 +66,8 @@ export const COOKIES = {
   },
   ssoState: {
     base: 'sso_state',
-    purpose: 'the pending SSO sign-in; a form_post provider comes back with a cross-site POST (app/.server/auth/sso.ts)',
+    purpose:
+      'the pending SSO sign-in; a form_post provider comes back with a cross-site POST (app/.server/auth/sso.ts)',
     maxAge: 10 * 60,
     httpOnly: true,
     sameSite: 'None',
@@ -63,75 +77,48 @@ export const COOKIES = {
     shellNeutral: false,
   },
   mfaPending: {
+    ...FLOW,
     base: 'mfa_pending',
     purpose:
       'the pending second-factor sign-in, as long as the identity service keeps its credential usable, about 10 minutes (app/.server/auth/second-factor.ts)',
     maxAge: 10 * 60,
-    httpOnly: true,
-    sameSite: 'Lax',
-    hostPrefix: true,
     sealedAs: 'mfa-pending',
-    atLogout: 'drop',
-    shellNeutral: false,
   },
   emailLink: {
+    ...FLOW,
     base: 'email_link',
     purpose: 'the address that asked for a sign-in link in this browser (app/.server/auth/email-link.ts)',
     maxAge: HOUR,
-    httpOnly: true,
-    sameSite: 'Lax',
-    hostPrefix: true,
     sealedAs: 'email-link',
-    atLogout: 'drop',
-    shellNeutral: false,
   },
   resetCode: {
+    ...FLOW,
     base: 'reset_code',
     purpose: 'the emailed reset code, out of the address bar (app/.server/auth/password-reset.ts)',
     maxAge: HOUR,
-    httpOnly: true,
-    sameSite: 'Lax',
-    hostPrefix: true,
     sealedAs: 'reset-code',
-    atLogout: 'drop',
-    shellNeutral: false,
   },
   actionCode: {
+    ...FLOW,
     base: 'action_code',
     purpose: 'the emailed code of every other link mode (app/.server/auth/email-actions.ts)',
     maxAge: HOUR,
-    httpOnly: true,
-    sameSite: 'Lax',
-    hostPrefix: true,
     sealedAs: 'action-code',
-    atLogout: 'drop',
-    shellNeutral: false,
   },
   locale: {
+    ...PREFERENCE,
     base: LOCALE_COOKIE,
     purpose: 'the language chosen with the switch (app/.server/i18n.ts)',
-    maxAge: YEAR,
-    httpOnly: true,
-    sameSite: 'Lax',
-    hostPrefix: false,
-    sealedAs: null,
-    atLogout: 'keep',
-    shellNeutral: true,
   },
   consent: {
+    ...PREFERENCE,
     base: 'cookie_consent',
     purpose: 'the privacy notice was accepted (app/.server/consent.ts)',
-    maxAge: YEAR,
-    httpOnly: true,
-    sameSite: 'Lax',
-    hostPrefix: false,
-    sealedAs: null,
-    atLogout: 'keep',
-    shellNeutral: true,
   },
   device: {
     base: 'device',
-    purpose: 'a signed device cookie naming the last account signed in here, out of its lock-out (app/.server/policy/device.ts, ADR 015)',
+    purpose:
+      'a signed device cookie naming the last account signed in here, out of its lock-out (app/.server/policy/device.ts, ADR 015)',
     maxAge: YEAR,
     httpOnly: true,
     sameSite: 'Lax',
