@@ -37,6 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     throw redirect(clean, { headers })
   }
   const info = await inspectResetCode(tooLong ? null : readResetCode(request))
+  if ('unavailable' in info) throw data({ reason: 'identity-unavailable' }, { status: info.unavailable })
   const signIn = continueParams(url.searchParams)
   return data(
     { ...info, signIn },

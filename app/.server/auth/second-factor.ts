@@ -5,7 +5,7 @@ import { clearCookie, type SealedCookie } from '~/.server/cookies'
 import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
 import {
   getIdentity,
-  isIdentityError,
+  codeOf,
   messageKeyFor,
   type AuthCode,
   type MessageKey,
@@ -164,7 +164,7 @@ async function sendSms(p: Pending, context: AppLoadContext, captchaResponse?: st
     record(p, 'sent')
   } catch (error) {
     await limit.release('void')
-    const code: AuthCode = isIdentityError(error) ? error.code : 'auth/internal-error'
+    const code: AuthCode = codeOf(error)
     if (CAPTCHA_CODES.has(code)) {
       const siteKey = await captchaSiteKey()
       p.captcha = siteKey
@@ -381,7 +381,7 @@ async function verify(
       return end(p, 'expired', 'session-refused', context)
     }
   } catch (error) {
-    errorCode = isIdentityError(error) ? error.code : 'auth/internal-error'
+    errorCode = codeOf(error)
   }
 
   if (errorCode === 'auth/invalid-verification-code' || errorCode === 'auth/missing-verification-code') {

@@ -6,7 +6,8 @@ import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
 import { getFlags, type Flags } from '~/.server/ops/flags'
 import {
   getIdentity,
-  isIdentityError,
+  codeOf,
+  groupOf,
   mfaRequiredOf,
   parseAuthDomain,
   type AuthCode,
@@ -186,22 +187,18 @@ export async function finishSso(
   } catch (error) {
     const mfa = mfaRequiredOf(error)
     if (mfa) return { ok: true, mfa, email: mfa.email }
-    const code: AuthCode = isIdentityError(error) ? error.code : 'auth/internal-error'
+    const code: AuthCode = codeOf(error)
     return { ok: false, error: errorFor(code), code }
   }
 }
 
 function errorFor(code: AuthCode): SsoError {
-  switch (code) {
-    case 'auth/account-exists-with-different-credential':
-    case 'auth/credential-already-in-use':
-    case 'auth/email-already-in-use':
+  if (code === 'auth/user-disabled') return 'disabled'
+  switch (groupOf(code)) {
+    case 'account-exists':
       return 'account-exists'
-    case 'auth/user-disabled':
-      return 'disabled'
-    case 'auth/network-request-failed':
-    case 'auth/internal-error':
-    case 'auth/too-many-requests':
+    case 'unavailable':
+    case 'throttled':
       return 'unavailable'
     default:
       return 'provider'
@@ -304,7 +301,7 @@ export async function startSso(
     const { authUri, state } = await beginSso({ redirect, callbackOrigin }, settings)
     return { ok: true, authUri, setCookies: sealForBrowser(request, stateCookie(), JSON.stringify(state)) }
   } catch (error) {
-    const code = isIdentityError(error) ? error.code : 'auth/internal-error'
+    const code = codeOf(error)
     logger.warn({ event: 'sso-start-failed', code, reqId: context.requestId }, 'single sign-on could not start')
     return {
       ok: false,

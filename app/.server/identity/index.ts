@@ -36,12 +36,20 @@ export { parseAuthDomain } from './auth-domain'
 export {
   IdentityError,
   authCodeFor,
-  isAuthCode,
+  codeOf,
   isIdentityError,
-  messageKeyFor,
   mfaRequiredOf,
-  type AuthCode,
-  type MessageKey,
   type MfaRequired,
   type SecondFactor,
 } from './errors'
+export {
+  groupOf,
+  isLinkFailure,
+  messageKeyFor,
+  outcomeOf,
+  unavailableStatus,
+  type AuthCode,
+  type MessageKey,
+  type OutcomeGroup,
+  type Unavailable,
+} from './outcomes'

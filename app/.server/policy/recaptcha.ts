@@ -1,6 +1,6 @@
 import type { CaptchaAction, CaptchaSettings } from '~/lib/recaptcha'
 import { getConfig } from '~/.server/config'
-import type { AuthCode, RecaptchaConfig, RecaptchaEnforcement } from '~/.server/identity'
+import { groupOf, type AuthCode, type RecaptchaConfig, type RecaptchaEnforcement } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
 import { recordCaptcha } from '~/.server/ops/metrics'
 import { operationsIdentity } from '~/.server/ops/readiness'
@@ -29,13 +29,6 @@ const PROVIDER_OF: Record<CaptchaAction, 'emailPassword' | 'phone'> = {
   getOobCode: 'emailPassword',
   mfaSmsSignIn: 'phone',
 }
-
-/** What the service answers when a captcha token is missing or not good for this call. */
-const CAPTCHA_REFUSALS: ReadonlySet<AuthCode> = new Set([
-  'auth/missing-recaptcha-token',
-  'auth/invalid-recaptcha-token',
-  'auth/invalid-recaptcha-action',
-])
 
 const state = singleton('recaptcha', () => ({
   config: OFF,
@@ -76,8 +69,9 @@ export function captchaTokenToSend(action: CaptchaAction, posted: string | undef
   return posted && active(enforcementFor(action)) ? posted : undefined
 }
 
+/** What the service answers when a captcha token is missing or not good for this call (the 'captcha' group). */
 export function isCaptchaRefusal(code: AuthCode | null): boolean {
-  return code !== null && CAPTCHA_REFUSALS.has(code)
+  return groupOf(code) === 'captcha'
 }
 
 /**
