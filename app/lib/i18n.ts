@@ -32,6 +32,15 @@ type KeysOf<T, Prefix extends string = ''> = {
  */
 export type TranslationKey = KeysOf<typeof en>
 
+/** Whether a string is a key of the English file (the French one has the same keys). */
+export function isTranslationKey(value: string): value is TranslationKey {
+  let node: unknown = en
+  for (const part of value.split('.')) {
+    node = node !== null && typeof node === 'object' && Object.hasOwn(node, part) ? (node as Record<string, unknown>)[part] : undefined
+  }
+  return typeof node === 'string'
+}
+
 /** Both languages are small; shipping both lets the switch change language in place. */
 export const resources = { en: { common: en }, fr: { common: fr } }
 

@@ -74,7 +74,7 @@ export default function SecondFactorStep() {
   return (
     <>
       <h1>{t('mfa.title')}</h1>
-      {alert ? <FormAlert>{t(alert as 'mfa.wrongCode')}</FormAlert> : null}
+      {alert ? <FormAlert>{t(alert)}</FormAlert> : null}
       {view.notice === 'mfa.resent' && !message ? <p role="status">{t('mfa.resent')}</p> : null}
       {view.step === 'choose' ? <Chooser view={view} /> : <CodeStep view={view} hasError={Boolean(message)} />}
       <p className="links">
