@@ -50,7 +50,7 @@ export const EmailActionConfirm = forwardRef<HTMLFormElement, { page: ConfirmPag
     return (
       <>
         <h1>{t(TITLES[page.mode])}</h1>
-        {error ? <FormAlert>{t(error.message as 'error.unexpected')}</FormAlert> : null}
+        {error ? <FormAlert>{t(error.message)}</FormAlert> : null}
         <p className="subtitle">{explanation}</p>
         <SecureForm ref={ref} action={action} className="stack" noValidate>
           {askEmail ? (

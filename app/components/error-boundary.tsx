@@ -23,7 +23,7 @@ export function GeneralErrorBoundary() {
 
   const status = isRouteErrorResponse(error) ? error.status : null
   const copy = errorCopy(status)
-  let heading = t(copy.title.key as 'message.unknownError', copy.title.values)
+  let heading = t(copy.title.key, copy.title.values)
   if (status === 404) heading = `${heading} ${shownPath(error) ?? location.pathname + location.search}`
   // A form post without the cookie its page set: the browser blocks cookies (e.g. in a frame).
   const cookiesBlocked = isRouteErrorResponse(error) && error.status === 403 && error.data?.reason === 'cookie-missing'
@@ -31,7 +31,7 @@ export function GeneralErrorBoundary() {
 
   return (
     <ErrorPage heading={heading}>
-      {copy.text ? <p>{t(copy.text as 'message.unknownError')}</p> : null}
+      {copy.text ? <p>{t(copy.text)}</p> : null}
       {helpUrl ? <CookieWarning helpUrl={helpUrl} /> : null}
     </ErrorPage>
   )

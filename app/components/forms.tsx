@@ -1,5 +1,6 @@
 import { useNavigation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import type { TranslationKey } from '~/lib/i18n'
 import { EMAIL_MAX_LENGTH } from '~/lib/limits'
 import {
   useCallback,
@@ -123,7 +124,7 @@ function PasswordInput({ inputRef, ...input }: { inputRef?: Ref<HTMLInputElement
 export function EmailField({
   errorKey,
   ...input
-}: { errorKey?: string | null; inputRef?: Ref<HTMLInputElement> } & Omit<InputProps, 'name'>) {
+}: { errorKey?: TranslationKey | null; inputRef?: Ref<HTMLInputElement> } & Omit<InputProps, 'name'>) {
   const { t } = useTranslation()
   return (
     <Field
@@ -134,7 +135,7 @@ export function EmailField({
       placeholder={t('signIn.emailPlaceholder')}
       required
       maxLength={EMAIL_MAX_LENGTH}
-      error={errorKey ? t(errorKey as 'validation.emailRequired') : null}
+      error={errorKey ? t(errorKey) : null}
       {...input}
     />
   )

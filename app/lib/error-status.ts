@@ -1,3 +1,5 @@
+import type { TranslationKey } from './i18n'
+
 /**
  * What the error page says for a status (seed section 2, issue 17): each status the portal answers
  * with the error page has its own heading and a line saying what to do; another status gets a
@@ -6,23 +8,25 @@
  */
 export const STATUSES_WITH_A_PAGE = [400, 403, 404, 405, 413, 414, 429, 500, 503] as const
 type PageStatus = (typeof STATUSES_WITH_A_PAGE)[number]
+/** The statuses whose heading and line are errorPage.<status>.title and .text. */
+type OwnCopy = Exclude<PageStatus, 403 | 404>
 
 export interface ErrorCopy {
   /** The heading's key, with its values. */
-  title: { key: string; values?: Record<string, unknown> }
+  title: { key: TranslationKey; values?: Record<string, unknown> }
   /** The line under it, or null. */
-  text: string | null
+  text: TranslationKey | null
 }
 
-function hasPage(status: number): status is PageStatus {
-  return (STATUSES_WITH_A_PAGE as readonly number[]).includes(status)
+function hasOwnCopy(status: number): status is OwnCopy {
+  return status !== 403 && status !== 404 && (STATUSES_WITH_A_PAGE as readonly number[]).includes(status)
 }
 
 export function errorCopy(status: number | null): ErrorCopy {
   if (status === null) return { title: { key: 'message.unknownError' }, text: null }
   if (status === 404) return { title: { key: 'error.pageNotFound' }, text: 'errorPage.404.text' }
   if (status === 403) return { title: { key: 'error.forbidden' }, text: 'errorPage.403.text' }
-  if (hasPage(status)) return { title: { key: `errorPage.${status}.title` }, text: `errorPage.${status}.text` }
+  if (hasOwnCopy(status)) return { title: { key: `errorPage.${status}.title` }, text: `errorPage.${status}.text` }
   return { title: { key: 'errorPage.other.title', values: { status } }, text: 'errorPage.other.text' }
 }
 

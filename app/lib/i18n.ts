@@ -21,6 +21,26 @@ export function isoOf(locale: Locale): string {
   return LOCALES.find((l) => l.code === locale)?.iso ?? 'fr-FR'
 }
 
+/** The dotted paths to the strings of a locale file: 'error.unexpected', 'errorPage.404.text'… */
+type KeysOf<T, Prefix extends string = ''> = {
+  [K in keyof T & string]: T[K] extends string ? `${Prefix}${K}` : KeysOf<T[K], `${Prefix}${K}.`>
+}[keyof T & string]
+
+/**
+ * Every translation key, from the English file (app/i18next.d.ts types `t` from the same file, and
+ * a unit test checks the French one has the same keys): what a message carried in data is typed as.
+ */
+export type TranslationKey = KeysOf<typeof en>
+
+/** Whether a string is a key of the English file (the French one has the same keys). */
+export function isTranslationKey(value: string): value is TranslationKey {
+  let node: unknown = en
+  for (const part of value.split('.')) {
+    node = node !== null && typeof node === 'object' && Object.hasOwn(node, part) ? (node as Record<string, unknown>)[part] : undefined
+  }
+  return typeof node === 'string'
+}
+
 /** Both languages are small; shipping both lets the switch change language in place. */
 export const resources = { en: { common: en }, fr: { common: fr } }
 

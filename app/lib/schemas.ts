@@ -1,5 +1,6 @@
 import { z } from 'zod'
 
+import { isTranslationKey } from './i18n'
 import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, type FieldErrors } from './limits'
 
 /**
@@ -33,7 +34,8 @@ export function fieldErrorsOf(error: z.ZodError): FieldErrors {
   const errors: FieldErrors = {}
   for (const issue of error.issues) {
     const field = String(issue.path[0] ?? 'form')
-    errors[field] ??= issue.message
+    // Every message above is a key; anything else (none is expected) reads as a failure.
+    errors[field] ??= isTranslationKey(issue.message) ? issue.message : 'error.unexpected'
   }
   return errors
 }

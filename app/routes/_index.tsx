@@ -7,6 +7,7 @@ import { EmailField, Field, FormAlert, SubmitButton, useAfterSubmission, useFiel
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
+import type { TranslationKey } from '~/lib/i18n'
 import { EMAIL_MAX_LENGTH, type FieldErrors } from '~/lib/limits'
 import { postedCaptchaToken, type CaptchaSettings } from '~/lib/recaptcha'
 import { ForgotPasswordFormSchema, SignInFormSchema, fieldErrorsOf, formText } from '~/lib/schemas'
@@ -64,7 +65,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const posted = form.has('redirect') ? formText(form, 'redirect') : null
   const target = await resolveRedirect(posted, context.publicOrigin)
   if (target.kind === 'invalid' || target.kind === 'missing') {
-    return data({ email, formError: REDIRECT_ERRORS[target.kind] }, { status: 400, headers: noStore })
+    return data<ActionData>({ email, formError: REDIRECT_ERRORS[target.kind] }, { status: 400, headers: noStore })
   }
   const redirectParam = keptRedirect(posted, target)
   const captchaResponse = postedCaptchaToken(form)
@@ -72,7 +73,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // 'Email me a sign-in link' needs only the address.
     const parsed = ForgotPasswordFormSchema.safeParse({ email: form.get('email') })
     if (!parsed.success) {
-      return data({ email, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: noStore })
+      return data<ActionData>({ email, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: noStore })
     }
     const sent = await sendSignInLink(
       request,
@@ -85,9 +86,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const parsed = SignInFormSchema.safeParse({ email: form.get('email'), password: form.get('password') })
   if (!parsed.success) {
-    return data({ email, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: noStore })
+    return data<ActionData>({ email, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: noStore })
   }
-  if (isBot) return data({ email, formError: 'error.wrongCredentials' }, { status: 401, headers: noStore })
+  if (isBot) return data<ActionData>({ email, formError: 'error.wrongCredentials' }, { status: 401, headers: noStore })
 
   const outcome = await signInWithPassword(request, { ...parsed.data, captchaResponse, redirect: redirectParam }, context)
   if (!outcome.ok) {
@@ -104,7 +105,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(outcome.location, { status: 303, headers })
 }
 
-type ActionData = { email: string; formError?: string; fieldErrors?: FieldErrors; captcha?: CaptchaSettings | null }
+type ActionData = { email: string; formError?: TranslationKey; fieldErrors?: FieldErrors; captcha?: CaptchaSettings | null }
 
 export default function SignIn() {
   const { t } = useTranslation()
@@ -145,7 +146,7 @@ export default function SignIn() {
   return (
     <>
       <h1>{sso ? t('signIn.titleSso') : t('signIn.title')}</h1>
-      {formError ? <FormAlert>{t(formError as 'error.unexpected')}</FormAlert> : null}
+      {formError ? <FormAlert>{t(formError)}</FormAlert> : null}
       {linkSent && !actionData ? <FormAlert tone="success">{t('emailLink.sent')}</FormAlert> : null}
       <SecureForm ref={formRef} className="stack" noValidate onSubmit={onSubmit}>
         {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
@@ -157,7 +158,7 @@ export default function SignIn() {
           autoComplete="current-password"
           placeholder={t('signIn.passwordPlaceholder')}
           required
-          error={fieldErrors.password ? t(fieldErrors.password as 'validation.passwordRequired') : null}
+          error={fieldErrors.password ? t(fieldErrors.password) : null}
         />
         <SubmitButton pendingLabel={t('signIn.pending')}>{t('signIn.submit')}</SubmitButton>
         {emailLink ? (

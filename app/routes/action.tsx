@@ -35,6 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     throw redirect(routing.location, { headers })
   }
   const page = routing.kind === 'invalid' ? ({ mode: 'invalid' } as const) : await inspectEmailAction(request)
+  if ('unavailable' in page) throw data({ reason: 'identity-unavailable' }, { status: page.unavailable, headers: noStore })
   const invalid = page.mode === 'invalid'
   return data(
     { page },
@@ -49,6 +50,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { form, isBot } = await guardForm(request, context)
   const outcome = await applyEmailAction(request, form, isBot, context)
+  if (outcome.unavailable) {
+    throw data({ reason: 'identity-unavailable' }, { status: outcome.unavailable, headers: noStore })
+  }
   const headers = new Headers(noStore)
   for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
   if (outcome.redirect) throw redirect(outcome.redirect, { status: 303, headers })

@@ -38,6 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     throw redirect(clean, { headers })
   }
   const info = await inspectResetCode(tooLong ? null : readResetCode(request))
+  if ('unavailable' in info) throw data({ reason: 'identity-unavailable' }, { status: info.unavailable })
   const signIn = continueParams(url.searchParams)
   return data(
     { ...info, signIn },
@@ -105,7 +106,7 @@ export default function NewPassword() {
     <>
       <h1>{t('newPassword.title')}</h1>
       <p className="subtitle">{t('newPassword.subtitle', { user: loaderData.email })}</p>
-      {result?.status === 'error' ? <FormAlert>{t(result.message as 'error.unexpected')}</FormAlert> : null}
+      {result?.status === 'error' ? <FormAlert>{t(result.message)}</FormAlert> : null}
       <SecureForm ref={formRef} className="stack" noValidate>
         {/* Lets password managers save the new password under the right account. */}
         <input type="text" name="username" autoComplete="username" value={loaderData.email} readOnly hidden />
@@ -121,7 +122,7 @@ export default function NewPassword() {
           {...passwordField}
           error={
             passwordError
-              ? t(passwordError as 'newPassword.tooShort', {
+              ? t(passwordError, {
                   count: passwordError === 'newPassword.tooLong' ? PASSWORD_MAX_LENGTH : minLength,
                 })
               : null
@@ -135,7 +136,7 @@ export default function NewPassword() {
           autoComplete="new-password"
           required
           maxLength={PASSWORD_MAX_LENGTH}
-          error={confirmationError ? t(confirmationError as 'newPassword.mismatch') : null}
+          error={confirmationError ? t(confirmationError) : null}
         />
         <SubmitButton pendingLabel={t('newPassword.pending')}>{t('newPassword.submit')}</SubmitButton>
       </SecureForm>

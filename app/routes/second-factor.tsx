@@ -2,11 +2,13 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useCaptchaToken } from '~/components/captcha'
 import { useFactorLabel } from '~/components/factor-label'
 import { Field, FormAlert, SubmitButton } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
+import type { CaptchaSettings } from '~/lib/recaptcha'
 import { formText } from '~/lib/schemas'
 import { guardForm } from '~/.server/policy/form-guard'
 import {
@@ -74,7 +76,7 @@ export default function SecondFactorStep() {
   return (
     <>
       <h1>{t('mfa.title')}</h1>
-      {alert ? <FormAlert>{t(alert as 'mfa.wrongCode')}</FormAlert> : null}
+      {alert ? <FormAlert>{t(alert)}</FormAlert> : null}
       {view.notice === 'mfa.resent' && !message ? <p role="status">{t('mfa.resent')}</p> : null}
       {view.step === 'choose' ? <Chooser view={view} /> : <CodeStep view={view} hasError={Boolean(message)} />}
       <p className="links">
@@ -121,7 +123,7 @@ function CodeStep({ view, hasError }: { view: Extract<SecondFactorView, { step: 
   return (
     <>
       <p className="subtitle">{where}</p>
-      {view.captchaSiteKey ? <SmsCaptcha siteKey={view.captchaSiteKey} scriptUrl={view.captchaScriptUrl} /> : null}
+      {view.captcha ? <SmsCaptcha settings={view.captcha} /> : null}
       {canVerify ? (
         <SecureForm ref={formRef} className="stack" noValidate>
           <Field
@@ -182,34 +184,18 @@ function ResendForm({ resendIn }: { resendIn: number }) {
   )
 }
 
-/** reCAPTCHA Enterprise's score-based API (its checkbox API is declared in components/captcha.tsx). */
-interface EnterpriseApi {
-  ready(callback: () => void): void
-  execute(siteKey: string, options: { action: string }): Promise<string>
-}
-const enterpriseApi = () =>
-  (window as unknown as { grecaptcha?: { enterprise?: Partial<EnterpriseApi> } }).grecaptcha?.enterprise as
-    EnterpriseApi | undefined
-
 /**
  * Where the project demands reCAPTCHA Enterprise for SMS, the code is sent after an invisible
  * check (action `mfaSmsSignIn`) that needs JavaScript; without it the step says so.
  */
-function SmsCaptcha({ siteKey, scriptUrl }: { siteKey: string; scriptUrl: string }) {
+function SmsCaptcha({ settings }: { settings: CaptchaSettings }) {
   const { t } = useTranslation()
   const tokenRef = useRef<HTMLInputElement>(null)
-  const [ready, setReady] = useState(false)
-  useEffect(() => {
-    if (enterpriseApi()?.execute) return setReady(true)
-    // Loaded by our nonced script, so 'strict-dynamic' lets it run.
-    const script = document.createElement('script')
-    const src = new URL(scriptUrl)
-    src.searchParams.set('render', siteKey)
-    script.src = src.href
-    script.async = true
-    script.addEventListener('load', () => enterpriseApi()?.ready(() => setReady(true)))
-    document.head.appendChild(script)
-  }, [siteKey, scriptUrl])
+  const tokened = useRef(false)
+  const getToken = useCaptchaToken(settings)
+  // Without JavaScript the button stays disabled: the check cannot run.
+  const [hydrated, setHydrated] = useState(false)
+  useEffect(() => setHydrated(true), [])
   return (
     <>
       <noscript>
@@ -218,19 +204,23 @@ function SmsCaptcha({ siteKey, scriptUrl }: { siteKey: string; scriptUrl: string
       <SecureForm
         className="stack"
         onSubmit={(event) => {
+          // The second submission carries the token: Remix sends it.
+          if (tokened.current) {
+            tokened.current = false
+            return
+          }
           const form = event.currentTarget
           const submitter = (event.nativeEvent as SubmitEvent).submitter ?? undefined
-          const enterprise = enterpriseApi()
-          if (!enterprise || tokenRef.current?.value) return
           event.preventDefault()
-          void enterprise.execute(siteKey, { action: 'mfaSmsSignIn' }).then((token) => {
-            if (tokenRef.current) tokenRef.current.value = token
+          void getToken('mfaSmsSignIn').then((token) => {
+            if (tokenRef.current) tokenRef.current.value = token ?? ''
+            tokened.current = true
             form.requestSubmit(submitter)
           })
         }}
       >
         <input ref={tokenRef} type="hidden" name="captchaResponse" defaultValue="" />
-        <button type="submit" name="intent" value="resend" className="button-primary" disabled={!ready}>
+        <button type="submit" name="intent" value="resend" className="button-primary" disabled={!hydrated}>
           {t('mfa.send')}
         </button>
       </SecureForm>

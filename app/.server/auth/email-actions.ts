@@ -1,22 +1,22 @@
-import { data, type AppLoadContext } from '@remix-run/node'
+import type { AppLoadContext } from '@remix-run/node'
 import { formText } from '~/lib/schemas'
 import { EMAIL_MAX_LENGTH } from '~/lib/limits'
 import { COOKIES, clearCookie } from '~/.server/cookies'
 import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
-import { clearEmailLinkCookie, completeEmailLinkSignIn, readEmailLinkCookie } from './email-link'
+import { clearEmailLinkCookie, completeEmailLinkSignIn, readEmailLinkCookie, type EmailLinkMessage } from './email-link'
 import { getFlags } from '~/.server/ops/flags'
 import {
+  codeOf,
   getIdentity,
-  isIdentityError,
-  messageKeyFor,
+  isLinkFailure,
+  outcomeOf,
+  unavailableStatus,
   type ActionCodeInfo,
-  type AuthCode,
   type SecondFactor,
+  type Unavailable,
 } from '~/.server/identity'
-import { serviceFailureStatus } from './new-password'
 import { logger } from '~/.server/ops/logger'
 import { redirectTarget } from '~/.server/policy/redirect'
-import { statusFor } from './sign-in'
 
 /**
  * The emailed-link guard, `/action` (seed sections 2 and 5). A reset link goes on to
@@ -47,7 +47,6 @@ function isMode(value: string | null): value is EmailActionMode {
 
 /** The emailed code of every mode but a reset, sealed to the browser that opened the link (ADR 017). */
 const CODE_COOKIE = COOKIES.actionCode
-const noStore = { 'Cache-Control': 'no-store' }
 
 /**
  * The longest query an emailed link may have. The identity service's links are a few hundred
@@ -105,21 +104,19 @@ export function clearCodeCookie(): string {
   return clearCookie(CODE_COOKIE)
 }
 
-const LINK_FAILURES: ReadonlySet<AuthCode> = new Set(['auth/invalid-action-code', 'auth/expired-action-code'])
-
-function codeOf(error: unknown): AuthCode {
-  return isIdentityError(error) ? error.code : 'auth/internal-error'
-}
-
-/** Checks the code without spending it; null when it is invalid, spent, expired or of another mode. */
-async function checkCode(mode: EmailActionMode, oobCode: string): Promise<ActionCodeInfo | null> {
+/**
+ * Checks the code without spending it; null when it is invalid, spent, expired or of another mode,
+ * `unavailable` when the service could not check it (the route answers with the error page).
+ */
+async function checkCode(mode: EmailActionMode, oobCode: string): Promise<ActionCodeInfo | Unavailable | null> {
   try {
     const info = await getIdentity().checkActionCode(oobCode)
     return info.requestType === REQUEST_TYPES[mode] ? info : null
   } catch (error) {
-    if (LINK_FAILURES.has(codeOf(error))) return null
-    logger.warn({ event: 'action-code-check-failed', code: codeOf(error) }, 'could not check an emailed code')
-    throw data({ reason: 'identity-unavailable' }, { status: serviceFailureStatus(codeOf(error)), headers: noStore })
+    const code = codeOf(error)
+    if (isLinkFailure(code)) return null
+    logger.warn({ event: 'action-code-check-failed', code }, 'could not check an emailed code')
+    return { unavailable: unavailableStatus(code) }
   }
 }
 
@@ -132,11 +129,12 @@ export type ActionPage =
   | { mode: 'verifyAndChangeEmail'; email: string; newEmail: string }
 
 /** GET on the clean URL: the page for the code in the cookie, or the invalid-link page. */
-export async function inspectEmailAction(request: Request): Promise<ActionPage> {
+export async function inspectEmailAction(request: Request): Promise<ActionPage | Unavailable> {
   const stored = await readCode(request)
   if (!stored) return { mode: 'invalid' }
   const info = await checkCode(stored.mode, stored.oobCode)
   if (!info) return { mode: 'invalid' }
+  if ('unavailable' in info) return info
   return pageFor(stored.mode, info, request)
 }
 
@@ -157,9 +155,13 @@ export type ActionResult =
       continueTo: string | null
     }
   | { status: 'invalid-link' }
-  | { status: 'error'; message: string; email: string }
+  | { status: 'error'; message: EmailLinkMessage | 'validation.emailRequired'; email: string }
+
+type Failure = Extract<ActionResult, { status: 'error' }>
 
 export interface ApplyOutcome {
+  /** Set when the service could not check the code: the route answers with this status's error page. */
+  unavailable?: 429 | 503
   /** Set when signed in: where to go. */
   redirect?: string
   result?: ActionResult
@@ -192,7 +194,7 @@ export async function applyEmailAction(
     // Same browser: the address it asked with; another device: the one typed.
     const typed = formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
     const email = readEmailLinkCookie(request) ?? typed
-    const failure = (message: string, httpStatus: number): ApplyOutcome => ({
+    const failure = (message: Failure['message'], httpStatus: number): ApplyOutcome => ({
       result: { status: 'error', message, email: typed },
       httpStatus,
       setCookies: [],
@@ -208,14 +210,15 @@ export async function applyEmailAction(
 
   const mode = stored.mode
   const info = await checkCode(mode, stored.oobCode)
+  if (info && 'unavailable' in info) return { unavailable: info.unavailable, httpStatus: info.unavailable, setCookies: [] }
   if (!info?.email) return INVALID_LINK()
   try {
     await getIdentity().update({ oobCode: stored.oobCode })
   } catch (error) {
     const code = codeOf(error)
-    if (LINK_FAILURES.has(code)) return INVALID_LINK()
-    const message = messageKeyFor(code)
-    return { result: { status: 'error', message, email: info.email }, httpStatus: statusFor(message), setCookies: [] }
+    if (isLinkFailure(code)) return INVALID_LINK()
+    const { key, status } = outcomeOf(code)
+    return { result: { status: 'error', message: key, email: info.email }, httpStatus: status, setCookies: [] }
   }
   logger.info({ event: 'email-action-applied', mode, reqId: context.requestId }, 'emailed code applied')
   // Only a continueUrl the redirect policy accepts is ever shown as a link.

@@ -3,14 +3,22 @@ import type { Locale } from '~/lib/i18n'
 import { continueUrlFor, redirectFromContinueUrl } from './continue-url'
 import { COOKIES, clearCookie } from '~/.server/cookies'
 import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
-import { getIdentity, isIdentityError, messageKeyFor, mfaRequiredOf, type AuthCode } from '~/.server/identity'
+import {
+  codeOf,
+  getIdentity,
+  isLinkFailure,
+  mfaRequiredOf,
+  outcomeOf,
+  type AuthCode,
+  type MessageKey,
+} from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
 import { hashEmail, securityEvent } from '~/.server/ops/security-events'
 import { consumeReset, consumeSignIn } from '~/.server/policy/rate-limit'
 import { deviceIdFor } from '~/.server/policy/device'
 import { sendProtectedOobCode } from './protected-email'
 import { beginSecondFactor } from './second-factor'
-import { signInWithIdToken, statusFor } from './sign-in'
+import { signInWithIdToken } from './sign-in'
 
 /**
  * Who asked for a sign-in link in this browser: the address, in a sealed, HttpOnly cookie bound
@@ -55,9 +63,10 @@ export async function requestEmailLink(
 
 export type EmailLinkOutcome =
   | { ok: true; setCookies: string[]; location: string }
-  | { ok: false; status: number; message: string; invalidLink?: boolean }
+  | { ok: false; status: number; message: EmailLinkMessage; invalidLink?: boolean }
 
-const LINK_FAILURES: ReadonlySet<AuthCode> = new Set(['auth/invalid-action-code', 'auth/expired-action-code'])
+/** A code's own message, or one of the two this flow says instead (see completeEmailLinkSignIn). */
+export type EmailLinkMessage = MessageKey | 'emailLink.emailMismatch' | 'error.accountDisabled'
 
 /**
  * Spends the code: signInWithEmailLink, then the same ending as a password sign-in. The attempt
@@ -94,7 +103,7 @@ export async function completeEmailLinkSignIn(
       const step = { mfa, method: 'email-link' as const, email: mfa.email ?? input.email, redirect }
       return { ok: true, ...(await beginSecondFactor(request, step, context)) }
     }
-    code = isIdentityError(error) ? error.code : 'auth/internal-error'
+    code = codeOf(error)
   }
   securityEvent('sign-in-failure', {
     reqId: context.requestId,
@@ -105,13 +114,13 @@ export async function completeEmailLinkSignIn(
   })
   // Only a mismatched address is a verdict worth counting, as before; the rest gives the points back.
   await limit.release(code === 'auth/invalid-email' ? 'failure' : 'void')
-  if (LINK_FAILURES.has(code)) return { ok: false, status: 400, message: 'error.invalidLink', invalidLink: true }
+  if (isLinkFailure(code)) return { ok: false, status: 400, message: 'error.invalidLink', invalidLink: true }
   // The address typed on another device does not match the link's: worth a retry, and counted.
   if (code === 'auth/invalid-email') return { ok: false, status: 400, message: 'emailLink.emailMismatch' }
   // Whoever holds the link controls the mailbox: saying the account is disabled tells them nothing new.
   if (code === 'auth/user-disabled') return { ok: false, status: 403, message: 'error.accountDisabled' }
-  const message = messageKeyFor(code)
-  return { ok: false, status: statusFor(message), message }
+  const { key, status } = outcomeOf(code)
+  return { ok: false, status, message: key }
 }
 
 /**

@@ -1,40 +1,43 @@
-import { data, type AppLoadContext } from '@remix-run/node'
+import type { AppLoadContext } from '@remix-run/node'
+import type { TranslationKey } from '~/lib/i18n'
 import { getConfig } from '~/.server/config'
-import { serverPasswordProblem } from '~/.server/policy/common-passwords'
-import { getIdentity, isIdentityError, messageKeyFor, type AuthCode } from '~/.server/identity'
+import { serverPasswordProblem, type ServerPasswordProblem } from '~/.server/policy/common-passwords'
+import {
+  codeOf,
+  getIdentity,
+  isLinkFailure,
+  outcomeOf,
+  unavailableStatus,
+  type AuthCode,
+  type MessageKey,
+  type Unavailable,
+} from '~/.server/identity'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeNewPassword } from '~/.server/policy/rate-limit'
 import type { Outcome } from '~/.server/policy/rate-limit-attempt'
 import { redirectFromContinueUrl } from './continue-url'
 import { revokeSessionsByEmail } from './session'
-import { statusFor } from './sign-in'
 
-const LINK_FAILURES: ReadonlySet<AuthCode> = new Set(['auth/invalid-action-code', 'auth/expired-action-code'])
-
-function codeOf(error: unknown): AuthCode {
-  return isIdentityError(error) ? error.code : 'auth/internal-error'
-}
-
-/** The status of the error page for a check the identity service could not make. */
-export function serviceFailureStatus(code: AuthCode): 429 | 503 {
-  return code === 'auth/too-many-requests' ? 429 : 503
-}
+export type ResetCodeCheck =
+  | { valid: true; email: string; minLength: number }
+  | { valid: false; email: null; minLength: number }
+  | Unavailable
 
 /**
  * Checks the emailed code without spending it. A service failure is not an invalid link: the error
  * page, 429 when the service says too many requests (the link may still be good later), else 503.
  */
-export async function inspectResetCode(oobCode: string | null) {
+export async function inspectResetCode(oobCode: string | null): Promise<ResetCodeCheck> {
   const minLength = getConfig().passwordMinLength
-  if (!oobCode) return { valid: false, email: null, minLength } as const
+  if (!oobCode) return { valid: false, email: null, minLength }
   try {
     const info = await getIdentity().checkActionCode(oobCode)
-    if (info.requestType !== 'PASSWORD_RESET' || !info.email) return { valid: false, email: null, minLength } as const
-    return { valid: true, email: info.email, minLength } as const
+    if (info.requestType !== 'PASSWORD_RESET' || !info.email) return { valid: false, email: null, minLength }
+    return { valid: true, email: info.email, minLength }
   } catch (error) {
     const code = codeOf(error)
-    if (LINK_FAILURES.has(code)) return { valid: false, email: null, minLength } as const
-    throw data({ reason: 'identity-unavailable' }, { status: serviceFailureStatus(code) })
+    if (isLinkFailure(code)) return { valid: false, email: null, minLength }
+    return { unavailable: unavailableStatus(code) }
   }
 }
 
@@ -50,8 +53,13 @@ export function continueParams(search: URLSearchParams): string {
 export type ResetOutcome =
   | { status: 'done'; httpStatus: 200 }
   | { status: 'invalid-link'; httpStatus: 400 }
-  | { status: 'invalid'; httpStatus: 400; passwordError: string | null; confirmationError: string | null }
-  | { status: 'error'; httpStatus: number; message: string }
+  | {
+      status: 'invalid'
+      httpStatus: 400
+      passwordError: ServerPasswordProblem | 'validation.passwordRequired' | 'error.weakPassword' | null
+      confirmationError: Extract<TranslationKey, 'validation.confirmRequired' | 'newPassword.mismatch'> | null
+    }
+  | { status: 'error'; httpStatus: number; message: MessageKey }
 
 /** Sets the new password with the code, then ends every session the account had. */
 export async function completePasswordReset(
@@ -73,10 +81,10 @@ export async function completePasswordReset(
     return failure(codeOf(error), limit.release)
   }
 
-  const passwordError = input.password
+  const passwordError: ServerPasswordProblem | 'validation.passwordRequired' | null = input.password
     ? serverPasswordProblem(input.password, { minLength: getConfig().passwordMinLength, email })
     : 'validation.passwordRequired'
-  const confirmationError = !input.confirmation
+  const confirmationError: 'validation.confirmRequired' | 'newPassword.mismatch' | null = !input.confirmation
     ? 'validation.confirmRequired'
     : input.password && input.confirmation !== input.password
       ? 'newPassword.mismatch'
@@ -100,9 +108,8 @@ export async function completePasswordReset(
 
 /** The answer to a failed identity call; a failing service judged nothing, so the point goes back (ADR 015). */
 async function failure(code: AuthCode, release: (outcome: Outcome) => Promise<void>): Promise<ResetOutcome> {
-  if (LINK_FAILURES.has(code)) return { status: 'invalid-link', httpStatus: 400 }
-  const message = messageKeyFor(code)
-  const httpStatus = statusFor(message)
-  if (httpStatus >= 500) await release('void')
-  return { status: 'error', httpStatus, message }
+  if (isLinkFailure(code)) return { status: 'invalid-link', httpStatus: 400 }
+  const { key, status } = outcomeOf(code)
+  if (status >= 500) await release('void')
+  return { status: 'error', httpStatus: status, message: key }
 }

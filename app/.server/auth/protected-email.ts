@@ -1,4 +1,4 @@
-import { getIdentity, isIdentityError, type AuthCode, type SendOobCodeRequest } from '~/.server/identity'
+import { codeOf, getIdentity, type AuthCode, type SendOobCodeRequest } from '~/.server/identity'
 import { captchaTokenToSend, isCaptchaRefusal, recordCaptchaOutcome, refreshAfterDemand } from '~/.server/policy/recaptcha'
 
 /**
@@ -19,7 +19,7 @@ export function sendProtectedOobCode(
     .then(
       () => recordCaptchaOutcome('getOobCode', sent, null),
       (error: unknown) => {
-        const code = isIdentityError(error) ? error.code : 'auth/internal-error'
+        const code = codeOf(error)
         recordCaptchaOutcome('getOobCode', sent, code)
         const refused = isCaptchaRefusal(code)
         failed(code, refused ? 'refused' : null)

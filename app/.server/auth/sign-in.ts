@@ -2,7 +2,7 @@ import type { AppLoadContext } from '@remix-run/node'
 import type { CaptchaSettings } from '~/lib/recaptcha'
 import { rotateCsrf } from '~/.server/policy/csrf'
 import { deviceCookie, deviceIdFor } from '~/.server/policy/device'
-import { getIdentity, isIdentityError, messageKeyFor, mfaRequiredOf, type AuthCode, type MessageKey } from '~/.server/identity'
+import { codeOf, getIdentity, groupOf, mfaRequiredOf, outcomeOf, type AuthCode, type MessageKey } from '~/.server/identity'
 import { recordSignIn } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeSignIn } from '~/.server/policy/rate-limit'
@@ -22,29 +22,6 @@ export type SignInOutcome =
       /** The service refused for want of a good captcha token: a page with JavaScript gets a fresh one and retries once. */
       captcha?: CaptchaSettings
     }
-
-/** Codes that say "these credentials do not open an account", all answered alike (no enumeration). */
-const CREDENTIAL_FAILURES: ReadonlySet<AuthCode> = new Set([
-  'auth/wrong-password',
-  'auth/user-not-found',
-  'auth/invalid-credential',
-  'auth/user-disabled',
-  'auth/missing-password',
-  'auth/invalid-email',
-])
-
-export function statusFor(message: MessageKey): number {
-  switch (message) {
-    case 'error.wrongCredentials':
-      return 401
-    case 'error.tooManyRequests':
-      return 429
-    case 'error.unexpected':
-      return 503
-    default:
-      return 400
-  }
-}
 
 export type SignInMethod = 'password' | 'email-link' | 'sso'
 
@@ -118,15 +95,17 @@ export async function signInWithPassword(
       const step = { mfa, method: 'password' as const, email: input.email, redirect: input.redirect ?? null }
       return { ok: true, ...(await beginSecondFactor(request, step, context)) }
     }
-    code = isIdentityError(error) ? error.code : 'auth/internal-error'
+    code = codeOf(error)
   }
   // A failure after the identity call (the session cookie) was counted as passed above.
   if (!answered) recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, code)
 
   securityEvent('sign-in-failure', { reqId: context.requestId, ip: context.clientIp, email: input.email, code })
   recordSignIn(code)
+  // Codes that say "these credentials do not open an account" are all answered alike (no enumeration).
+  const credentials = groupOf(code) === 'credentials'
   // A wrong password keeps its points; a captcha demand or a failing service judged nothing.
-  await limit.release(CREDENTIAL_FAILURES.has(code) ? 'failure' : 'void')
+  await limit.release(credentials ? 'failure' : 'void')
   if (isCaptchaRefusal(code)) {
     // Refused for the captcha, never for the credentials. Without JavaScript (nothing posted) the
     // visitor is told the check needs it; with it the page gets a fresh token and retries once.
@@ -136,7 +115,7 @@ export async function signInWithPassword(
     if (captcha) return { ok: false, status: 400, message: 'error.captchaRequired', captcha }
     return { ok: false, status: 503, message: 'error.unexpected' }
   }
-  if (CREDENTIAL_FAILURES.has(code)) return { ok: false, status: 401, message: 'error.wrongCredentials' }
-  const message = messageKeyFor(code)
-  return { ok: false, status: statusFor(message), message }
+  if (credentials) return { ok: false, status: 401, message: 'error.wrongCredentials' }
+  const { key, status } = outcomeOf(code)
+  return { ok: false, status, message: key }
 }

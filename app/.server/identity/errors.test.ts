@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  IdentityError,
-  MESSAGE_KEYS,
-  SERVICE_ERRORS,
-  authCodeFor,
-  messageKeyFor,
-  serviceErrorName,
-  type AuthCode,
-  type MessageKey,
-} from './errors'
+import { IdentityError, SERVICE_ERRORS, authCodeFor, serviceErrorName } from './errors'
+import { MESSAGE_KEYS, messageKeyFor, type AuthCode, type MessageKey } from './outcomes'
 
 // Written out again on purpose: a change to either table must be a change to this test too.
 const expectedServiceErrors: Array<[string, AuthCode]> = [

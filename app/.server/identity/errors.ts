@@ -1,63 +1,12 @@
+import { isAuthCode, type AuthCode } from './outcomes'
+
 /**
- * Identity Toolkit errors, as plain data: what the service says → our `auth/*` code → the
- * translation key the screens show. Nothing here knows about HTTP; the client only calls
- * authCodeFor() and the routes only call messageKeyFor().
+ * Identity Toolkit errors, as plain data: what the service says → our `auth/*` code. What each
+ * code means to a visitor (translation key, status, group) is the table in ./outcomes. Nothing
+ * here knows about HTTP; the client only calls authCodeFor() and the flows only call codeOf().
  */
 
-/** Each auth code the server can report, with the ONE translation key (locales/*\/common.json) it shows. */
-export const MESSAGE_KEYS = {
-  'auth/wrong-password': 'error.wrongCredentials',
-  'auth/user-not-found': 'error.wrongCredentials',
-  'auth/invalid-credential': 'error.wrongCredentials',
-  'auth/user-disabled': 'error.wrongCredentials',
-  'auth/missing-password': 'error.wrongCredentials',
-  'auth/too-many-requests': 'error.tooManyRequests',
-  'auth/network-request-failed': 'error.unexpected',
-  'auth/internal-error': 'error.unexpected',
-  'auth/invalid-api-key': 'error.unexpected',
-  'auth/argument-error': 'error.unexpected',
-  // A second factor is asked on its own step (app/.server/auth/second-factor.ts); this code alone, with no
-  // factor the portal can offer, is a failure.
-  'auth/multi-factor-auth-required': 'error.unexpected',
-  // The second-factor step: a wrong code keeps the step; the others end it (ADR 022).
-  'auth/invalid-verification-code': 'mfa.wrongCode',
-  'auth/missing-verification-code': 'mfa.codeRequired',
-  'auth/code-expired': 'mfa.expired',
-  'auth/invalid-verification-id': 'mfa.sessionInvalid',
-  'auth/missing-verification-id': 'mfa.sessionInvalid',
-  'auth/invalid-multi-factor-session': 'mfa.sessionInvalid',
-  'auth/missing-multi-factor-session': 'mfa.sessionInvalid',
-  'auth/multi-factor-info-not-found': 'mfa.sessionInvalid',
-  'auth/missing-multi-factor-info': 'mfa.sessionInvalid',
-  'auth/expired-action-code': 'error.invalidLink',
-  'auth/invalid-action-code': 'error.invalidLink',
-  'auth/weak-password': 'error.weakPassword',
-  'auth/invalid-email': 'error.invalidEmail',
-  // Captcha codes the visitor can fix by solving the captcha again.
-  'auth/missing-recaptcha-token': 'error.captchaRequired',
-  'auth/invalid-recaptcha-token': 'error.captchaRequired',
-  'auth/invalid-recaptcha-action': 'error.captchaRequired',
-  // Captcha codes that mean our request or the project is misconfigured: a new captcha would not help.
-  'auth/recaptcha-not-enabled': 'error.unexpected',
-  'auth/missing-recaptcha-version': 'error.unexpected',
-  'auth/invalid-recaptcha-version': 'error.unexpected',
-  'auth/missing-client-type': 'error.unexpected',
-  'auth/invalid-req-type': 'error.unexpected',
-  'auth/user-token-expired': 'error.sessionExpired',
-  'auth/invalid-user-token': 'error.sessionExpired',
-  'auth/requires-recent-login': 'error.sessionExpired',
-  'auth/user-mismatch': 'error.sessionExpired',
-  'auth/email-already-in-use': 'error.emailInUse',
-  'auth/unauthorized-continue-uri': 'error.unauthorizedDomain',
-  'auth/unauthorized-domain': 'error.unauthorizedDomain',
-  'auth/operation-not-allowed': 'error.notAllowed',
-  'auth/admin-restricted-operation': 'error.notAllowed',
-  'auth/account-exists-with-different-credential': 'error.accountExists',
-  'auth/credential-already-in-use': 'error.accountExists',
-} as const
-
-export type AuthCode = keyof typeof MESSAGE_KEYS
-export type MessageKey = (typeof MESSAGE_KEYS)[AuthCode]
+export type { AuthCode } from './outcomes'
 
 /**
  * The service's error names (the part of `error.message` before ' : ', or a 200 answer's
@@ -145,15 +94,6 @@ export function authCodeFor(serviceMessage: string | null | undefined): AuthCode
     : 'auth/internal-error'
 }
 
-/** The translation key for a code; unknown codes (e.g. browser-only ones) are error.unexpected. */
-export function messageKeyFor(code: AuthCode | string): MessageKey {
-  return Object.hasOwn(MESSAGE_KEYS, code) ? MESSAGE_KEYS[code as AuthCode] : 'error.unexpected'
-}
-
-export function isAuthCode(value: string): value is AuthCode {
-  return Object.hasOwn(MESSAGE_KEYS, value)
-}
-
 /**
  * What every identity call rejects with. The message is the code only: never a token, an email,
  * a URL or the service's free text. `reason` is the service's error name (e.g. INVALID_PASSWORD).
@@ -206,4 +146,9 @@ export function mfaRequiredOf(error: unknown): MfaRequired | null {
  */
 export function isIdentityError(error: unknown): error is IdentityError {
   return error instanceof Error && error.name === 'IdentityError' && isAuthCode(String((error as IdentityError).code))
+}
+
+/** The code of whatever an identity call threw: an IdentityError's, else auth/internal-error. */
+export function codeOf(error: unknown): AuthCode {
+  return isIdentityError(error) ? error.code : 'auth/internal-error'
 }

@@ -40,11 +40,20 @@ export { parseAuthDomain } from './auth-domain'
 export {
   IdentityError,
   authCodeFor,
+  codeOf,
   isIdentityError,
-  messageKeyFor,
   mfaRequiredOf,
-  type AuthCode,
-  type MessageKey,
   type MfaRequired,
   type SecondFactor,
 } from './errors'
+export {
+  groupOf,
+  isLinkFailure,
+  messageKeyFor,
+  outcomeOf,
+  unavailableStatus,
+  type AuthCode,
+  type MessageKey,
+  type OutcomeGroup,
+  type Unavailable,
+} from './outcomes'

@@ -1,6 +1,6 @@
 import type { CaptchaAction, CaptchaSettings } from '~/lib/recaptcha'
 import { getConfig } from '~/.server/config'
-import { getIdentity, type AuthCode, type RecaptchaConfig, type RecaptchaEnforcement } from '~/.server/identity'
+import { getIdentity, groupOf, type AuthCode, type RecaptchaConfig, type RecaptchaEnforcement } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
 import { recordCaptcha } from '~/.server/ops/metrics'
 
@@ -27,13 +27,6 @@ const PROVIDER_OF: Record<CaptchaAction, 'emailPassword' | 'phone'> = {
   getOobCode: 'emailPassword',
   mfaSmsSignIn: 'phone',
 }
-
-/** What the service answers when a captcha token is missing or not good for this call. */
-const CAPTCHA_REFUSALS: ReadonlySet<AuthCode> = new Set([
-  'auth/missing-recaptcha-token',
-  'auth/invalid-recaptcha-token',
-  'auth/invalid-recaptcha-action',
-])
 
 const state = {
   config: OFF,
@@ -74,8 +67,9 @@ export function captchaTokenToSend(action: CaptchaAction, posted: string | undef
   return posted && active(enforcementFor(action)) ? posted : undefined
 }
 
+/** What the service answers when a captcha token is missing or not good for this call (the 'captcha' group). */
 export function isCaptchaRefusal(code: AuthCode | null): boolean {
-  return code !== null && CAPTCHA_REFUSALS.has(code)
+  return groupOf(code) === 'captcha'
 }
 
 /**

@@ -1,12 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import type { AppLoadContext } from '@remix-run/node'
-import { getConfig } from '~/.server/config'
-import { COOKIES, clearCookie } from '~/.server/cookies'
-import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
-import { getFlags, type Flags } from '~/.server/ops/flags'
 import {
-  getIdentity,
-  isIdentityError,
+  codeOf,
+  groupOf,
   mfaRequiredOf,
   parseAuthDomain,
   type AuthCode,
@@ -14,22 +9,21 @@ import {
   type MfaRequired,
 } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
-import { securityEvent } from '~/.server/ops/security-events'
-import { acceptedRedirect, resolveRedirect } from '~/.server/policy/redirect'
-import { beginSecondFactor } from './second-factor'
-import { signInWithIdToken } from './sign-in'
+import { resolveRedirect } from '~/.server/policy/redirect'
 
 /**
  * Single sign-on, server side (ADR 011): POST /sso/start asks createAuthUri for the provider's
  * page and keeps the sessionId in a signed cookie; the provider comes back to /sso/callback,
  * which hands the answer to signInWithIdp with that sessionId, then ends like a password sign-in.
+ * This module is the protocol (and the emulator's stand-in for a provider); ./state-cookie keeps
+ * the state in the browser and ./handlers answers the two routes.
  */
 
 export const CALLBACK_PATH = '/sso/callback'
 /** Marks a callback relayed from the authDomain host to the public one, so it is relayed once. */
-const RELAY_PARAM = 'portal_relay'
+export const RELAY_PARAM = 'portal_relay'
 /** Marks a form_post answer posted again from our own page, so it is re-posted once. */
-const REPOST_PARAM = 'portal_repost'
+export const REPOST_PARAM = 'portal_repost'
 /** Where the emulator's fake provider page puts its answer (see emulatorAuthUri). */
 const EMULATOR_PARAM = 'emulator'
 
@@ -46,11 +40,6 @@ export type SsoError = keyof typeof SSO_ERRORS
 /** The message for the sign-in page's `ssoError` parameter; anything else shows nothing. */
 export function ssoErrorKey(value: string | null): (typeof SSO_ERRORS)[SsoError] | null {
   return value !== null && Object.hasOwn(SSO_ERRORS, value) ? SSO_ERRORS[value as SsoError] : null
-}
-
-/** Whether the sign-in page offers the button: the flag is on and a provider is configured. */
-export function ssoOffered(flags: Flags): boolean {
-  return flags.sso && getConfig().ssoProviderId !== null
 }
 
 export interface SsoState {
@@ -186,22 +175,18 @@ export async function finishSso(
   } catch (error) {
     const mfa = mfaRequiredOf(error)
     if (mfa) return { ok: true, mfa, email: mfa.email }
-    const code: AuthCode = isIdentityError(error) ? error.code : 'auth/internal-error'
+    const code: AuthCode = codeOf(error)
     return { ok: false, error: errorFor(code), code }
   }
 }
 
 function errorFor(code: AuthCode): SsoError {
-  switch (code) {
-    case 'auth/account-exists-with-different-credential':
-    case 'auth/credential-already-in-use':
-    case 'auth/email-already-in-use':
+  if (code === 'auth/user-disabled') return 'disabled'
+  switch (groupOf(code)) {
+    case 'account-exists':
       return 'account-exists'
-    case 'auth/user-disabled':
-      return 'disabled'
-    case 'auth/network-request-failed':
-    case 'auth/internal-error':
-    case 'auth/too-many-requests':
+    case 'unavailable':
+    case 'throttled':
       return 'unavailable'
     default:
       return 'provider'
@@ -225,148 +210,5 @@ function emulatorAnswer(value: string, emulatorOrigin: string, nonce: string): s
     return link.href
   } catch {
     return null
-  }
-}
-
-// ---- The process's settings, cookies and the two route handlers -------------------------------
-
-/** Null when single sign-on is off (flag) or no provider is configured. */
-export async function ssoSettings(): Promise<SsoSettings | null> {
-  const config = getConfig()
-  if (!config.ssoProviderId || !(await getFlags()).sso) return null
-  const { emulatorOrigin, apiKey, tenantId } = config.identity
-  return {
-    identity: getIdentity(),
-    providerId: config.ssoProviderId,
-    emulator: emulatorOrigin ? { origin: emulatorOrigin, apiKey, tenantId } : null,
-  }
-}
-
-/**
- * The pending sign-in, sealed to this browser (ADR 017): a state planted from another browser is
- * refused. SameSite=None over https: a form_post provider returns with a cross-site POST, which
- * would not carry a Lax cookie.
- */
-const STATE_COOKIE = COOKIES.ssoState
-
-export function clearStateCookie(): string {
-  return clearCookie(STATE_COOKIE)
-}
-
-function readState(request: Request): SsoState | null {
-  const value = openForBrowser(request, STATE_COOKIE)
-  if (!value) return null
-  try {
-    const state = JSON.parse(value) as Partial<SsoState>
-    if (
-      typeof state.sessionId !== 'string' ||
-      typeof state.callbackOrigin !== 'string' ||
-      typeof state.nonce !== 'string'
-    )
-      return null
-    return {
-      sessionId: state.sessionId,
-      callbackOrigin: state.callbackOrigin,
-      nonce: state.nonce,
-      redirect: typeof state.redirect === 'string' ? state.redirect : null,
-    }
-  } catch {
-    return null
-  }
-}
-
-/** The sign-in page with a message, keeping the redirect the visitor came with. */
-export function signInPageWithError(error: SsoError, redirect: string | null): string {
-  const params = new URLSearchParams({ ssoError: error })
-  if (redirect) params.set('redirect', redirect)
-  return `/?${params}`
-}
-
-export type StartOutcome = { ok: true; authUri: string; setCookies: string[] } | { ok: false; location: string }
-
-/** POST /sso/start, after the CSRF check. */
-export async function startSso(
-  request: Request,
-  input: { redirect: string | null; authDomain: string | null },
-  context: AppLoadContext,
-): Promise<StartOutcome> {
-  const settings = await ssoSettings()
-  const redirect = await acceptedRedirect(input.redirect, context.publicOrigin)
-  if (!settings) return { ok: false, location: signInPageWithError('unavailable', redirect) }
-  const callbackOrigin = await callbackOriginFor(input.authDomain, context.publicOrigin)
-  try {
-    const { authUri, state } = await beginSso({ redirect, callbackOrigin }, settings)
-    return { ok: true, authUri, setCookies: sealForBrowser(request, STATE_COOKIE, JSON.stringify(state)) }
-  } catch (error) {
-    const code = isIdentityError(error) ? error.code : 'auth/internal-error'
-    logger.warn({ event: 'sso-start-failed', code, reqId: context.requestId }, 'single sign-on could not start')
-    return {
-      ok: false,
-      location: signInPageWithError(code === 'auth/network-request-failed' ? 'unavailable' : 'provider', redirect),
-    }
-  }
-}
-
-/**
- * GET or POST /sso/callback. Always a redirect: into the session, back to the sign-in page with
- * a message, or (once) from the authDomain host to the public origin, which holds the state cookie.
- */
-export type CallbackOutcome =
-  | { location: string; status: 303 | 307; setCookies: string[] }
-  /** A form_post answer to post again from our own page (see handleSsoCallback). */
-  | { repost: { action: string; fields: [string, string][] } }
-
-export async function handleSsoCallback(request: Request, context: AppLoadContext): Promise<CallbackOutcome> {
-  const url = new URL(request.url)
-  const state = readState(request)
-  const settings = await ssoSettings()
-  const publicHost = new URL(context.publicOrigin).host
-  if (settings && !state && url.host !== publicHost && !url.searchParams.has(RELAY_PARAM)) {
-    // The authDomain host has no state cookie (host-only): hand over to the public origin, once.
-    // Never an open redirect: the target is always our own public origin.
-    const search = new URLSearchParams(url.search)
-    search.set(RELAY_PARAM, '1')
-    return {
-      location: `${context.publicOrigin}${CALLBACK_PATH}?${search}`,
-      status: request.method === 'POST' ? 307 : 303,
-      setCookies: [],
-    }
-  }
-
-  const postBody = request.method === 'POST' ? await request.text() : null
-  if (postBody !== null && !state && settings && !url.searchParams.has(REPOST_PARAM)) {
-    // A form_post provider posts cross-site, so the browser withholds the Lax cookie the state is
-    // bound to: our own page posts the answer again, same-site, once; the binding then decides.
-    const search = new URLSearchParams(url.search)
-    search.set(REPOST_PARAM, '1')
-    return { repost: { action: `${CALLBACK_PATH}?${search}`, fields: [...new URLSearchParams(postBody)] } }
-  }
-  const finish: SsoFinish = settings
-    ? await finishSso({ search: url.searchParams, postBody, state }, settings)
-    : { ok: false, error: 'unavailable' }
-  const redirect = state?.redirect ?? null
-  if (!finish.ok) {
-    securityEvent('sign-in-failure', {
-      reqId: context.requestId,
-      ip: context.clientIp,
-      method: 'sso',
-      reason: finish.error,
-      code: finish.code,
-    })
-    return { location: signInPageWithError(finish.error, redirect), status: 303, setCookies: [clearStateCookie()] }
-  }
-  if ('mfa' in finish) {
-    const step = await beginSecondFactor(
-      request,
-      { mfa: finish.mfa, method: 'sso', email: finish.email, redirect },
-      context,
-    )
-    return { location: step.location, status: 303, setCookies: [...step.setCookies, clearStateCookie()] }
-  }
-  try {
-    const session = await signInWithIdToken(finish.idToken, { email: finish.email, method: 'sso', redirect }, context)
-    return { location: session.location, status: 303, setCookies: [...session.setCookies, clearStateCookie()] }
-  } catch {
-    return { location: signInPageWithError('unavailable', redirect), status: 303, setCookies: [clearStateCookie()] }
   }
 }

@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto'
+import type { AppLoadContext } from '@remix-run/node'
+import type { CaptchaSettings } from '~/lib/recaptcha'
+import type { MfaRequired, SecondFactor } from '~/.server/identity'
+import { securityEvent } from '~/.server/ops/security-events'
+import { captchaSettings } from '~/.server/policy/recaptcha'
+import type { SignInMethod } from '../sign-in'
+import {
+  PENDING_MAX_AGE,
+  RESEND_COOLDOWN,
+  SECOND_FACTOR_PATH,
+  chosenFactor,
+  clearPendingCookie,
+  now,
+  readPending,
+  record,
+  seal,
+  signInPageWithMfaError,
+  type Notice,
+  type Pending,
+} from './pending'
+import { sendSms } from './sms'
+import { verify, type SecondFactorOutcomeOf } from './verify'
+
+/**
+ * The second factor at sign-in (issue 15, ADR 022). When a first factor (password, email link,
+ * single sign-on) answers with a pending credential instead of tokens, no session is made: the
+ * pending sign-in goes into a sealed, short-lived cookie bound to this browser (./pending), and the
+ * visitor goes to /second-factor. There they choose a factor (when there are several), receive
+ * an SMS code (./sms) or read their authenticator app, and the code completes the sign-in through
+ * mfaSignIn:finalize and the same signInWithIdToken as every other sign-in (./verify).
+ */
+
+export { clearPendingCookie, mfaErrorKey, signInPageWithMfaError } from './pending'
+export type { SecondFactorOutcomeOf, StepMessage } from './verify'
+
+/**
+ * The first factor answered with a pending credential: the step begins. One factor is chosen at
+ * once (an SMS code is sent at once); several go to the chooser. Answers the cookies to set and
+ * where to go.
+ */
+export async function beginSecondFactor(
+  request: Request,
+  input: { mfa: MfaRequired; method: SignInMethod; email: string | null; redirect: string | null },
+  context: AppLoadContext,
+): Promise<{ setCookies: string[]; location: string }> {
+  const factors = input.mfa.factors
+  const pending: Pending = {
+    id: randomBytes(16).toString('base64url'),
+    credential: input.mfa.pendingCredential,
+    factors,
+    method: input.method,
+    email: input.email,
+    redirect: input.redirect,
+    chosen: factors.length === 1 ? factors[0]!.id : null,
+    session: null,
+    sentAt: null,
+    captcha: false,
+    notice: null,
+    expires: now() + PENDING_MAX_AGE,
+  }
+  securityEvent('second-factor-required', {
+    reqId: context.requestId,
+    ip: context.clientIp,
+    email: input.email ?? undefined,
+    method: input.method,
+    factors: factors.map((f) => f.kind),
+  })
+  record(pending, 'required')
+  await sendSms(pending, context)
+  return { setCookies: seal(request, pending), location: SECOND_FACTOR_PATH }
+}
+
+/** What the step shows: never the credential or the SMS session. */
+export type SecondFactorView =
+  | { step: 'choose'; factors: SecondFactor[]; redirect: string | null; notice: Notice | null }
+  | {
+      step: 'code'
+      factor: SecondFactor
+      /** An SMS code went to the phone. */
+      sent: boolean
+      /** The SMS start demands a reCAPTCHA token: what the page needs to get one (ADR 020). */
+      captcha: CaptchaSettings | null
+      /** Seconds before 'Resend code' sends again. */
+      resendIn: number
+      several: boolean
+      redirect: string | null
+      notice: Notice | null
+    }
+
+/** GET /second-factor: the step, or null when there is no pending sign-in (gone, expired, another browser's). */
+export function secondFactorView(request: Request): { view: SecondFactorView; setCookies: string[] } | null {
+  const p = readPending(request)
+  if (!p) return null
+  // A notice is shown once.
+  const setCookies = p.notice ? seal(request, { ...p, notice: null }) : []
+  const factor = chosenFactor(p)
+  if (!factor)
+    return { view: { step: 'choose', factors: p.factors, redirect: p.redirect, notice: p.notice }, setCookies }
+  return {
+    view: {
+      step: 'code',
+      factor,
+      sent: factor.kind === 'phone' && p.session !== null,
+      captcha: factor.kind === 'phone' && !p.session && p.captcha ? captchaSettings('mfaSmsSignIn') : null,
+      resendIn: p.sentAt === null ? 0 : Math.max(0, p.sentAt + RESEND_COOLDOWN - now()),
+      several: p.factors.length > 1,
+      redirect: p.redirect,
+      notice: p.notice,
+    },
+    setCookies,
+  }
+}
+
+/** POST /second-factor, after the CSRF check: choose, another method, resend, or verify a code. */
+export async function secondFactorAction(
+  request: Request,
+  form: { intent: string; factor: string; code: string; captchaResponse: string },
+  context: AppLoadContext,
+): Promise<SecondFactorOutcomeOf> {
+  const p = readPending(request)
+  if (!p)
+    return { kind: 'redirect', location: signInPageWithMfaError('expired', null), setCookies: [clearPendingCookie()] }
+  const back = (pending: Pending): SecondFactorOutcomeOf => ({
+    kind: 'redirect',
+    location: SECOND_FACTOR_PATH,
+    setCookies: seal(request, pending),
+  })
+
+  switch (form.intent) {
+    case 'choose': {
+      if (!p.factors.some((f) => f.id === form.factor)) return back({ ...p, chosen: null, session: null })
+      const next: Pending = { ...p, chosen: form.factor, session: null, captcha: false, notice: null }
+      await sendSms(next, context)
+      return back(next)
+    }
+    case 'another':
+      return back({ ...p, chosen: null, session: null, captcha: false, notice: null })
+    case 'resend': {
+      if (chosenFactor(p)?.kind !== 'phone') return back(p)
+      if (p.sentAt !== null && now() < p.sentAt + RESEND_COOLDOWN) return back({ ...p, notice: 'mfa.resendWait' })
+      const next: Pending = { ...p, notice: null }
+      await sendSms(next, context, form.captchaResponse || undefined)
+      if (next.sentAt !== p.sentAt && p.sentAt !== null) next.notice = 'mfa.resent'
+      return back(next)
+    }
+    default:
+      return verify(request, p, form.code, context)
+  }
+}

@@ -1,0 +1,136 @@
+import type { AppLoadContext } from '@remix-run/node'
+import { codeOf, getIdentity, outcomeOf, type AuthCode, type MessageKey } from '~/.server/identity'
+import { securityEvent } from '~/.server/ops/security-events'
+import { consumeMfaCode } from '~/.server/policy/rate-limit'
+import { signInWithIdToken } from '../sign-in'
+import {
+  SECOND_FACTOR_PATH,
+  chosenFactor,
+  clearPendingCookie,
+  factorKind,
+  record,
+  signInPageWithMfaError,
+  type MfaError,
+  type Pending,
+} from './pending'
+
+export type SecondFactorOutcomeOf =
+  /** Go there (303), setting these cookies. */
+  | { kind: 'redirect'; location: string; setCookies: string[] }
+  /** Stay on the step with this message. */
+  | { kind: 'error'; status: number; message: StepMessage; retryAfterSeconds?: number }
+
+/** What the step may say after a submission. */
+export type StepMessage = MessageKey | 'mfa.codeFormat' | 'mfa.sendFailed'
+
+/** A code as typed: spaces and dashes some apps show are dropped; six digits remain, or it is refused. */
+export function normaliseCode(value: string): string | null {
+  const code = value.replace(/[\s-]/g, '')
+  return /^\d{6}$/.test(code) ? code : null
+}
+
+/**
+ * What a refused code means for the step (the outcome table's second-factor rows, ADR 022): a
+ * wrong code keeps it; an expired or invalid session ends it, as does a disabled account; the
+ * rest is the service failing (null).
+ */
+function verdictOf(code: AuthCode): 'wrong-code' | MfaError | null {
+  if (code === 'auth/user-disabled') return 'invalid'
+  switch (outcomeOf(code).key) {
+    case 'mfa.wrongCode':
+    case 'mfa.codeRequired':
+      return 'wrong-code'
+    case 'mfa.expired':
+      return 'expired'
+    case 'mfa.sessionInvalid':
+      return 'invalid'
+    default:
+      return null
+  }
+}
+
+/** The code was typed: mfaSignIn:finalize, then the same ending as every sign-in. */
+export async function verify(
+  request: Request,
+  p: Pending,
+  typed: string,
+  context: AppLoadContext,
+): Promise<SecondFactorOutcomeOf> {
+  const factor = chosenFactor(p)
+  if (!factor) return { kind: 'redirect', location: SECOND_FACTOR_PATH, setCookies: [] }
+  const code = normaliseCode(typed)
+  if (!code) return { kind: 'error', status: 400, message: 'mfa.codeFormat' }
+  if (factor.kind === 'phone' && !p.session) return { kind: 'error', status: 400, message: 'mfa.sendFailed' }
+
+  // The attempt is counted before the call, atomically, as sign-in attempts are (ADR 015).
+  const limit = await consumeMfaCode({
+    ip: context.clientIp,
+    pending: p.id,
+    email: p.email ?? undefined,
+    reqId: context.requestId,
+  })
+  if (!limit.ok) {
+    record(p, 'limited')
+    return { kind: 'error', status: 429, message: 'error.tooManyRequests', retryAfterSeconds: limit.retryAfterSeconds }
+  }
+  let errorCode: AuthCode
+  try {
+    const tokens = await getIdentity().finalizeMfaSignIn(
+      p.credential,
+      factor.kind === 'phone'
+        ? { kind: 'phone', sessionInfo: p.session!, code }
+        : { kind: 'totp', enrollmentId: factor.id, code },
+    )
+    await limit.release('success')
+    try {
+      const session = await signInWithIdToken(
+        tokens.idToken,
+        { email: p.email, method: p.method, redirect: p.redirect, secondFactor: factor.kind },
+        context,
+      )
+      record(p, 'success')
+      return { kind: 'redirect', location: session.location, setCookies: [...session.setCookies, clearPendingCookie()] }
+    } catch {
+      // A token the session refuses (too old a sign-in, no second-factor claim): start again.
+      record(p, 'expired')
+      return end(p, 'expired', 'session-refused', context)
+    }
+  } catch (error) {
+    errorCode = codeOf(error)
+  }
+
+  const verdict = verdictOf(errorCode)
+  if (verdict === 'wrong-code') {
+    await limit.release('failure')
+    record(p, 'wrong-code')
+    failure(p, errorCode, context)
+    return { kind: 'error', status: 400, message: 'mfa.wrongCode' }
+  }
+  if (verdict) {
+    await limit.release('failure')
+    record(p, verdict === 'expired' ? 'expired' : 'invalid')
+    return end(p, verdict, errorCode, context)
+  }
+  // The service never judged the code: the point comes back.
+  await limit.release('void')
+  record(p, 'error')
+  return outcomeOf(errorCode).group === 'throttled'
+    ? { kind: 'error', status: 429, message: 'error.tooManyRequests' }
+    : { kind: 'error', status: 503, message: 'error.unexpected' }
+}
+
+function failure(p: Pending, code: string, context: AppLoadContext) {
+  securityEvent('second-factor-failure', {
+    reqId: context.requestId,
+    ip: context.clientIp,
+    email: p.email ?? undefined,
+    method: p.method,
+    secondFactor: factorKind(p),
+    code,
+  })
+}
+
+function end(p: Pending, reason: MfaError, code: string, context: AppLoadContext): SecondFactorOutcomeOf {
+  failure(p, code, context)
+  return { kind: 'redirect', location: signInPageWithMfaError(reason, p.redirect), setCookies: [clearPendingCookie()] }
+}

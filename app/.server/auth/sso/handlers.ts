@@ -1,0 +1,134 @@
+import type { AppLoadContext } from '@remix-run/node'
+import { getConfig } from '~/.server/config'
+import { codeOf, getIdentity } from '~/.server/identity'
+import { getFlags, type Flags } from '~/.server/ops/flags'
+import { logger } from '~/.server/ops/logger'
+import { securityEvent } from '~/.server/ops/security-events'
+import { acceptedRedirect } from '~/.server/policy/redirect'
+import { beginSecondFactor } from '../second-factor'
+import { signInWithIdToken } from '../sign-in'
+import {
+  CALLBACK_PATH,
+  RELAY_PARAM,
+  REPOST_PARAM,
+  beginSso,
+  callbackOriginFor,
+  finishSso,
+  type SsoError,
+  type SsoFinish,
+  type SsoSettings,
+} from './protocol'
+import { clearStateCookie, readState, sealState } from './state-cookie'
+
+/** Whether the sign-in page offers the button: the flag is on and a provider is configured. */
+export function ssoOffered(flags: Flags): boolean {
+  return flags.sso && getConfig().ssoProviderId !== null
+}
+
+/** Null when single sign-on is off (flag) or no provider is configured. */
+export async function ssoSettings(): Promise<SsoSettings | null> {
+  const config = getConfig()
+  if (!config.ssoProviderId || !(await getFlags()).sso) return null
+  const { emulatorOrigin, apiKey, tenantId } = config.identity
+  return {
+    identity: getIdentity(),
+    providerId: config.ssoProviderId,
+    emulator: emulatorOrigin ? { origin: emulatorOrigin, apiKey, tenantId } : null,
+  }
+}
+
+/** The sign-in page with a message, keeping the redirect the visitor came with. */
+export function signInPageWithError(error: SsoError, redirect: string | null): string {
+  const params = new URLSearchParams({ ssoError: error })
+  if (redirect) params.set('redirect', redirect)
+  return `/?${params}`
+}
+
+export type StartOutcome = { ok: true; authUri: string; setCookies: string[] } | { ok: false; location: string }
+
+/** POST /sso/start, after the CSRF check. */
+export async function startSso(
+  request: Request,
+  input: { redirect: string | null; authDomain: string | null },
+  context: AppLoadContext,
+): Promise<StartOutcome> {
+  const settings = await ssoSettings()
+  const redirect = await acceptedRedirect(input.redirect, context.publicOrigin)
+  if (!settings) return { ok: false, location: signInPageWithError('unavailable', redirect) }
+  const callbackOrigin = await callbackOriginFor(input.authDomain, context.publicOrigin)
+  try {
+    const { authUri, state } = await beginSso({ redirect, callbackOrigin }, settings)
+    return { ok: true, authUri, setCookies: sealState(request, state) }
+  } catch (error) {
+    const code = codeOf(error)
+    logger.warn({ event: 'sso-start-failed', code, reqId: context.requestId }, 'single sign-on could not start')
+    return {
+      ok: false,
+      location: signInPageWithError(code === 'auth/network-request-failed' ? 'unavailable' : 'provider', redirect),
+    }
+  }
+}
+
+/**
+ * GET or POST /sso/callback. Always a redirect: into the session, back to the sign-in page with
+ * a message, or (once) from the authDomain host to the public origin, which holds the state cookie.
+ */
+export type CallbackOutcome =
+  | { location: string; status: 303 | 307; setCookies: string[] }
+  /** A form_post answer to post again from our own page (see handleSsoCallback). */
+  | { repost: { action: string; fields: [string, string][] } }
+
+export async function handleSsoCallback(request: Request, context: AppLoadContext): Promise<CallbackOutcome> {
+  const url = new URL(request.url)
+  const state = readState(request)
+  const settings = await ssoSettings()
+  const publicHost = new URL(context.publicOrigin).host
+  if (settings && !state && url.host !== publicHost && !url.searchParams.has(RELAY_PARAM)) {
+    // The authDomain host has no state cookie (host-only): hand over to the public origin, once.
+    // Never an open redirect: the target is always our own public origin.
+    const search = new URLSearchParams(url.search)
+    search.set(RELAY_PARAM, '1')
+    return {
+      location: `${context.publicOrigin}${CALLBACK_PATH}?${search}`,
+      status: request.method === 'POST' ? 307 : 303,
+      setCookies: [],
+    }
+  }
+
+  const postBody = request.method === 'POST' ? await request.text() : null
+  if (postBody !== null && !state && settings && !url.searchParams.has(REPOST_PARAM)) {
+    // A form_post provider posts cross-site, so the browser withholds the Lax cookie the state is
+    // bound to: our own page posts the answer again, same-site, once; the binding then decides.
+    const search = new URLSearchParams(url.search)
+    search.set(REPOST_PARAM, '1')
+    return { repost: { action: `${CALLBACK_PATH}?${search}`, fields: [...new URLSearchParams(postBody)] } }
+  }
+  const finish: SsoFinish = settings
+    ? await finishSso({ search: url.searchParams, postBody, state }, settings)
+    : { ok: false, error: 'unavailable' }
+  const redirect = state?.redirect ?? null
+  if (!finish.ok) {
+    securityEvent('sign-in-failure', {
+      reqId: context.requestId,
+      ip: context.clientIp,
+      method: 'sso',
+      reason: finish.error,
+      code: finish.code,
+    })
+    return { location: signInPageWithError(finish.error, redirect), status: 303, setCookies: [clearStateCookie()] }
+  }
+  if ('mfa' in finish) {
+    const step = await beginSecondFactor(
+      request,
+      { mfa: finish.mfa, method: 'sso', email: finish.email, redirect },
+      context,
+    )
+    return { location: step.location, status: 303, setCookies: [...step.setCookies, clearStateCookie()] }
+  }
+  try {
+    const session = await signInWithIdToken(finish.idToken, { email: finish.email, method: 'sso', redirect }, context)
+    return { location: session.location, status: 303, setCookies: [...session.setCookies, clearStateCookie()] }
+  } catch {
+    return { location: signInPageWithError('unavailable', redirect), status: 303, setCookies: [clearStateCookie()] }
+  }
+}
