@@ -1,5 +1,7 @@
 import { useNavigation } from '@remix-run/react'
+import type { ParseKeys } from 'i18next'
 import { useTranslation } from 'react-i18next'
+import { resources } from '~/lib/i18n'
 import { EMAIL_MAX_LENGTH } from '~/lib/limits'
 import {
   useCallback,
@@ -19,7 +21,7 @@ import { flushSync } from 'react-dom'
 /** `passwordrules` is Apple's password-manager hint; React passes it through as written. */
 type InputProps = InputHTMLAttributes<HTMLInputElement> & { name: string; passwordrules?: string }
 
-/** A labelled input whose message is tied to it (aria-describedby) and announced. */
+/** A labelled input whose message, right under it, is tied to it (aria-describedby, aria-invalid); its hint comes after. */
 export function Field({
   label,
   error,
@@ -39,15 +41,15 @@ export function Field({
       ) : (
         <input ref={inputRef} id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
       )}
-      {hint ? (
-        <div id={hintId} className="field-hint">
-          {hint}
-        </div>
-      ) : null}
       {error ? (
         <p id={errorId} className="field-error">
           {error}
         </p>
+      ) : null}
+      {hint ? (
+        <div id={hintId} className="field-hint">
+          {hint}
+        </div>
       ) : null}
     </div>
   )
@@ -198,4 +200,11 @@ export function useFieldValue(initial = '') {
   }, [])
   const onChange = (event: ChangeEvent<HTMLInputElement>) => setValue(event.currentTarget.value)
   return { value, setValue, field: { inputRef, defaultValue: initial, onChange } }
+}
+
+/** A message key the server answered with, checked against the translations: a type guard, not a cast. */
+export function isMessageKey(value: string | null | undefined): value is ParseKeys {
+  let node: unknown = value ? resources.en.common : undefined
+  for (const part of value?.split('.') ?? []) node = (node as Record<string, unknown> | undefined)?.[part]
+  return typeof node === 'string'
 }
