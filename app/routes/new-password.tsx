@@ -100,18 +100,7 @@ export default function NewPassword() {
   }, [result, setPassword])
   const signInLink = `/${loaderData.signIn ? `?${loaderData.signIn}` : ''}`
 
-  if (loaderData.state === 'done') {
-    return (
-      <>
-        <h1>{t('newPassword.doneTitle')}</h1>
-        <FormAlert tone="success">{t('newPassword.success')}</FormAlert>
-        <p className="subtitle">{t('newPassword.doneText')}</p>
-        <Link to={signInLink} className="button-primary button-link">
-          {t('newPassword.backToSignIn')}
-        </Link>
-      </>
-    )
-  }
+  // This submission's own answer first: a link spent meanwhile (in another tab, which then set the done flag).
   if (loaderData.state === 'invalid' || result?.status === 'invalid-link') {
     const again = loaderData.email ? `/forgot-password?${new URLSearchParams({ email: loaderData.email })}` : '/forgot-password'
     return (
@@ -129,6 +118,18 @@ export default function NewPassword() {
     )
   }
 
+  if (loaderData.state === 'done') {
+    return (
+      <>
+        <h1>{t('newPassword.doneTitle')}</h1>
+        <FormAlert tone="success">{t('newPassword.success')}</FormAlert>
+        <p className="subtitle">{t('newPassword.doneText')}</p>
+        <Link to={signInLink} className="button-primary button-link">
+          {t('newPassword.backToSignIn')}
+        </Link>
+      </>
+    )
+  }
   const { minLength, email } = loaderData
   const known = (key: string | null | undefined) => (isMessageKey(key) ? key : null)
   const passwordError = known(result?.status === 'invalid' ? result.passwordError : null)
@@ -185,11 +186,9 @@ function Subtitle({ email }: { email: string }) {
   return (
     <p className="subtitle">
       {before}
-      <span className="email-line">
-        <span className="ellipsis" title={email}>
-          {email}
-        </span>
-        {after}
+      {/* The full stop goes with the address: cut with it, never left alone after the ellipsis. */}
+      <span className="ellipsis email-line" title={email}>
+        {`${email}${after}`}
       </span>
     </p>
   )
