@@ -98,6 +98,14 @@ export const COOKIES = {
     maxAge: HOUR,
     sealedAs: 'reset-code',
   },
+  resetDone: {
+    ...FLOW,
+    base: 'reset_done',
+    purpose:
+      'the password was just changed in this browser: /new-password says so from a GET, so a refresh sends nothing again and the title follows (app/routes/new-password.tsx)',
+    maxAge: 10 * 60,
+    sealedAs: 'reset-done',
+  },
   actionCode: {
     ...FLOW,
     base: 'action_code',

@@ -23,14 +23,24 @@ export function GeneralErrorBoundary() {
 
   const status = isRouteErrorResponse(error) ? error.status : null
   const copy = errorCopy(status)
-  let heading = t(copy.title.key, copy.title.values)
-  if (status === 404) heading = `${heading} ${shownPath(error) ?? location.pathname + location.search}`
+  const title = t(copy.title.key, copy.title.values)
+  // 404: 'Page not found' and the path, the path set apart; the heading's text stays the seed's.
+  const heading =
+    status === 404 ? (
+      <>
+        {`${title} `}
+        <code className="error-path">{shownPath(error) ?? location.pathname + location.search}</code>
+      </>
+    ) : (
+      title
+    )
   // A form post without the cookie its page set: the browser blocks cookies (e.g. in a frame).
   const cookiesBlocked = isRouteErrorResponse(error) && error.status === 403 && error.data?.reason === 'cookie-missing'
   const helpUrl = cookiesBlocked ? (error.data.cookiesHelpUrl ?? root?.cookiesHelpUrl) : null
 
   return (
     <ErrorPage heading={heading}>
+      {status === 404 ? <p className="error-lead">{t('errorPage.404.lead')}</p> : null}
       {copy.text ? <p>{t(copy.text)}</p> : null}
       {helpUrl ? <CookieWarning helpUrl={helpUrl} /> : null}
     </ErrorPage>
@@ -38,7 +48,7 @@ export function GeneralErrorBoundary() {
 }
 
 /** The error page's frame: its heading, what the caller adds, and the way back to sign-in. */
-export function ErrorPage({ heading, children }: { heading: string; children?: ReactNode }) {
+export function ErrorPage({ heading, children }: { heading: ReactNode; children?: ReactNode }) {
   const { t } = useTranslation()
   return (
     <section aria-labelledby="error-heading">
@@ -46,9 +56,11 @@ export function ErrorPage({ heading, children }: { heading: string; children?: R
         {heading}
       </h1>
       {children}
-      <p>
-        <Link to="/">{t('error.backToSignIn')}</Link>
-      </p>
+      <div className="actions">
+        <Link to="/" className="button-primary button-link">
+          {t('error.backToSignIn')}
+        </Link>
+      </div>
     </section>
   )
 }

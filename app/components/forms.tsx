@@ -20,7 +20,7 @@ import { flushSync } from 'react-dom'
 /** `passwordrules` is Apple's password-manager hint; React passes it through as written. */
 type InputProps = InputHTMLAttributes<HTMLInputElement> & { name: string; passwordrules?: string }
 
-/** A labelled input whose message is tied to it (aria-describedby) and announced. */
+/** A labelled input whose message, right under it, is tied to it (aria-describedby, aria-invalid); its hint comes after. */
 export function Field({
   label,
   error,
@@ -40,15 +40,15 @@ export function Field({
       ) : (
         <input ref={inputRef} id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
       )}
-      {hint ? (
-        <div id={hintId} className="field-hint">
-          {hint}
-        </div>
-      ) : null}
       {error ? (
         <p id={errorId} className="field-error">
           {error}
         </p>
+      ) : null}
+      {hint ? (
+        <div id={hintId} className="field-hint">
+          {hint}
+        </div>
       ) : null}
     </div>
   )

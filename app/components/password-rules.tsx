@@ -2,27 +2,34 @@ import { useTranslation } from 'react-i18next'
 import { evaluatePassword } from '~/lib/password-policy'
 
 /**
- * The rules, listed before anything is typed; with JavaScript they tick as the person types.
+ * The rules as a checklist. Before anything is typed (and without JavaScript) each is an empty
+ * circle; with JavaScript they tick as the person types, and say so to screen readers ('met' /
+ * 'not met'). The four character types sit under their rule.
  * The server decides all the same.
  */
 export function PasswordRules({ id, password, minLength }: { id: string; password: string; minLength: number }) {
   const { t } = useTranslation()
   const state = evaluatePassword(password, { minLength })
   const touched = password.length > 0
+  const status = (met: boolean) =>
+    touched ? (
+      <span className="visually-hidden">{` (${met ? t('newPassword.ruleMet') : t('newPassword.ruleNotMet')})`}</span>
+    ) : null
   const rule = (met: boolean, label: string) => (
     <li data-met={touched ? met : undefined}>
       {label}
-      {touched ? <span className="visually-hidden">{` (${met ? t('newPassword.ruleMet') : t('newPassword.ruleNotMet')})`}</span> : null}
+      {status(met)}
     </li>
   )
   return (
     <div id={id} className="password-rules">
       <p>{t('newPassword.rulesTitle')}</p>
-      <ul>
+      <ul className="checklist">
         {rule(state.length, t('newPassword.ruleLength', { count: minLength }))}
         <li data-met={touched ? state.classes : undefined}>
           {t('newPassword.ruleClasses')}
-          <ul>
+          {status(state.classes)}
+          <ul className="checklist checklist-types">
             {rule(state.lower, t('newPassword.ruleLower'))}
             {rule(state.upper, t('newPassword.ruleUpper'))}
             {rule(state.digit, t('newPassword.ruleDigit'))}

@@ -4,6 +4,7 @@ import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
 import { EmailField, Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
+import { SignedIn } from '~/components/signed-in'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
@@ -16,7 +17,7 @@ import { getFlags } from '~/.server/ops/flags'
 import { guardForm } from '~/.server/policy/form-guard'
 import { getLocale } from '~/.server/i18n'
 import { captchaSettings } from '~/.server/policy/recaptcha'
-import { keptRedirect, resolveRedirect } from '~/.server/policy/redirect'
+import { defaultRedirect, keptRedirect, resolveRedirect } from '~/.server/policy/redirect'
 import { clearSessionCookie, getSession } from '~/.server/auth/session'
 import { signInWithPassword } from '~/.server/auth/sign-in'
 import { mfaErrorKey } from '~/.server/auth/second-factor'
@@ -42,7 +43,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (session.status === 'signed-in' && target.kind === 'ok') throw redirect(target.url, { headers })
   return data(
     {
-      user: session.status === 'signed-in' ? { email: session.user.email } : null,
+      user: session.status === 'signed-in' ? { email: session.user.email ?? '' } : null,
+      continueTo: session.status === 'signed-in' ? await continueTarget(params.get('continueUrl'), context.publicOrigin) : null,
       redirectError: target.kind === 'invalid' || target.kind === 'missing' ? REDIRECT_ERRORS[target.kind] : null,
       sso: flags.sso,
       ssoButton: ssoOffered(flags),
@@ -54,6 +56,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     },
     { headers },
   )
+}
+
+/**
+ * Where a signed-in visitor was going: the link's continueUrl when the redirect policy accepts it,
+ * else DEFAULT_REDIRECT_URL; never this page itself.
+ */
+async function continueTarget(continueUrl: string | null, publicOrigin: string): Promise<{ href: string; site: string } | null> {
+  const checked = await resolveRedirect(continueUrl, publicOrigin)
+  const href = checked.kind === 'ok' ? checked.url : defaultRedirect()
+  const url = URL.parse(href, publicOrigin)
+  if (!url || (url.origin === publicOrigin && url.pathname === '/')) return null
+  return { href: url.href, site: url.host }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -109,7 +123,7 @@ type ActionData = { email: string; formError?: TranslationKey; fieldErrors?: Fie
 
 export default function SignIn() {
   const { t } = useTranslation()
-  const { user, redirectError, sso, ssoButton, ssoError, emailLink, linkSent, captcha } = useLoaderData<typeof loader>()
+  const { user, continueTo, redirectError, sso, ssoButton, ssoError, emailLink, linkSent, captcha } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as ActionData | undefined
   const [searchParams] = useSearchParams()
   const redirectTo = searchParams.get('redirect')
@@ -124,17 +138,7 @@ export default function SignIn() {
   // While a refused captcha is retried, its answer is neither shown nor allowed to empty the password.
   useAfterSubmission(formRef, retrying ? undefined : actionData)
 
-  if (user) {
-    return (
-      <>
-        <h1>{t('signIn.signedInTitle')}</h1>
-        <p>{t('signIn.signedInAs', { email: user.email ?? '' })}</p>
-        <SecureForm action="/logout" className="stack">
-          <SubmitButton pendingLabel={t('signIn.logout')}>{t('signIn.logout')}</SubmitButton>
-        </SecureForm>
-      </>
-    )
-  }
+  if (user) return <SignedIn email={user.email} continueTo={continueTo} />
 
   const formError = (retrying ? null : actionData?.formError) ?? redirectError ?? ssoError
   const authDomain = searchParams.get('authDomain')

@@ -10,17 +10,31 @@ import { pageTitle } from '~/lib/meta'
 import { PASSWORD_MAX_LENGTH } from '~/lib/limits'
 import { passwordRulesAttribute } from '~/lib/password-policy'
 import { formText } from '~/lib/schemas'
-import { cleanLinkQuery, LINK_QUERY_MAX_LENGTH } from '~/.server/auth/email-actions'
-import { guardForm } from '~/.server/policy/form-guard'
+import { LINK_QUERY_MAX_LENGTH } from '~/.server/auth/email-actions'
 import { completePasswordReset, continueParams, inspectResetCode } from '~/.server/auth/new-password'
 import { clearResetCodeCookie, keepResetCode, readResetCode } from '~/.server/auth/password-reset'
+import { COOKIES, clearCookie } from '~/.server/cookies'
+import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
+import { guardForm } from '~/.server/policy/form-guard'
 
 export const headers = routeHeaders
 
-export const meta: MetaFunction = ({ matches }) =>
-  pageTitle(matches, 'meta.newPassword', [{ name: 'robots', content: 'noindex, nofollow' }])
+/** The title follows the page's state: the form, the password changed, or a link that no longer works. */
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
+  pageTitle(matches, data ? STATE_TITLES[data.state] : 'meta.newPassword', [{ name: 'robots', content: 'noindex, nofollow' }])
+
+const STATE_TITLES = { form: 'meta.newPassword', done: 'newPassword.doneTitle', invalid: 'newPassword.invalidTitle' } as const
 
 const noStore = { 'Cache-Control': 'no-store' }
+
+/** After a change, the page says so from a GET (post-redirect-get): see COOKIES.resetDone. */
+const DONE_COOKIE = COOKIES.resetDone
+
+/** `/new-password`, with only the `redirect` a sign-in will need: never the link's `lang` or `continueUrl`. */
+function cleanAddress(search: URLSearchParams): string {
+  const signIn = continueParams(search)
+  return `/new-password${signIn ? `?${signIn}` : ''}`
+}
 
 /**
  * GET checks the code without spending it (mail scanners open links). On the first visit the
@@ -32,18 +46,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // A link's other parameters go into the Location header below: a very long query is no link of ours.
   const tooLong = fromLink !== null && url.search.length > LINK_QUERY_MAX_LENGTH
   if (fromLink && !tooLong) {
-    const clean = `/new-password${cleanLinkQuery(url.searchParams)}`
     const headers = new Headers(noStore)
     for (const cookie of keepResetCode(request, fromLink)) headers.append('Set-Cookie', cookie)
-    throw redirect(clean, { headers })
+    headers.append('Set-Cookie', clearCookie(DONE_COOKIE))
+    throw redirect(cleanAddress(url.searchParams), { headers })
+  }
+  const signIn = continueParams(url.searchParams)
+  if (!tooLong && openForBrowser(request, DONE_COOKIE) === '1') {
+    return data({ state: 'done', email: null, minLength: 0, signIn } as const, { headers: noStore })
   }
   const info = await inspectResetCode(tooLong ? null : readResetCode(request))
   if ('unavailable' in info) throw data({ reason: 'identity-unavailable' }, { status: info.unavailable })
-  const signIn = continueParams(url.searchParams)
-  return data(
-    { ...info, signIn },
-    { status: info.valid ? 200 : 400, headers: info.valid ? noStore : { ...noStore, 'Set-Cookie': clearResetCodeCookie() } },
-  )
+  if (!info.valid) {
+    return data(
+      { state: 'invalid', email: info.email, minLength: info.minLength, signIn } as const,
+      { status: 400, headers: { ...noStore, 'Set-Cookie': clearResetCodeCookie() } },
+    )
+  }
+  return data({ state: 'form', email: info.email, minLength: info.minLength, signIn } as const, { headers: noStore })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -57,7 +77,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     },
     context,
   )
-  const headers = outcome.status === 'done' || outcome.status === 'invalid-link' ? { ...noStore, 'Set-Cookie': clearResetCodeCookie() } : noStore
+  if (outcome.status === 'done') {
+    const headers = new Headers({ ...noStore, 'Set-Cookie': clearResetCodeCookie() })
+    for (const cookie of sealForBrowser(request, DONE_COOKIE, '1')) headers.append('Set-Cookie', cookie)
+    return redirect(cleanAddress(new URL(request.url).searchParams), { status: 303, headers })
+  }
+  const headers = outcome.status === 'invalid-link' ? { ...noStore, 'Set-Cookie': clearResetCodeCookie() } : noStore
   return data(outcome, { status: outcome.httpStatus, headers })
 }
 
@@ -74,42 +99,48 @@ export default function NewPassword() {
   }, [result, setPassword])
   const signInLink = `/${loaderData.signIn ? `?${loaderData.signIn}` : ''}`
 
-  if (result?.status === 'done') {
-    return (
-      <>
-        <h1>{t('newPassword.title')}</h1>
-        <FormAlert tone="success">{t('newPassword.success')}</FormAlert>
-        <p>
-          <Link to={signInLink}>{t('newPassword.backToSignIn')}</Link>
-        </p>
-      </>
-    )
-  }
-  if (!loaderData.valid || result?.status === 'invalid-link') {
+  // This submission's own answer first: a link spent meanwhile (in another tab, which then set the done flag).
+  if (loaderData.state === 'invalid' || result?.status === 'invalid-link') {
     const again = loaderData.email ? `/forgot-password?${new URLSearchParams({ email: loaderData.email })}` : '/forgot-password'
     return (
       <>
-        <h1>{t('newPassword.title')}</h1>
+        <h1>{t('newPassword.invalidTitle')}</h1>
         <FormAlert>{t('error.invalidLink')}</FormAlert>
-        <p className="links">
-          <Link to={again}>{t('newPassword.requestNew')}</Link>
+        <p className="subtitle">{t('newPassword.invalidText')}</p>
+        <div className="actions">
+          <Link to={again} className="button-primary button-link">
+            {t('newPassword.requestNew')}
+          </Link>
           <Link to={signInLink}>{t('error.backToSignIn')}</Link>
-        </p>
+        </div>
       </>
     )
   }
 
-  const { minLength } = loaderData
+  if (loaderData.state === 'done') {
+    return (
+      <>
+        <h1>{t('newPassword.doneTitle')}</h1>
+        <FormAlert tone="success">{t('newPassword.success')}</FormAlert>
+        <p className="subtitle">{t('newPassword.doneText')}</p>
+        <Link to={signInLink} className="button-primary button-link">
+          {t('newPassword.backToSignIn')}
+        </Link>
+      </>
+    )
+  }
+  const { minLength, email } = loaderData
   const passwordError = result?.status === 'invalid' ? result.passwordError : null
   const confirmationError = result?.status === 'invalid' ? result.confirmationError : null
+  const formError = result?.status === 'error' ? result.message : null
   return (
     <>
       <h1>{t('newPassword.title')}</h1>
-      <p className="subtitle">{t('newPassword.subtitle', { user: loaderData.email })}</p>
-      {result?.status === 'error' ? <FormAlert>{t(result.message)}</FormAlert> : null}
+      <Subtitle email={email} />
+      {formError ? <FormAlert>{t(formError)}</FormAlert> : null}
       <SecureForm ref={formRef} className="stack" noValidate>
         {/* Lets password managers save the new password under the right account. */}
-        <input type="text" name="username" autoComplete="username" value={loaderData.email} readOnly hidden />
+        <input type="text" name="username" autoComplete="username" value={email} readOnly hidden />
         <Field
           label={t('newPassword.password')}
           name="password"
@@ -122,9 +153,7 @@ export default function NewPassword() {
           {...passwordField}
           error={
             passwordError
-              ? t(passwordError, {
-                  count: passwordError === 'newPassword.tooLong' ? PASSWORD_MAX_LENGTH : minLength,
-                })
+              ? t(passwordError, { count: passwordError === 'newPassword.tooLong' ? PASSWORD_MAX_LENGTH : minLength })
               : null
           }
           hint={<PasswordRules id="password-rules" password={password} minLength={minLength} />}
@@ -141,5 +170,24 @@ export default function NewPassword() {
         <SubmitButton pendingLabel={t('newPassword.pending')}>{t('newPassword.submit')}</SubmitButton>
       </SecureForm>
     </>
+  )
+}
+
+/**
+ * The seed's subtitle, its {{user}} the account's address on one line: cut with an ellipsis when it
+ * does not fit (the whole address in its title), never broken in the middle of a word.
+ */
+function Subtitle({ email }: { email: string }) {
+  const { t } = useTranslation()
+  const mark = '\u0000'
+  const [before = '', after = ''] = t('newPassword.subtitle', { user: mark }).split(mark)
+  return (
+    <p className="subtitle">
+      {before}
+      {/* The full stop goes with the address: cut with it, never left alone after the ellipsis. */}
+      <span className="ellipsis email-line" title={email}>
+        {`${email}${after}`}
+      </span>
+    </p>
   )
 }

@@ -39,4 +39,77 @@ test.describe('in English', () => {
     await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible()
     await expect(page).toHaveTitle(/^You are signed in · /)
   })
+
+  test('the signed-in page shows the account on one line, the way on, and logging out second', async ({
+    page,
+    admin,
+    baseURL,
+  }) => {
+    const email = `a-rather-long-address-${Date.now().toString(36)}@a-long-company-domain.example.com`
+    await admin.createUser(email, PASSWORD)
+    await page.setViewportSize({ width: 320, height: 640 })
+    await page.goto('/')
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Login' }).click()
+    await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible()
+    // No continueUrl and no DEFAULT_REDIRECT_URL: logging out is the only action.
+    await expect(page.getByRole('link', { name: /^Continue to/ })).toHaveCount(0)
+
+    await page.goto(`/?${new URLSearchParams({ continueUrl: `${baseURL}/app/home` })}`)
+    const account = page.getByText(email, { exact: true })
+    await expect(account).toHaveAttribute('title', email)
+    // One line, cut with an ellipsis at 320 px rather than wrapped.
+    const box = await account.evaluate((element) => ({
+      lines: Math.round(element.getBoundingClientRect().height / parseFloat(getComputedStyle(element).lineHeight)),
+      cut: element.scrollWidth > element.clientWidth,
+    }))
+    expect(box).toEqual({ lines: 1, cut: true })
+    const onward = page.getByRole('link', { name: `Continue to ${new URL(baseURL!).host}` })
+    await expect(onward).toHaveAttribute('href', `${baseURL}/app/home`)
+    await expect(onward).toHaveClass(/\bbutton-primary\b/)
+    const logout = page.getByRole('button', { name: 'Log out' })
+    await expect(logout).toHaveClass(/\bbutton-secondary\b/)
+    expect((await onward.boundingBox())!.y).toBeLessThan((await logout.boundingBox())!.y)
+  })
+
+  test('a continueUrl the redirect policy refuses is no way on', async ({ page, admin }) => {
+    const email = uniqueEmail('states')
+    await admin.createUser(email, PASSWORD)
+    await page.goto('/')
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Login' }).click()
+    await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible()
+    await page.goto(`/?${new URLSearchParams({ continueUrl: 'https://evil.example.net/' })}`)
+    await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible()
+    await expect(page.getByRole('link', { name: /^Continue to/ })).toHaveCount(0)
+  })
+})
+
+// The error page writes the error to the console (seed section 2).
+test.describe('the 404 page', () => {
+  test.use({ consoleErrorsExpected: true })
+
+  test('the 404 page in French', async ({ page }) => {
+    await page.goto('/pas/ici')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page introuvable /pas/ici')
+    await expect(page.getByText('Cette page n’existe pas, ou elle a été déplacée.')).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Retour à la page de connexion' })).toBeVisible()
+  })
+
+  test.describe('in English', () => {
+    test.use({ locale: 'en-US' })
+
+    test('the 404 page keeps its heading, sets the path apart and leads back to sign-in', async ({ page }) => {
+      const response = await page.goto('/no/such/page?x=1')
+      expect(response?.status()).toBe(404)
+      const heading = page.getByRole('heading', { level: 1 })
+      await expect(heading).toHaveText('Page not found /no/such/page?x=1')
+      await expect(heading.locator('code')).toHaveText('/no/such/page?x=1')
+      await expect(page.getByText('This page doesn’t exist, or it has moved.')).toBeVisible()
+      await page.getByRole('link', { name: 'Back to login page' }).click()
+      await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible()
+    })
+  })
 })

@@ -165,7 +165,7 @@ describe.each(Object.entries(PAYLOADS))('the %s payload', (_name, payload) => {
     expect(answer.status).toBe(404)
     expectEscaped(answer, payload)
     // The page shows the path it could not find (encoded by the URL parser, then escaped).
-    expect(answer.html).toContain('Page introuvable /')
+    expect(answer.html).toContain('Page introuvable <code class="error-path">/')
   })
 
   it('in the query of the 404 page, raw and encoded', async () => {
@@ -174,7 +174,7 @@ describe.each(Object.entries(PAYLOADS))('the %s payload', (_name, payload) => {
       expect(answer.status).toBe(404)
       expectEscaped(answer, payload)
       expectEscaped(answer, payload.replace(/ /g, '/'))
-      expect(answer.html).toContain('Page introuvable /nope?x=')
+      expect(answer.html).toContain('Page introuvable <code class="error-path">/nope?x=')
     }
   })
 
@@ -199,7 +199,7 @@ describe.each(Object.entries(PAYLOADS))('the %s payload', (_name, payload) => {
     const answer = await send('GET', '/', { cookie: `session=${sessionCookie}` })
     expect(answer.status).toBe(200)
     expect(answer.html).toContain('Vous êtes connecté')
-    expectEscaped(answer, payload, [`Vous êtes connecté en tant que ${escapeHtml(email)}.`])
+    expectEscaped(answer, payload, [`>${escapeHtml(email)}</span>`, `title="${escapeHtml(email)}"`])
   })
 
   it('in the new-password subtitle and username field, from the account email of the reset code', async () => {
@@ -226,7 +226,7 @@ describe.each(Object.entries(PAYLOADS))('the %s payload', (_name, payload) => {
     const answer = await send('GET', first.location!, { cookie: `${csrfCookie}; ${resetCookie}` })
     expect(answer.status).toBe(200)
     expectEscaped(answer, payload, [
-      `Choisissez un nouveau mot de passe pour ${escapeHtml(email)}.`,
+      `Choisissez un nouveau mot de passe pour <span class="ellipsis email-line" title="${escapeHtml(email)}">${escapeHtml(email)}.</span>`,
       `value="${escapeHtml(email)}"`,
     ])
   })

@@ -84,7 +84,7 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   await keep('new-password-mismatch', await browser.post('/new-password', { password: 'Abcdef-12345', confirmation: 'Other' }, '/new-password'), 400)
   await keep('new-password-weak', await browser.post('/new-password', { password: 'abc', confirmation: 'abc' }, '/new-password'), 400)
   const chosen = 'Brand-New-Pass-2026'
-  await keep('new-password-done', await browser.post('/new-password', { password: chosen, confirmation: chosen }, '/new-password'), 200)
+  await follow('new-password-done', await browser.post('/new-password', { password: chosen, confirmation: chosen }, '/new-password'))
 
   const signIn = await browser.post('/?index', { email, password: chosen })
   await follow('signed-in', signIn)

@@ -58,7 +58,7 @@ describe('long paths', () => {
       expect(res.headers.get('content-type')).toContain('text/html')
       const html = await res.text()
       expect(html).toContain(text)
-      expect(html).toMatch(/<h1[^>]*>[^<]*…/) // the path, shown truncated
+      expect(html).toMatch(/<h1[^>]*>[^<]*<code[^>]*>[^<]*…<\/code>/) // the path, shown truncated
       expect(html.length, 'the long path is not repeated in the page').toBeLessThan(path.length + 20_000)
       expect(html).not.toContain('a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a')
       expect(html).not.toContain('//////////////////////////////////////////////////////////////////////////////')
@@ -69,7 +69,7 @@ describe('long paths', () => {
   it('still shows a short unknown path in full', async () => {
     const res = await fetch(`${portal.url}/nope/x?y=1`, { headers: { 'Accept-Language': 'en' } })
     expect(res.status).toBe(404)
-    expect(await res.text()).toContain('Page not found /nope/x?y=1')
+    expect(await res.text()).toContain('Page not found <code class="error-path">/nope/x?y=1</code>')
   })
 
   it('answers a long path no slower than a small multiple of a short unknown path', async () => {

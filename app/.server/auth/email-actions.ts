@@ -56,7 +56,7 @@ const CODE_COOKIE = COOKIES.actionCode
 export const LINK_QUERY_MAX_LENGTH = 2048
 
 /** The query of the clean URL an emailed link reloads on: its parameters but mode, apiKey and the code. */
-export function cleanLinkQuery(params: URLSearchParams): string {
+function cleanLinkQuery(params: URLSearchParams): string {
   const kept = new URLSearchParams(params)
   for (const name of ['mode', 'apiKey', 'oobCode']) kept.delete(name)
   return kept.size ? `?${kept}` : ''

@@ -1,0 +1,40 @@
+import { useTranslation } from 'react-i18next'
+import { SecureForm } from './secure-form'
+
+/**
+ * The signed-in page: who is signed in (the address on one line, cut with an ellipsis when long,
+ * whole in its title), the way on to where the visitor was going as the main action when there is
+ * one, and logging out as the second.
+ */
+export function SignedIn({ email, continueTo }: { email: string; continueTo: { href: string; site: string } | null }) {
+  const { t } = useTranslation()
+  const initial = [...email][0]?.toUpperCase() ?? '?'
+  return (
+    <>
+      <h1>{t('signIn.signedInTitle')}</h1>
+      <div className="account">
+        <span className="account-avatar" aria-hidden="true">
+          {initial}
+        </span>
+        <p className="account-text">
+          <span className="account-label">{t('signIn.accountLabel')}</span>{' '}
+          <span className="ellipsis account-email" title={email}>
+            {email}
+          </span>
+        </p>
+      </div>
+      <div className="actions">
+        {continueTo ? (
+          <a href={continueTo.href} className="button-primary button-link">
+            {t('signIn.continueTo', { site: continueTo.site })}
+          </a>
+        ) : null}
+        <SecureForm action="/logout" className="stack">
+          <button type="submit" className="button-secondary button-block">
+            {t('signIn.logout')}
+          </button>
+        </SecureForm>
+      </div>
+    </>
+  )
+}
