@@ -1,4 +1,4 @@
-import { isAuthCode, type AuthCode } from './outcomes'
+import type { AuthCode } from './outcomes'
 
 /**
  * Identity Toolkit errors, as plain data: what the service says → our `auth/*` code. What each
@@ -133,19 +133,15 @@ export function multiFactorRequired(status: number, mfa: MfaRequired): IdentityE
   return error
 }
 
-/** The pending sign-in an error carries, by shape (see isIdentityError), or null. */
+/** The pending sign-in an error carries, or null. */
 export function mfaRequiredOf(error: unknown): MfaRequired | null {
   if (!isIdentityError(error) || error.code !== 'auth/multi-factor-auth-required') return null
   const mfa = (error as IdentityError & { mfa?: MfaRequired }).mfa
   return mfa && typeof mfa.pendingCredential === 'string' && mfa.factors.length > 0 ? mfa : null
 }
 
-/**
- * By shape, not `instanceof`: the Remix build and the HTTP server bundle each hold a copy of the
- * class, and a client made in one bundle rejects with the other's (ADR 010).
- */
 export function isIdentityError(error: unknown): error is IdentityError {
-  return error instanceof Error && error.name === 'IdentityError' && isAuthCode(String((error as IdentityError).code))
+  return error instanceof IdentityError
 }
 
 /** The code of whatever an identity call threw: an IdentityError's, else auth/internal-error. */
