@@ -3,22 +3,13 @@ import type { Locale } from '~/lib/i18n'
 import { continueUrlFor, redirectFromContinueUrl } from './continue-url'
 import { COOKIES, clearCookie } from '~/.server/cookies'
 import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
-import {
-  codeOf,
-  getIdentity,
-  isLinkFailure,
-  mfaRequiredOf,
-  outcomeOf,
-  type AuthCode,
-  type MessageKey,
-} from '~/.server/identity'
+import { codeOf, getIdentity, isLinkFailure, outcomeOf, type MessageKey } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
 import { hashEmail, securityEvent } from '~/.server/ops/security-events'
 import { consumeReset, consumeSignIn } from '~/.server/policy/rate-limit'
 import { deviceIdFor } from '~/.server/policy/device'
 import { sendProtectedOobCode } from './protected-email'
-import { beginSecondFactor } from './second-factor'
-import { signInWithIdToken } from './sign-in'
+import { afterFirstFactor } from './sign-in'
 
 /**
  * Who asked for a sign-in link in this browser: the address, in a sealed, HttpOnly cookie bound
@@ -52,7 +43,12 @@ export async function requestEmailLink(
     'sign-in link requested',
   )
   sendProtectedOobCode(
-    { requestType: 'EMAIL_SIGNIN', email: input.email, continueUrl: continueUrlFor(input.redirect), locale: input.locale },
+    {
+      requestType: 'EMAIL_SIGNIN',
+      email: input.email,
+      continueUrl: continueUrlFor(input.redirect),
+      locale: input.locale,
+    },
     input.captchaResponse,
     (code, captcha) => {
       const entry = { event: 'email-link-failed', code, reqId: context.requestId, ...(captcha ? { captcha } : {}) }
@@ -80,31 +76,16 @@ export async function completeEmailLinkSignIn(
   const device = deviceIdFor(request, input.email)
   const limit = await consumeSignIn({ ip: context.clientIp, email: input.email, device, reqId: context.requestId })
   if (!limit.ok) return { ok: false, status: 429, message: 'error.tooManyRequests' }
-  let code: AuthCode
-  try {
-    const result = await getIdentity().signInWithEmailLink(input.email, input.oobCode)
-    const session = await signInWithIdToken(
-      result.idToken,
-      {
-        email: result.email || input.email,
-        method: 'email-link',
-        redirect: redirectFromContinueUrl(input.continueUrl),
-      },
-      context,
-    )
-    await limit.release('success')
-    return { ok: true, ...session }
-  } catch (error) {
-    const mfa = mfaRequiredOf(error)
-    if (mfa) {
-      // The link was good (and is spent); a second factor finishes the sign-in (ADR 022).
-      await limit.release('void')
-      const redirect = redirectFromContinueUrl(input.continueUrl)
-      const step = { mfa, method: 'email-link' as const, email: mfa.email ?? input.email, redirect }
-      return { ok: true, ...(await beginSecondFactor(request, step, context)) }
-    }
-    code = codeOf(error)
+  const first = {
+    method: 'email-link' as const,
+    email: input.email,
+    redirect: redirectFromContinueUrl(input.continueUrl),
   }
+  // A good link is spent: with a second factor, that step finishes the sign-in (ADR 022).
+  const answer = () => getIdentity().signInWithEmailLink(input.email, input.oobCode)
+  const signedIn = await afterFirstFactor(request, limit, first, answer, context)
+  if (signedIn.ok) return signedIn
+  const code = codeOf(signedIn.error)
   securityEvent('sign-in-failure', {
     reqId: context.requestId,
     ip: context.clientIp,

@@ -2,11 +2,17 @@ import type { AppLoadContext } from '@remix-run/node'
 import type { CaptchaSettings } from '~/lib/recaptcha'
 import { rotateCsrf } from '~/.server/policy/csrf'
 import { deviceCookie, deviceIdFor } from '~/.server/policy/device'
-import { codeOf, getIdentity, groupOf, mfaRequiredOf, outcomeOf, type AuthCode, type MessageKey } from '~/.server/identity'
+import { codeOf, getIdentity, groupOf, mfaRequiredOf, outcomeOf, type MessageKey } from '~/.server/identity'
 import { recordSignIn } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeSignIn } from '~/.server/policy/rate-limit'
-import { captchaSettings, captchaTokenToSend, isCaptchaRefusal, recordCaptchaOutcome, refreshAfterDemand } from '~/.server/policy/recaptcha'
+import {
+  captchaSettings,
+  captchaTokenToSend,
+  isCaptchaRefusal,
+  recordCaptchaOutcome,
+  refreshAfterDemand,
+} from '~/.server/policy/recaptcha'
 import { defaultRedirect, redirectTarget } from '~/.server/policy/redirect'
 import { beginSecondFactor } from './second-factor'
 import { createSession } from './session'
@@ -53,6 +59,34 @@ export async function signInWithIdToken(
 }
 
 /**
+ * The end of a first factor the service accepted (password, email link): the session when it is
+ * enough, the second-factor step when the account has one (ADR 022); the attempt gets its points
+ * back either way. Any other failure comes back as `{ error }`, for the flow's own answer.
+ */
+export async function afterFirstFactor(
+  request: Request,
+  attempt: { release(outcome: 'success' | 'void'): Promise<void> },
+  first: { method: 'password' | 'email-link'; email: string; redirect: string | null },
+  answer: () => Promise<{ idToken: string; email?: string }>,
+  context: AppLoadContext,
+): Promise<{ ok: true; setCookies: string[]; location: string } | { ok: false; error: unknown }> {
+  try {
+    const { idToken, email } = await answer()
+    const session = await signInWithIdToken(idToken, { ...first, email: email || first.email }, context)
+    await attempt.release('success')
+    return { ok: true, ...session }
+  } catch (error) {
+    const mfa = mfaRequiredOf(error)
+    if (!mfa) return { ok: false, error }
+    await attempt.release('void')
+    return {
+      ok: true,
+      ...(await beginSecondFactor(request, { mfa, ...first, email: mfa.email ?? first.email }, context)),
+    }
+  }
+}
+
+/**
  * Password sign-in: the attempt takes its rate-limit points first (a browser holding this
  * account's device cookie is limited per device instead of per account), then the identity call
  * and signInWithIdToken. Only a verdict on the credentials keeps the points (ADR 015).
@@ -73,30 +107,23 @@ export async function signInWithPassword(
     return { ok: false, status: 429, message: 'error.tooManyRequests', retryAfterSeconds: limit.retryAfterSeconds }
   }
 
-  let code: AuthCode
   const captchaResponse = captchaTokenToSend('signInWithPassword', input.captchaResponse)
   let answered = false
-  try {
-    const result = await getIdentity().signInWithPassword(input.email, input.password, { captchaResponse })
-    answered = true
-    recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, null)
-    const session = await signInWithIdToken(
-      result.idToken,
-      { email: input.email, method: 'password', redirect: input.redirect ?? null },
-      context,
-    )
-    await limit.release('success')
-    return { ok: true, ...session }
-  } catch (error) {
-    const mfa = mfaRequiredOf(error)
-    if (mfa) {
-      // The password was right but the sign-in is not over: its points come back (ADR 022).
-      await limit.release('void')
-      const step = { mfa, method: 'password' as const, email: input.email, redirect: input.redirect ?? null }
-      return { ok: true, ...(await beginSecondFactor(request, step, context)) }
-    }
-    code = codeOf(error)
-  }
+  const first = { method: 'password' as const, email: input.email, redirect: input.redirect ?? null }
+  const signedIn = await afterFirstFactor(
+    request,
+    limit,
+    first,
+    async () => {
+      const { idToken } = await getIdentity().signInWithPassword(input.email, input.password, { captchaResponse })
+      answered = true
+      recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, null)
+      return { idToken }
+    },
+    context,
+  )
+  if (signedIn.ok) return signedIn
+  const code = codeOf(signedIn.error)
   // A failure after the identity call (the session cookie) was counted as passed above.
   if (!answered) recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, code)
 
