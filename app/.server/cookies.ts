@@ -121,7 +121,7 @@ export const COOKIES = {
   consent: {
     ...PREFERENCE,
     base: 'cookie_consent',
-    purpose: 'the privacy notice was accepted (app/.server/consent.ts)',
+    purpose: 'the privacy notice was accepted (app/.server/preferences.ts)',
   },
   device: {
     base: 'device',

@@ -120,6 +120,9 @@ function PasswordInput({ inputRef, ...input }: { inputRef?: Ref<HTMLInputElement
   )
 }
 
+/** What every email input is: its name, type, autocomplete (password managers) and bound. */
+const EMAIL_INPUT = { name: 'email', type: 'email', autoComplete: 'username', required: true, maxLength: EMAIL_MAX_LENGTH }
+
 /** The email field of every form: one label, type, autocomplete (password managers) and bound. */
 export function EmailField({
   errorKey,
@@ -129,13 +132,9 @@ export function EmailField({
   return (
     <Field
       label={t('signIn.email')}
-      name="email"
-      type="email"
-      autoComplete="username"
       placeholder={t('signIn.emailPlaceholder')}
-      required
-      maxLength={EMAIL_MAX_LENGTH}
       error={errorKey ? t(errorKey) : null}
+      {...EMAIL_INPUT}
       {...input}
     />
   )

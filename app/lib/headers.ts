@@ -13,3 +13,6 @@ export const routeHeaders: HeadersFunction = ({ loaderHeaders, actionHeaders, er
   }
   return headers
 }
+
+/** Pages that carry or check a secret (codes, a pending sign-in) are never stored by a cache. */
+export const NO_STORE = { 'Cache-Control': 'no-store' } as const

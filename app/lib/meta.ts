@@ -18,3 +18,6 @@ export function pageTitle(matches: Matches, key: string, extra: MetaDescriptor[]
     ...extra,
   ]
 }
+
+/** For the pages an emailed link or a sign-in step leads to: no search engine keeps them. */
+export const NOT_INDEXED: MetaDescriptor[] = [{ name: 'robots', content: 'noindex, nofollow' }]

@@ -4,6 +4,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { ERROR_ROUTE } from '~/lib/error-status'
 import { pageTitle } from '~/lib/meta'
 import { LONG_PATH_PARAM, LONG_PATH_ROUTE, LONG_PATH_SHOWN } from '~/.server/http/path-bound'
+import { NO_STORE } from '~/lib/headers'
 
 export const meta: MetaFunction = ({ matches, error }) =>
   pageTitle(matches, isRouteErrorResponse(error) && error.status !== 404 ? 'meta.error' : 'error.pageNotFound')
@@ -18,7 +19,7 @@ export function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   // A request the HTTP server refused (app/.server/http/app.ts): its status's error page.
   if (url.pathname === ERROR_ROUTE && context.errorStatus) {
-    throw data({ reason: 'refused' }, { status: context.errorStatus, headers: { 'Cache-Control': 'no-store' } })
+    throw data({ reason: 'refused' }, { status: context.errorStatus, headers: NO_STORE })
   }
   if (url.pathname === LONG_PATH_ROUTE) {
     const start = url.searchParams.get(LONG_PATH_PARAM) ?? ''

@@ -6,7 +6,7 @@ import { useCaptchaForm } from '~/components/captcha'
 import { EmailField, Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
 import { SignedIn } from '~/components/signed-in'
 import { SecureForm } from '~/components/secure-form'
-import { routeHeaders } from '~/lib/headers'
+import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import type { TranslationKey } from '~/lib/i18n'
 import { EMAIL_MAX_LENGTH, type FieldErrors } from '~/lib/limits'
@@ -32,7 +32,7 @@ export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
 const REDIRECT_ERRORS = { invalid: 'error.invalidRedirect', missing: 'error.missingRedirect' } as const
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const headers = new Headers({ 'Cache-Control': 'no-store' })
+  const headers = new Headers(NO_STORE)
   const params = new URL(request.url).searchParams
   const [session, target, flags] = await Promise.all([
     getSession(request),
@@ -44,7 +44,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data(
     {
       user: session.status === 'signed-in' ? { email: session.user.email ?? '' } : null,
-      continueTo: session.status === 'signed-in' ? await continueTarget(params.get('continueUrl'), context.publicOrigin) : null,
+      continueTo:
+        session.status === 'signed-in' ? await continueTarget(params.get('continueUrl'), context.publicOrigin) : null,
       redirectError: target.kind === 'invalid' || target.kind === 'missing' ? REDIRECT_ERRORS[target.kind] : null,
       sso: flags.sso,
       ssoButton: ssoOffered(flags),
@@ -62,7 +63,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  * Where a signed-in visitor was going: the link's continueUrl when the redirect policy accepts it,
  * else DEFAULT_REDIRECT_URL; never this page itself.
  */
-async function continueTarget(continueUrl: string | null, publicOrigin: string): Promise<{ href: string; site: string } | null> {
+async function continueTarget(
+  continueUrl: string | null,
+  publicOrigin: string,
+): Promise<{ href: string; site: string } | null> {
   const checked = await resolveRedirect(continueUrl, publicOrigin)
   const href = checked.kind === 'ok' ? checked.url : defaultRedirect()
   const url = URL.parse(href, publicOrigin)
@@ -74,12 +78,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { form, isBot } = await guardForm(request, context)
   // Kept for the form when it comes back; the password never is.
   const email = formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
-  const noStore = { 'Cache-Control': 'no-store' }
 
   const posted = form.has('redirect') ? formText(form, 'redirect') : null
   const target = await resolveRedirect(posted, context.publicOrigin)
   if (target.kind === 'invalid' || target.kind === 'missing') {
-    return data<ActionData>({ email, formError: REDIRECT_ERRORS[target.kind] }, { status: 400, headers: noStore })
+    return data<ActionData>({ email, formError: REDIRECT_ERRORS[target.kind] }, { status: 400, headers: NO_STORE })
   }
   const redirectParam = keptRedirect(posted, target)
   const captchaResponse = postedCaptchaToken(form)
@@ -87,26 +90,30 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // 'Email me a sign-in link' needs only the address.
     const parsed = ForgotPasswordFormSchema.safeParse({ email: form.get('email') })
     if (!parsed.success) {
-      return data<ActionData>({ email, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: noStore })
+      return data<ActionData>({ email, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: NO_STORE })
     }
     const sent = await sendSignInLink(
       request,
       { email: parsed.data.email, redirect: redirectParam, locale: getLocale(request), isBot, captchaResponse },
       context,
     )
-    const headers = new Headers(noStore)
+    const headers = new Headers(NO_STORE)
     for (const cookie of sent.setCookies) headers.append('Set-Cookie', cookie)
     return redirect(sent.location, { status: 303, headers })
   }
   const parsed = SignInFormSchema.safeParse({ email: form.get('email'), password: form.get('password') })
   if (!parsed.success) {
-    return data<ActionData>({ email, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: noStore })
+    return data<ActionData>({ email, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: NO_STORE })
   }
-  if (isBot) return data<ActionData>({ email, formError: 'error.wrongCredentials' }, { status: 401, headers: noStore })
+  if (isBot) return data<ActionData>({ email, formError: 'error.wrongCredentials' }, { status: 401, headers: NO_STORE })
 
-  const outcome = await signInWithPassword(request, { ...parsed.data, captchaResponse, redirect: redirectParam }, context)
+  const outcome = await signInWithPassword(
+    request,
+    { ...parsed.data, captchaResponse, redirect: redirectParam },
+    context,
+  )
   if (!outcome.ok) {
-    const headers: Record<string, string> = { ...noStore }
+    const headers: Record<string, string> = { ...NO_STORE }
     if (outcome.retryAfterSeconds) headers['Retry-After'] = String(outcome.retryAfterSeconds)
     return data(
       { email, formError: outcome.message, captcha: outcome.captcha ?? null },
@@ -114,16 +121,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
     )
   }
   // The session and the device cookie (app/.server/policy/device.ts), in the same response.
-  const headers = new Headers(noStore)
+  const headers = new Headers(NO_STORE)
   for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
   return redirect(outcome.location, { status: 303, headers })
 }
 
-type ActionData = { email: string; formError?: TranslationKey; fieldErrors?: FieldErrors; captcha?: CaptchaSettings | null }
+type ActionData = {
+  email: string
+  formError?: TranslationKey
+  fieldErrors?: FieldErrors
+  captcha?: CaptchaSettings | null
+}
 
 export default function SignIn() {
   const { t } = useTranslation()
-  const { user, continueTo, redirectError, sso, ssoButton, ssoError, emailLink, linkSent, captcha } = useLoaderData<typeof loader>()
+  const { user, continueTo, redirectError, sso, ssoButton, ssoError, emailLink, linkSent, captcha } =
+    useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as ActionData | undefined
   const [searchParams] = useSearchParams()
   const redirectTo = searchParams.get('redirect')

@@ -4,8 +4,8 @@ import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { EmailActionConfirm, EmailActionDone } from '~/components/email-action'
 import { FormAlert, useAfterSubmission } from '~/components/forms'
-import { routeHeaders } from '~/lib/headers'
-import { pageTitle } from '~/lib/meta'
+import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import {
   applyEmailAction,
   clearCodeCookie,
@@ -17,10 +17,7 @@ import { guardForm } from '~/.server/policy/form-guard'
 
 export const headers = routeHeaders
 
-export const meta: MetaFunction = ({ matches }) =>
-  pageTitle(matches, 'meta.action', [{ name: 'robots', content: 'noindex, nofollow' }])
-
-const noStore = { 'Cache-Control': 'no-store' }
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.action', NOT_INDEXED)
 
 /**
  * The guard for emailed links (seed section 2, ADR 011): a reset link goes on to /new-password
@@ -30,18 +27,19 @@ const noStore = { 'Cache-Control': 'no-store' }
 export async function loader({ request }: LoaderFunctionArgs) {
   const routing = routeEmailLink(request)
   if (routing.kind === 'redirect') {
-    const headers = new Headers(noStore)
+    const headers = new Headers(NO_STORE)
     for (const cookie of routing.setCookies) headers.append('Set-Cookie', cookie)
     throw redirect(routing.location, { headers })
   }
   const page = routing.kind === 'invalid' ? ({ mode: 'invalid' } as const) : await inspectEmailAction(request)
-  if ('unavailable' in page) throw data({ reason: 'identity-unavailable' }, { status: page.unavailable, headers: noStore })
+  if ('unavailable' in page)
+    throw data({ reason: 'identity-unavailable' }, { status: page.unavailable, headers: NO_STORE })
   const invalid = page.mode === 'invalid'
   return data(
     { page },
     {
       status: invalid ? 400 : 200,
-      headers: invalid && routing.kind === 'pending' ? { ...noStore, 'Set-Cookie': clearCodeCookie() } : noStore,
+      headers: invalid && routing.kind === 'pending' ? { ...NO_STORE, 'Set-Cookie': clearCodeCookie() } : NO_STORE,
     },
   )
 }
@@ -51,9 +49,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { form, isBot } = await guardForm(request, context)
   const outcome = await applyEmailAction(request, form, isBot, context)
   if (outcome.unavailable) {
-    throw data({ reason: 'identity-unavailable' }, { status: outcome.unavailable, headers: noStore })
+    throw data({ reason: 'identity-unavailable' }, { status: outcome.unavailable, headers: NO_STORE })
   }
-  const headers = new Headers(noStore)
+  const headers = new Headers(NO_STORE)
   for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
   if (outcome.redirect) throw redirect(outcome.redirect, { status: 303, headers })
   return data(

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
 import { EmailField, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
-import { routeHeaders } from '~/lib/headers'
+import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import { EMAIL_MAX_LENGTH, type FieldErrors } from '~/lib/limits'
 import { postedCaptchaToken } from '~/lib/recaptcha'
@@ -24,7 +24,7 @@ export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
 
 export function loader({ request }: LoaderFunctionArgs) {
   const sent = new URL(request.url).searchParams.get('sent') === '1'
-  return data({ sent, captcha: captchaSettings('getOobCode') }, { headers: { 'Cache-Control': 'no-store' } })
+  return data({ sent, captcha: captchaSettings('getOobCode') }, { headers: NO_STORE })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -32,20 +32,28 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const email = formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
   const parsed = ForgotPasswordFormSchema.safeParse({ email: form.get('email') })
   if (!parsed.success) {
-    return data({ email, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: { 'Cache-Control': 'no-store' } })
+    return data({ email, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: NO_STORE })
   }
   // Only a redirect the policy accepts travels in the email's link.
-  const redirectParam = await acceptedRedirect(form.has('redirect') ? formText(form, 'redirect') : null, context.publicOrigin)
+  const redirectParam = await acceptedRedirect(
+    form.has('redirect') ? formText(form, 'redirect') : null,
+    context.publicOrigin,
+  )
   if (!isBot) {
     await requestPasswordReset(
-      { email: parsed.data.email, locale: getLocale(request), redirect: redirectParam, captchaResponse: postedCaptchaToken(form) },
+      {
+        email: parsed.data.email,
+        locale: getLocale(request),
+        redirect: redirectParam,
+        captchaResponse: postedCaptchaToken(form),
+      },
       context,
     )
   }
   // Post-redirect-get: the same answer for every address, and a refresh sends nothing.
   const next = new URLSearchParams({ sent: '1' })
   if (redirectParam) next.set('redirect', redirectParam)
-  return redirect(`/forgot-password?${next}`, { status: 303, headers: { 'Cache-Control': 'no-store' } })
+  return redirect(`/forgot-password?${next}`, { status: 303, headers: NO_STORE })
 }
 
 export default function ForgotPassword() {
@@ -57,7 +65,12 @@ export default function ForgotPassword() {
   const formRef = useRef<HTMLFormElement>(null)
   useAfterSubmission(formRef, actionData)
   // The answer is the same whatever the service decides (no enumeration): nothing to retry.
-  const { onSubmit } = useCaptchaForm({ form: formRef, settings: captcha, result: undefined, actionFor: () => 'getOobCode' })
+  const { onSubmit } = useCaptchaForm({
+    form: formRef,
+    settings: captcha,
+    result: undefined,
+    actionFor: () => 'getOobCode',
+  })
   const back = redirectTo !== null ? `/?${new URLSearchParams({ redirect: redirectTo })}` : '/'
   const emailError = actionData?.fieldErrors.email
 

@@ -3,7 +3,7 @@ import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { FormAlert, SubmitButton } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
-import { routeHeaders } from '~/lib/headers'
+import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import { guardForm } from '~/.server/policy/form-guard'
 import { securityEvent } from '~/.server/ops/security-events'
@@ -18,7 +18,7 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.logo
 /** GET never changes state: it only offers the button. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getSession(request)
-  return data({ signedIn: session.status === 'signed-in' }, { headers: { 'Cache-Control': 'no-store' } })
+  return data({ signedIn: session.status === 'signed-in' }, { headers: NO_STORE })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -30,7 +30,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     securityEvent('logout', { reqId: context.requestId, ip: context.clientIp, email: session.user.email ?? undefined })
   }
   await syncToken(null)
-  const headers = new Headers({ 'Cache-Control': 'no-store', 'Clear-Site-Data': '"cookies"' })
+  const headers = new Headers({ ...NO_STORE, 'Clear-Site-Data': '"cookies"' })
   // The session cookie is expired; the preferences and the device cookie are set back (the registry says which).
   for (const cookie of logoutCookies(request)) headers.append('Set-Cookie', cookie)
   return data({ done: true }, { headers })

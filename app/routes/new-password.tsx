@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next'
 import { Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
 import { PasswordRules } from '~/components/password-rules'
 import { SecureForm } from '~/components/secure-form'
-import { routeHeaders } from '~/lib/headers'
-import { pageTitle } from '~/lib/meta'
+import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { PASSWORD_MAX_LENGTH } from '~/lib/limits'
 import { passwordRulesAttribute } from '~/lib/password-policy'
 import { formText } from '~/lib/schemas'
@@ -21,11 +21,13 @@ export const headers = routeHeaders
 
 /** The title follows the page's state: the form, the password changed, or a link that no longer works. */
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
-  pageTitle(matches, data ? STATE_TITLES[data.state] : 'meta.newPassword', [{ name: 'robots', content: 'noindex, nofollow' }])
+  pageTitle(matches, data ? STATE_TITLES[data.state] : 'meta.newPassword', NOT_INDEXED)
 
-const STATE_TITLES = { form: 'meta.newPassword', done: 'newPassword.doneTitle', invalid: 'newPassword.invalidTitle' } as const
-
-const noStore = { 'Cache-Control': 'no-store' }
+const STATE_TITLES = {
+  form: 'meta.newPassword',
+  done: 'newPassword.doneTitle',
+  invalid: 'newPassword.invalidTitle',
+} as const
 
 /** After a change, the page says so from a GET (post-redirect-get): see COOKIES.resetDone. */
 const DONE_COOKIE = COOKIES.resetDone
@@ -46,24 +48,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // A link's other parameters go into the Location header below: a very long query is no link of ours.
   const tooLong = fromLink !== null && url.search.length > LINK_QUERY_MAX_LENGTH
   if (fromLink && !tooLong) {
-    const headers = new Headers(noStore)
+    const headers = new Headers(NO_STORE)
     for (const cookie of keepResetCode(request, fromLink)) headers.append('Set-Cookie', cookie)
     headers.append('Set-Cookie', clearCookie(DONE_COOKIE))
     throw redirect(cleanAddress(url.searchParams), { headers })
   }
   const signIn = continueParams(url.searchParams)
   if (!tooLong && openForBrowser(request, DONE_COOKIE) === '1') {
-    return data({ state: 'done', email: null, minLength: 0, signIn } as const, { headers: noStore })
+    return data({ state: 'done', email: null, minLength: 0, signIn } as const, { headers: NO_STORE })
   }
   const info = await inspectResetCode(tooLong ? null : readResetCode(request))
   if ('unavailable' in info) throw data({ reason: 'identity-unavailable' }, { status: info.unavailable })
   if (!info.valid) {
-    return data(
-      { state: 'invalid', email: info.email, minLength: info.minLength, signIn } as const,
-      { status: 400, headers: { ...noStore, 'Set-Cookie': clearResetCodeCookie() } },
-    )
+    return data({ state: 'invalid', email: info.email, minLength: info.minLength, signIn } as const, {
+      status: 400,
+      headers: { ...NO_STORE, 'Set-Cookie': clearResetCodeCookie() },
+    })
   }
-  return data({ state: 'form', email: info.email, minLength: info.minLength, signIn } as const, { headers: noStore })
+  return data({ state: 'form', email: info.email, minLength: info.minLength, signIn } as const, { headers: NO_STORE })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -78,11 +80,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     context,
   )
   if (outcome.status === 'done') {
-    const headers = new Headers({ ...noStore, 'Set-Cookie': clearResetCodeCookie() })
+    const headers = new Headers({ ...NO_STORE, 'Set-Cookie': clearResetCodeCookie() })
     for (const cookie of sealForBrowser(request, DONE_COOKIE, '1')) headers.append('Set-Cookie', cookie)
     return redirect(cleanAddress(new URL(request.url).searchParams), { status: 303, headers })
   }
-  const headers = outcome.status === 'invalid-link' ? { ...noStore, 'Set-Cookie': clearResetCodeCookie() } : noStore
+  const headers = outcome.status === 'invalid-link' ? { ...NO_STORE, 'Set-Cookie': clearResetCodeCookie() } : NO_STORE
   return data(outcome, { status: outcome.httpStatus, headers })
 }
 
@@ -101,7 +103,9 @@ export default function NewPassword() {
 
   // This submission's own answer first: a link spent meanwhile (in another tab, which then set the done flag).
   if (loaderData.state === 'invalid' || result?.status === 'invalid-link') {
-    const again = loaderData.email ? `/forgot-password?${new URLSearchParams({ email: loaderData.email })}` : '/forgot-password'
+    const again = loaderData.email
+      ? `/forgot-password?${new URLSearchParams({ email: loaderData.email })}`
+      : '/forgot-password'
     return (
       <>
         <h1>{t('newPassword.invalidTitle')}</h1>

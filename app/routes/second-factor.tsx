@@ -6,8 +6,8 @@ import { useCaptchaToken } from '~/components/captcha'
 import { useFactorLabel } from '~/components/factor-label'
 import { Field, FormAlert, SubmitButton } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
-import { routeHeaders } from '~/lib/headers'
-import { pageTitle } from '~/lib/meta'
+import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import type { CaptchaSettings } from '~/lib/recaptcha'
 import { formText } from '~/lib/schemas'
 import { guardForm } from '~/.server/policy/form-guard'
@@ -22,10 +22,7 @@ import {
 
 export const headers = routeHeaders
 
-export const meta: MetaFunction = ({ matches }) =>
-  pageTitle(matches, 'meta.secondFactor', [{ name: 'robots', content: 'noindex, nofollow' }])
-
-const noStore = { 'Cache-Control': 'no-store' }
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.secondFactor', NOT_INDEXED)
 
 /**
  * The second factor at sign-in (ADR 022). The pending sign-in is in a sealed cookie bound to this
@@ -35,17 +32,17 @@ export function loader({ request }: LoaderFunctionArgs) {
   const found = secondFactorView(request)
   if (!found) {
     throw redirect(signInPageWithMfaError('expired', null), {
-      headers: { ...noStore, 'Set-Cookie': clearPendingCookie() },
+      headers: { ...NO_STORE, 'Set-Cookie': clearPendingCookie() },
     })
   }
-  const headers = new Headers(noStore)
+  const headers = new Headers(NO_STORE)
   for (const cookie of found.setCookies) headers.append('Set-Cookie', cookie)
   return data({ view: found.view }, { headers })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { form, isBot } = await guardForm(request, context)
-  if (isBot) return data({ message: 'mfa.wrongCode' as StepMessage }, { status: 400, headers: noStore })
+  if (isBot) return data({ message: 'mfa.wrongCode' as StepMessage }, { status: 400, headers: NO_STORE })
   const outcome = await secondFactorAction(
     request,
     {
@@ -57,11 +54,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     context,
   )
   if (outcome.kind === 'redirect') {
-    const headers = new Headers(noStore)
+    const headers = new Headers(NO_STORE)
     for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
     throw redirect(outcome.location, { status: 303, headers })
   }
-  const headers: Record<string, string> = { ...noStore }
+  const headers: Record<string, string> = { ...NO_STORE }
   if (outcome.retryAfterSeconds) headers['Retry-After'] = String(outcome.retryAfterSeconds)
   return data({ message: outcome.message }, { status: outcome.status, headers })
 }

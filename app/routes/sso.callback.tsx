@@ -2,6 +2,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@rem
 import { refuseOversizedBody } from '~/.server/policy/form-guard'
 import { getLocale, getT } from '~/.server/i18n'
 import { handleSsoCallback } from '~/.server/auth/sso'
+import { NO_STORE } from '~/lib/headers'
 
 /**
  * Where the sign-in provider sends the visitor back: GET (query) or POST (form_post providers,
@@ -11,7 +12,7 @@ import { handleSsoCallback } from '~/.server/auth/sso'
  */
 async function callback(request: Request, context: LoaderFunctionArgs['context']) {
   const outcome = await handleSsoCallback(request, context)
-  const headers = new Headers({ 'Cache-Control': 'no-store' })
+  const headers = new Headers(NO_STORE)
   if ('repost' in outcome) {
     headers.set('Content-Type', 'text/html; charset=utf-8')
     return new Response(repostPage(outcome.repost, getLocale(request), context.cspNonce), { headers })

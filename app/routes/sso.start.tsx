@@ -2,7 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type MetaFunction } from '@rem
 import { Link, useActionData } from '@remix-run/react'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import { routeHeaders } from '~/lib/headers'
+import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import { formText } from '~/lib/schemas'
 import { guardForm } from '~/.server/policy/form-guard'
@@ -12,8 +12,6 @@ export const headers = routeHeaders
 
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.sso')
 
-const noStore = { 'Cache-Control': 'no-store' }
-
 /**
  * The 'Continue with single sign-on' button posts here (CSRF-checked). A form post may not be
  * redirected to another origin (CSP form-action 'self'), so the answer is a page that moves on
@@ -21,7 +19,7 @@ const noStore = { 'Cache-Control': 'no-store' }
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { form, isBot } = await guardForm(request, context)
-  if (isBot) throw redirect('/', { status: 303, headers: noStore })
+  if (isBot) throw redirect('/', { status: 303, headers: NO_STORE })
   const outcome = await startSso(
     request,
     {
@@ -30,8 +28,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     },
     context,
   )
-  if (!outcome.ok) throw redirect(outcome.location, { status: 303, headers: noStore })
-  const headers = new Headers({ ...noStore, Refresh: `0;url=${outcome.authUri}` })
+  if (!outcome.ok) throw redirect(outcome.location, { status: 303, headers: NO_STORE })
+  const headers = new Headers({ ...NO_STORE, Refresh: `0;url=${outcome.authUri}` })
   for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
   return data({ authUri: outcome.authUri }, { headers })
 }

@@ -1,5 +1,5 @@
 import { COOKIES, clearCookie, getCookie, setCookie, type CookieKey } from '~/.server/cookies'
-import { hasConsented } from '~/.server/consent'
+import { hasConsented } from '~/.server/preferences'
 import { keepDeviceCookie } from '~/.server/policy/device'
 import { isLocale } from '~/lib/i18n'
 

@@ -1,5 +1,5 @@
 import type express from 'express'
-import { hasConsented } from '~/.server/consent'
+import { hasConsented } from '~/.server/preferences'
 import { COOKIES, allNames } from '~/.server/cookies'
 import { CSRF_FIELD } from '~/lib/form-fields'
 import { issueCsrf } from '~/.server/policy/csrf'

@@ -2,6 +2,7 @@ import { data, type AppLoadContext } from '@remix-run/node'
 import { getConfig } from '~/.server/config'
 import { verifyCsrf, honeypotFilled } from './csrf'
 import { securityEvent } from '~/.server/ops/security-events'
+import { NO_STORE } from '~/lib/headers'
 
 export interface GuardedForm {
   form: FormData
@@ -35,5 +36,5 @@ export async function guardForm(request: Request, context: AppLoadContext): Prom
 
 /** A body over the limit was left unread by the HTTP server (app/.server/http/body-limit.ts): the 413 page. */
 export function refuseOversizedBody(context: AppLoadContext) {
-  if (context.bodyTooLarge) throw data({ reason: 'too-large' }, { status: 413, headers: { 'Cache-Control': 'no-store' } })
+  if (context.bodyTooLarge) throw data({ reason: 'too-large' }, { status: 413, headers: NO_STORE })
 }

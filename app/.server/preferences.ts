@@ -1,0 +1,23 @@
+import { data, redirect } from '@remix-run/node'
+import { NO_STORE } from '~/lib/headers'
+import { COOKIES, getCookie } from './cookies'
+import { localPathOr } from './policy/redirect'
+
+/**
+ * The visitor's preferences (the language switch, the privacy notice): each a cookie that lives a
+ * year and outlasts logout (./cookies.ts). Their routes take posts only.
+ */
+
+export function hasConsented(request: Request): boolean {
+  return getCookie(request, COOKIES.consent) === '1'
+}
+
+/** The answer to a saved preference: its cookie, then back to the page, or `inPlace` data for a fetcher. */
+export function preferenceSaved<T>(form: FormData, setCookie: string, inPlace: T) {
+  const headers = { ...NO_STORE, 'Set-Cookie': setCookie }
+  if (form.get('inPlace') === '1') return data(inPlace, { headers })
+  return redirect(localPathOr(form.get('returnTo')), { status: 303, headers })
+}
+
+/** A visit (GET) to a preference's route goes to the sign-in page. */
+export const visitGoesToSignIn = () => redirect('/')
