@@ -20,8 +20,8 @@ import { captchaSettings } from '~/.server/policy/recaptcha'
 import { defaultRedirect, keptRedirect, resolveRedirect } from '~/.server/policy/redirect'
 import { clearSessionCookie, getSession } from '~/.server/auth/session'
 import { signInWithPassword } from '~/.server/auth/sign-in'
-import { mfaErrorKey } from '~/.server/auth/second-factor'
-import { ssoErrorKey, ssoOffered } from '~/.server/auth/sso'
+import { signInPageError } from '~/.server/auth/sign-in-page'
+import { ssoOffered } from '~/.server/auth/sso'
 
 export const headers = routeHeaders
 
@@ -49,7 +49,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       redirectError: target.kind === 'invalid' || target.kind === 'missing' ? REDIRECT_ERRORS[target.kind] : null,
       sso: flags.sso,
       ssoButton: ssoOffered(flags),
-      ssoError: ssoErrorKey(params.get('ssoError')) ?? mfaErrorKey(params.get('mfaError')),
+      ssoError: signInPageError(params),
       emailLink: flags.emailLinkSignIn,
       linkSent: flags.emailLinkSignIn && params.get('emailLink') === 'sent',
       // Both buttons' actions (signInWithPassword, getOobCode) fall under the email/password provider.

@@ -15,10 +15,10 @@ import {
   clearPendingCookie,
   secondFactorAction,
   secondFactorView,
-  signInPageWithMfaError,
   type SecondFactorView,
   type StepMessage,
 } from '~/.server/auth/second-factor'
+import { signInPageWith } from '~/.server/auth/sign-in-page'
 
 export const headers = routeHeaders
 
@@ -31,7 +31,7 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.seco
 export function loader({ request }: LoaderFunctionArgs) {
   const found = secondFactorView(request)
   if (!found) {
-    throw redirect(signInPageWithMfaError('expired', null), {
+    throw redirect(signInPageWith('mfaError', 'expired', null), {
       headers: { ...NO_STORE, 'Set-Cookie': clearPendingCookie() },
     })
   }

@@ -15,10 +15,10 @@ import {
   readPending,
   record,
   seal,
-  signInPageWithMfaError,
   type Notice,
   type Pending,
 } from './pending'
+import { signInPageWith } from '../sign-in-page'
 import { sendSms } from './sms'
 import { verify, type SecondFactorOutcomeOf } from './verify'
 
@@ -31,7 +31,7 @@ import { verify, type SecondFactorOutcomeOf } from './verify'
  * mfaSignIn:finalize and the same signInWithIdToken as every other sign-in (./verify).
  */
 
-export { clearPendingCookie, mfaErrorKey, signInPageWithMfaError } from './pending'
+export { clearPendingCookie } from './pending'
 export type { SecondFactorOutcomeOf, StepMessage } from './verify'
 
 /**
@@ -120,7 +120,7 @@ export async function secondFactorAction(
 ): Promise<SecondFactorOutcomeOf> {
   const p = readPending(request)
   if (!p)
-    return { kind: 'redirect', location: signInPageWithMfaError('expired', null), setCookies: [clearPendingCookie()] }
+    return { kind: 'redirect', location: signInPageWith('mfaError', 'expired', null), setCookies: [clearPendingCookie()] }
   const back = (pending: Pending): SecondFactorOutcomeOf => ({
     kind: 'redirect',
     location: SECOND_FACTOR_PATH,

@@ -18,25 +18,6 @@ export const RESEND_COOLDOWN = 30
 
 const PENDING_COOKIE = COOKIES.mfaPending
 
-/** Where the sign-in page explains why the step ended: `/?mfaError=<reason>`. */
-export const MFA_ERRORS = {
-  expired: 'mfa.expired',
-  invalid: 'mfa.sessionInvalid',
-} as const
-export type MfaError = keyof typeof MFA_ERRORS
-
-/** The message for the sign-in page's `mfaError` parameter; anything else shows nothing. */
-export function mfaErrorKey(value: string | null): (typeof MFA_ERRORS)[MfaError] | null {
-  return value !== null && Object.hasOwn(MFA_ERRORS, value) ? MFA_ERRORS[value as MfaError] : null
-}
-
-/** The sign-in page, with a message, keeping the redirect. */
-export function signInPageWithMfaError(error: MfaError, redirect: string | null): string {
-  const params = new URLSearchParams({ mfaError: error })
-  if (redirect) params.set('redirect', redirect)
-  return `/?${params}`
-}
-
 /** A message shown on the step when it is next displayed (after a redirect). */
 const NOTICES = ['mfa.resent', 'mfa.sendFailed', 'error.tooManyRequests', 'mfa.resendWait'] as const
 export type Notice = (typeof NOTICES)[number]

@@ -9,10 +9,9 @@ import {
   clearPendingCookie,
   factorKind,
   record,
-  signInPageWithMfaError,
-  type MfaError,
   type Pending,
 } from './pending'
+import { signInPageWith, type MfaError } from '../sign-in-page'
 
 export type SecondFactorOutcomeOf =
   /** Go there (303), setting these cookies. */
@@ -132,5 +131,5 @@ function failure(p: Pending, code: string, context: AppLoadContext) {
 
 function end(p: Pending, reason: MfaError, code: string, context: AppLoadContext): SecondFactorOutcomeOf {
   failure(p, code, context)
-  return { kind: 'redirect', location: signInPageWithMfaError(reason, p.redirect), setCookies: [clearPendingCookie()] }
+  return { kind: 'redirect', location: signInPageWith('mfaError', reason, p.redirect), setCookies: [clearPendingCookie()] }
 }

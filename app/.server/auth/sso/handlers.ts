@@ -7,6 +7,7 @@ import { securityEvent } from '~/.server/ops/security-events'
 import { acceptedRedirect } from '~/.server/policy/redirect'
 import { beginSecondFactor } from '../second-factor'
 import { signInWithIdToken } from '../sign-in'
+import { signInPageWith, type SsoError } from '../sign-in-page'
 import {
   CALLBACK_PATH,
   RELAY_PARAM,
@@ -14,7 +15,6 @@ import {
   beginSso,
   callbackOriginFor,
   finishSso,
-  type SsoError,
   type SsoFinish,
   type SsoSettings,
 } from './protocol'
@@ -38,11 +38,7 @@ export async function ssoSettings(): Promise<SsoSettings | null> {
 }
 
 /** The sign-in page with a message, keeping the redirect the visitor came with. */
-export function signInPageWithError(error: SsoError, redirect: string | null): string {
-  const params = new URLSearchParams({ ssoError: error })
-  if (redirect) params.set('redirect', redirect)
-  return `/?${params}`
-}
+const signInPageWithError = (error: SsoError, redirect: string | null) => signInPageWith('ssoError', error, redirect)
 
 export type StartOutcome = { ok: true; authUri: string; setCookies: string[] } | { ok: false; location: string }
 

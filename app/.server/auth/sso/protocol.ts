@@ -10,6 +10,7 @@ import {
 } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
 import { resolveRedirect } from '~/.server/policy/redirect'
+import type { SsoError } from '../sign-in-page'
 
 /**
  * Single sign-on, server side (ADR 011): POST /sso/start asks createAuthUri for the provider's
@@ -26,21 +27,6 @@ export const RELAY_PARAM = 'portal_relay'
 export const REPOST_PARAM = 'portal_repost'
 /** Where the emulator's fake provider page puts its answer (see emulatorAuthUri). */
 const EMULATOR_PARAM = 'emulator'
-
-/** The failures the sign-in page explains: `/?ssoError=<code>`. */
-export const SSO_ERRORS = {
-  cancelled: 'sso.cancelled',
-  'account-exists': 'error.accountExists',
-  disabled: 'error.accountDisabled',
-  provider: 'sso.providerError',
-  unavailable: 'sso.unavailable',
-} as const
-export type SsoError = keyof typeof SSO_ERRORS
-
-/** The message for the sign-in page's `ssoError` parameter; anything else shows nothing. */
-export function ssoErrorKey(value: string | null): (typeof SSO_ERRORS)[SsoError] | null {
-  return value !== null && Object.hasOwn(SSO_ERRORS, value) ? SSO_ERRORS[value as SsoError] : null
-}
 
 export interface SsoState {
   sessionId: string
