@@ -99,7 +99,9 @@ function buildSnapshot(): string {
     // Whole only if every asset the server build names came along: another build may have been half-way.
     const server = path.join(snapshotDir, 'server/index.js')
     const assets = existsSync(server) ? (readFileSync(server, 'utf8').match(/\/assets\/[\w.-]+\.(?:js|css)/g) ?? []) : []
-    const whole = assets.length > 0 && assets.every((asset) => existsSync(path.join(snapshotDir, 'client', asset)))
+    // (The server build's own chunks, such as an emptied `.client` module, sit beside it in server/assets.)
+    const copied = (asset: string) => ['client', 'server'].some((dir) => existsSync(path.join(snapshotDir, dir, asset)))
+    const whole = assets.length > 0 && assets.every(copied)
     if (whole && existsSync(path.join(snapshotDir, 'http/main.js'))) return path.join(snapshotDir, 'http/main.js')
   }
   throw new Error('build/ kept changing while being copied (another build running?); try again')
