@@ -15,11 +15,13 @@ describe('the browser translator', () => {
   it.each(LOCALE_CODES)('answers exactly as i18next does for every key in %s (so hydration matches)', async (lng) => {
     const i18next = createInstance()
     await i18next.init({ ...i18nOptions, lng })
+    // Any string, as the browser translator takes: i18next's own answer is the reference.
+    const t = i18next.t.bind(i18next) as (key: string, values?: object) => string
     for (const key of keys(resources[lng].common)) {
-      expect(translate(lng, key, VALUES), key).toBe(i18next.t(key as 'brand.name', VALUES))
-      expect(translate(lng, key), key).toBe(i18next.t(key as 'brand.name'))
+      expect(translate(lng, key, VALUES), key).toBe(t(key, VALUES))
+      expect(translate(lng, key), key).toBe(t(key))
     }
-    expect(translate(lng, 'no.such.key')).toBe(i18next.t('no.such.key' as 'brand.name'))
+    expect(translate(lng, 'no.such.key')).toBe(t('no.such.key'))
   })
 
   it('changes language in place and tells react-i18next', async () => {
