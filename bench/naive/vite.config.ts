@@ -1,6 +1,7 @@
 import { vitePlugin as remix } from '@remix-run/dev'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
+import { V3_FUTURE } from '../../vite.config'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
@@ -11,13 +12,7 @@ export default defineConfig({
     remix({
       appDirectory: here('./app'),
       buildDirectory: here('./build'),
-      future: {
-        v3_fetcherPersist: true,
-        v3_relativeSplatPath: true,
-        v3_throwAbortReason: true,
-        v3_singleFetch: true,
-        v3_lazyRouteDiscovery: true,
-      },
+      future: V3_FUTURE,
     }),
   ],
 })
