@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
+import { EnvSchema } from '../app/.server/config-schema'
 import { emulatorAdmin, startEmulator } from '../dev/emulator'
 import { getFreePort } from '../dev/ports'
 import { SERVER_ENTRY, startPortal } from '../dev/portal'
@@ -18,6 +19,11 @@ const DEMO_PASSWORD = 'Demo-Portal-2026'
 const MFA_EMAIL = 'demo-mfa@example.com'
 const MFA_PHONE = '+15555550100'
 const SOURCES = ['app', 'server', 'locales', 'public', 'vite.config.ts', 'package-lock.json']
+
+/** The variables of this environment that the portal reads (README, Settings). */
+function portalSettingsFrom(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.keys(EnvSchema.shape).flatMap((name) => (env[name] ? [[name, env[name]]] : [])))
+}
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0
@@ -52,6 +58,8 @@ try {
   await admin.enrollSms(localId, [{ phoneNumber: MFA_PHONE, displayName: 'Demo phone' }])
   const port = process.env.PORT ?? String(await portFree(3000) ? 3000 : await getFreePort())
   portal = await startPortal({
+    // The portal's own settings from this shell (e.g. FLAG_EMAIL_LINK_SIGN_IN=true npm start), under the embedded default's.
+    ...portalSettingsFrom(process.env),
     PLATFORM: 'local',
     // Warnings and errors only, so that the emails and codes stand out; LOG_LEVEL=info shows every request.
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',

@@ -30,7 +30,8 @@ it('prints the URL and the demo account first, then each email as a link to the 
     cwd: root,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PORT: String(port) },
+    // A setting of the portal's own is passed on: the sign-in link's flag.
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PORT: String(port), FLAG_EMAIL_LINK_SIGN_IN: 'true' },
   })
   let output = ''
   child.stdout.on('data', (c: Buffer) => (output += c.toString()))
@@ -65,6 +66,12 @@ it('prints the URL and the demo account first, then each email as a link to the 
     const page = await browser.get(hop.headers.get('location')!)
     expect(page.status).toBe(200)
     expect(await page.text()).toContain('name="confirmation"')
+
+    // With its flag on, an email sign-in link shows up the same way.
+    const signIn = await browser.post('/?index', { email: 'demo@example.com', intent: 'email-link' }, '/')
+    expect(signIn.status).toBe(303)
+    const signInLink = new RegExp(`Sign-in link for demo@example\\.com: ${portal}/action\\?\\S*mode=signIn`)
+    await waitFor('the sign-in link', async () => signInLink.test(output), 10_000)
   } finally {
     if (child.pid) process.kill(-child.pid, 'SIGINT')
   }
