@@ -1,8 +1,8 @@
 import type { Page } from '@playwright/test'
 import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { alertMarkup, csrfFrom, postForm } from '../support/http-forms'
-import { startPortal, type Portal } from '../../dev/portal'
-import { expect, test as base } from './fixtures'
+import type { Portal } from '../../dev/portal'
+import { expect, ownPortal, test as base } from './fixtures'
 
 /**
  * Email-link sign-in (seed sections 4, 7) on a portal started with FLAG_EMAIL_LINK_SIGN_IN. The
@@ -13,22 +13,13 @@ import { expect, test as base } from './fixtures'
 type Admin = ReturnType<typeof emulatorAdmin>
 
 const test = base.extend<object, { linkPortal: Portal }>({
-  linkPortal: [
-    async ({}, use) => {
-      const portal = await startPortal({
-        FIREBASE_AUTH_EMULATOR_HOST: new URL(process.env.EMULATOR_ORIGIN!).host,
-        FIREBASE_PROJECT_ID: process.env.EMULATOR_PROJECT_ID!,
-        FLAG_EMAIL_LINK_SIGN_IN: 'true',
-        FLAG_SSO: 'true',
-        SSO_PROVIDER_ID: 'google.com',
-        // Every test asks from 127.0.0.1; the per-address limit is what is exercised here.
-        RATE_LIMIT_RESET_PER_IP: '1000',
-      })
-      await use(portal)
-      await portal.stop()
-    },
-    { scope: 'worker' },
-  ],
+  linkPortal: ownPortal(() => ({
+    FLAG_EMAIL_LINK_SIGN_IN: 'true',
+    FLAG_SSO: 'true',
+    SSO_PROVIDER_ID: 'google.com',
+    // Every test asks from 127.0.0.1; the per-address limit is what is exercised here.
+    RATE_LIMIT_RESET_PER_IP: '1000',
+  })),
   baseURL: async ({ linkPortal }, use) => use(linkPortal.url),
 })
 

@@ -1,5 +1,6 @@
 import { test as base, expect } from '@playwright/test'
 import { emulatorAdmin } from '../../dev/emulator'
+import { startPortal, type Portal } from '../../dev/portal'
 
 function required(name: string): string {
   const value = process.env[name]
@@ -35,5 +36,26 @@ export const test = base.extend<{
     { auto: true },
   ],
 })
+
+/**
+ * A worker-scoped portal of a spec's own on the global set-up's emulator, started with `settings`
+ * (a function: asked when the worker starts).
+ */
+export function ownPortal(
+  settings: () => Record<string, string> | Promise<Record<string, string>>,
+): [(args: object, use: (portal: Portal) => Promise<void>) => Promise<void>, { scope: 'worker' }] {
+  return [
+    async ({}, use: (portal: Portal) => Promise<void>) => {
+      const portal = await startPortal({
+        FIREBASE_AUTH_EMULATOR_HOST: new URL(required('EMULATOR_ORIGIN')).host,
+        FIREBASE_PROJECT_ID: required('EMULATOR_PROJECT_ID'),
+        ...(await settings()),
+      })
+      await use(portal)
+      await portal.stop()
+    },
+    { scope: 'worker' },
+  ]
+}
 
 export { expect }

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from '@playwright/test'
 import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { startPortal, type Portal } from '../../dev/portal'
-import { expect, test as base } from './fixtures'
+import type { Portal } from '../../dev/portal'
+import { expect, ownPortal, test as base } from './fixtures'
 
 /**
  * The second factor at sign-in (issue 15, ADR 022) against the Firebase Auth emulator, which
@@ -15,24 +15,15 @@ type Admin = ReturnType<typeof emulatorAdmin>
 const emulatorOrigin = () => process.env.EMULATOR_ORIGIN!
 
 const test = base.extend<object, { mfaPortal: Portal }>({
-  mfaPortal: [
-    async ({}, use) => {
-      const portal = await startPortal({
-        FIREBASE_AUTH_EMULATOR_HOST: new URL(emulatorOrigin()).host,
-        FIREBASE_PROJECT_ID: process.env.EMULATOR_PROJECT_ID!,
-        FLAG_EMAIL_LINK_SIGN_IN: 'true',
-        FLAG_SSO: 'true',
-        SSO_PROVIDER_ID: 'google.com',
-        // Every test comes from 127.0.0.1: the per-client limits are tested on a portal of their own.
-        RATE_LIMIT_SIGNIN_PER_IP: '10000',
-        RATE_LIMIT_RESET_PER_IP: '10000',
-        RATE_LIMIT_MFA_PER_IP: '10000',
-      })
-      await use(portal)
-      await portal.stop()
-    },
-    { scope: 'worker' },
-  ],
+  mfaPortal: ownPortal(() => ({
+    FLAG_EMAIL_LINK_SIGN_IN: 'true',
+    FLAG_SSO: 'true',
+    SSO_PROVIDER_ID: 'google.com',
+    // Every test comes from 127.0.0.1: the per-client limits are tested on a portal of their own.
+    RATE_LIMIT_SIGNIN_PER_IP: '10000',
+    RATE_LIMIT_RESET_PER_IP: '10000',
+    RATE_LIMIT_MFA_PER_IP: '10000',
+  })),
   baseURL: async ({ mfaPortal }, use) => use(mfaPortal.url),
 })
 

@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
 import { postForm } from '../support/http-forms'
-import { startPortal, type Portal } from '../../dev/portal'
+import type { Portal } from '../../dev/portal'
 import { getFreePort } from '../../dev/ports'
-import { expect, test as base } from './fixtures'
+import { expect, ownPortal, test as base } from './fixtures'
 
 /**
  * Single sign-on through the Auth emulator's fake provider page, on a portal started with
@@ -16,24 +16,17 @@ const PASSWORD = 'Correct-Horse-42'
 const emulatorOrigin = () => process.env.EMULATOR_ORIGIN!
 
 const test = base.extend<object, { ssoPortal: Portal }>({
-  ssoPortal: [
-    async ({}, use) => {
-      const port = await getFreePort()
-      const portal = await startPortal({
-        PORT: String(port),
-        FIREBASE_AUTH_EMULATOR_HOST: new URL(emulatorOrigin()).host,
-        FIREBASE_PROJECT_ID: process.env.EMULATOR_PROJECT_ID!,
-        FLAG_EMAIL_LINK_SIGN_IN: 'true',
-        FLAG_SSO: 'true',
-        SSO_PROVIDER_ID: 'google.com',
-        // The authDomain test's other host name for this same portal.
-        REDIRECT_ALLOWED_ORIGINS: `http://127.0.0.1:${port}`,
-      })
-      await use(portal)
-      await portal.stop()
-    },
-    { scope: 'worker' },
-  ],
+  ssoPortal: ownPortal(async () => {
+    const port = await getFreePort()
+    return {
+      PORT: String(port),
+      FLAG_EMAIL_LINK_SIGN_IN: 'true',
+      FLAG_SSO: 'true',
+      SSO_PROVIDER_ID: 'google.com',
+      // The authDomain test's other host name for this same portal.
+      REDIRECT_ALLOWED_ORIGINS: `http://127.0.0.1:${port}`,
+    }
+  }),
   baseURL: async ({ ssoPortal }, use) => use(ssoPortal.url),
   page: async ({ page }, use) => {
     // The fake provider page loads styles and scripts from CDNs: not in tests.
