@@ -12,9 +12,14 @@ import { passwordRulesAttribute } from '~/lib/password-policy'
 import { formText } from '~/lib/schemas'
 import { LINK_QUERY_MAX_LENGTH } from '~/.server/auth/email-actions'
 import { completePasswordReset, continueParams, inspectResetCode } from '~/.server/auth/new-password'
-import { clearResetCodeCookie, keepResetCode, readResetCode } from '~/.server/auth/password-reset'
-import { COOKIES, clearCookie } from '~/.server/cookies'
-import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
+import {
+  clearResetCodeCookie,
+  clearResetDone,
+  keepResetCode,
+  markResetDone,
+  readResetCode,
+  resetDone,
+} from '~/.server/auth/password-reset'
 import { guardForm } from '~/.server/policy/form-guard'
 
 export const headers = routeHeaders
@@ -28,9 +33,6 @@ const STATE_TITLES = {
   done: 'newPassword.doneTitle',
   invalid: 'newPassword.invalidTitle',
 } as const
-
-/** After a change, the page says so from a GET (post-redirect-get): see COOKIES.resetDone. */
-const DONE_COOKIE = COOKIES.resetDone
 
 /** `/new-password`, with only the `redirect` a sign-in will need: never the link's `lang` or `continueUrl`. */
 function cleanAddress(search: URLSearchParams): string {
@@ -50,11 +52,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (fromLink && !tooLong) {
     const headers = new Headers(NO_STORE)
     for (const cookie of keepResetCode(request, fromLink)) headers.append('Set-Cookie', cookie)
-    headers.append('Set-Cookie', clearCookie(DONE_COOKIE))
+    headers.append('Set-Cookie', clearResetDone())
     throw redirect(cleanAddress(url.searchParams), { headers })
   }
   const signIn = continueParams(url.searchParams)
-  if (!tooLong && openForBrowser(request, DONE_COOKIE) === '1') {
+  if (!tooLong && resetDone(request)) {
     return data({ state: 'done', email: null, minLength: 0, signIn } as const, { headers: NO_STORE })
   }
   const info = await inspectResetCode(tooLong ? null : readResetCode(request))
@@ -81,7 +83,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   )
   if (outcome.status === 'done') {
     const headers = new Headers({ ...NO_STORE, 'Set-Cookie': clearResetCodeCookie() })
-    for (const cookie of sealForBrowser(request, DONE_COOKIE, '1')) headers.append('Set-Cookie', cookie)
+    for (const cookie of markResetDone(request)) headers.append('Set-Cookie', cookie)
     return redirect(cleanAddress(new URL(request.url).searchParams), { status: 303, headers })
   }
   const headers = outcome.status === 'invalid-link' ? { ...NO_STORE, 'Set-Cookie': clearResetCodeCookie() } : NO_STORE

@@ -65,3 +65,19 @@ export function clearResetCodeCookie(): string {
 export function readResetCode(request: Request): string | null {
   return openForBrowser(request, RESET_COOKIE)
 }
+
+/**
+ * The password was just changed in this browser: the page says so from a GET after the change
+ * (post-redirect-get, ADR 025). Set with the change, read by the page, cleared by a new link.
+ */
+export function markResetDone(request: Request): string[] {
+  return sealForBrowser(request, COOKIES.resetDone, '1')
+}
+
+export function resetDone(request: Request): boolean {
+  return openForBrowser(request, COOKIES.resetDone) === '1'
+}
+
+export function clearResetDone(): string {
+  return clearCookie(COOKIES.resetDone)
+}
