@@ -1,6 +1,6 @@
-import { RemixBrowser } from '@remix-run/react'
 import { StrictMode, startTransition } from 'react'
 import { hydrateRoot } from 'react-dom/client'
+import { HydratedRouter } from 'react-router/dom'
 import { I18nextProvider } from 'react-i18next'
 import { DEFAULT_LOCALE, LOCALES } from '~/lib/i18n'
 import { createBrowserI18n } from '~/lib/i18n-browser'
@@ -21,15 +21,15 @@ if (sentry?.content) {
 const i18n = createBrowserI18n(lng)
 
 /**
- * With single fetch, RemixBrowser suspends on its first render until the server's data stream is
+ * HydratedRouter suspends on its first render until the server's data stream is
  * decoded. A key press or click in that window makes React hydrate synchronously, and a synchronous
  * render that suspends outside a Suspense boundary aborts hydration (React error #345). So start the
  * decoding first (the first call only starts it and throws its promise, before any hook) and hydrate
  * when it is done: hydration then never suspends.
  */
-async function remixStateDecoded() {
+async function routerStateDecoded() {
   try {
-    RemixBrowser({})
+    HydratedRouter({})
   } catch (pending) {
     if (pending instanceof Promise) await pending
   }
@@ -38,7 +38,7 @@ async function remixStateDecoded() {
 // A click cut short by a failed page script: go on to the page it was going to (seed 2, 9).
 if (!resumeInterruptedNavigation()) {
   watchLinkClicks()
-  void remixStateDecoded().then(hydrate)
+  void routerStateDecoded().then(hydrate)
 }
 
 function hydrate() {
@@ -47,7 +47,7 @@ function hydrate() {
       document,
       <I18nextProvider i18n={i18n}>
         <StrictMode>
-          <RemixBrowser />
+          <HydratedRouter />
         </StrictMode>
       </I18nextProvider>,
     )

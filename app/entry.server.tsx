@@ -1,11 +1,11 @@
 import { Transform } from 'node:stream'
-import type { ActionFunctionArgs, AppLoadContext, EntryContext, LoaderFunctionArgs } from '@remix-run/node'
-import { createReadableStreamFromReadable } from '@remix-run/node'
-import { RemixServer } from '@remix-run/react'
+import { createReadableStreamFromReadable } from '@react-router/node'
+import { ServerRouter, type ActionFunctionArgs, type EntryContext, type LoaderFunctionArgs } from 'react-router'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { I18nextProvider } from 'react-i18next'
 import { NonceContext } from '~/lib/nonce'
+import type { AppLoadContext } from '~/.server/context'
 import { getI18n, getLocale } from '~/.server/i18n'
 import { logger } from '~/.server/ops/logger'
 import { initSentry, reportError } from '~/.server/ops/sentry'
@@ -19,7 +19,7 @@ export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
-  remixContext: EntryContext,
+  routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce
@@ -35,7 +35,7 @@ export default async function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
         <I18nextProvider i18n={i18n}>
-          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
         </I18nextProvider>
       </NonceContext.Provider>,
       {
@@ -68,22 +68,17 @@ export default async function handleRequest(
 const DOCUMENT_END = Buffer.from('</body></html>')
 
 /**
- * The bytes React streams, made a valid document:
- * - React 18's stream encoder flushes its whole 2 KB buffer, unwritten tail included, when a
- *   multi-byte character does not fit at its end (facebook/react#24985, fixed only in React 19):
- *   stray NUL bytes reach the visitor. A NUL byte is never part of a UTF-8 sequence and never
- *   belongs in HTML, so every one is dropped.
- * - What streams after the shell (Remix's data and React's boundary scripts) would follow
- *   `</html>`, where no element may stand: the closing tags are held back and written last.
+ * The bytes React streams, made a valid document: what streams after the shell (React Router's
+ * data and React's boundary scripts) would follow `</html>`, where no element may stand: the
+ * closing tags are held back and written last.
  */
 function documentStream(): Transform {
   let tail: Buffer = Buffer.alloc(0)
   let closed = false
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
-      const bytes = withoutNul(chunk)
-      if (closed) return done(null, bytes)
-      const joined = tail.length ? Buffer.concat([tail, bytes]) : bytes
+      if (closed) return done(null, chunk)
+      const joined = tail.length ? Buffer.concat([tail, chunk]) : chunk
       const at = joined.indexOf(DOCUMENT_END)
       if (at >= 0) {
         closed = true
@@ -101,17 +96,6 @@ function documentStream(): Transform {
   })
 }
 
-function withoutNul(chunk: Buffer): Buffer {
-  if (!chunk.includes(0)) return chunk
-  const parts: Buffer[] = []
-  for (let from = 0, at = chunk.indexOf(0); from < chunk.length; at = chunk.indexOf(0, from)) {
-    const end = at < 0 ? chunk.length : at
-    if (end > from) parts.push(chunk.subarray(from, end))
-    from = end + 1
-  }
-  return Buffer.concat(parts)
-}
-
 /**
  * Unexpected errors in loaders, actions and rendering (thrown Responses are expected and never
  * come here): logged with the request id, reported, and shown as the translated error page.
@@ -123,9 +107,8 @@ export function handleError(error: unknown, { request, context }: LoaderFunction
   reportError(error)
 }
 
-/** Answers the portal or Remix gives on purpose (4xx responses, the `?_data` warning): not errors. */
+/** Answers the portal gives on purpose (4xx responses): not errors. */
 function isExpected(error: unknown): boolean {
-  if (error instanceof Error) return error.message.startsWith('Warning: Single fetch-enabled apps should not be making ?_data')
   const status = (error as { status?: unknown; init?: { status?: unknown } } | null)?.status ?? (error as { init?: { status?: unknown } } | null)?.init?.status
   return typeof status === 'number' && status < 500
 }

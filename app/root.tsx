@@ -1,8 +1,18 @@
-import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from '@remix-run/react'
+import {
+  data,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useRouteLoaderData,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from 'react-router'
 import { useEffect, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useChangeLanguage } from 'remix-i18next/react'
 import { ErrorPage, GeneralErrorBoundary } from '~/components/error-boundary'
 import { LanguageSwitch } from '~/components/language-switch'
 import { Logo } from '~/components/logo'
@@ -86,7 +96,9 @@ export function Layout({ children }: { children: ReactNode }) {
 export default function App() {
   const root = useRouteLoaderData<typeof loader>('root')
   // Follows the root loader after the language switch revalidates it: no navigation needed.
-  useChangeLanguage(root?.locale ?? DEFAULT_LOCALE)
+  const locale = root?.locale ?? DEFAULT_LOCALE
+  const { i18n } = useTranslation()
+  useEffect(() => void i18n.changeLanguage(locale), [i18n, locale])
   const location = useLocation()
   useEffect(navigationArrived, [location])
   const unreachable = useUnreachableTarget()

@@ -26,7 +26,7 @@ try {
   console.log('Building…')
   const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, encoding: 'utf8' })
   if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`)
-  const naiveBuild = spawnSync('npx', ['remix', 'vite:build', '--config', 'bench/naive/vite.config.ts'], { cwd: root, encoding: 'utf8' })
+  const naiveBuild = spawnSync('npx', ['react-router', 'build', 'bench/naive'], { cwd: root, encoding: 'utf8' })
   if (naiveBuild.status !== 0) throw new Error(`the naive reference's build failed:\n${naiveBuild.stdout}${naiveBuild.stderr}`)
 
   const emulator = await startEmulator()

@@ -1,4 +1,4 @@
-// Bundles the HTTP server (server/main.ts) beside the Remix build; npm packages stay external.
+// Bundles the HTTP server (server/main.ts) beside the React Router build; npm packages stay external.
 import { build } from 'esbuild'
 
 await build({
@@ -7,7 +7,7 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node26',
   packages: 'external',
   sourcemap: true,
   logLevel: 'warning',

@@ -18,7 +18,7 @@ const DEMO_PASSWORD = 'Demo-Portal-2026'
 /** A second account with an SMS second factor: its codes show up below the banner. */
 const MFA_EMAIL = 'demo-mfa@example.com'
 const MFA_PHONE = '+15555550100'
-const SOURCES = ['app', 'server', 'locales', 'public', 'vite.config.ts', 'package-lock.json']
+const SOURCES = ['app', 'server', 'locales', 'public', 'vite.config.ts', 'react-router.config.ts', 'package-lock.json']
 
 /** The variables of this environment that the portal reads (README, Settings). */
 function portalSettingsFrom(env: NodeJS.ProcessEnv): Record<string, string> {

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import type { ServerBuild } from '@remix-run/node'
+import type { ServerBuild } from 'react-router'
 import { parseConfig } from '../app/.server/config'
 import type { serve } from '../app/.server/http/serve'
 

@@ -1,3 +1,5 @@
+import { RouterContextProvider } from 'react-router'
+
 /** What the HTTP server hands to every loader and action (see app/.server/http/app.ts). */
 export interface PortalContext {
   /** The visitor's address: the socket's, or the one TRUST_PROXY hops of proxies reported. */
@@ -15,7 +17,20 @@ export interface PortalContext {
   errorStatus?: number | null
 }
 
-declare module '@remix-run/server-runtime' {
+/**
+ * React Router hands loaders and actions a RouterContextProvider. The HTTP server makes one per
+ * request with the portal's values as its own properties (createPortalContext), so they read
+ * `context.clientIp` as before; the declaration below types them.
+ */
+declare module 'react-router' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-  interface AppLoadContext extends PortalContext {}
+  interface RouterContextProvider extends PortalContext {}
+}
+
+/** What loaders, actions and entry.server get as `context`. */
+export type AppLoadContext = Readonly<RouterContextProvider>
+
+/** The load context of one request (getters, if any, are kept as getters). */
+export function createPortalContext(values: PortalContext): RouterContextProvider {
+  return Object.defineProperties(new RouterContextProvider(), Object.getOwnPropertyDescriptors(values))
 }

@@ -1,4 +1,4 @@
-import { data, redirect } from '@remix-run/node'
+import { data, redirect } from 'react-router'
 import { NO_STORE } from '~/lib/headers'
 import { COOKIES, getCookie } from './cookies'
 import { localPathOr } from './policy/redirect'

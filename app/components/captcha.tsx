@@ -1,4 +1,4 @@
-import { useSubmit } from '@remix-run/react'
+import { useSubmit } from 'react-router'
 import { useCallback, useEffect, useRef, type FormEvent, type RefObject } from 'react'
 import { CAPTCHA_TOKEN_FIELD, type CaptchaAction, type CaptchaSettings } from '~/lib/recaptcha'
 

@@ -1,4 +1,4 @@
-import { Link, useSearchParams } from '@remix-run/react'
+import { Link, useSearchParams } from 'react-router'
 import { forwardRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ActionPage, ActionResult } from '~/.server/auth/email-actions'

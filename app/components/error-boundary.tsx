@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, Link, useLocation, useRouteError, useRouteLoaderData } from '@remix-run/react'
+import { isRouteErrorResponse, Link, useLocation, useRouteError, useRouteLoaderData } from 'react-router'
 import { useEffect, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { errorCopy } from '~/lib/error-status'

@@ -1,4 +1,4 @@
-import { useNavigation } from '@remix-run/react'
+import { useNavigation } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import type { TranslationKey } from '~/lib/i18n'
 import { EMAIL_MAX_LENGTH } from '~/lib/limits'

@@ -1,4 +1,4 @@
-import { useFetcher, useLocation } from '@remix-run/react'
+import { useFetcher, useLocation } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { ERROR_ROUTE } from '~/lib/error-status'
 import { LOCALES, type Locale } from '~/lib/i18n'

@@ -1,4 +1,4 @@
-import { useFetcher, useLocation } from '@remix-run/react'
+import { useFetcher, useLocation } from 'react-router'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { SecureForm } from './secure-form'

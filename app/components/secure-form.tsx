@@ -1,4 +1,4 @@
-import { Form, useRouteLoaderData, type FormProps } from '@remix-run/react'
+import { Form, useRouteLoaderData, type FormProps } from 'react-router'
 import { forwardRef } from 'react'
 import { CSRF_FIELD, HONEYPOT_FIELD } from '~/lib/form-fields'
 import type { loader as rootLoader } from '~/root'

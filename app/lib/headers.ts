@@ -1,4 +1,4 @@
-import type { HeadersFunction } from '@remix-run/node'
+import type { HeadersFunction } from 'react-router'
 
 /**
  * Document responses keep the headers their loader, action or error set (Retry-After,

@@ -4,7 +4,7 @@ import { translate } from './translator'
 
 /**
  * The browser's i18n instance for react-i18next: the few members its hooks use (useTranslation,
- * remix-i18next's useChangeLanguage), over `translate`. Saves i18next's 13 KB (gzip) in the
+ * and changeLanguage for app/root.tsx), over `translate`. Saves i18next's 13 KB (gzip) in the
  * first-visit JavaScript (ADR 012). The server renders with real i18next instances.
  */
 export function createBrowserI18n(initial: Locale): i18n {

@@ -1,11 +1,11 @@
-import type { MetaDescriptor } from '@remix-run/node'
+import type { MetaDescriptor } from 'react-router'
 import { DEFAULT_LOCALE, isLocale, type Locale } from './i18n'
 import { translate } from './translator'
 
-type Matches = ReadonlyArray<{ id: string; data: unknown } | undefined>
+type Matches = ReadonlyArray<{ id: string; loaderData: unknown } | undefined>
 
 export function localeOf(matches: Matches): Locale {
-  const data = matches.find((m) => m?.id === 'root')?.data as { locale?: unknown } | undefined
+  const data = matches.find((m) => m?.id === 'root')?.loaderData as { locale?: unknown } | undefined
   return isLocale(data?.locale) ? data.locale : DEFAULT_LOCALE
 }
 

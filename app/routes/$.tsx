@@ -1,5 +1,4 @@
-import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { isRouteErrorResponse } from '@remix-run/react'
+import { data, isRouteErrorResponse, type LoaderFunctionArgs, type MetaFunction } from 'react-router'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { ERROR_ROUTE } from '~/lib/error-status'
 import { pageTitle } from '~/lib/meta'
@@ -15,8 +14,7 @@ export const meta: MetaFunction = ({ matches, error }) =>
  * page shows that start and '…', from the error's data so that the browser, whose address is
  * still the long one, renders the same heading when it hydrates.
  */
-export function loader({ request, context }: LoaderFunctionArgs) {
-  const url = new URL(request.url)
+export function loader({ url, context }: LoaderFunctionArgs) {
   // A request the HTTP server refused (app/.server/http/app.ts): its status's error page.
   if (url.pathname === ERROR_ROUTE && context.errorStatus) {
     throw data({ reason: 'refused' }, { status: context.errorStatus, headers: NO_STORE })

@@ -1,5 +1,14 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
+import {
+  data,
+  redirect,
+  Link,
+  useActionData,
+  useLoaderData,
+  useSearchParams,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from 'react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
@@ -26,8 +35,8 @@ import { ssoOffered } from '~/.server/auth/sso'
 export const headers = routeHeaders
 
 /** Signed in, the page is no longer a sign-in form: its title says who is here. */
-export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
-  pageTitle(matches, data?.user ? 'signIn.signedInTitle' : 'meta.signIn')
+export const meta: MetaFunction<typeof loader> = ({ matches, loaderData }) =>
+  pageTitle(matches, loaderData?.user ? 'signIn.signedInTitle' : 'meta.signIn')
 
 const REDIRECT_ERRORS = { invalid: 'error.invalidRedirect', missing: 'error.missingRedirect' } as const
 

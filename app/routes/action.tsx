@@ -1,5 +1,13 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import {
+  data,
+  redirect,
+  Link,
+  useActionData,
+  useLoaderData,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from 'react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { EmailActionConfirm, EmailActionDone } from '~/components/email-action'
@@ -24,8 +32,8 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.acti
  * without `mode` and `apiKey`; the other modes move their code into a cookie and reload on a
  * clean URL, whose GET checks the code without spending it. Missing or unknown modes are a 400.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const routing = routeEmailLink(request)
+export async function loader({ request, url }: LoaderFunctionArgs) {
+  const routing = routeEmailLink(request, url)
   if (routing.kind === 'redirect') {
     const headers = new Headers(NO_STORE)
     for (const cookie of routing.setCookies) headers.append('Set-Cookie', cookie)

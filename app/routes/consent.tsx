@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from '@remix-run/node'
+import type { ActionFunctionArgs } from 'react-router'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { COOKIES, setCookie } from '~/.server/cookies'
 import { guardForm } from '~/.server/policy/form-guard'

@@ -1,5 +1,14 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
+import {
+  data,
+  redirect,
+  Link,
+  useActionData,
+  useLoaderData,
+  useSearchParams,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from 'react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
@@ -19,8 +28,8 @@ import { acceptedRedirect } from '~/.server/policy/redirect'
 export const headers = routeHeaders
 
 /** Once sent, the page is about the email on its way: its title and heading say so. */
-export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
-  pageTitle(matches, data?.sent ? 'forgotPassword.sentTitle' : 'meta.forgotPassword')
+export const meta: MetaFunction<typeof loader> = ({ matches, loaderData }) =>
+  pageTitle(matches, loaderData?.sent ? 'forgotPassword.sentTitle' : 'meta.forgotPassword')
 
 export function loader({ request }: LoaderFunctionArgs) {
   const sent = new URL(request.url).searchParams.get('sent') === '1'

@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs } from '@remix-run/node'
+import { data, type ActionFunctionArgs } from 'react-router'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { isLocale } from '~/lib/i18n'
 import { COOKIES, setCookie } from '~/.server/cookies'

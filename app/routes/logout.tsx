@@ -1,5 +1,12 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import {
+  data,
+  Link,
+  useActionData,
+  useLoaderData,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { FormAlert, SubmitButton } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'

@@ -1,5 +1,13 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import {
+  data,
+  redirect,
+  Link,
+  useActionData,
+  useLoaderData,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from 'react-router'
 import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
@@ -25,8 +33,8 @@ import { guardForm } from '~/.server/policy/form-guard'
 export const headers = routeHeaders
 
 /** The title follows the page's state: the form, the password changed, or a link that no longer works. */
-export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
-  pageTitle(matches, data ? STATE_TITLES[data.state] : 'meta.newPassword', NOT_INDEXED)
+export const meta: MetaFunction<typeof loader> = ({ matches, loaderData }) =>
+  pageTitle(matches, loaderData ? STATE_TITLES[loaderData.state] : 'meta.newPassword', NOT_INDEXED)
 
 const STATE_TITLES = {
   form: 'meta.newPassword',
@@ -44,8 +52,7 @@ function cleanAddress(search: URLSearchParams): string {
  * GET checks the code without spending it (mail scanners open links). On the first visit the
  * code moves from the address bar into a cookie and the page reloads on a clean URL.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const url = new URL(request.url)
+export async function loader({ request, url }: LoaderFunctionArgs) {
   const fromLink = url.searchParams.get('oobCode')
   // A link's other parameters go into the Location header below: a very long query is no link of ours.
   const tooLong = fromLink !== null && url.search.length > LINK_QUERY_MAX_LENGTH
@@ -70,7 +77,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data({ state: 'form', email: info.email, minLength: info.minLength, signIn } as const, { headers: NO_STORE })
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, url, context }: ActionFunctionArgs) {
   const { form, isBot } = await guardForm(request, context)
   const outcome = await completePasswordReset(
     {
@@ -84,7 +91,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (outcome.status === 'done') {
     const headers = new Headers({ ...NO_STORE, 'Set-Cookie': clearResetCodeCookie() })
     for (const cookie of markResetDone(request)) headers.append('Set-Cookie', cookie)
-    return redirect(cleanAddress(new URL(request.url).searchParams), { status: 303, headers })
+    return redirect(cleanAddress(url.searchParams), { status: 303, headers })
   }
   const headers = outcome.status === 'invalid-link' ? { ...NO_STORE, 'Set-Cookie': clearResetCodeCookie() } : NO_STORE
   return data(outcome, { status: outcome.httpStatus, headers })

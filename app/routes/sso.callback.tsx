@@ -1,4 +1,4 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router'
 import { refuseOversizedBody } from '~/.server/policy/form-guard'
 import { getLocale, getT } from '~/.server/i18n'
 import { handleSsoCallback } from '~/.server/auth/sso'

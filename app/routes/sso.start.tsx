@@ -1,5 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useActionData } from '@remix-run/react'
+import { data, redirect, Link, useActionData, type ActionFunctionArgs, type MetaFunction } from 'react-router'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { NO_STORE, routeHeaders } from '~/lib/headers'

@@ -1,7 +1,7 @@
-// The naive reference's server: express around its Remix build, as Remix's templates do.
+// The naive reference's server: express around its React Router build, as the framework's templates do.
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createRequestHandler } from '@remix-run/express'
+import { createRequestHandler } from '@react-router/express'
 import express from 'express'
 
 const here = path.dirname(fileURLToPath(import.meta.url))

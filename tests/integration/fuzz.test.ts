@@ -628,7 +628,7 @@ describe('Origin and Sec-Fetch-Site, fuzzed', () => {
     '/logout',
     '/language',
     '/consent',
-    '/_root.data?index',
+    '/_.data?index',
     '/forgot-password.data',
     '/logout.data',
     '/language.data',

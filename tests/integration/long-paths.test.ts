@@ -93,15 +93,15 @@ describe('long paths', () => {
     expect(version).toBeTruthy()
     const manifest = (query: string) => `/__manifest?${query}&version=${version}`
 
-    const ok = await fetch(portal.url + manifest('p=/forgot-password'))
+    const ok = await fetch(portal.url + manifest('paths=/forgot-password'))
     expect(ok.status).toBe(200)
     expect(Object.keys((await ok.json()) as object)).toContain('routes/forgot-password')
 
-    const longOne = manifest(`p=${LONG_SEGMENTS.slice(0, 7000)}`)
+    const longOne = manifest(`paths=${LONG_SEGMENTS.slice(0, 7000)}`)
     const many = manifest(
-      Array.from({ length: 900 }, (_, i) => `p=/a${i}/b/c`)
-        .join('&')
-        .slice(0, 7000),
+      `paths=${Array.from({ length: 900 }, (_, i) => `/a${i}/b/c`)
+        .join(',')
+        .slice(0, 7000)}`,
     )
     const res = await fetch(portal.url + longOne)
     expect([200, 400]).toContain(res.status)

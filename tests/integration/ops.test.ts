@@ -120,7 +120,7 @@ describe('route labels', () => {
 
   it('are the matched route patterns, data requests included, never raw paths', () => {
     expect(label('/')).toBe('/')
-    expect(label('/_root.data')).toBe('/')
+    expect(label('/_.data')).toBe('/')
     expect(label('/forgot-password')).toBe('/forgot-password')
     expect(label('/forgot-password/')).toBe('/forgot-password')
     expect(label('/forgot-password.data')).toBe('/forgot-password')

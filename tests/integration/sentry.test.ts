@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { createRequestHandler, type ServerBuild } from '@remix-run/node'
+import { createRequestHandler, type ServerBuild } from 'react-router'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { parseConfig } from '../../app/.server/config'
+import { createPortalContext } from '../../app/.server/context'
 import { sentryEnabled } from '../../app/.server/ops/sentry'
 
 /**
@@ -53,7 +54,7 @@ describe('error reporting', () => {
     // Secrets are built at run time so that the source lines Sentry attaches hold none.
     const [password, oobCode, session, csrf, token] = ['hunter', 'OOB', 'SESSION', 'CSRF', 'TOKEN'].map((s) => `${s}${2 * 21}`)
     // A loader that fails: reading the public origin throws, as a programming error would.
-    const context = {
+    const context = createPortalContext({
       clientIp: '127.0.0.1',
       requestId: 'req-sentry',
       cspNonce: 'nonce',
@@ -61,7 +62,7 @@ describe('error reporting', () => {
       get publicOrigin(): string {
         throw new Error(`loader failed: password=${password} oobCode=${oobCode}`)
       },
-    }
+    })
     const response = await handle(
       new Request(`http://localhost/?redirect=%2Fnext&oobCode=${oobCode}`, {
         headers: { Cookie: `session=${session}; csrf=${csrf}`, Authorization: `Bearer ${token}` },

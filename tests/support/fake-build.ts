@@ -1,4 +1,4 @@
-import type { ServerBuild } from '@remix-run/node'
+import type { ServerBuild } from 'react-router'
 
 type RouteModule = {
   loader?: (args: { request: Request; context: Record<string, unknown> }) => unknown
@@ -6,7 +6,7 @@ type RouteModule = {
 }
 
 /**
- * A minimal Remix server build for express-level tests of app/.server/http: a root route with the
+ * A minimal React Router server build for express-level tests of app/.server/http: a root route with the
  * given loader and action, and optionally more routes under it (id → { path, module }).
  */
 export function fakeBuild(root: RouteModule, children: Record<string, { path: string; module: RouteModule }> = {}): ServerBuild {
@@ -14,7 +14,7 @@ export function fakeBuild(root: RouteModule, children: Record<string, { path: st
     entry: {
       module: {
         default: (_req: Request, status: number, headers: Headers) => new Response('', { status, headers }),
-        // Remix would print every 404 here.
+        // React Router would print every 404 here.
         handleError: () => undefined,
       },
     },
@@ -29,6 +29,9 @@ export function fakeBuild(root: RouteModule, children: Record<string, { path: st
     publicPath: '/',
     assetsBuildDirectory: '',
     basename: '/',
+    ssr: true,
+    prerender: [],
+    routeDiscovery: { mode: 'lazy', manifestPath: '/__manifest' },
     isSpaMode: false,
     mode: 'production',
   } as unknown as ServerBuild

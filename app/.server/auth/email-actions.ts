@@ -1,4 +1,4 @@
-import type { AppLoadContext } from '@remix-run/node'
+import type { AppLoadContext } from '~/.server/context'
 import { formText } from '~/lib/schemas'
 import { EMAIL_MAX_LENGTH } from '~/lib/limits'
 import { COOKIES, clearCookie } from '~/.server/cookies'
@@ -65,9 +65,11 @@ function cleanLinkQuery(params: URLSearchParams): string {
 export type LinkRouting =
   { kind: 'redirect'; location: string; setCookies: string[] } | { kind: 'invalid' } | { kind: 'pending' }
 
-/** What GET /action does with the link's parameters, before any identity call. */
-export function routeEmailLink(request: Request): LinkRouting {
-  const url = new URL(request.url)
+/**
+ * What GET /action does with the link's parameters, before any identity call. `url` is the page's
+ * address without React Router's data-request suffix and parameters (a loader's `url`).
+ */
+export function routeEmailLink(request: Request, url = new URL(request.url)): LinkRouting {
   const params = url.searchParams
   const mode = params.get('mode')
   const oobCode = params.get('oobCode')

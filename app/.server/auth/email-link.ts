@@ -1,4 +1,4 @@
-import type { AppLoadContext } from '@remix-run/node'
+import type { AppLoadContext } from '~/.server/context'
 import type { Locale } from '~/lib/i18n'
 import { continueUrlFor, redirectFromContinueUrl } from './continue-url'
 import { COOKIES, clearCookie } from '~/.server/cookies'

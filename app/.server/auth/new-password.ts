@@ -1,4 +1,4 @@
-import type { AppLoadContext } from '@remix-run/node'
+import type { AppLoadContext } from '~/.server/context'
 import type { TranslationKey } from '~/lib/i18n'
 import { getConfig } from '~/.server/config'
 import { serverPasswordProblem, type ServerPasswordProblem } from '~/.server/policy/common-passwords'

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from '@remix-run/node'
+import type { AppLoadContext } from '~/.server/context'
 import type { CaptchaSettings } from '~/lib/recaptcha'
 import { rotateCsrf } from '~/.server/policy/csrf'
 import { deviceCookie, deviceIdFor } from '~/.server/policy/device'

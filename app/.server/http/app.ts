@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import path from 'node:path'
-import { createRequestHandler } from '@remix-run/express'
-import type { ServerBuild } from '@remix-run/node'
+import { createRequestHandler } from '@react-router/express'
+import type { ServerBuild } from 'react-router'
 import express from 'express'
 import { ERROR_ROUTE } from '~/lib/error-status'
 import type { Config } from '~/.server/config'
-import type { PortalContext } from '~/.server/context'
+import { createPortalContext } from '~/.server/context'
 import { logger } from '~/.server/ops/logger'
 import { recordHttpRequest, routeLabeler } from '~/.server/ops/metrics'
 import { getReadiness, type Readiness } from '~/.server/ops/readiness'
@@ -157,7 +157,7 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
   const remix = createRequestHandler({
     build,
     mode: 'production',
-    getLoadContext: (req, res) => ({
+    getLoadContext: (req, res) => createPortalContext({
       clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
       publicOrigin: config.publicOrigin,
       requestId: String(res.locals.requestId),
@@ -165,7 +165,7 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
       requestOrigin: (res.locals.origin as string | null) ?? null,
       bodyTooLarge: res.locals.bodyTooLarge === true,
       errorStatus: typeof res.locals.errorStatus === 'number' ? res.locals.errorStatus : null,
-    }) satisfies PortalContext,
+    }),
   })
   // Not app.all('*'): its path matching answers a plain 400 to a path that does not decode (`/%`),
   // which Remix answers with the not-found page.

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { ServerBuild } from '@remix-run/node'
+import type { ServerBuild } from 'react-router'
 import { afterEach, expect, it } from 'vitest'
 import { ERROR_ROUTE } from '~/lib/error-status'
 import { fakeBuild } from '../../../tests/support/fake-build'
@@ -56,7 +56,7 @@ it('renders the 500 error page through Remix when a request fails outside it', a
 it('answers a plain status line when the error page fails too, and for files and data requests', async () => {
   expect(await (await fetch(`${await start(2)}/`)).text()).toBe('Internal Server Error')
   server?.close()
-  const res = await fetch(`${await start(1)}/_root.data`)
+  const res = await fetch(`${await start(1)}/_.data`)
   expect(res.status).toBe(500)
   expect(await res.text()).toBe('Internal Server Error')
 })

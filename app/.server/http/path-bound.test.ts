@@ -12,7 +12,7 @@ import {
 
 describe('path bounds', () => {
   it('accepts every route of the portal and refuses long or deep paths', () => {
-    for (const path of ['/', '/forgot-password', '/sso/callback', '/_root.data', '/assets/entry.client-abc.js']) {
+    for (const path of ['/', '/forgot-password', '/sso/callback', '/_.data', '/assets/entry.client-abc.js']) {
       expect(pathWithinBounds(path), path).toBe(true)
     }
     expect(pathWithinBounds('/' + 'a'.repeat(PATH_MAX_LENGTH - 1))).toBe(true)
@@ -32,12 +32,12 @@ describe('path bounds', () => {
   })
 
   it('bounds /__manifest queries', () => {
-    expect(boundedManifestQuery('p=%2Fforgot-password&version=abc')).toBe('version=abc&p=%2Fforgot-password')
-    expect(boundedManifestQuery(`p=${'/a'.repeat(4000)}&p=${'/b'.repeat(40)}&version=abc`)).toBe(
-      `version=abc&p=${encodeURIComponent(LONG_PATH_ROUTE)}`,
+    expect(boundedManifestQuery('paths=%2Fforgot-password&version=abc')).toBe('version=abc&paths=%2Fforgot-password')
+    expect(boundedManifestQuery(`paths=${'/a'.repeat(4000)},${'/b'.repeat(40)}&version=abc`)).toBe(
+      `version=abc&paths=${encodeURIComponent(LONG_PATH_ROUTE)}`,
     )
-    expect(boundedManifestQuery(Array.from({ length: 33 }, (_, i) => `p=/x${i}`).join('&'))).toBeNull()
-    expect(boundedManifestQuery(Array.from({ length: 30 }, () => `p=/a/b/c`).join('&'))).toBeNull()
+    expect(boundedManifestQuery(`paths=${Array.from({ length: 33 }, (_, i) => `/x${i}`).join(',')}`)).toBeNull()
+    expect(boundedManifestQuery(`paths=${Array.from({ length: 30 }, () => '/a/b/c').join(',')}`)).toBeNull()
   })
 })
 

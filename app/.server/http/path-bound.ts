@@ -37,7 +37,7 @@ export function pathWithinBounds(path: string): boolean {
 }
 
 /**
- * The URL handed to Remix instead of one whose path is over the bounds: the not-found route with the
+ * The URL handed to React Router instead of one whose path is over the bounds: the not-found route with the
  * start of the path. A `.data` request (single fetch) stays one, so the client gets the 404 it expects.
  * The original query string is dropped (the page's language comes from a cookie or Accept-Language).
  */
@@ -47,13 +47,15 @@ export function longPathReplacement(path: string): string {
 }
 
 /**
- * The query of a `/__manifest` request with every over-long path replaced by LONG_PATH_ROUTE (which
- * Remix answers with the not-found route, what that path would match), or null when it asks about
- * too many paths or segments to be a browser's eager discovery of the links on a portal page.
+ * The query of a `/__manifest` request (`paths`, comma-separated, as React Router asks and reads it)
+ * with every over-long path replaced by LONG_PATH_ROUTE (which React Router answers with the not-found
+ * route, what that path would match), or null when it asks about too many paths or segments to be a
+ * browser's eager discovery of the links on a portal page.
  */
 export function boundedManifestQuery(search: string): string | null {
   const params = new URLSearchParams(search)
-  const paths = params.getAll('p')
+  if (!params.has('paths')) return params.toString()
+  const paths = (params.get('paths') ?? '').split(',').filter(Boolean)
   if (paths.length > MANIFEST_MAX_PATHS) return null
   let segments = 0
   const bounded = paths.map((p) => {
@@ -62,7 +64,7 @@ export function boundedManifestQuery(search: string): string | null {
     return kept
   })
   if (segments > MANIFEST_MAX_SEGMENTS) return null
-  params.delete('p')
-  for (const p of new Set(bounded)) params.append('p', p)
+  params.delete('paths')
+  params.append('paths', [...new Set(bounded)].join(','))
   return params.toString()
 }

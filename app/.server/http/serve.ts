@@ -1,6 +1,6 @@
 import { createServer } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { ServerBuild } from '@remix-run/node'
+import type { ServerBuild } from 'react-router'
 import { getConfig } from '~/.server/config'
 import { getIdentity } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'

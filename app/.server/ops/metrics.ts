@@ -137,8 +137,8 @@ const SERVER_ROUTES = ['/healthz', '/readyz', '/__manifest']
 type RouteManifest = Record<string, { parentId?: string; path?: string; index?: boolean } | undefined>
 
 /**
- * The `route` label of a request path: the Remix route pattern it matches (`/new-password`,
- * `/users/:id`), with single-fetch data requests (`/x.data`, `/_root.data`) counted as their page;
+ * The `route` label of a request path: the React Router route pattern it matches (`/new-password`,
+ * `/users/:id`), with data requests (`/x.data`, `/_.data`) counted as their page;
  * anything else (the 404 splat, probes for `/wp-login.php`) is 'other'. Static files are labelled
  * 'static' by the server itself. The label set is bounded by the build, never by what clients send.
  */
@@ -171,7 +171,9 @@ export function routeLabeler(routes: RouteManifest | null): (path: string) => st
   // slashes + 'x' took 130 ms), and a path over the bounds the server routes (ADR 016) is 'other' at once.
   return (rawPath) => {
     if (!pathWithinBounds(rawPath)) return 'other'
-    const path = trimTrailingSlashes(rawPath === '/_root.data' ? '/' : withoutSuffix(rawPath, '.data'))
+    // React Router asks for the data of `/x` at `/x.data`, of `/` and `/x/` at `/_.data` and `/x/_.data`.
+    const page = rawPath.endsWith('/_.data') ? rawPath.slice(0, -'_.data'.length) : withoutSuffix(rawPath, '.data')
+    const path = trimTrailingSlashes(page)
     if (patterns.has(path)) return path
     return dynamic.find((d) => d.regex.test(path))?.pattern ?? 'other'
   }

@@ -1,4 +1,4 @@
-import * as Sentry from '@sentry/remix'
+import * as Sentry from '@sentry/react-router'
 import { scrub } from '~/lib/scrub'
 import { getConfig, type Config } from '~/.server/config'
 

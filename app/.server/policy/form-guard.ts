@@ -1,4 +1,5 @@
-import { data, type AppLoadContext } from '@remix-run/node'
+import { data } from 'react-router'
+import type { AppLoadContext } from '~/.server/context'
 import { getConfig } from '~/.server/config'
 import { verifyCsrf, honeypotFilled } from './csrf'
 import { securityEvent } from '~/.server/ops/security-events'

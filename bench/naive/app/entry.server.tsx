@@ -1,13 +1,10 @@
 import { PassThrough } from 'node:stream'
-import { createReadableStreamFromReadable, type EntryContext } from '@remix-run/node'
-import { RemixServer } from '@remix-run/react'
-import { createInstance } from 'i18next'
-import Backend from 'i18next-fs-backend'
+import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
-import { I18nextProvider, initReactI18next } from 'react-i18next'
-import i18n from './i18n'
-import i18next, { loadPath } from './i18next.server'
+import { I18nextProvider } from 'react-i18next'
+import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router'
+import { getInstance } from './i18next.server'
 
 const ABORT_DELAY = 5000
 
@@ -15,19 +12,17 @@ export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
-  remixContext: EntryContext,
+  routerContext: EntryContext,
+  loadContext: RouterContextProvider,
 ) {
   const callbackName = isbot(request.headers.get('user-agent')) ? 'onAllReady' : 'onShellReady'
-  const instance = createInstance()
-  const lng = await i18next.getLocale(request)
-  const ns = i18next.getRouteNamespaces(remixContext)
-  await instance.use(initReactI18next).use(Backend).init({ ...i18n, lng, ns, backend: { loadPath } })
+  const instance = getInstance(loadContext)
 
   return new Promise((resolve, reject) => {
     let didError = false
     const { pipe, abort } = renderToPipeableStream(
       <I18nextProvider i18n={instance}>
-        <RemixServer context={remixContext} url={request.url} />
+        <ServerRouter context={routerContext} url={request.url} />
       </I18nextProvider>,
       {
         [callbackName]: () => {

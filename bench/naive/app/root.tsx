@@ -1,9 +1,10 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData } from '@remix-run/react'
-import type { LoaderFunctionArgs } from '@remix-run/node'
-import i18next from './i18next.server'
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, type LoaderFunctionArgs } from 'react-router'
+import { getLocale, i18nextMiddleware } from './i18next.server'
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  return { locale: await i18next.getLocale(request) }
+export const middleware = [i18nextMiddleware]
+
+export function loader({ context }: LoaderFunctionArgs) {
+  return { locale: getLocale(context) }
 }
 
 export const handle = { i18n: 'common' }

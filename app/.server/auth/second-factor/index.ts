@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { AppLoadContext } from '@remix-run/node'
+import type { AppLoadContext } from '~/.server/context'
 import type { CaptchaSettings } from '~/lib/recaptcha'
 import type { MfaRequired, SecondFactor } from '~/.server/identity'
 import { securityEvent } from '~/.server/ops/security-events'

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from '@remix-run/node'
+import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity } from '~/.server/identity'
 import { consumeMfaSms } from '~/.server/policy/rate-limit'
 import { captchaSettings, isCaptchaRefusal, refreshAfterDemand } from '~/.server/policy/recaptcha'

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from '@remix-run/node'
+import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity, outcomeOf, type AuthCode, type MessageKey } from '~/.server/identity'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeMfaCode } from '~/.server/policy/rate-limit'

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from '@remix-run/node'
+import type { AppLoadContext } from '~/.server/context'
 import { getConfig } from '~/.server/config'
 import { codeOf, getIdentity } from '~/.server/identity'
 import { getFlags, type Flags } from '~/.server/ops/flags'

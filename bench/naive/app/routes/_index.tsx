@@ -1,14 +1,12 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Form, useLoaderData } from '@remix-run/react'
+import { Form, useLoaderData, type LoaderFunctionArgs, type MetaFunction } from 'react-router'
 import { useTranslation } from 'react-i18next'
-import i18next from '../i18next.server'
+import { getInstance } from '../i18next.server'
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const t = await i18next.getFixedT(request)
-  return { title: t('meta.signIn') }
+export function loader({ context }: LoaderFunctionArgs) {
+  return { title: getInstance(context).t('meta.signIn') }
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }]
+export const meta: MetaFunction<typeof loader> = ({ loaderData }) => [{ title: loaderData?.title }]
 
 /** The portal's sign-in form, plainly. */
 export default function Index() {
