@@ -1,4 +1,4 @@
-import { Transform } from 'node:stream'
+import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { ServerRouter, type ActionFunctionArgs, type EntryContext, type LoaderFunctionArgs } from 'react-router'
 import { isbot } from 'isbot'
@@ -42,7 +42,8 @@ export default async function handleRequest(
         nonce,
         [readyEvent]() {
           shellRendered = true
-          const body = documentStream()
+          // React 19 writes `</body></html>` after everything streamed later (React Router's data, boundary scripts).
+          const body = new PassThrough()
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
           responseHeaders.set('Cache-Control', 'no-store')
           resolve(
@@ -62,37 +63,6 @@ export default async function handleRequest(
         },
       },
     )
-  })
-}
-
-const DOCUMENT_END = Buffer.from('</body></html>')
-
-/**
- * The bytes React streams, made a valid document: what streams after the shell (React Router's
- * data and React's boundary scripts) would follow `</html>`, where no element may stand: the
- * closing tags are held back and written last.
- */
-function documentStream(): Transform {
-  let tail: Buffer = Buffer.alloc(0)
-  let closed = false
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      if (closed) return done(null, chunk)
-      const joined = tail.length ? Buffer.concat([tail, chunk]) : chunk
-      const at = joined.indexOf(DOCUMENT_END)
-      if (at >= 0) {
-        closed = true
-        tail = Buffer.alloc(0)
-        return done(null, Buffer.concat([joined.subarray(0, at), joined.subarray(at + DOCUMENT_END.length)]))
-      }
-      // The closing tags may straddle two chunks: keep what could be their beginning.
-      const keep = Math.min(joined.length, DOCUMENT_END.length - 1)
-      tail = joined.subarray(joined.length - keep)
-      done(null, joined.subarray(0, joined.length - keep))
-    },
-    flush(done) {
-      done(null, closed ? Buffer.concat([tail, DOCUMENT_END]) : tail)
-    },
   })
 }
 

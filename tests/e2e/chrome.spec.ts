@@ -113,7 +113,7 @@ test.describe('a page whose script cannot be loaded (a deploy replaced it)', () 
     // falls inside it however slow the machine.
     await page.clock.setFixedTime(new Date())
     await page.route(/\/assets\/forgot-password-[^/]+\.js$/, (route) => route.abort())
-    const hydrated = () => page.waitForFunction(() => '__remixRouter' in window)
+    const hydrated = () => page.waitForFunction(() => '__reactRouterDataRouter' in window)
     const forgot = page.getByRole('link', { name: 'Mot de passe oublié ?' })
 
     // The first failure reloads at the target: its page arrives from the server (its script still fails).
@@ -148,8 +148,8 @@ test.describe('keys pressed before the page is interactive', () => {
     await page.route('/', async (route) => {
       const response = await route.fetch()
       const body = (await response.text()).replace(
-        /window\.__remixContext\.streamController\.(enqueue\([^<]*\)|close\(\));/g,
-        'setTimeout(() => window.__remixContext.streamController.$1, 1500);',
+        /window\.__reactRouterContext\.streamController\.(enqueue\([^<]*\)|close\(\));/g,
+        'setTimeout(() => window.__reactRouterContext.streamController.$1, 1500);',
       )
       await route.fulfill({ response, body })
     })
