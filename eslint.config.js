@@ -21,7 +21,7 @@ export default tseslint.config(
     files: ['app/**/*.tsx'],
     ...react.configs.flat.recommended,
     ...react.configs.flat['jsx-runtime'],
-    settings: { react: { version: '18.3' } },
+    settings: { react: { version: '19.3' } },
   },
   {
     files: ['app/**/*.tsx'],
@@ -35,7 +35,7 @@ export default tseslint.config(
     },
   },
   {
-    // One module graph (ADR 023): the process entry takes the app from the Remix build, so it may
+    // One module graph (ADR 023): the process entry takes the app from the React Router build, so it may
     // import only the (pure) configuration parser and types from app/.
     files: ['server/**/*.ts'],
     rules: {
@@ -46,7 +46,7 @@ export default tseslint.config(
             {
               regex: '^\\.\\./app/(?!\\.server/config$)',
               allowTypeImports: true,
-              message: 'Take it from the Remix build (build.entry.module), not a second copy of the module: ADR 023.',
+              message: 'Take it from the React Router build (build.entry.module), not a second copy of the module: ADR 023.',
             },
           ],
         },
