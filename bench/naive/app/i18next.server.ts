@@ -8,6 +8,6 @@ export const loadPath = resolve(process.env.LOCALES_DIR ?? 'locales', '{{lng}}/{
 
 export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddleware({
   detection: { supportedLanguages: i18n.supportedLngs, fallbackLanguage: i18n.fallbackLng },
-  i18next: { ...i18n, backend: { loadPath } },
+  i18next: { ...i18n, ns: [i18n.defaultNS], backend: { loadPath } },
   plugins: [Backend],
 })
