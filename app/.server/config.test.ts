@@ -55,6 +55,16 @@ describe('configuration', () => {
       mfaCodePerIp: 30,
       mfaSmsPerPending: 4,
       mfaSmsPerIp: 20,
+      mfaCodePerAccount: 10,
+      mfaSmsPerAccount: 10,
+      mfaSmsPerPhone: 5,
+      linkPerEmail: 3,
+      resetPerDevice: 3,
+    })
+    expect(defaults.ok && defaults.config.rateLimitMemoryMaxKeys).toBe(100_000)
+    expect(parseConfig({ RATE_LIMIT_MEMORY_MAX_KEYS: '10' })).toEqual({
+      ok: false,
+      errors: [expect.stringContaining('RATE_LIMIT_MEMORY_MAX_KEYS')],
     })
     const set = parseConfig({ RATE_LIMIT_SIGNIN_PER_DEVICE: '7' })
     expect(set.ok && set.config.rateLimits.signInPerDevice).toBe(7)

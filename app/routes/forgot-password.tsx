@@ -41,6 +41,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   )
   if (!isBot) {
     await requestPasswordReset(
+      request,
       {
         email: parsed.data.email,
         locale: getLocale(request),

@@ -6,6 +6,7 @@ import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
 import { logger } from '~/.server/ops/logger'
 import { recordPasswordResetRequest } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/security-events'
+import { deviceIdFor } from '~/.server/policy/device'
 import { consumeReset } from '~/.server/policy/rate-limit'
 import { continueUrlFor } from './continue-url'
 import { sendProtectedOobCode } from './protected-email'
@@ -17,10 +18,13 @@ import { sendProtectedOobCode } from './protected-email'
  * `captchaResponse` is what the form posted, as for a sign-in (app/.server/auth/sign-in.ts).
  */
 export async function requestPasswordReset(
+  request: Request,
   input: { email: string; locale: Locale; redirect: string | null; captchaResponse?: string },
   context: AppLoadContext,
 ): Promise<void> {
-  const limit = await consumeReset({ ip: context.clientIp, email: input.email, reqId: context.requestId })
+  // The owner's usual browser has a reset budget of its own: strangers cannot use it up (ADR 027).
+  const device = deviceIdFor(request, input.email)
+  const limit = await consumeReset({ ip: context.clientIp, email: input.email, device, reqId: context.requestId })
   recordPasswordResetRequest(limit.ok ? 'accepted' : 'limited')
   if (!limit.ok) {
     // The page answers as if sent (no enumeration); someone trying the portal locally should know why nothing came.
@@ -28,7 +32,7 @@ export async function requestPasswordReset(
       const minutes = Math.ceil(limit.retryAfterSeconds / 60)
       logger.warn(
         { event: 'reset-limited', reqId: context.requestId },
-        `Reset email NOT sent: the reset limit was reached (RATE_LIMIT_RESET_PER_EMAIL, RATE_LIMIT_RESET_PER_IP); next one possible in ${minutes} min`,
+        `Reset email NOT sent: the reset limit was reached (RATE_LIMIT_RESET_PER_EMAIL or _PER_DEVICE, RATE_LIMIT_RESET_PER_IP); next one possible in ${minutes} min`,
       )
     }
     return
