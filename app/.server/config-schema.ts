@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import { z } from 'zod'
 import { PASSWORD_MAX_LENGTH } from '~/lib/limits'
 
@@ -21,7 +22,7 @@ export const EnvSchema = z
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
     PLATFORM: z.enum(PLATFORMS).default('local'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+    TRUST_PROXY: z.string().default('0').transform(parseTrustProxy),
     FIREBASE_PROJECT_ID: z.string().min(1).default('demo-auth-portal'),
     IDENTITY_API_KEY: z.string().min(1).optional(),
     FIREBASE_AUTH_EMULATOR_HOST: z.string().min(1).optional(),
@@ -76,6 +77,7 @@ export const EnvSchema = z
     SSO_PROVIDER_ID: z.string().regex(/^[\w.-]{1,128}$/).optional(),
     METRICS_PORT: port.optional(),
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+    SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   })
   .superRefine((env, ctx) => {
     const local = LOCAL_PLATFORMS.includes(env.PLATFORM)
@@ -114,6 +116,39 @@ export const EnvSchema = z
       })
     }
   })
+
+/** Express's names for address ranges (proxy-addr). */
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal'])
+
+/**
+ * `TRUST_PROXY`: a number of proxy hops (0 to 10), or the proxies' addresses as a comma-separated
+ * list of addresses, CIDR ranges and Express's names `loopback`, `linklocal`, `uniquelocal`
+ * (`10.0.0.0/8, loopback`). A list trusts exactly those peers, however many there are in a row.
+ */
+export function parseTrustProxy(value: string, ctx: z.RefinementCtx): number | string[] {
+  const text = value.trim()
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text)
+    if (hops <= 10) return hops
+  } else {
+    const entries = list(text)
+    const wrong = entries.find((entry) => !TRUST_PROXY_NAMES.has(entry) && !isAddressRange(entry))
+    if (entries.length > 0 && wrong === undefined) return entries
+  }
+  ctx.addIssue({
+    code: 'custom',
+    message: 'must be a number of proxies from 0 to 10, or a comma-separated list of addresses, CIDR ranges, loopback, linklocal, uniquelocal',
+  })
+  return z.NEVER
+}
+
+function isAddressRange(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/')
+  const version = isIP(address)
+  if (version === 0 || rest.length > 0) return false
+  if (prefix === undefined) return true
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128)
+}
 
 /** The emulator as an origin: accepts Firebase's `host:port` form or an http(s) URL. */
 export function parseEmulatorHost(value: string): string | null {

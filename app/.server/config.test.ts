@@ -41,6 +41,18 @@ describe('configuration', () => {
     expect(result.errors.join('\n')).toMatch(/PORT[\s\S]*PLATFORM[\s\S]*TRUST_PROXY/)
   })
 
+  it('takes TRUST_PROXY as a hop count or as address ranges and names, and refuses anything else', () => {
+    const ranges = parseConfig({ TRUST_PROXY: '10.0.0.0/8, 2001:db8::/32,loopback, 192.0.2.7' })
+    expect(ranges.ok && ranges.config.trustProxy).toEqual(['10.0.0.0/8', '2001:db8::/32', 'loopback', '192.0.2.7'])
+    const hops = parseConfig({ TRUST_PROXY: '2' })
+    expect(hops.ok && hops.config.trustProxy).toBe(2)
+    for (const wrong of ['11', '10.0.0.0/33', 'example.com', '::1/129', '1.2.3.4/8/8', ' ']) {
+      const result = parseConfig({ TRUST_PROXY: wrong })
+      expect(result.ok, wrong).toBe(false)
+      if (!result.ok) expect(result.errors).toEqual([expect.stringMatching(/^TRUST_PROXY: must be a number of proxies/)])
+    }
+  })
+
   it('reads the rate limits, the per-device one included, with their defaults', () => {
     const defaults = parseConfig({})
     expect(defaults.ok && defaults.config.rateLimits).toEqual({

@@ -78,6 +78,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     ssoProviderId: env.SSO_PROVIDER_ID ?? null,
     metricsPort: env.METRICS_PORT ?? null,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
   }
 }
 
