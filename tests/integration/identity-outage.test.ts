@@ -2,9 +2,10 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { existsSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { EMULATOR_API_KEY, uniqueEmail } from '../../dev/emulator'
+import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { getFreePort } from '../../dev/ports'
 import { SERVER_ENTRY, startPortal, type Portal } from '../../dev/portal'
+import { formClient } from '../support/form-client'
 
 /**
  * What an identity outage does to visitors who are signed in (ADR 029): a session cookie made by the
@@ -161,5 +162,45 @@ describe('an identity outage and the signed-in visitor', () => {
     expect(service.most()).toBeLessThanOrEqual(MAX_IN_FLIGHT)
     const settled = await Promise.all(answers)
     expect(settled.every((a) => a.status === 503 && !a.cleared)).toBe(true)
+  })
+})
+
+describe('the token sync at sign-in', () => {
+  let portal: Portal | undefined
+  let sync: http.Server | undefined
+  let setupError: Error | undefined
+
+  beforeAll(async () => {
+    try {
+      // A token-sync service that answers after 20 s: far beyond TOKEN_SYNC_TIMEOUT_MS (2 s by default).
+      sync = http.createServer((_req, res) => setTimeout(() => res.end(), 20_000).unref())
+      await new Promise<void>((resolve) => sync!.listen(0, '127.0.0.1', resolve))
+      portal = await startPortal({
+        FIREBASE_AUTH_EMULATOR_HOST: emu.host,
+        FIREBASE_PROJECT_ID: emu.projectId,
+        TOKEN_SYNC_URL: `http://127.0.0.1:${(sync.address() as AddressInfo).port}/sync`,
+      })
+    } catch (error) {
+      setupError = error as Error
+    }
+  })
+  afterAll(async () => {
+    await portal?.stop()
+    sync?.closeAllConnections()
+    sync?.close()
+  })
+
+  it('a slow token sync delays sign-in by at most its own time-out', async () => {
+    if (setupError) throw setupError
+    const email = uniqueEmail('slow-sync')
+    await emulatorAdmin(emu).createUser(email, PASSWORD)
+    const signIn = await formClient(portal!.url, '/')
+    const started = Date.now()
+    const res = await signIn('/?index', { email, password: PASSWORD })
+    const elapsed = Date.now() - started
+    expect(res.status).toBe(303)
+    expect(res.headers.getSetCookie().some((c) => c.startsWith('session='))).toBe(true)
+    // 2 s of sync plus the sign-in itself, with room for a busy machine.
+    expect(elapsed).toBeLessThan(6_000)
   })
 })
