@@ -32,6 +32,7 @@ export const EnvSchema = z
     SESSION_SECRET: z.string().min(1).optional(),
     SESSION_MAX_AGE: z.coerce.number().int().min(300).max(1_209_600).default(28_800),
     TOKEN_SYNC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    TOKEN_SYNC_TIMEOUT_MS: positiveInt.default(2_000),
     DEFAULT_REDIRECT_URL: z.string().min(1).optional(),
     REDIRECT_ALLOWED_ORIGINS: z.string().optional(),
     PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6).max(PASSWORD_MAX_LENGTH).default(12),

@@ -36,6 +36,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     sessionSecrets: list(env.SESSION_SECRET ?? DEV_SESSION_SECRET),
     sessionMaxAgeSeconds: env.SESSION_MAX_AGE,
     tokenSyncUrl: env.TOKEN_SYNC_URL ?? null,
+    tokenSyncTimeoutMs: env.TOKEN_SYNC_TIMEOUT_MS,
     defaultRedirectUrl: env.DEFAULT_REDIRECT_URL ?? null,
     redirectAllowedOrigins: list(env.REDIRECT_ALLOWED_ORIGINS ?? ''),
     passwordMinLength: env.PASSWORD_MIN_LENGTH,

@@ -40,6 +40,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     getFlags(),
   ])
   if (session.status === 'invalid') headers.append('Set-Cookie', clearSessionCookie())
+  // Nobody could judge the session: it stays, and the visitor is told to come back (ADR 029).
+  if (session.status === 'unavailable') throw data({ reason: 'identity-unavailable' }, { status: 503, headers })
   if (session.status === 'signed-in' && target.kind === 'ok') throw redirect(target.url, { headers })
   return data(
     {

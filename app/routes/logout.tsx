@@ -18,7 +18,8 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.logo
 /** GET never changes state: it only offers the button. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getSession(request)
-  return data({ signedIn: session.status === 'signed-in' }, { headers: NO_STORE })
+  // While the identity service cannot judge the cookie, the visitor may still want to leave.
+  return data({ signedIn: session.status === 'signed-in' || session.status === 'unavailable' }, { headers: NO_STORE })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -248,8 +248,8 @@ describe('concurrent guesses split across two replicas sharing Redis', () => {
     await waitFor(
       'both replicas ready',
       async () => {
-        const all = await Promise.all(replicas.map((r) => fetch(`${r.url}/readyz`)))
-        return all.every((r) => r.status === 200)
+        const all = await Promise.all(replicas.map(async (r) => (await fetch(`${r.url}/readyz`)).json()))
+        return all.every((body: { dependencies?: { redis?: string } }) => body.dependencies?.redis === 'up')
       },
       10_000,
     )

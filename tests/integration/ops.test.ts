@@ -51,36 +51,43 @@ describe('the HTTP server (express level)', () => {
   }
 
   const redisReady = () => null
+  const ready = (identity: () => Promise<unknown>) => {
+    const readiness = createReadiness({ identity, redis: redisReady, onProbe: () => undefined })
+    readiness.markStarted()
+    return readiness
+  }
 
   it('answers /readyz 200 when the identity service answers, without cookies', async () => {
-    const base = await serve(createReadiness({ identity: async () => ({}), redis: redisReady }))
+    const base = await serve(ready(async () => ({})))
     const res = await fetch(`${base}/readyz`)
     expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ status: 'ok', checks: { identity: 'ok' } })
+    expect(await res.json()).toEqual({ status: 'ok', dependencies: { identity: 'up' } })
     expect(res.headers.get('set-cookie')).toBeNull()
     expect(res.headers.get('cache-control')).toBe('no-store')
   })
 
-  it('answers /readyz 503 naming the failed check', async () => {
-    const base = await serve(createReadiness({ identity: () => Promise.reject(new Error('down')), redis: redisReady }))
+  it('answers /readyz 200 naming the dependency that is down', async () => {
+    const base = await serve(ready(() => Promise.reject(new Error('down'))))
     const res = await fetch(`${base}/readyz`)
-    expect(res.status).toBe(503)
-    expect(await res.json()).toEqual({ status: 'unavailable', checks: { identity: 'fail' } })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ status: 'ok', dependencies: { identity: 'down' } })
   })
 
-  it('answers /readyz 503 as soon as shutdown starts, while /healthz stays 200', async () => {
-    const readiness = createReadiness({ identity: async () => ({}), redis: redisReady })
+  it('answers /readyz 503 while starting and as soon as shutdown starts, while /healthz stays 200', async () => {
+    const readiness = createReadiness({ identity: async () => ({}), redis: redisReady, onProbe: () => undefined })
     const base = await serve(readiness)
+    expect((await fetch(`${base}/readyz`)).status).toBe(503)
+    readiness.markStarted()
     expect((await fetch(`${base}/readyz`)).status).toBe(200)
     readiness.startShutdown()
     const res = await fetch(`${base}/readyz`)
     expect(res.status).toBe(503)
-    expect(await res.json()).toEqual({ status: 'unavailable', checks: { shutdown: 'fail' } })
+    expect(await res.json()).toEqual({ status: 'draining', dependencies: { identity: 'up' } })
     expect((await fetch(`${base}/healthz`)).status).toBe(200)
   })
 
   it('writes one access-log line per request: reqId, method, route, status, ms; no query string, no cookie', async () => {
-    const base = await serve(createReadiness({ identity: async () => ({}), redis: redisReady }))
+    const base = await serve(ready(async () => ({})))
     const previous = logger.level
     logger.level = 'info'
     const logs = captureLogs()
@@ -209,7 +216,7 @@ describe('the production build', () => {
 
   it('answers /readyz 200 against the emulator', async () => {
     const res = await fetch(`${running().url}/readyz`)
-    expect(await res.json()).toEqual({ status: 'ok', checks: { identity: 'ok' } })
+    expect(await res.json()).toEqual({ status: 'ok', dependencies: { identity: 'up' } })
     expect(res.status).toBe(200)
   })
 

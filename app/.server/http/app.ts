@@ -98,7 +98,7 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
     res.set('Cache-Control', 'no-store').type('text/plain').send('ok')
   })
 
-  // Ready for traffic: the identity service and Redis answer, and no shutdown has started (app/.server/ops/readiness.ts).
+  // Ready for traffic while this process can serve: started, not draining; dependencies are only reported (ADR 029).
   app.get('/readyz', (_req, res, next) => {
     readiness
       .check()

@@ -45,6 +45,7 @@ export async function serve(build: ServerBuild, { clientDir }: { clientDir: stri
       { host: config.host, port, publicOrigin: config.publicOrigin, platform: config.platform },
       'portal listening',
     )
+    readiness.markStarted()
   })
 
   // Prometheus scrapes its own port; /metrics is never served on the public one.

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http'
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import { pathWithinBounds } from '~/.server/http/path-bound'
 
 /**
@@ -55,6 +55,12 @@ function createMetrics() {
       "Anonymous page views answered from a page shell ('hit') or rendered to make one ('miss'); ADR 021.",
       ['outcome'],
     ),
+    dependencyUp: new Gauge({
+      name: 'portal_dependency_up',
+      help: "Whether a dependency answered the last readiness probe (1) or not (0): 'identity' and, with REDIS_URL, 'redis'. /readyz stays 200 either way (ADR 029).",
+      labelNames: ['dependency'] as const,
+      registers,
+    }),
     identityCallDuration: new Histogram({
       name: 'portal_identity_call_duration_seconds',
       help: "Identity service calls by call name and outcome ('ok' or the auth/* code), retries included.",
@@ -104,6 +110,11 @@ export function recordCaptcha(
 
 export function recordRateLimitHit(limiter: string): void {
   metrics.rateLimitHits.inc({ limiter })
+}
+
+/** The readiness probe's hook: each dependency's state after each probe. */
+export function recordDependency(dependency: 'identity' | 'redis', up: boolean): void {
+  metrics.dependencyUp.set({ dependency }, up ? 1 : 0)
 }
 
 /** The identity client's hook: one observation per call(), `code` null on success. */
