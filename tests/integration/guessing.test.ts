@@ -68,13 +68,12 @@ async function slowIdentity() {
 
 /**
  * A browser without JavaScript at a given client address (TRUST_PROXY=1 believes X-Forwarded-For):
- * a cookie jar (Clear-Site-Data included), the CSRF token of the last page it loaded.
+ * a cookie jar, the CSRF token of the last page it loaded.
  */
 async function browser(base: string, ip: string) {
   const jar = new Map<string, string>()
   let csrf = ''
   const keep = (res: Response) => {
-    if (/"cookies"/.test(res.headers.get('clear-site-data') ?? '')) jar.clear()
     for (const line of res.headers.getSetCookie()) {
       const pair = line.split(';')[0]!
       const eq = pair.indexOf('=')
