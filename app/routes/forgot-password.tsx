@@ -28,7 +28,7 @@ export function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { form, isBot } = await guardForm(request, context)
+  const { form } = await guardForm(request, context)
   const email = formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
   const parsed = ForgotPasswordFormSchema.safeParse({ email: form.get('email') })
   if (!parsed.success) {
@@ -39,17 +39,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
     form.has('redirect') ? formText(form, 'redirect') : null,
     context.publicOrigin,
   )
-  if (!isBot) {
-    await requestPasswordReset(
-      {
-        email: parsed.data.email,
-        locale: getLocale(request),
-        redirect: redirectParam,
-        captchaResponse: postedCaptchaToken(form),
-      },
-      context,
-    )
-  }
+  await requestPasswordReset(
+    {
+      email: parsed.data.email,
+      locale: getLocale(request),
+      redirect: redirectParam,
+      captchaResponse: postedCaptchaToken(form),
+    },
+    context,
+  )
   // Post-redirect-get: the same answer for every address, and a refresh sends nothing.
   const next = new URLSearchParams({ sent: '1' })
   if (redirectParam) next.set('redirect', redirectParam)
