@@ -77,7 +77,7 @@ async function continueTarget(
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { form, isBot } = await guardForm(request, context)
+  const { form } = await guardForm(request, context)
   // Kept for the form when it comes back; the password never is.
   const email = formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
 
@@ -96,7 +96,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     const sent = await sendSignInLink(
       request,
-      { email: parsed.data.email, redirect: redirectParam, locale: getLocale(request), isBot, captchaResponse },
+      { email: parsed.data.email, redirect: redirectParam, locale: getLocale(request), captchaResponse },
       context,
     )
     const headers = new Headers(NO_STORE)
@@ -107,8 +107,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success) {
     return data<ActionData>({ email, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: NO_STORE })
   }
-  if (isBot) return data<ActionData>({ email, formError: 'error.wrongCredentials' }, { status: 401, headers: NO_STORE })
-
   const outcome = await signInWithPassword(
     request,
     { ...parsed.data, captchaResponse, redirect: redirectParam },

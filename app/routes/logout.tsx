@@ -31,9 +31,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     securityEvent('logout', { reqId: context.requestId, ip: context.clientIp, email: session.user.email ?? undefined })
   }
   await syncToken(null)
-  const headers = new Headers({ ...NO_STORE, 'Clear-Site-Data': '"cookies"' })
-  // The session cookie is expired; the preferences and the device cookie are set back (the registry says which).
-  for (const cookie of logoutCookies(request)) headers.append('Set-Cookie', cookie)
+  const headers = new Headers(NO_STORE)
+  for (const cookie of logoutCookies()) headers.append('Set-Cookie', cookie)
   return data({ done: true }, { headers })
 }
 

@@ -71,13 +71,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { form, isBot } = await guardForm(request, context)
+  const { form } = await guardForm(request, context)
   const outcome = await completePasswordReset(
     {
       oobCode: readResetCode(request),
       password: formText(form, 'password'),
       confirmation: formText(form, 'confirmation'),
-      isBot,
     },
     context,
   )

@@ -227,7 +227,7 @@ describe('the production build', () => {
 
     expect((await fetch(`${url}/?oobCode=SHOULD-NOT-APPEAR`)).status).toBe(200)
     const signIn = await formClient(url, '/')
-    expect((await signIn('/?index', { email, password: 'Wrong-password-1' })).status).toBe(401)
+    expect((await signIn('/?index', { email, password: 'Wrong-password-1' })).status).toBe(400)
     expect((await signIn('/?index', { email, password: 'Right-password-1' })).status).toBe(303)
     const reset = await formClient(url, '/forgot-password')
     expect((await reset('/forgot-password', { email })).status).toBe(303)
@@ -240,7 +240,7 @@ describe('the production build', () => {
     const text = await res.text()
     const metric = (pattern: RegExp) => expect(text, pattern.source).toMatch(pattern)
     metric(/^http_request_duration_seconds_count\{route="\/",method="GET",status="200"\} \d+/m)
-    metric(/^http_request_duration_seconds_count\{route="\/",method="POST",status="401"\} 1$/m)
+    metric(/^http_request_duration_seconds_count\{route="\/",method="POST",status="400"\} 1$/m)
     metric(/^http_request_duration_seconds_count\{route="\/forgot-password",method="POST",status="303"\} 2$/m)
     metric(/^http_request_duration_seconds_count\{route="\/healthz",method="GET",status="200"\} \d+/m)
     metric(/^http_request_duration_seconds_count\{route="other",method="GET",status="404"\} \d+/m)

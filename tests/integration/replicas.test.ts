@@ -270,7 +270,7 @@ describe('two replicas behind nginx, with Redis', () => {
         retryAfter: res.headers.get('retry-after'),
       })
     }
-    expect(answers.map((x) => x.status)).toEqual([401, 401, 401, 429])
+    expect(answers.map((x) => x.status)).toEqual([400, 400, 400, 429])
     expect(Number(answers[3]!.retryAfter)).toBeGreaterThan(0)
     // Round robin: the attempts went to both replicas, so only a shared counter reaches 3.
     expect(new Set(answers.map((x) => x.upstream)).size).toBe(2)
@@ -298,8 +298,8 @@ describe('two replicas behind nginx, with Redis', () => {
         await res.arrayBuffer()
         statuses.push(res.status)
       }
-      // Every answer is a page: 401 until each replica's own counter reaches the limit, then 429.
-      expect(statuses.every((status) => status === 401 || status === 429), JSON.stringify(statuses)).toBe(true)
+      // Every answer is a page: 400 until each replica's own counter reaches the limit, then 429.
+      expect(statuses.every((status) => status === 400 || status === 429), JSON.stringify(statuses)).toBe(true)
       expect(statuses).toContain(429)
       for (const replica of [a, b]) expect(replica.output()).toContain('rate-limit-fallback')
     } finally {

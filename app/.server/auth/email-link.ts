@@ -106,16 +106,16 @@ export async function completeEmailLinkSignIn(
 }
 
 /**
- * The sign-in page's 'Email me a sign-in link' button, after the form checks: sends (unless a bot
- * filled the honeypot), remembers the address in this browser, and answers with the same
+ * The sign-in page's 'Email me a sign-in link' button, after the form checks: sends, remembers the
+ * address in this browser, and answers with the same
  * post-redirect-get for every address.
  */
 export async function sendSignInLink(
   request: Request,
-  input: { email: string; redirect: string | null; locale: Locale; isBot: boolean; captchaResponse?: string },
+  input: { email: string; redirect: string | null; locale: Locale; captchaResponse?: string },
   context: AppLoadContext,
 ): Promise<{ location: string; setCookies: string[] }> {
-  if (!input.isBot) await requestEmailLink(input, context)
+  await requestEmailLink(input, context)
   const next = new URLSearchParams({ emailLink: 'sent' })
   if (input.redirect) next.set('redirect', input.redirect)
   return { location: `/?${next}`, setCookies: sealForBrowser(request, EMAIL_COOKIE, input.email) }
