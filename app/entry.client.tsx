@@ -14,7 +14,12 @@ const lng = LOCALES.find((l) => l.iso === iso)?.code ?? DEFAULT_LOCALE
 const sentry = document.querySelector<HTMLMetaElement>('meta[name="sentry-dsn"]')
 if (sentry?.content) {
   void import('~/lib/sentry.client').then(({ initBrowserSentry }) =>
-    initBrowserSentry({ dsn: sentry.content, environment: sentry.dataset.environment ?? '' }),
+    initBrowserSentry({
+      dsn: sentry.content,
+      environment: sentry.dataset.environment ?? '',
+      replaySessionSampleRate: Number(sentry.dataset.replaySessionSampleRate ?? 0),
+      replayOnErrorSampleRate: Number(sentry.dataset.replayOnErrorSampleRate ?? 0),
+    }),
   )
 }
 

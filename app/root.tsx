@@ -59,7 +59,15 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
         <Meta />
-        {root?.sentry ? <meta name="sentry-dsn" content={root.sentry.dsn} data-environment={root.sentry.environment} /> : null}
+        {root?.sentry ? (
+          <meta
+            name="sentry-dsn"
+            content={root.sentry.dsn}
+            data-environment={root.sentry.environment}
+            data-replay-session-sample-rate={root.sentry.replaySessionSampleRate}
+            data-replay-on-error-sample-rate={root.sentry.replayOnErrorSampleRate}
+          />
+        ) : null}
         <Links />
       </head>
       <body>

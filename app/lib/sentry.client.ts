@@ -5,13 +5,23 @@ import { scrub } from './scrub'
  * The browser reporter, loaded (as its own chunk) only when the server says reporting is on.
  * Replays keep text and inputs (seed section 9) except password fields, which stay masked.
  */
-export function initBrowserSentry({ dsn, environment }: { dsn: string; environment: string }) {
+export function initBrowserSentry({
+  dsn,
+  environment,
+  replaySessionSampleRate,
+  replayOnErrorSampleRate,
+}: {
+  dsn: string
+  environment: string
+  replaySessionSampleRate: number
+  replayOnErrorSampleRate: number
+}) {
   Sentry.init({
     dsn,
     environment,
     tracesSampleRate: 1,
-    replaysSessionSampleRate: 0.1,
-    replaysOnErrorSampleRate: 0.75,
+    replaysSessionSampleRate: replaySessionSampleRate,
+    replaysOnErrorSampleRate: replayOnErrorSampleRate,
     integrations: [
       Sentry.replayIntegration({
         maskAllText: false,
