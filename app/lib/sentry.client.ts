@@ -1,24 +1,19 @@
-import { addIntegration, init } from '@sentry/remix'
+import { addIntegration, captureException, init } from '@sentry/remix'
+import type { BrowserSentryConfig } from '~/.server/ops/sentry'
 import { scrub } from './scrub'
 
-export interface BrowserSentryOptions {
-  dsn: string
-  environment: string
-  replaySessionSampleRate: number
-  replayOnErrorSampleRate: number
-}
-
 /**
- * The browser reporter, loaded (as its own chunk) only when the server says reporting is on.
- * Session Replay comes later, as a chunk of its own, once the page is loaded and the browser idle,
- * so that it never weighs on a first visit (ADR 030); an error before then has no replay.
+ * The browser reporter, loaded (as its own chunk, once the page is loaded and idle) only when the
+ * server says reporting is on. `settings` is the page's `<meta name="sentry">` (root.tsx);
+ * `earlier` holds the page's error events until now, which `keep` (its listener) stops collecting. Session Replay is a
+ * chunk of its own again, fetched after (ADR 030): an error before then has no replay.
  */
-export function initBrowserSentry({
-  dsn,
-  environment,
-  replaySessionSampleRate,
-  replayOnErrorSampleRate,
-}: BrowserSentryOptions) {
+export function initBrowserSentry(settings: HTMLMetaElement, earlier: Event[], keep: (event: Event) => void) {
+  removeEventListener('error', keep)
+  removeEventListener('unhandledrejection', keep)
+  const { dsn, environment, replaySessionSampleRate, replayOnErrorSampleRate } = JSON.parse(
+    settings.content,
+  ) as BrowserSentryConfig
   init({
     dsn,
     environment,
@@ -29,14 +24,9 @@ export function initBrowserSentry({
     beforeSendTransaction: (event) => scrub(event),
     beforeBreadcrumb: (breadcrumb) => scrub(breadcrumb),
   })
+  for (const event of earlier)
+    captureException(event instanceof PromiseRejectionEvent ? event.reason : (event as ErrorEvent).error)
   if (replaySessionSampleRate > 0 || replayOnErrorSampleRate > 0) {
-    afterLoadWhenIdle(() => void import('./sentry-replay.client').then(({ replay }) => addIntegration(replay())))
+    void import('./sentry-replay.client').then(({ replay }) => addIntegration(replay()))
   }
-}
-
-function afterLoadWhenIdle(run: () => void) {
-  const idle = () =>
-    window.requestIdleCallback ? window.requestIdleCallback(run, { timeout: 5_000 }) : setTimeout(run, 1_000)
-  if (document.readyState === 'complete') idle()
-  else window.addEventListener('load', idle, { once: true })
 }

@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { inflateSync } from 'node:zlib'
+import { gzipSync, inflateSync } from 'node:zlib'
 import { uniqueEmail } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
+import { BUDGETS, kb } from '../support/page-size'
 import { expect, ownPortal, test as base } from './fixtures'
 
 /**
@@ -128,5 +129,33 @@ test('a replayed sign-in with a second factor holds no address, password, code o
   expect(
     leaked.map(([what]) => what),
     'what reached Sentry',
+  ).toEqual([])
+})
+
+test('with reporting on, a first visit stays under the JavaScript budget: the reporter waits for the browser to be idle @js-only', async ({
+  page,
+}) => {
+  // A browser that is never idle: what it fetches is what the page needs to be interactive.
+  await page.addInitScript(() => {
+    window.requestIdleCallback = () => 0
+  })
+  await page.goto('/', { waitUntil: 'networkidle' })
+  await expect(page.getByRole('button', { name: 'Se connecter' })).toBeVisible()
+  const scripts = await page.evaluate(() => [
+    ...new Set(
+      performance
+        .getEntriesByType('resource')
+        .map((e) => e.name)
+        .filter((url) => new URL(url).pathname.endsWith('.js')),
+    ),
+  ])
+  expect(scripts.length, 'scripts were fetched').toBeGreaterThan(0)
+  // Gzipped as tests/support/page-size.ts measures pages.
+  let total = 0
+  for (const url of scripts) total += gzipSync(Buffer.from(await (await fetch(url)).arrayBuffer()), { level: 9 }).length
+  expect(total, `${kb(total)} KB of JavaScript: ${scripts.join(', ')}`).toBeLessThan(BUDGETS.js)
+  expect(
+    scripts.filter((url) => /\/sentry[^/]*\.js$/.test(url)),
+    'reporting chunks fetched',
   ).toEqual([])
 })
