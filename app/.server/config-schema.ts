@@ -14,6 +14,7 @@ export const LOCAL_PLATFORMS: readonly Platform[] = ['local', 'test']
 
 const port = z.coerce.number().int().min(0).max(65535)
 const positiveInt = z.coerce.number().int().positive()
+const ratio = z.coerce.number().min(0).max(1)
 
 export const EnvSchema = z
   .object({
@@ -58,6 +59,8 @@ export const EnvSchema = z
     PRIVACY_POLICY_URL: z.url().default('https://policies.google.com/privacy'),
     COOKIES_HELP_URL: z.url().default('https://support.google.com/accounts/answer/61416'),
     SENTRY_DSN: z.url().optional(),
+    SENTRY_REPLAY_SESSION_SAMPLE_RATE: ratio.default(0.1),
+    SENTRY_REPLAY_ON_ERROR_SAMPLE_RATE: ratio.default(0.75),
     RECAPTCHA_SCRIPT_URL: z
       .url({ protocol: /^https?$/ })
       .refine((u) => !URL.canParse(u) || (!new URL(u).search && !new URL(u).hash && !new URL(u).username), {

@@ -65,6 +65,8 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     privacyPolicyUrl: env.PRIVACY_POLICY_URL,
     cookiesHelpUrl: env.COOKIES_HELP_URL,
     sentryDsn: env.SENTRY_DSN ?? null,
+    /** Shares of browser sessions Session Replay records: all along, or only when an error happens. */
+    replaySampleRates: { session: env.SENTRY_REPLAY_SESSION_SAMPLE_RATE, onError: env.SENTRY_REPLAY_ON_ERROR_SAMPLE_RATE },
     /** Where pages load reCAPTCHA Enterprise from, while the identity project enforces it (ADR 020). */
     recaptchaScriptUrl: env.RECAPTCHA_SCRIPT_URL,
     flagsFile: env.FLAGS_FILE ?? null,

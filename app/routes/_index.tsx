@@ -195,7 +195,10 @@ export default function SignIn() {
         </SecureForm>
       ) : null}
       <p className="links">
-        <Link to={`/forgot-password${forgot.size ? `?${forgot}` : ''}`}>{t('signIn.forgotPassword')}</Link>
+        {/* Its link carries the typed address: kept out of Session Replay (ADR 030). */}
+        <Link to={`/forgot-password${forgot.size ? `?${forgot}` : ''}`} data-personal>
+          {t('signIn.forgotPassword')}
+        </Link>
       </p>
     </>
   )

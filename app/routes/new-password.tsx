@@ -113,7 +113,7 @@ export default function NewPassword() {
         <FormAlert>{t('error.invalidLink')}</FormAlert>
         <p className="subtitle">{t('newPassword.invalidText')}</p>
         <div className="actions">
-          <Link to={again} className="button-primary button-link">
+          <Link to={again} className="button-primary button-link" data-personal>
             {t('newPassword.requestNew')}
           </Link>
           <Link to={signInLink}>{t('error.backToSignIn')}</Link>
@@ -190,7 +190,7 @@ function Subtitle({ email }: { email: string }) {
     <p className="subtitle">
       {before}
       {/* The full stop goes with the address: cut with it, never left alone after the ellipsis. */}
-      <span className="ellipsis email-line" title={email}>
+      <span className="ellipsis email-line" title={email} data-personal>
         {`${email}${after}`}
       </span>
     </p>
