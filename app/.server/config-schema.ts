@@ -109,6 +109,10 @@ export const EnvSchema = z
     if (!local && env.RECAPTCHA_SCRIPT_URL.startsWith('http:')) {
       ctx.addIssue({ code: 'custom', path: ['RECAPTCHA_SCRIPT_URL'], message: `must be https when PLATFORM is ${env.PLATFORM}` })
     }
+    // The flag service's answers choose what every visitor gets: never over plain HTTP outside local and test.
+    if (!local && env.FLAGS_OFREP_URL?.startsWith('http:')) {
+      ctx.addIssue({ code: 'custom', path: ['FLAGS_OFREP_URL'], message: `must be https when PLATFORM is ${env.PLATFORM}` })
+    }
     if (!env.SESSION_SECRET && !local) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: `required when PLATFORM is ${env.PLATFORM}` })
     }

@@ -148,6 +148,18 @@ describe('configuration', () => {
       expect(JSON.stringify(result)).not.toContain('s3cret')
     }
   })
+
+  it('requires an https FLAGS_OFREP_URL outside local and test: its answers choose what every visitor gets', () => {
+    const base = { IDENTITY_API_KEY: 'k', SESSION_SECRET: 'x'.repeat(32), FLAGS_OFREP_URL: 'http://flags.internal:8016' }
+    for (const platform of ['development', 'staging', 'isoprod', 'production']) {
+      expect(parseConfig({ ...base, PLATFORM: platform })).toEqual({
+        ok: false,
+        errors: [`FLAGS_OFREP_URL: must be https when PLATFORM is ${platform}`],
+      })
+      expect(parseConfig({ ...base, PLATFORM: platform, FLAGS_OFREP_URL: 'https://flags.internal:8016' }).ok).toBe(true)
+    }
+    for (const platform of ['local', 'test']) expect(parseConfig({ ...base, PLATFORM: platform }).ok).toBe(true)
+  })
   it('loads reCAPTCHA from Google by default; RECAPTCHA_SCRIPT_URL names another (recaptcha.net)', () => {
     const defaults = parseConfig({})
     expect(defaults.ok && defaults.config.recaptchaScriptUrl).toBe('https://www.google.com/recaptcha/enterprise.js')
