@@ -3,6 +3,7 @@ import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { startPortal, type Portal } from '../../dev/portal'
 import { waitFor } from '../../dev/ports'
 import { TOTP_CODE, startMfaIdentity, type MfaIdentity } from '../support/mfa-identity'
+import { browser } from '../support/ip-browser'
 
 /**
  * Limits that hold for an account whatever the client (ADR 027), against the real emulator behind
@@ -17,46 +18,6 @@ const SESSION_SECRET = 'account-limits-test-session-secret-0123456789'
 /** Five client addresses (TRUST_PROXY=1 believes X-Forwarded-For). */
 const CLIENTS = ['198.51.100.21', '198.51.100.22', '198.51.100.23', '198.51.100.24', '198.51.100.25']
 
-/** A browser without JavaScript at one client address: its cookies and the CSRF token of the last page. */
-async function browser(base: string, ip: string) {
-  const jar = new Map<string, string>()
-  let csrf = ''
-  const keep = (res: Response) => {
-    for (const line of res.headers.getSetCookie()) {
-      const pair = line.split(';')[0]!
-      const eq = pair.indexOf('=')
-      if (/;\s*max-age=0\b/i.test(line)) jar.delete(pair.slice(0, eq))
-      else jar.set(pair.slice(0, eq), pair.slice(eq + 1))
-    }
-  }
-  const headers = () => ({
-    'X-Forwarded-For': ip,
-    'Accept-Language': 'en',
-    Cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
-  })
-  const self = {
-    jar,
-    async load(page: string) {
-      const res = await fetch(`${base}${page}`, { headers: headers(), redirect: 'manual' })
-      keep(res)
-      csrf = /name="csrf" value="([^"]+)"/.exec(await res.text())?.[1] ?? ''
-      if (!csrf) throw new Error(`no CSRF token on ${page} (${res.status})`)
-      return self
-    },
-    async post(action: string, fields: Record<string, string>) {
-      const res = await fetch(`${base}${action}`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { ...headers(), Origin: base },
-        body: new URLSearchParams({ csrf, ...fields }),
-      })
-      await res.arrayBuffer()
-      keep(res)
-      return res
-    },
-  }
-  return self
-}
 
 /** The emails the emulator "sent" to this address, of one kind. */
 async function sent(email: string, requestType: 'PASSWORD_RESET' | 'EMAIL_SIGNIN'): Promise<number> {
@@ -87,7 +48,7 @@ afterAll(async () => {
 /** One client's pending second-factor sign-in: the right password, then the step's page. */
 async function pendingSignIn(ip: string, email: string) {
   const client = await (await browser(portal.url, ip)).load('/')
-  const first = await client.post('/?index', { email, password: PASSWORD })
+  const first = await client.post('/?index', { email, password: PASSWORD }, { remember: true })
   expect(first.headers.get('location')).toBe('/second-factor')
   return client.load('/second-factor')
 }
@@ -104,14 +65,14 @@ describe('second factor: per account, whatever the client', () => {
     for (const ip of CLIENTS) {
       for (let p = 0; p < 2; p++) {
         const client = await pendingSignIn(ip, email)
-        for (let i = 0; i < 5; i++) statuses.push((await client.post('/second-factor', { code: '000000' })).status)
+        for (let i = 0; i < 5; i++) statuses.push((await client.post('/second-factor', { code: '000000' }, { remember: true })).status)
       }
     }
     expect(finalizes() - before).toBe(10)
     expect(statuses.filter((s) => s === 429)).toHaveLength(40)
     // The right code is refused too while the account's limit is spent: it never reaches the service.
     const owner = await pendingSignIn('192.0.2.77', email)
-    expect((await owner.post('/second-factor', { code: TOTP_CODE })).status).toBe(429)
+    expect((await owner.post('/second-factor', { code: TOTP_CODE }, { remember: true })).status).toBe(429)
     expect(finalizes() - before).toBe(10)
   })
 
@@ -127,7 +88,7 @@ describe('second factor: per account, whatever the client', () => {
     for (const ip of CLIENTS) {
       for (let p = 0; p < 3; p++) {
         const client = await pendingSignIn(ip, email)
-        await client.post('/second-factor', { intent: 'resend', captchaResponse: 'token' })
+        await client.post('/second-factor', { intent: 'resend', captchaResponse: 'token' }, { remember: true })
       }
     }
     expect(starts() - before).toBe(5)
@@ -140,11 +101,11 @@ describe('reset emails', () => {
     await admin.createUser(email, PASSWORD)
     for (const ip of CLIENTS.slice(0, 3)) {
       const stranger = await (await browser(portal.url, ip)).load('/')
-      expect((await stranger.post('/?index', { intent: 'email-link', email })).status).toBe(303)
+      expect((await stranger.post('/?index', { intent: 'email-link', email }, { remember: true })).status).toBe(303)
     }
     await waitFor('three sign-in links', async () => (await sent(email, 'EMAIL_SIGNIN')) === 3, 15_000)
     const owner = await (await browser(portal.url, '192.0.2.80')).load('/forgot-password')
-    expect((await owner.post('/forgot-password', { email })).status).toBe(303)
+    expect((await owner.post('/forgot-password', { email }, { remember: true })).status).toBe(303)
     await waitFor("the owner's reset email", async () => (await sent(email, 'PASSWORD_RESET')) === 1, 15_000)
   })
 
@@ -152,7 +113,7 @@ describe('reset emails', () => {
     const email = uniqueEmail('reset-device')
     await admin.createUser(email, PASSWORD)
     const owner = await (await browser(portal.url, '192.0.2.81')).load('/')
-    expect((await owner.post('/?index', { email, password: PASSWORD })).status).toBe(303)
+    expect((await owner.post('/?index', { email, password: PASSWORD }, { remember: true })).status).toBe(303)
     expect(owner.jar.has('device')).toBe(true)
     // Signed out, the device cookie stays (ADR 015).
     for (const name of [...owner.jar.keys()]) if (name !== 'device') owner.jar.delete(name)
@@ -160,11 +121,11 @@ describe('reset emails', () => {
     // RATE_LIMIT_RESET_PER_EMAIL (3 per hour) from three other clients, and a fourth refused.
     for (const ip of CLIENTS.slice(0, 4)) {
       const stranger = await (await browser(portal.url, ip)).load('/forgot-password')
-      expect((await stranger.post('/forgot-password', { email })).status).toBe(303)
+      expect((await stranger.post('/forgot-password', { email }, { remember: true })).status).toBe(303)
     }
     await waitFor("the strangers' three resets", async () => (await sent(email, 'PASSWORD_RESET')) === 3, 15_000)
     await owner.load('/forgot-password')
-    expect((await owner.post('/forgot-password', { email })).status).toBe(303)
+    expect((await owner.post('/forgot-password', { email }, { remember: true })).status).toBe(303)
     await waitFor("the owner's reset email", async () => (await sent(email, 'PASSWORD_RESET')) === 4, 15_000)
   })
 })
