@@ -29,7 +29,6 @@ interface OfrepServer {
 }
 
 async function startOfrepServer(flags: Record<string, boolean>, delayMs = 0): Promise<OfrepServer> {
-  const sockets = new Set<Socket>()
   const state: Omit<OfrepServer, 'url' | 'close'> = {
     flags,
     delayMs,
@@ -78,20 +77,7 @@ async function startOfrepServer(flags: Record<string, boolean>, delayMs = 0): Pr
       else answer()
     })
   })
-  server.on('connection', (socket) => {
-    sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return Object.assign(state, {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy()
-        server.close(() => resolve())
-      }),
-  })
+  return Object.assign(state, await listening(server))
 }
 
 /**
@@ -100,7 +86,6 @@ async function startOfrepServer(flags: Record<string, boolean>, delayMs = 0): Pr
  * it, so that the test's own memory stays flat.
  */
 async function startHugeServer(size: number): Promise<{ url: string; requests: number; ended: number; close(): Promise<void> }> {
-  const sockets = new Set<Socket>()
   const state = { requests: 0, ended: 0 }
   const head = Buffer.from('{"key":"sso","value":true,"variant":"on","reason":"STATIC","metadata":{"padding":[')
   const tail = Buffer.from('{}]}}')
@@ -133,20 +118,7 @@ async function startHugeServer(size: number): Promise<{ url: string; requests: n
     }
     pump()
   })
-  server.on('connection', (socket) => {
-    sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return Object.assign(state, {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy()
-        server.close(() => resolve())
-      }),
-  })
+  return Object.assign(state, await listening(server))
 }
 
 const TOKEN = 'Bearer ofrep-test-token-3f9c'
@@ -368,3 +340,22 @@ describe('RemoteFlags cache', () => {
     }
   })
 })
+
+/** Listens on a free loopback port; `close` also cuts the connections still open. */
+async function listening(server: http.Server): Promise<{ url: string; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>()
+  server.on('connection', (socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy()
+        server.close(() => resolve())
+      }),
+  }
+}
