@@ -228,7 +228,10 @@ describe('the production build', () => {
     expect((await fetch(`${url}/?oobCode=SHOULD-NOT-APPEAR`)).status).toBe(200)
     const signIn = await formClient(url, '/')
     expect((await signIn('/?index', { email, password: 'Wrong-password-1' })).status).toBe(400)
-    expect((await signIn('/?index', { email, password: 'Right-password-1' })).status).toBe(303)
+    const signedIn = await signIn('/?index', { email, password: 'Right-password-1' })
+    expect(signedIn.status).toBe(303)
+    const session = signedIn.headers.getSetCookie().find((c) => c.startsWith('session='))!.split(';')[0]!
+    expect((await fetch(`${url}/`, { headers: { Cookie: session } })).status).toBe(200)
     const reset = await formClient(url, '/forgot-password')
     expect((await reset('/forgot-password', { email })).status).toBe(303)
     expect((await reset('/forgot-password', { email })).status).toBe(303) // refused by RATE_LIMIT_RESET_PER_EMAIL=1
@@ -252,6 +255,11 @@ describe('the production build', () => {
     metric(/^portal_identity_call_duration_seconds_count\{call="signInWithPassword",outcome="ok"\} 1$/m)
     metric(/^portal_identity_call_duration_seconds_count\{call="signInWithPassword",outcome="auth\/[a-z-]+"\} 1$/m)
     metric(/^portal_identity_call_duration_seconds_count\{call="getProjectConfig",outcome="ok"\} \d+/m)
+    metric(/^portal_build_info\{version="\d+\.\d+\.\d+",commit="(?:[0-9a-f]{12}|unknown)",node="\d+\.\d+\.\d+"\} 1$/m)
+    metric(/^portal_identity_calls_in_flight 0$/m)
+    metric(/^portal_identity_max_in_flight 256$/m)
+    metric(/^portal_rate_limit_store\{mode="memory"\} 1$/m)
+    metric(/^portal_session_verification_seconds_count\{outcome="signed-in"\} 1$/m)
     metric(/^process_cpu_user_seconds_total \d/m)
     metric(/^nodejs_eventloop_lag_seconds \d/m)
     expect(text).not.toContain(email)
@@ -280,6 +288,8 @@ describe('the production build', () => {
       if (!line) await new Promise((r) => setTimeout(r, 50))
     }
     expect(line).toMatchObject({ level: 'info', method: 'GET', route: '/new-password', status: res.status })
+    // Which program and version wrote it, on every line.
+    expect(line).toMatchObject({ service: 'auth-portal', version: expect.stringMatching(/^\d+\.\d+\.\d+$/) })
     expect(typeof line?.ms).toBe('number')
     expect(running().output()).not.toContain('SECRET-OOB-789')
   })

@@ -97,6 +97,8 @@ describe('/readyz while Redis is down', () => {
   it('stays 200 and says redis is down (body and metrics)', async () => {
     if (setupError) throw setupError
     await waitFor('redis up in /readyz', async () => (await readyz(portal!)).status === 200, 15_000)
+    // The limits are counted in Redis until it goes, then in this process's memory.
+    expect(await (await fetch(metricsUrl)).text()).toMatch(/^portal_rate_limit_store\{mode="redis"\} 1$/m)
     redis!.kill('SIGKILL')
     const seen: Array<{ status: number; body: Report }> = []
     await waitFor(
@@ -112,6 +114,8 @@ describe('/readyz while Redis is down', () => {
     const metrics = await (await fetch(metricsUrl)).text()
     expect(metrics).toMatch(/^portal_dependency_up\{dependency="redis"\} 0$/m)
     expect(metrics).toMatch(/^portal_dependency_up\{dependency="identity"\} 1$/m)
+    await waitFor('the memory fallback in the metrics', async () =>
+      /^portal_rate_limit_store\{mode="memory"\} 1$/m.test(await (await fetch(metricsUrl)).text()), 10_000)
   })
 })
 

@@ -4,6 +4,7 @@ import { getConfig } from '~/.server/config'
 import { COOKIES, clearCookie, getCookie, setCookie } from '~/.server/cookies'
 import { getIdentity, IdentityError } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
+import { recordSessionVerification } from '~/.server/ops/metrics'
 import { deadlineAgent, withDeadline } from './admin-http'
 
 /**
@@ -134,6 +135,13 @@ const VERDICTS = new Set([
 export async function getSession(request: Request): Promise<SessionState> {
   const cookie = readSessionCookie(request)
   if (!cookie) return { status: 'anonymous' }
+  const started = performance.now()
+  const state = await verify(cookie)
+  recordSessionVerification(state.status, (performance.now() - started) / 1000)
+  return state
+}
+
+async function verify(cookie: string): Promise<Exclude<SessionState, { status: 'anonymous' }>> {
   try {
     const claims = await admin('verifySessionCookie', () => auth().verifySessionCookie(cookie, true))
     return { status: 'signed-in', user: { uid: claims.uid, email: claims.email ?? null } }

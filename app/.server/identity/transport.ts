@@ -3,7 +3,7 @@ import type { Logger } from 'pino'
 import { Pool } from 'undici'
 import { z } from 'zod'
 import { logger as defaultLogger } from '~/.server/ops/logger'
-import { recordIdentityCall } from '~/.server/ops/metrics'
+import { recordIdentityCall, recordIdentityInFlight, recordIdentityMaxInFlight } from '~/.server/ops/metrics'
 import {
   IdentityError,
   SERVICE_ERRORS,
@@ -89,6 +89,7 @@ export function createTransport(options: IdentityClientOptions): {
   }
   let pool: Pool | null = null
   const maxInFlight = options.maxInFlight ?? 256
+  recordIdentityMaxInFlight(maxInFlight)
 
   /** Sends the request, retrying a read once; answers the final status and body text. */
   async function exchange(spec: CallSpec<z.ZodType>): Promise<{ status: number; text: string }> {
@@ -135,7 +136,10 @@ export function createTransport(options: IdentityClientOptions): {
     const started = performance.now()
     let status: number | undefined
     const admitted = inFlight < maxInFlight
-    if (admitted) inFlight++
+    if (admitted) {
+      inFlight++
+      recordIdentityInFlight(1)
+    }
     try {
       if (!admitted) throw tooMany()
       const response = await exchange(spec)
@@ -155,7 +159,10 @@ export function createTransport(options: IdentityClientOptions): {
       report({ name: spec.name, ms, code: expected ? null : error.code })
       throw error
     } finally {
-      if (admitted) inFlight--
+      if (admitted) {
+        inFlight--
+        recordIdentityInFlight(-1)
+      }
     }
   }
 
@@ -175,9 +182,13 @@ export function createTransport(options: IdentityClientOptions): {
       throw tooMany()
     }
     inFlight++
+    recordIdentityInFlight(1)
     const task = Promise.resolve()
       .then(work)
-      .finally(() => inFlight--)
+      .finally(() => {
+        inFlight--
+        recordIdentityInFlight(-1)
+      })
     let timer: NodeJS.Timeout | undefined
     const late = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(

@@ -2,6 +2,7 @@ import { Redis, ReplyError } from 'ioredis'
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 import type { Config } from '~/.server/config'
 import { logger } from '~/.server/ops/logger'
+import { recordRateLimitStore } from '~/.server/ops/metrics'
 
 /**
  * Where the rate-limit counters live: in memory for a single process; with REDIS_URL in Redis,
@@ -232,18 +233,21 @@ export function openLimiterStore({
     redis.on('error', (err: Error) => {
       if (degraded) return
       degraded = true
+      recordRateLimitStore('memory')
       logger.error(
         { event: 'rate-limit-fallback', err },
         'Redis unreachable: rate limits fall back to per-process memory',
       )
     })
     redis.on('ready', () => {
+      recordRateLimitStore('redis')
       if (!degraded) return
       degraded = false
       logger.info({ event: 'rate-limit-recovered' }, 'Redis reachable again: rate limits are shared')
     })
   }
 
+  if (!redis) recordRateLimitStore('memory')
   const memory = new MemoryCounters(memoryMaxKeys)
 
   function limiter(name: LimiterName): RateLimiterAbstract {
