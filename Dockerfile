@@ -3,24 +3,32 @@
 
 FROM node:26-bookworm-slim AS build
 WORKDIR /app
-COPY package.json package-lock.json ./
+# .npmrc first: it turns install scripts off (ADR 001), which would otherwise need Python and a compiler.
+COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
 
 FROM node:26-bookworm-slim AS deps
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:26-bookworm-slim
+ARG VERSION=0.1.0
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="auth-portal" \
+      org.opencontainers.image.description="Sign-in, password reset and account pages in front of an Identity Toolkit service" \
+      org.opencontainers.image.version="$VERSION" \
+      org.opencontainers.image.revision="$REVISION"
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
 WORKDIR /app
-# Owned by root, read-only to the `node` user: the process cannot rewrite its own code.
+# Owned by root, read-only to user 1000: the process cannot rewrite its own code.
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY package.json ./
-USER node
+# Numeric: Kubernetes' runAsNonRoot can only check a number (the image's `node` user is 1000:1000).
+USER 1000:1000
 # 3000: the portal. 9464: Prometheus metrics, only when METRICS_PORT=9464 is set (keep it off the public network).
 EXPOSE 3000 9464
 # Liveness only: /readyz (identity service, Redis) is for the load balancer, a dependency outage

@@ -1,8 +1,16 @@
 import { reactRouter } from '@react-router/dev/vite'
 import { defineConfig } from 'vite'
+import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
+/** The commit being built, for portal_build_info; 'unknown' where there is no git (an image build). */
+function commit(): string {
+  const head = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8' })
+  return head.status === 0 ? head.stdout.trim() : 'unknown'
+}
+
 export default defineConfig({
+  define: { __PORTAL_COMMIT__: JSON.stringify(commit()) },
   // react-router.config.ts holds the framework's settings; app/routes.ts lists the routes.
   plugins: [reactRouter()],
   resolve: { alias: { '~': fileURLToPath(new URL('./app', import.meta.url)) } },

@@ -4,17 +4,26 @@ import { HydratedRouter } from 'react-router/dom'
 import { I18nextProvider } from 'react-i18next'
 import { DEFAULT_LOCALE, LOCALES } from '~/lib/i18n'
 import { createBrowserI18n } from '~/lib/i18n-browser'
+import { afterLoadWhenIdle } from '~/lib/idle'
 import { resumeInterruptedNavigation, watchLinkClicks } from '~/lib/reload-at-target'
 
 // The server wrote the page's language in <html lang>; start in the same one to hydrate cleanly.
 const iso = document.documentElement.lang
 const lng = LOCALES.find((l) => l.iso === iso)?.code ?? DEFAULT_LOCALE
 
-// Error reporting loads, as its own chunk, only when the server turned it on (SENTRY_DSN).
-const sentry = document.querySelector<HTMLMetaElement>('meta[name="sentry-dsn"]')
+/**
+ * Error reporting, when the server turned it on (SENTRY_DSN), loads as its own chunk once the page
+ * is loaded and idle, so that it never weighs on a first visit (ADR 030). Errors before then are
+ * kept and handed to it.
+ */
+const sentry = document.querySelector<HTMLMetaElement>('meta[name="sentry"]')
 if (sentry?.content) {
-  void import('~/lib/sentry.client').then(({ initBrowserSentry }) =>
-    initBrowserSentry({ dsn: sentry.content, environment: sentry.dataset.environment ?? '' }),
+  const early: Event[] = []
+  const keep = (event: Event) => early.push(event)
+  addEventListener('error', keep)
+  addEventListener('unhandledrejection', keep)
+  afterLoadWhenIdle(
+    () => void import('~/lib/sentry.client').then((reporter) => reporter.initBrowserSentry(sentry, early, keep)),
   )
 }
 

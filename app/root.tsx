@@ -69,7 +69,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
         <Meta />
-        {root?.sentry ? <meta name="sentry-dsn" content={root.sentry.dsn} data-environment={root.sentry.environment} /> : null}
+        {/* The browser reporter's settings (BrowserSentryConfig), read once the page is idle (ADR 030). */}
+        {root?.sentry ? <meta name="sentry" content={JSON.stringify(root.sentry)} /> : null}
         <Links />
       </head>
       <body>

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 
 const out = mkdtempSync(path.join(tmpdir(), 'portal-test-'))
-// The Node every step runs on: the project's own (ADR 032), which npm puts first on PATH.
+// The Node every step runs on: the project's own (ADR 033), which npm puts first on PATH.
 console.log(`Node.js ${process.version} (${process.execPath})`)
 const totals = { passed: 0, failed: 0, skipped: 0 }
 

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import { z } from 'zod'
 import { PASSWORD_MAX_LENGTH } from '~/lib/limits'
 
@@ -13,6 +14,7 @@ export const LOCAL_PLATFORMS: readonly Platform[] = ['local', 'test']
 
 const port = z.coerce.number().int().min(0).max(65535)
 const positiveInt = z.coerce.number().int().positive()
+const ratio = z.coerce.number().min(0).max(1)
 
 export const EnvSchema = z
   .object({
@@ -21,7 +23,7 @@ export const EnvSchema = z
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
     PLATFORM: z.enum(PLATFORMS).default('local'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+    TRUST_PROXY: z.string().default('0').transform(parseTrustProxy),
     FIREBASE_PROJECT_ID: z.string().min(1).default('demo-auth-portal'),
     IDENTITY_API_KEY: z.string().min(1).optional(),
     FIREBASE_AUTH_EMULATOR_HOST: z.string().min(1).optional(),
@@ -31,6 +33,7 @@ export const EnvSchema = z
     SESSION_SECRET: z.string().min(1).optional(),
     SESSION_MAX_AGE: z.coerce.number().int().min(300).max(1_209_600).default(28_800),
     TOKEN_SYNC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    TOKEN_SYNC_TIMEOUT_MS: positiveInt.default(2_000),
     DEFAULT_REDIRECT_URL: z.string().min(1).optional(),
     REDIRECT_ALLOWED_ORIGINS: z.string().optional(),
     PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6).max(PASSWORD_MAX_LENGTH).default(12),
@@ -46,10 +49,18 @@ export const EnvSchema = z
     RATE_LIMIT_MFA_PER_IP: positiveInt.default(30),
     RATE_LIMIT_MFA_SMS_PER_PENDING: positiveInt.default(4),
     RATE_LIMIT_MFA_SMS_PER_IP: positiveInt.default(20),
+    RATE_LIMIT_MFA_PER_ACCOUNT: positiveInt.default(10),
+    RATE_LIMIT_MFA_SMS_PER_ACCOUNT: positiveInt.default(10),
+    RATE_LIMIT_MFA_SMS_PER_PHONE: positiveInt.default(5),
+    RATE_LIMIT_EMAIL_LINK_PER_EMAIL: positiveInt.default(3),
+    RATE_LIMIT_RESET_PER_DEVICE: positiveInt.default(3),
+    RATE_LIMIT_MEMORY_MAX_KEYS: z.coerce.number().int().min(1_000).default(100_000),
     FRAME_ANCESTORS: z.string().min(1).default("'none'"),
     PRIVACY_POLICY_URL: z.url().default('https://policies.google.com/privacy'),
     COOKIES_HELP_URL: z.url().default('https://support.google.com/accounts/answer/61416'),
     SENTRY_DSN: z.url().optional(),
+    SENTRY_REPLAY_SESSION_SAMPLE_RATE: ratio.default(0.1),
+    SENTRY_REPLAY_ON_ERROR_SAMPLE_RATE: ratio.default(0.75),
     RECAPTCHA_SCRIPT_URL: z
       .url({ protocol: /^https?$/ })
       .refine((u) => !URL.canParse(u) || (!new URL(u).search && !new URL(u).hash && !new URL(u).username), {
@@ -70,6 +81,7 @@ export const EnvSchema = z
     SSO_PROVIDER_ID: z.string().regex(/^[\w.-]{1,128}$/).optional(),
     METRICS_PORT: port.optional(),
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+    SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   })
   .superRefine((env, ctx) => {
     const local = LOCAL_PLATFORMS.includes(env.PLATFORM)
@@ -97,6 +109,10 @@ export const EnvSchema = z
     if (!local && env.RECAPTCHA_SCRIPT_URL.startsWith('http:')) {
       ctx.addIssue({ code: 'custom', path: ['RECAPTCHA_SCRIPT_URL'], message: `must be https when PLATFORM is ${env.PLATFORM}` })
     }
+    // The flag service's answers choose what every visitor gets: never over plain HTTP outside local and test.
+    if (!local && env.FLAGS_OFREP_URL?.startsWith('http:')) {
+      ctx.addIssue({ code: 'custom', path: ['FLAGS_OFREP_URL'], message: `must be https when PLATFORM is ${env.PLATFORM}` })
+    }
     if (!env.SESSION_SECRET && !local) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: `required when PLATFORM is ${env.PLATFORM}` })
     }
@@ -108,6 +124,39 @@ export const EnvSchema = z
       })
     }
   })
+
+/** Express's names for address ranges (proxy-addr). */
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal'])
+
+/**
+ * `TRUST_PROXY`: a number of proxy hops (0 to 10), or the proxies' addresses as a comma-separated
+ * list of addresses, CIDR ranges and Express's names `loopback`, `linklocal`, `uniquelocal`
+ * (`10.0.0.0/8, loopback`). A list trusts exactly those peers, however many there are in a row.
+ */
+export function parseTrustProxy(value: string, ctx: z.RefinementCtx): number | string[] {
+  const text = value.trim()
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text)
+    if (hops <= 10) return hops
+  } else {
+    const entries = list(text)
+    const wrong = entries.find((entry) => !TRUST_PROXY_NAMES.has(entry) && !isAddressRange(entry))
+    if (entries.length > 0 && wrong === undefined) return entries
+  }
+  ctx.addIssue({
+    code: 'custom',
+    message: 'must be a number of proxies from 0 to 10, or a comma-separated list of addresses, CIDR ranges, loopback, linklocal, uniquelocal',
+  })
+  return z.NEVER
+}
+
+function isAddressRange(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/')
+  const version = isIP(address)
+  if (version === 0 || rest.length > 0) return false
+  if (prefix === undefined) return true
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128)
+}
 
 /** The emulator as an origin: accepts Firebase's `host:port` form or an http(s) URL. */
 export function parseEmulatorHost(value: string): string | null {

@@ -41,6 +41,18 @@ describe('configuration', () => {
     expect(result.errors.join('\n')).toMatch(/PORT[\s\S]*PLATFORM[\s\S]*TRUST_PROXY/)
   })
 
+  it('takes TRUST_PROXY as a hop count or as address ranges and names, and refuses anything else', () => {
+    const ranges = parseConfig({ TRUST_PROXY: '10.0.0.0/8, 2001:db8::/32,loopback, 192.0.2.7' })
+    expect(ranges.ok && ranges.config.trustProxy).toEqual(['10.0.0.0/8', '2001:db8::/32', 'loopback', '192.0.2.7'])
+    const hops = parseConfig({ TRUST_PROXY: '2' })
+    expect(hops.ok && hops.config.trustProxy).toBe(2)
+    for (const wrong of ['11', '10.0.0.0/33', 'example.com', '::1/129', '1.2.3.4/8/8', ' ']) {
+      const result = parseConfig({ TRUST_PROXY: wrong })
+      expect(result.ok, wrong).toBe(false)
+      if (!result.ok) expect(result.errors).toEqual([expect.stringMatching(/^TRUST_PROXY: must be a number of proxies/)])
+    }
+  })
+
   it('reads the rate limits, the per-device one included, with their defaults', () => {
     const defaults = parseConfig({})
     expect(defaults.ok && defaults.config.rateLimits).toEqual({
@@ -55,6 +67,16 @@ describe('configuration', () => {
       mfaCodePerIp: 30,
       mfaSmsPerPending: 4,
       mfaSmsPerIp: 20,
+      mfaCodePerAccount: 10,
+      mfaSmsPerAccount: 10,
+      mfaSmsPerPhone: 5,
+      linkPerEmail: 3,
+      resetPerDevice: 3,
+    })
+    expect(defaults.ok && defaults.config.rateLimitMemoryMaxKeys).toBe(100_000)
+    expect(parseConfig({ RATE_LIMIT_MEMORY_MAX_KEYS: '10' })).toEqual({
+      ok: false,
+      errors: [expect.stringContaining('RATE_LIMIT_MEMORY_MAX_KEYS')],
     })
     const set = parseConfig({ RATE_LIMIT_SIGNIN_PER_DEVICE: '7' })
     expect(set.ok && set.config.rateLimits.signInPerDevice).toBe(7)
@@ -125,6 +147,18 @@ describe('configuration', () => {
       expect(result).toEqual({ ok: false, errors: [expect.stringMatching(/^FLAGS_OFREP_URL: /)] })
       expect(JSON.stringify(result)).not.toContain('s3cret')
     }
+  })
+
+  it('requires an https FLAGS_OFREP_URL outside local and test: its answers choose what every visitor gets', () => {
+    const base = { IDENTITY_API_KEY: 'k', SESSION_SECRET: 'x'.repeat(32), FLAGS_OFREP_URL: 'http://flags.internal:8016' }
+    for (const platform of ['development', 'staging', 'isoprod', 'production']) {
+      expect(parseConfig({ ...base, PLATFORM: platform })).toEqual({
+        ok: false,
+        errors: [`FLAGS_OFREP_URL: must be https when PLATFORM is ${platform}`],
+      })
+      expect(parseConfig({ ...base, PLATFORM: platform, FLAGS_OFREP_URL: 'https://flags.internal:8016' }).ok).toBe(true)
+    }
+    for (const platform of ['local', 'test']) expect(parseConfig({ ...base, PLATFORM: platform }).ok).toBe(true)
   })
   it('loads reCAPTCHA from Google by default; RECAPTCHA_SCRIPT_URL names another (recaptcha.net)', () => {
     const defaults = parseConfig({})

@@ -36,6 +36,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     sessionSecrets: list(env.SESSION_SECRET ?? DEV_SESSION_SECRET),
     sessionMaxAgeSeconds: env.SESSION_MAX_AGE,
     tokenSyncUrl: env.TOKEN_SYNC_URL ?? null,
+    tokenSyncTimeoutMs: env.TOKEN_SYNC_TIMEOUT_MS,
     defaultRedirectUrl: env.DEFAULT_REDIRECT_URL ?? null,
     redirectAllowedOrigins: list(env.REDIRECT_ALLOWED_ORIGINS ?? ''),
     passwordMinLength: env.PASSWORD_MIN_LENGTH,
@@ -52,11 +53,20 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       mfaCodePerIp: env.RATE_LIMIT_MFA_PER_IP,
       mfaSmsPerPending: env.RATE_LIMIT_MFA_SMS_PER_PENDING,
       mfaSmsPerIp: env.RATE_LIMIT_MFA_SMS_PER_IP,
+      mfaCodePerAccount: env.RATE_LIMIT_MFA_PER_ACCOUNT,
+      mfaSmsPerAccount: env.RATE_LIMIT_MFA_SMS_PER_ACCOUNT,
+      mfaSmsPerPhone: env.RATE_LIMIT_MFA_SMS_PER_PHONE,
+      linkPerEmail: env.RATE_LIMIT_EMAIL_LINK_PER_EMAIL,
+      resetPerDevice: env.RATE_LIMIT_RESET_PER_DEVICE,
     },
+    /** Most rate-limit counters held in memory (ADR 027). */
+    rateLimitMemoryMaxKeys: env.RATE_LIMIT_MEMORY_MAX_KEYS,
     frameAncestors: env.FRAME_ANCESTORS,
     privacyPolicyUrl: env.PRIVACY_POLICY_URL,
     cookiesHelpUrl: env.COOKIES_HELP_URL,
     sentryDsn: env.SENTRY_DSN ?? null,
+    /** Shares of browser sessions Session Replay records: all along, or only when an error happens. */
+    replaySampleRates: { session: env.SENTRY_REPLAY_SESSION_SAMPLE_RATE, onError: env.SENTRY_REPLAY_ON_ERROR_SAMPLE_RATE },
     /** Where pages load reCAPTCHA Enterprise from, while the identity project enforces it (ADR 020). */
     recaptchaScriptUrl: env.RECAPTCHA_SCRIPT_URL,
     flagsFile: env.FLAGS_FILE ?? null,
@@ -71,6 +81,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     ssoProviderId: env.SSO_PROVIDER_ID ?? null,
     metricsPort: env.METRICS_PORT ?? null,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
   }
 }
 

@@ -19,8 +19,11 @@ export interface CookieSpec {
   hostPrefix: boolean
   /** For a sealed value (sealForBrowser, ADR 017): the label its HMAC covers. null: a plain or self-signed value. */
   sealedAs: string | null
-  /** Logout clears site data: the cookie is expired explicitly, set back (app/.server/auth/logout.ts), or dropped with the rest. */
-  atLogout: 'clear' | 'keep' | 'drop'
+  /**
+   * Logout expires the session and every flow's cookie (app/.server/auth/logout.ts); it leaves the
+   * visitor's preferences, the CSRF token and the device cookie alone (ADR 028).
+   */
+  atLogout: 'clear' | 'keep'
   /** An anonymous form page is the same for every holder of it, so holding it still gets a page shell (app/.server/http/page-shells.ts). */
   shellNeutral: boolean
 }
@@ -29,7 +32,7 @@ const YEAR = 365 * 24 * 60 * 60
 const HOUR = 60 * 60
 
 /** The attributes of a sealed cookie that carries one flow's state (ADR 017). */
-const FLOW = { httpOnly: true, sameSite: 'Lax', hostPrefix: true, atLogout: 'drop', shellNeutral: false } as const
+const FLOW = { httpOnly: true, sameSite: 'Lax', hostPrefix: true, atLogout: 'clear', shellNeutral: false } as const
 /** The attributes of a preference the visitor chose, kept for a year and across logout. */
 const PREFERENCE = {
   maxAge: YEAR,
@@ -61,7 +64,7 @@ export const COOKIES = {
     sameSite: 'Lax',
     hostPrefix: true,
     sealedAs: null,
-    atLogout: 'drop',
+    atLogout: 'keep',
     shellNeutral: true,
   },
   ssoState: {
@@ -73,7 +76,7 @@ export const COOKIES = {
     sameSite: 'None',
     hostPrefix: true,
     sealedAs: 'sso-state',
-    atLogout: 'drop',
+    atLogout: 'clear',
     shellNeutral: false,
   },
   mfaPending: {

@@ -51,11 +51,12 @@ export const EmailActionConfirm = forwardRef<HTMLFormElement, { page: ConfirmPag
       <>
         <h1>{t(TITLES[page.mode])}</h1>
         {error ? <FormAlert>{t(error.message)}</FormAlert> : null}
-        <p className="subtitle">{explanation}</p>
+        {/* The explanation names the account's address: kept out of Session Replay (ADR 030). */}
+        <p className="subtitle" data-personal>
+          {explanation}
+        </p>
         <SecureForm ref={ref} action={action} className="stack" noValidate>
-          {askEmail ? (
-            <EmailField defaultValue={error?.email ?? ''} />
-          ) : null}
+          {askEmail ? <EmailField defaultValue={error?.email ?? ''} /> : null}
           <SubmitButton pendingLabel={t('emailAction.pending')}>{t('emailAction.continue')}</SubmitButton>
         </SecureForm>
       </>
@@ -88,10 +89,17 @@ export function EmailActionDone({ result }: { result: Done }) {
   return (
     <>
       <h1>{t(TITLES[result.mode])}</h1>
-      <FormAlert tone="success">{message}</FormAlert>
+      {/* The message may name the account's address: kept out of Session Replay (ADR 030). */}
+      <FormAlert tone="success">
+        <span data-personal>{message}</span>
+      </FormAlert>
       {advice ? <p>{advice}</p> : null}
       <p className="links">
-        {advice ? <Link to={resetLink}>{t('emailAction.resetPassword')}</Link> : null}
+        {advice ? (
+          <Link to={resetLink} data-personal>
+            {t('emailAction.resetPassword')}
+          </Link>
+        ) : null}
         {result.continueTo ? <a href={result.continueTo}>{t('emailAction.next')}</a> : null}
         <Link to="/">{t('error.backToSignIn')}</Link>
       </p>

@@ -12,7 +12,8 @@ export function SignedIn({ email, continueTo }: { email: string; continueTo: { h
   return (
     <>
       <h1>{t('signIn.signedInTitle')}</h1>
-      <div className="account">
+      {/* data-personal: Session Replay records the account's address as an empty box (ADR 030). */}
+      <div className="account" data-personal>
         <span className="account-avatar" aria-hidden="true">
           {initial}
         </span>

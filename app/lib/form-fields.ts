@@ -1,10 +1,7 @@
 /**
- * The hidden fields every protected form carries (app/components/secure-form.tsx), read back by
+ * The hidden field every protected form carries (app/components/secure-form.tsx), read back by
  * the form guard (app/.server/policy/csrf.ts): one name for both sides.
  */
 
 /** The hidden field that carries the CSRF token. */
 export const CSRF_FIELD = 'csrf'
-
-/** The honeypot: bots fill every input; people never see this one. */
-export const HONEYPOT_FIELD = 'website'

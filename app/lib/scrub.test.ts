@@ -37,6 +37,12 @@ describe('scrub', () => {
     )
   })
 
+  it('redacts the account address a link carries (the forgot-password link follows what was typed)', () => {
+    expect(scrub('https://portal/forgot-password?email=camille%40example.fr&lang=fr')).toBe(
+      'https://portal/forgot-password?email=[redacted]&lang=fr',
+    )
+  })
+
   it('leaves other values alone', () => {
     expect(scrub({ a: 1, b: null, c: ['x'] })).toEqual({ a: 1, b: null, c: ['x'] })
   })

@@ -1,11 +1,11 @@
 /**
  * Removes secrets from what goes to error reporting (seed section 9: events and breadcrumbs):
  * passwords, tokens, oobCodes, second-factor codes and pending credentials, cookies, the Authorization header, CSRF tokens and API keys,
- * whether they sit under a key or in a URL's query string. Used on both sides.
+ * whether they sit under a key or in a URL's query string; and the account address a link carries (`email=`). Used on both sides.
  */
 const SECRET_KEY =
   /pass(word)?|token|oob_?code|^code$|verification_?code|credential|cookie|authorization|csrf|secret|api_?key|^key$|captcha|session/i
-const SECRET_PARAM = /((?:^|[?&;\s])(?:oobCode|apiKey|key|token|access_token|id_token|refresh_token|password|csrf|code)=)[^&#\s"']*/gi
+const SECRET_PARAM = /((?:^|[?&;\s])(?:oobCode|apiKey|key|token|access_token|id_token|refresh_token|password|csrf|code|email)=)[^&#\s"']*/gi
 const REDACTED = '[redacted]'
 const MAX_DEPTH = 12
 

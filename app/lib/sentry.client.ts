@@ -1,30 +1,32 @@
-import * as Sentry from '@sentry/react-router'
+import { addIntegration, captureException, init } from '@sentry/react-router'
+import type { BrowserSentryConfig } from '~/.server/ops/sentry'
 import { scrub } from './scrub'
 
 /**
- * The browser reporter, loaded (as its own chunk) only when the server says reporting is on.
- * Replays keep text and inputs (seed section 9) except password fields, which stay masked.
+ * The browser reporter, loaded (as its own chunk, once the page is loaded and idle) only when the
+ * server says reporting is on. `settings` is the page's `<meta name="sentry">` (root.tsx);
+ * `earlier` holds the page's error events until now, which `keep` (its listener) stops collecting. Session Replay is a
+ * chunk of its own again, fetched after (ADR 030): an error before then has no replay.
  */
-export function initBrowserSentry({ dsn, environment }: { dsn: string; environment: string }) {
-  Sentry.init({
+export function initBrowserSentry(settings: HTMLMetaElement, earlier: Event[], keep: (event: Event) => void) {
+  removeEventListener('error', keep)
+  removeEventListener('unhandledrejection', keep)
+  const { dsn, environment, replaySessionSampleRate, replayOnErrorSampleRate } = JSON.parse(
+    settings.content,
+  ) as BrowserSentryConfig
+  init({
     dsn,
     environment,
     tracesSampleRate: 1,
-    replaysSessionSampleRate: 0.1,
-    replaysOnErrorSampleRate: 0.75,
-    integrations: [
-      Sentry.replayIntegration({
-        maskAllText: false,
-        maskAllInputs: false,
-        mask: ['input[type="password"]'],
-        block: ['input[type="password"]'],
-        mutationLimit: 10_000,
-        mutationBreadcrumbLimit: 750,
-        slowClickTimeout: 7_000,
-      }),
-    ],
+    replaysSessionSampleRate: replaySessionSampleRate,
+    replaysOnErrorSampleRate: replayOnErrorSampleRate,
     beforeSend: (event) => scrub(event),
     beforeSendTransaction: (event) => scrub(event),
     beforeBreadcrumb: (breadcrumb) => scrub(breadcrumb),
   })
+  for (const event of earlier)
+    captureException(event instanceof PromiseRejectionEvent ? event.reason : (event as ErrorEvent).error)
+  if (replaySessionSampleRate > 0 || replayOnErrorSampleRate > 0) {
+    void import('./sentry-replay.client').then(({ replay }) => addIntegration(replay()))
+  }
 }

@@ -49,6 +49,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     getFlags(),
   ])
   if (session.status === 'invalid') headers.append('Set-Cookie', clearSessionCookie())
+  // Nobody could judge the session: it stays, and the visitor is told to come back (ADR 029).
+  if (session.status === 'unavailable') throw data({ reason: 'identity-unavailable' }, { status: 503, headers })
   if (session.status === 'signed-in' && target.kind === 'ok') throw redirect(target.url, { headers })
   return data(
     {
@@ -84,7 +86,7 @@ async function continueTarget(
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { form, isBot } = await guardForm(request, context)
+  const { form } = await guardForm(request, context)
   // Kept for the form when it comes back; the password never is.
   const email = formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
 
@@ -103,7 +105,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     const sent = await sendSignInLink(
       request,
-      { email: parsed.data.email, redirect: redirectParam, locale: getLocale(request), isBot, captchaResponse },
+      { email: parsed.data.email, redirect: redirectParam, locale: getLocale(request), captchaResponse },
       context,
     )
     const headers = new Headers(NO_STORE)
@@ -114,8 +116,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success) {
     return data<ActionData>({ email, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: NO_STORE })
   }
-  if (isBot) return data<ActionData>({ email, formError: 'error.wrongCredentials' }, { status: 401, headers: NO_STORE })
-
   const outcome = await signInWithPassword(
     request,
     { ...parsed.data, captchaResponse, redirect: redirectParam },
@@ -204,7 +204,10 @@ export default function SignIn() {
         </SecureForm>
       ) : null}
       <p className="links">
-        <Link to={`/forgot-password${forgot.size ? `?${forgot}` : ''}`}>{t('signIn.forgotPassword')}</Link>
+        {/* Its link carries the typed address: kept out of Session Replay (ADR 030). */}
+        <Link to={`/forgot-password${forgot.size ? `?${forgot}` : ''}`} data-personal>
+          {t('signIn.forgotPassword')}
+        </Link>
       </p>
     </>
   )

@@ -54,8 +54,8 @@ export async function loader({ request, url }: LoaderFunctionArgs) {
 
 /** 'Continue': spends the code (a sign-in link signs in and redirects). */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { form, isBot } = await guardForm(request, context)
-  const outcome = await applyEmailAction(request, form, isBot, context)
+  const { form } = await guardForm(request, context)
+  const outcome = await applyEmailAction(request, form, context)
   if (outcome.unavailable) {
     throw data({ reason: 'identity-unavailable' }, { status: outcome.unavailable, headers: NO_STORE })
   }

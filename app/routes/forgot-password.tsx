@@ -37,7 +37,7 @@ export function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { form, isBot } = await guardForm(request, context)
+  const { form } = await guardForm(request, context)
   const email = formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
   const parsed = ForgotPasswordFormSchema.safeParse({ email: form.get('email') })
   if (!parsed.success) {
@@ -48,17 +48,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
     form.has('redirect') ? formText(form, 'redirect') : null,
     context.publicOrigin,
   )
-  if (!isBot) {
-    await requestPasswordReset(
-      {
-        email: parsed.data.email,
-        locale: getLocale(request),
-        redirect: redirectParam,
-        captchaResponse: postedCaptchaToken(form),
-      },
-      context,
-    )
-  }
+  const requested = await requestPasswordReset(
+    request,
+    {
+      email: parsed.data.email,
+      locale: getLocale(request),
+      redirect: redirectParam,
+      captchaResponse: postedCaptchaToken(form),
+    },
+    context,
+  )
+  if (!requested.ok)
+    return data({ email, formError: requested.message }, { status: requested.status, headers: NO_STORE })
   // Post-redirect-get: the same answer for every address, and a refresh sends nothing.
   const next = new URLSearchParams({ sent: '1' })
   if (redirectParam) next.set('redirect', redirectParam)
@@ -68,7 +69,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function ForgotPassword() {
   const { t } = useTranslation()
   const { sent, captcha } = useLoaderData<typeof loader>()
-  const actionData = useActionData<typeof action>() as { email: string; fieldErrors: FieldErrors } | undefined
+  const actionData = useActionData<typeof action>() as
+    { email: string; fieldErrors?: FieldErrors; formError?: 'error.captchaNeedsJs' } | undefined
   const [searchParams] = useSearchParams()
   const redirectTo = searchParams.get('redirect')
   const formRef = useRef<HTMLFormElement>(null)
@@ -81,7 +83,7 @@ export default function ForgotPassword() {
     actionFor: () => 'getOobCode',
   })
   const back = redirectTo !== null ? `/?${new URLSearchParams({ redirect: redirectTo })}` : '/'
-  const emailError = actionData?.fieldErrors.email
+  const emailError = actionData?.fieldErrors?.email
 
   return (
     <>
@@ -90,6 +92,7 @@ export default function ForgotPassword() {
         <FormAlert tone="success">{t('forgotPassword.emailSent')}</FormAlert>
       ) : (
         <>
+          {actionData?.formError ? <FormAlert>{t(actionData.formError)}</FormAlert> : null}
           <p className="subtitle">{t('forgotPassword.subtitle')}</p>
           <SecureForm ref={formRef} className="stack" noValidate onSubmit={onSubmit}>
             {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}

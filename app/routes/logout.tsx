@@ -25,7 +25,8 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.logo
 /** GET never changes state: it only offers the button. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getSession(request)
-  return data({ signedIn: session.status === 'signed-in' }, { headers: NO_STORE })
+  // While the identity service cannot judge the cookie, the visitor may still want to leave.
+  return data({ signedIn: session.status === 'signed-in' || session.status === 'unavailable' }, { headers: NO_STORE })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -37,9 +38,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     securityEvent('logout', { reqId: context.requestId, ip: context.clientIp, email: session.user.email ?? undefined })
   }
   await syncToken(null)
-  const headers = new Headers({ ...NO_STORE, 'Clear-Site-Data': '"cookies"' })
-  // The session cookie is expired; the preferences and the device cookie are set back (the registry says which).
-  for (const cookie of logoutCookies(request)) headers.append('Set-Cookie', cookie)
+  const headers = new Headers(NO_STORE)
+  for (const cookie of logoutCookies()) headers.append('Set-Cookie', cookie)
   return data({ done: true }, { headers })
 }
 

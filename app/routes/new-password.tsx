@@ -78,13 +78,12 @@ export async function loader({ request, url }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, url, context }: ActionFunctionArgs) {
-  const { form, isBot } = await guardForm(request, context)
+  const { form } = await guardForm(request, context)
   const outcome = await completePasswordReset(
     {
       oobCode: readResetCode(request),
       password: formText(form, 'password'),
       confirmation: formText(form, 'confirmation'),
-      isBot,
     },
     context,
   )
@@ -121,7 +120,7 @@ export default function NewPassword() {
         <FormAlert>{t('error.invalidLink')}</FormAlert>
         <p className="subtitle">{t('newPassword.invalidText')}</p>
         <div className="actions">
-          <Link to={again} className="button-primary button-link">
+          <Link to={again} className="button-primary button-link" data-personal>
             {t('newPassword.requestNew')}
           </Link>
           <Link to={signInLink}>{t('error.backToSignIn')}</Link>
@@ -198,7 +197,7 @@ function Subtitle({ email }: { email: string }) {
     <p className="subtitle">
       {before}
       {/* The full stop goes with the address: cut with it, never left alone after the ellipsis. */}
-      <span className="ellipsis email-line" title={email}>
+      <span className="ellipsis email-line" title={email} data-personal>
         {`${email}${after}`}
       </span>
     </p>

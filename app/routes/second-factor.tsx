@@ -24,7 +24,6 @@ import {
   secondFactorAction,
   secondFactorView,
   type SecondFactorView,
-  type StepMessage,
 } from '~/.server/auth/second-factor'
 import { signInPageWith } from '~/.server/auth/sign-in-page'
 
@@ -49,8 +48,7 @@ export function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { form, isBot } = await guardForm(request, context)
-  if (isBot) return data({ message: 'mfa.wrongCode' as StepMessage }, { status: 400, headers: NO_STORE })
+  const { form } = await guardForm(request, context)
   const outcome = await secondFactorAction(
     request,
     {

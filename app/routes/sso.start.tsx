@@ -17,8 +17,7 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.sso'
  * by itself: a Refresh header without JavaScript, location.assign with it, and a link for both.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { form, isBot } = await guardForm(request, context)
-  if (isBot) throw redirect('/', { status: 303, headers: NO_STORE })
+  const { form } = await guardForm(request, context)
   const outcome = await startSso(
     request,
     {

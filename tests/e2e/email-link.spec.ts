@@ -190,20 +190,6 @@ test.describe('over HTTP', () => {
     ).toBe(true)
   })
 
-  test('a bot filling the honeypot gets the same answer and no email', async ({ request, admin }) => {
-    const email = uniqueEmail('bot')
-    const post = await postForm(
-      request,
-      '/?index',
-      { email, intent: 'email-link', website: 'http://spam.example' },
-      { formPage: '/' },
-    )
-    expect(post.status()).toBe(303)
-    expect(post.headers()['location']).toBe('/?emailLink=sent')
-    await new Promise((r) => setTimeout(r, 500))
-    expect((await admin.oobCodes()).some((c) => c.email === email)).toBe(false)
-  })
-
   test('with the flag off there is no button, and a sign-in link is an invalid link', async ({ page, playwright }) => {
     const global = process.env.PORTAL_URL!
     await page.goto(global)

@@ -167,7 +167,7 @@ test('no code, password or token reaches the logs over the whole flow', async ({
   try {
     const email = uniqueEmail('logs')
     const { idToken, refreshToken } = await admin.createUser(email, OLD_PASSWORD)
-    expect((await postForm(request, '/?index', { email, password: 'Wrong-password-1' })).status()).toBe(401)
+    expect((await postForm(request, '/?index', { email, password: 'Wrong-password-1' })).status()).toBe(400)
     expect((await postForm(request, '/forgot-password', { email })).status()).toBe(303)
     const link = new URL(await resetLink(admin, email, portal.url))
     const oobCode = link.searchParams.get('oobCode')!

@@ -81,7 +81,9 @@ test.describe('reCAPTCHA enforced on email and password', () => {
     await expect(page.locator('iframe')).toHaveCount(0)
   })
 
-  test('with JavaScript, one click on Send email sends the reset email with a getOobCode token @js-only', async ({ page }) => {
+  test('with JavaScript, one click on Send email sends the reset email with a getOobCode token @js-only', async ({
+    page,
+  }) => {
     const email = uniqueEmail('rc-reset')
     await admin().createUser(email, PASSWORD)
     await page.goto(`${setup.portal.url}/forgot-password`)
@@ -92,11 +94,17 @@ test.describe('reCAPTCHA enforced on email and password', () => {
     )
     await expect.poll(async () => (await admin().oobCodes()).filter((c) => c.email === email).length).toBe(1)
     const sent = setup.service.seen.filter((s) => s.call === 'sendOobCode').at(-1)
-    expect(sent).toMatchObject({ clientType: 'CLIENT_TYPE_WEB', recaptchaVersion: 'RECAPTCHA_ENTERPRISE', refused: null })
+    expect(sent).toMatchObject({
+      clientType: 'CLIENT_TYPE_WEB',
+      recaptchaVersion: 'RECAPTCHA_ENTERPRISE',
+      refused: null,
+    })
     expect(sent?.token).toMatch(/^token-for-getOobCode\./)
   })
 
-  test('with JavaScript, the sign-in link button sends its email with a getOobCode token @js-only', async ({ page }) => {
+  test('with JavaScript, the sign-in link button sends its email with a getOobCode token @js-only', async ({
+    page,
+  }) => {
     const email = uniqueEmail('rc-link')
     await admin().createUser(email, PASSWORD)
     await page.goto(`${setup.portal.url}/`)
@@ -110,7 +118,10 @@ test.describe('reCAPTCHA enforced on email and password', () => {
     expect(sent?.token).toMatch(/^token-for-getOobCode\./)
   })
 
-  test('without JavaScript, the alert names JavaScript, the email stays, no session @no-js-only', async ({ page, context }) => {
+  test('without JavaScript, the alert names JavaScript, the email stays, no session @no-js-only', async ({
+    page,
+    context,
+  }) => {
     const email = uniqueEmail('rc-nojs')
     await admin().createUser(email, PASSWORD)
     await signIn(page, setup.portal.url, email)
@@ -119,6 +130,20 @@ test.describe('reCAPTCHA enforced on email and password', () => {
     await expect(page.getByLabel('Password')).toHaveValue('')
     expect((await context.cookies()).find((c) => c.name === 'session')).toBeUndefined()
     expect(setup.stub.requests).toEqual([])
+  })
+
+  test('without JavaScript, a reset request says the page needs JavaScript, not that an email is on its way @no-js-only', async ({
+    page,
+  }) => {
+    const email = uniqueEmail('rc-reset-nojs')
+    await admin().createUser(email, PASSWORD)
+    await page.goto(`${setup.portal.url}/forgot-password`)
+    await page.getByLabel('Email').fill(email)
+    await page.getByRole('button', { name: 'Send email' }).click()
+    await expect(page.getByRole('alert')).toContainText('this form runs an automatic check that needs JavaScript')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Please enter your email address')
+    await expect(page.getByLabel('Email')).toHaveValue(email)
+    expect((await admin().oobCodes()).filter((c) => c.email === email)).toEqual([])
   })
 })
 
@@ -142,7 +167,10 @@ test.describe('a service that refuses the first token', () => {
   })
 })
 
-test('with enforcement off (the emulator’s 501) no reCAPTCHA script loads and the CSP names none', async ({ page, baseURL }) => {
+test('with enforcement off (the emulator’s 501) no reCAPTCHA script loads and the CSP names none', async ({
+  page,
+  baseURL,
+}) => {
   const elsewhere: string[] = []
   const scripts: string[] = []
   page.on('request', (request) => {

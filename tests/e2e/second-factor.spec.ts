@@ -288,3 +288,39 @@ test.describe('single sign-on, in English', () => {
     expect((await followed).url()).toBe('http://localhost:9/after')
   })
 })
+
+test('no answer of the portal is a 401 without a challenge: wrong password, unknown address, wrong code', async ({
+  page,
+  admin,
+  mfaPortal,
+}) => {
+  // RFC 9110 § 15.5.2: a 401 must carry WWW-Authenticate; a text browser asks what to do with one.
+  const unchallenged: string[] = []
+  const answers: number[] = []
+  page.on('response', (response) => {
+    if (!response.url().startsWith(mfaPortal.url)) return
+    answers.push(response.status())
+    if (response.status() === 401 && !response.headers()['www-authenticate']) unchallenged.push(response.url())
+  })
+  const l = LABELS.fr
+  const phone = uniquePhone()
+  const email = await mfaAccount(admin, [{ phoneNumber: phone }])
+  await page.goto('/')
+  for (const address of [email, uniqueEmail('nobody')]) {
+    await page.getByLabel(l.email).fill(address)
+    await page.getByLabel(l.password).fill('Not-the-password-1')
+    await page.getByRole('button', { name: l.signIn }).click()
+    await expect(page.getByRole('alert')).toHaveText('Adresse e-mail ou mot de passe incorrect')
+  }
+  await passwordSignIn(page, l, email)
+  await expect(page.getByRole('heading', { name: l.step })).toBeVisible()
+  const code = await admin.lastSmsCode(phone)
+  await page.getByLabel(l.code).fill(wrongCodeFor(code!))
+  await page.getByRole('button', { name: l.verify }).click()
+  await expect(page.getByRole('alert')).toHaveText(l.wrong)
+  expect(
+    answers.some((status) => status >= 400),
+    'the failures were answered with an error status',
+  ).toBe(true)
+  expect(unchallenged).toEqual([])
+})

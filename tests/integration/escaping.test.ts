@@ -226,7 +226,7 @@ describe.each(Object.entries(PAYLOADS))('the %s payload', (_name, payload) => {
     const answer = await send('GET', first.location!, { cookie: `${csrfCookie}; ${resetCookie}` })
     expect(answer.status).toBe(200)
     expectEscaped(answer, payload, [
-      `Choisissez un nouveau mot de passe pour <span class="ellipsis email-line" title="${escapeHtml(email)}">${escapeHtml(email)}.</span>`,
+      `Choisissez un nouveau mot de passe pour <span class="ellipsis email-line" title="${escapeHtml(email)}" data-personal="true">${escapeHtml(email)}.</span>`,
       `value="${escapeHtml(email)}"`,
     ])
   })

@@ -20,6 +20,8 @@ interface OfrepServer {
   delayMs: number
   /** Answer every call with this status and no OFREP body (an outage behind a proxy). */
   failWith: number | null
+  /** The Content-Type of every answer. */
+  contentType: string
   requests: Array<{ path: string; authorization?: string; body: unknown }>
   /** How many calls it has answered so far. */
   answered: number
@@ -27,8 +29,14 @@ interface OfrepServer {
 }
 
 async function startOfrepServer(flags: Record<string, boolean>, delayMs = 0): Promise<OfrepServer> {
-  const sockets = new Set<Socket>()
-  const state: Omit<OfrepServer, 'url' | 'close'> = { flags, delayMs, failWith: null, requests: [], answered: 0 }
+  const state: Omit<OfrepServer, 'url' | 'close'> = {
+    flags,
+    delayMs,
+    failWith: null,
+    contentType: 'application/json',
+    requests: [],
+    answered: 0,
+  }
   const server = http.createServer((req, res) => {
     let raw = ''
     req.setEncoding('utf8')
@@ -39,7 +47,7 @@ async function startOfrepServer(flags: Record<string, boolean>, delayMs = 0): Pr
       const send = (status: number, payload: unknown) => {
         if (res.destroyed) return
         state.answered += 1
-        res.writeHead(status, { 'Content-Type': 'application/json' })
+        res.writeHead(status, { 'Content-Type': state.contentType })
         res.end(JSON.stringify(payload))
       }
       const answer = () => {
@@ -69,20 +77,48 @@ async function startOfrepServer(flags: Record<string, boolean>, delayMs = 0): Pr
       else answer()
     })
   })
-  server.on('connection', (socket) => {
-    sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
+  return Object.assign(state, await listening(server))
+}
+
+/**
+ * A flag service whose answer for `sso` is about `size` bytes of valid JSON that costs far more once
+ * parsed (an array of empty objects), streamed from one reused chunk at the pace the reader takes
+ * it, so that the test's own memory stays flat.
+ */
+async function startHugeServer(size: number): Promise<{ url: string; requests: number; ended: number; close(): Promise<void> }> {
+  const state = { requests: 0, ended: 0 }
+  const head = Buffer.from('{"key":"sso","value":true,"variant":"on","reason":"STATIC","metadata":{"padding":[')
+  const tail = Buffer.from('{}]}}')
+  const chunk = Buffer.from('{},'.repeat(21_845))
+  const chunks = Math.ceil(size / chunk.length)
+  const length = head.length + chunks * chunk.length + tail.length
+  const server = http.createServer((req, res) => {
+    state.requests += 1
+    req.resume()
+    res.once('close', () => (state.ended += 1))
+    // The first answers are ordinary (sso: true); then one huge answer at a time, so that one
+    // reader takes it as fast as it can: the other flag is unknown.
+    if (req.url !== '/ofrep/v1/evaluate/flags/sso') {
+      res.writeHead(404, { 'Content-Type': 'application/json' })
+      return void res.end(JSON.stringify({ key: 'emailLinkSignIn', errorCode: 'FLAG_NOT_FOUND' }))
+    }
+    if (state.requests <= 2) {
+      res.writeHead(200, { 'Content-Type': 'application/json' })
+      return void res.end(JSON.stringify({ key: 'sso', value: true, variant: 'on', reason: 'STATIC' }))
+    }
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(length) })
+    res.write(head)
+    let left = chunks
+    const pump = () => {
+      while (left > 0 && !res.destroyed) {
+        left -= 1
+        if (!res.write(chunk)) return void res.once('drain', pump)
+      }
+      if (!res.destroyed) res.end(tail)
+    }
+    pump()
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return Object.assign(state, {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy()
-        server.close(() => resolve())
-      }),
-  })
+  return Object.assign(state, await listening(server))
 }
 
 const TOKEN = 'Bearer ofrep-test-token-3f9c'
@@ -183,6 +219,30 @@ describe('remote feature flags (OFREP) in the portal', () => {
     expect(p.output()).not.toContain('ofrep-test-token')
   })
 
+  it('a 40 MB answer is not read past 64 KiB: the portal stays alive and keeps the last values, warns once', async () => {
+    const huge = await startHugeServer(40 * 1024 * 1024)
+    try {
+      const p = await portal({ FLAGS_OFREP_URL: huge.url, SSO_PROVIDER_ID: 'oidc.test' })
+      expect((await signInPage(p)).title).toBe(SSO_TITLE)
+      // Past the cache's age (30 s), a page starts a refresh in the background: the huge answer.
+      const calls = huge.requests
+      await new Promise((resolve) => setTimeout(resolve, 31_000))
+      expect((await signInPage(p)).title).toBe(SSO_TITLE)
+      // Every answer begun has ended: read to its end, or dropped by the portal.
+      await waitFor('the huge answer to end', async () => huge.requests > calls && huge.ended === huge.requests, 30_000)
+      const page = () =>
+        signInPage(p).catch((error: Error) => {
+          throw new Error(`the portal is gone (${error.message}): ${p.output().slice(-400)}`)
+        })
+      for (let i = 0; i < 3; i++) expect((await page()).title).toBe(SSO_TITLE)
+      await waitFor('the warning', async () => p.output().includes('flags-remote-failed'), 10_000)
+      expect(count(p.output(), 'flags-remote-failed')).toBe(1)
+      expect(p.output()).toContain('answer over 65536 bytes')
+    } finally {
+      await huge.close()
+    }
+  }, 120_000)
+
   it('a slow service (answers after 5 s) does not hold the page: it is answered with the defaults before the service answers', async () => {
     const service = await serve({ sso: true }, 5_000)
     const p = await portal({ FLAGS_OFREP_URL: service.url })
@@ -246,6 +306,25 @@ describe('RemoteFlags cache', () => {
     }
   })
 
+  it('uses no answer that is not JSON (Content-Type), and takes the values once it is', async () => {
+    const service = await startOfrepServer({ sso: true })
+    service.contentType = 'text/html; charset=utf-8'
+    const logs = captureLogs()
+    try {
+      const flags = new RemoteFlags({ url: service.url, headers: [] }, timing)
+      expect(await flags.get()).toEqual({})
+      await waitFor('the warning', async () => logs.text().includes('flags-remote-failed'), 3_000)
+      expect(logs.text()).toContain('not JSON: text/html')
+      expect(await flags.get()).toEqual({})
+
+      service.contentType = 'application/json; charset=utf-8'
+      await waitFor('the values', async () => (await flags.get()).sso === true, 3_000)
+    } finally {
+      logs.stop()
+      await service.close()
+    }
+  })
+
   it('never makes a caller wait longer than the first wait, nor at all once it has waited', async () => {
     const service = await startOfrepServer({ sso: true }, 2_000)
     try {
@@ -261,3 +340,22 @@ describe('RemoteFlags cache', () => {
     }
   })
 })
+
+/** Listens on a free loopback port; `close` also cuts the connections still open. */
+async function listening(server: http.Server): Promise<{ url: string; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>()
+  server.on('connection', (socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy()
+        server.close(() => resolve())
+      }),
+  }
+}

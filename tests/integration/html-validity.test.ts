@@ -64,7 +64,7 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   await keep('sign-in', await browser.get('/'), 200)
   await keep('sign-in-bad-redirect', await browser.get('/?redirect=javascript%3Aalert(1)'), 200)
   await keep('sign-in-empty', await browser.post('/?index', { email: '', password: '' }), 400)
-  await keep('sign-in-wrong', await browser.post('/?index', { email, password: 'Wrong-Pass-1234' }), 401)
+  await keep('sign-in-wrong', await browser.post('/?index', { email, password: 'Wrong-Pass-1234' }), 400)
   await follow('email-link-sent', await browser.post('/?index', { email, intent: 'email-link' }))
   await keep('forgot', await browser.get('/forgot-password'), 200)
   await keep('forgot-invalid', await browser.post('/forgot-password', { email: 'not-an-email' }, '/forgot-password'), 400)

@@ -37,6 +37,16 @@ describe('the HTTP server', () => {
     expect(await clientIpSeen('1', { 'X-Forwarded-For': '198.51.100.1, 203.0.113.9' })).toBe('203.0.113.9')
   })
 
+  it('with TRUST_PROXY as address ranges, skips every trusted hop however many there are', async () => {
+    // A cloud load balancer (10.x) in front of an ingress on this host: two trusted hops on one path,
+    // one on another. The client is the nearest address that is not a trusted proxy.
+    const ranges = '10.0.0.0/8, loopback'
+    expect(await clientIpSeen(ranges, { 'X-Forwarded-For': '203.0.113.9, 10.1.2.3' })).toBe('203.0.113.9')
+    expect(await clientIpSeen(ranges, { 'X-Forwarded-For': '203.0.113.9' })).toBe('203.0.113.9')
+    // A forged entry before an untrusted address is never believed.
+    expect(await clientIpSeen(ranges, { 'X-Forwarded-For': '198.51.100.1, 203.0.113.9, 10.1.2.3' })).toBe('203.0.113.9')
+  })
+
   it('answers /healthz with 200 and returns the request id', async () => {
     const result = parseConfig({})
     if (!result.ok) throw new Error()

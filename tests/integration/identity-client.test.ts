@@ -40,6 +40,7 @@ describe('createIdentityClient', () => {
       timeoutMs: 1_000,
     })
     expect(Object.keys(client).sort()).toEqual([
+      'bounded',
       'checkActionCode',
       'close',
       'createAuthUri',

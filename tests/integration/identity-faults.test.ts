@@ -124,6 +124,32 @@ describe('identity client faults', () => {
     await expect(c.signInWithPassword('c@example.com', 'pw')).resolves.toMatchObject({ localId: 'uid-1' })
   })
 
+  it('bounded() work (firebase-admin) shares the in-flight bound and answers by the time-out', async () => {
+    const held: Array<() => void> = []
+    handler = (_req, res) => held.push(() => json(res, 200, SIGN_IN))
+    const c = client({ maxInFlight: 2, timeoutMs: 300 })
+    // Its failure is taken at once: on a busy machine it may come before the assertions below reach it.
+    const call = failure(c.signInWithPassword('a@example.com', 'pw'))
+    let release = () => undefined as void
+    const admin = failure(c.bounded('verifySessionCookie', () => new Promise<void>((resolve) => (release = resolve))))
+    await expect.poll(() => held.length).toBe(1)
+    // Both slots are taken: a REST call and more admin work are refused at once.
+    expect((await failure(c.signInWithPassword('b@example.com', 'pw'))).reason).toBe('TOO_MANY_CALLS_IN_FLIGHT')
+    expect((await failure(c.bounded('verifySessionCookie', async () => 'x'))).reason).toBe('TOO_MANY_CALLS_IN_FLIGHT')
+    const started = Date.now()
+    expect((await admin).reason).toBe('TIMEOUT')
+    expect(Date.now() - started).toBeLessThan(1_000)
+    expect((await call).code).toBe('auth/network-request-failed')
+    // Answered, but the admin work still runs: its slot stays taken until it ends, so one more fits, not two.
+    let releaseOther = () => undefined as void
+    const other = c.bounded('verifySessionCookie', () => new Promise<void>((resolve) => (releaseOther = resolve)))
+    expect((await failure(c.bounded('verifySessionCookie', async () => 'x'))).reason).toBe('TOO_MANY_CALLS_IN_FLIGHT')
+    release()
+    releaseOther()
+    await other
+    await expect.poll(() => c.bounded('verifySessionCookie', async () => 'x').catch(() => 'refused')).toBe('x')
+  })
+
   it('the time-out covers a read and its retry together', async () => {
     handler = (_req, res) => setTimeout(() => json(res, 200, PROJECT), 1_500)
     const started = Date.now()

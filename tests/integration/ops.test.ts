@@ -51,36 +51,43 @@ describe('the HTTP server (express level)', () => {
   }
 
   const redisReady = () => null
+  const ready = (identity: () => Promise<unknown>) => {
+    const readiness = createReadiness({ identity, redis: redisReady, onProbe: () => undefined })
+    readiness.markStarted()
+    return readiness
+  }
 
   it('answers /readyz 200 when the identity service answers, without cookies', async () => {
-    const base = await serve(createReadiness({ identity: async () => ({}), redis: redisReady }))
+    const base = await serve(ready(async () => ({})))
     const res = await fetch(`${base}/readyz`)
     expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ status: 'ok', checks: { identity: 'ok' } })
+    expect(await res.json()).toEqual({ status: 'ok', dependencies: { identity: 'up' } })
     expect(res.headers.get('set-cookie')).toBeNull()
     expect(res.headers.get('cache-control')).toBe('no-store')
   })
 
-  it('answers /readyz 503 naming the failed check', async () => {
-    const base = await serve(createReadiness({ identity: () => Promise.reject(new Error('down')), redis: redisReady }))
+  it('answers /readyz 200 naming the dependency that is down', async () => {
+    const base = await serve(ready(() => Promise.reject(new Error('down'))))
     const res = await fetch(`${base}/readyz`)
-    expect(res.status).toBe(503)
-    expect(await res.json()).toEqual({ status: 'unavailable', checks: { identity: 'fail' } })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ status: 'ok', dependencies: { identity: 'down' } })
   })
 
-  it('answers /readyz 503 as soon as shutdown starts, while /healthz stays 200', async () => {
-    const readiness = createReadiness({ identity: async () => ({}), redis: redisReady })
+  it('answers /readyz 503 while starting and as soon as shutdown starts, while /healthz stays 200', async () => {
+    const readiness = createReadiness({ identity: async () => ({}), redis: redisReady, onProbe: () => undefined })
     const base = await serve(readiness)
+    expect((await fetch(`${base}/readyz`)).status).toBe(503)
+    readiness.markStarted()
     expect((await fetch(`${base}/readyz`)).status).toBe(200)
     readiness.startShutdown()
     const res = await fetch(`${base}/readyz`)
     expect(res.status).toBe(503)
-    expect(await res.json()).toEqual({ status: 'unavailable', checks: { shutdown: 'fail' } })
+    expect(await res.json()).toEqual({ status: 'draining', dependencies: { identity: 'up' } })
     expect((await fetch(`${base}/healthz`)).status).toBe(200)
   })
 
   it('writes one access-log line per request: reqId, method, route, status, ms; no query string, no cookie', async () => {
-    const base = await serve(createReadiness({ identity: async () => ({}), redis: redisReady }))
+    const base = await serve(ready(async () => ({})))
     const previous = logger.level
     logger.level = 'info'
     const logs = captureLogs()
@@ -209,7 +216,7 @@ describe('the production build', () => {
 
   it('answers /readyz 200 against the emulator', async () => {
     const res = await fetch(`${running().url}/readyz`)
-    expect(await res.json()).toEqual({ status: 'ok', checks: { identity: 'ok' } })
+    expect(await res.json()).toEqual({ status: 'ok', dependencies: { identity: 'up' } })
     expect(res.status).toBe(200)
   })
 
@@ -220,8 +227,11 @@ describe('the production build', () => {
 
     expect((await fetch(`${url}/?oobCode=SHOULD-NOT-APPEAR`)).status).toBe(200)
     const signIn = await formClient(url, '/')
-    expect((await signIn('/?index', { email, password: 'Wrong-password-1' })).status).toBe(401)
-    expect((await signIn('/?index', { email, password: 'Right-password-1' })).status).toBe(303)
+    expect((await signIn('/?index', { email, password: 'Wrong-password-1' })).status).toBe(400)
+    const signedIn = await signIn('/?index', { email, password: 'Right-password-1' })
+    expect(signedIn.status).toBe(303)
+    const session = signedIn.headers.getSetCookie().find((c) => c.startsWith('session='))!.split(';')[0]!
+    expect((await fetch(`${url}/`, { headers: { Cookie: session } })).status).toBe(200)
     const reset = await formClient(url, '/forgot-password')
     expect((await reset('/forgot-password', { email })).status).toBe(303)
     expect((await reset('/forgot-password', { email })).status).toBe(303) // refused by RATE_LIMIT_RESET_PER_EMAIL=1
@@ -233,7 +243,7 @@ describe('the production build', () => {
     const text = await res.text()
     const metric = (pattern: RegExp) => expect(text, pattern.source).toMatch(pattern)
     metric(/^http_request_duration_seconds_count\{route="\/",method="GET",status="200"\} \d+/m)
-    metric(/^http_request_duration_seconds_count\{route="\/",method="POST",status="401"\} 1$/m)
+    metric(/^http_request_duration_seconds_count\{route="\/",method="POST",status="400"\} 1$/m)
     metric(/^http_request_duration_seconds_count\{route="\/forgot-password",method="POST",status="303"\} 2$/m)
     metric(/^http_request_duration_seconds_count\{route="\/healthz",method="GET",status="200"\} \d+/m)
     metric(/^http_request_duration_seconds_count\{route="other",method="GET",status="404"\} \d+/m)
@@ -245,6 +255,11 @@ describe('the production build', () => {
     metric(/^portal_identity_call_duration_seconds_count\{call="signInWithPassword",outcome="ok"\} 1$/m)
     metric(/^portal_identity_call_duration_seconds_count\{call="signInWithPassword",outcome="auth\/[a-z-]+"\} 1$/m)
     metric(/^portal_identity_call_duration_seconds_count\{call="getProjectConfig",outcome="ok"\} \d+/m)
+    metric(/^portal_build_info\{version="\d+\.\d+\.\d+",commit="(?:[0-9a-f]{12}|unknown)",node="\d+\.\d+\.\d+"\} 1$/m)
+    metric(/^portal_identity_calls_in_flight 0$/m)
+    metric(/^portal_identity_max_in_flight 256$/m)
+    metric(/^portal_rate_limit_store\{mode="memory"\} 1$/m)
+    metric(/^portal_session_verification_seconds_count\{outcome="signed-in"\} 1$/m)
     metric(/^process_cpu_user_seconds_total \d/m)
     metric(/^nodejs_eventloop_lag_seconds \d/m)
     expect(text).not.toContain(email)
@@ -273,6 +288,8 @@ describe('the production build', () => {
       if (!line) await new Promise((r) => setTimeout(r, 50))
     }
     expect(line).toMatchObject({ level: 'info', method: 'GET', route: '/new-password', status: res.status })
+    // Which program and version wrote it, on every line.
+    expect(line).toMatchObject({ service: 'auth-portal', version: expect.stringMatching(/^\d+\.\d+\.\d+$/) })
     expect(typeof line?.ms).toBe('number')
     expect(running().output()).not.toContain('SECRET-OOB-789')
   })

@@ -157,7 +157,7 @@ describe('never from a shell', () => {
         body: new URLSearchParams({ csrf, email, password: 'Wrong-Pass-2026' }),
       }),
     )
-    expect(post.status).toBe(401)
+    expect(post.status).toBe(400)
     expect(await post.text()).toContain(`value="${email}"`)
   })
 })

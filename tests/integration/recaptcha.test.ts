@@ -59,7 +59,9 @@ async function csp(url: string): Promise<string> {
 
 async function metric(url: string, action: string, outcome: string): Promise<number> {
   const text = await (await fetch(url)).text()
-  const line = text.split('\n').find((l) => l.startsWith(`portal_captcha_total{action="${action}",outcome="${outcome}"}`))
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith(`portal_captcha_total{action="${action}",outcome="${outcome}"}`))
   return line ? Number(line.split(' ').pop()) : 0
 }
 
@@ -96,7 +98,11 @@ describe('reCAPTCHA enforced (ENFORCE) on email and password', () => {
     expect(html).toContain(`value="${email}"`)
     expect(html).not.toContain(PASSWORD)
     expect(hasSession(res)).toBe(false)
-    expect(setup.service.seen.at(-1)).toMatchObject({ call: 'signInWithPassword', token: null, refused: 'MISSING_RECAPTCHA_TOKEN' })
+    expect(setup.service.seen.at(-1)).toMatchObject({
+      call: 'signInWithPassword',
+      token: null,
+      refused: 'MISSING_RECAPTCHA_TOKEN',
+    })
   })
 
   it('the same in English', async () => {
@@ -136,15 +142,24 @@ describe('reCAPTCHA enforced (ENFORCE) on email and password', () => {
     expect(setup.service.seen.at(-1)?.refused).toBe('INVALID_RECAPTCHA_ACTION')
   })
 
-  it('without JavaScript the reset request keeps its neutral answer, sends nothing, and the log says the captcha refused it', async () => {
+  it('without JavaScript the reset request says the page needs JavaScript, in each language, and calls nothing', async () => {
     const email = uniqueEmail('captcha-reset-nojs')
     await admin.createUser(email, PASSWORD)
-    const post = await formClient(setup.portal.url, '/forgot-password')
-    const res = await post('/forgot-password', { email })
-    expect(res.status).toBe(303)
-    expect(res.headers.get('location')).toBe('/forgot-password?sent=1')
-    await expect.poll(() => setup.portal.output()).toMatch(/"event":"reset-email-failed"[^\n]*"captcha":"refused"/)
-    expect(setup.portal.output()).toMatch(/reset email not sent: the reCAPTCHA check refused it/)
+    const calls = setup.service.seen.filter((s) => s.call === 'sendOobCode').length
+    const needsJs = {
+      en: 'For your security, this form runs an automatic check that needs JavaScript.',
+      fr: 'Pour votre sécurité, ce formulaire effectue une vérification automatique qui nécessite JavaScript.',
+    }
+    for (const [language, message] of Object.entries(needsJs)) {
+      const post = await formClient(setup.portal.url, '/forgot-password', { 'Accept-Language': language })
+      const res = await post('/forgot-password', { email })
+      // The same for every address (enforcement and a missing token are all it depends on): no enumeration.
+      expect(res.status).toBe(400)
+      const html = await res.text()
+      expect(html).toMatch(new RegExp(`role="alert"[^>]*>${message}`))
+      expect(html).toContain(`value="${email}"`)
+    }
+    expect(setup.service.seen.filter((s) => s.call === 'sendOobCode').length).toBe(calls)
     expect((await admin.oobCodes()).filter((c) => c.email === email)).toEqual([])
   })
 
@@ -169,10 +184,16 @@ describe('reCAPTCHA enforced (ENFORCE) on email and password', () => {
     await admin.createUser(withToken, PASSWORD)
     await admin.createUser(without, PASSWORD)
     const post = await formClient(setup.portal.url)
-    const sent = await post('/?index', { email: withToken, intent: 'email-link', [TOKEN_FIELD]: 'token-for-getOobCode.7' })
+    const sent = await post('/?index', {
+      email: withToken,
+      intent: 'email-link',
+      [TOKEN_FIELD]: 'token-for-getOobCode.7',
+    })
     expect(sent.status).toBe(303)
     await expect.poll(async () => (await admin.oobCodes()).filter((c) => c.email === withToken).length).toBe(1)
-    expect(setup.service.seen.some((s) => s.call === 'sendOobCode' && s.token === 'token-for-getOobCode.7' && !s.refused)).toBe(true)
+    expect(
+      setup.service.seen.some((s) => s.call === 'sendOobCode' && s.token === 'token-for-getOobCode.7' && !s.refused),
+    ).toBe(true)
 
     const refused = await post('/?index', { email: without, intent: 'email-link' })
     expect(refused.status).toBe(303)

@@ -1,26 +1,22 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import net from 'node:net'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { SERVER_ENTRY, startPortal, type Portal } from '../../dev/portal'
 import { getFreePort, waitFor } from '../../dev/ports'
 import { formClient } from '../support/form-client'
+import { startNginx, type Nginx } from '../support/nginx'
 
 /**
- * Two replicas of the production build behind a real nginx (deploy/portal-proxy.conf, the
+ * Two replicas of the production build behind a real nginx (deploy/nginx.conf and portal-proxy.conf, the
  * deployment example's proxy settings) with a real Redis, against the shared Auth emulator:
  * sessions work on either replica, rate limits count across both, a replica stopped under load
- * loses no request, and /readyz follows the identity service. Everything runs on loopback ports
+ * loses no request, and /readyz reports the identity service without following it (ADR 029). Everything runs on loopback ports
  * and is stopped in afterAll.
  */
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const REDIS_BIN = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find(existsSync) ?? 'redis-server'
-const NGINX_BIN = ['/usr/sbin/nginx', '/usr/bin/nginx', '/usr/local/sbin/nginx'].find(existsSync) ?? 'nginx'
 const SESSION_SECRET = 'replica-test-session-secret-0123456789abcdef'
 const PASSWORD = 'Replica-password-2026'
 const SHUTDOWN_TIMEOUT_MS = 5_000
@@ -113,36 +109,6 @@ function tcpProxy(listenPort: number, targetPort: number) {
   }
 }
 
-/** nginx with the deployment example's proxy settings, in a temporary prefix, in front of `upstreams`. */
-function nginxConfig(dir: string, port: number, upstreams: number[]): string {
-  const user = process.getuid?.() === 0 ? 'user root;' : ''
-  return `${user}
-worker_processes 1;
-events { worker_connections 256; }
-http {
-  access_log ${dir}/access.log;
-  client_body_temp_path ${dir}/client_body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  upstream portal {
-${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=10s;`).join('\n')}
-    keepalive 16;
-    keepalive_timeout 4s;
-  }
-  server {
-    listen 127.0.0.1:${port};
-    location / {
-      include ${path.join(root, 'deploy/portal-proxy.conf')};
-      # For the test only: which replica answered.
-      add_header X-Upstream $upstream_addr always;
-    }
-  }
-}
-`
-}
-
 type LogLine = Record<string, unknown>
 const logLines = (portal: Portal): LogLine[] =>
   portal
@@ -152,9 +118,8 @@ const logLines = (portal: Portal): LogLine[] =>
     .map((l) => JSON.parse(l) as LogLine)
 
 describe('two replicas behind nginx, with Redis', () => {
-  let dir = ''
   let redis: Child | undefined
-  let nginx: Child | undefined
+  let nginx: Nginx | undefined
   let replicas: Portal[] = []
   let publicUrl = ''
   let redisUrl = ''
@@ -166,7 +131,6 @@ describe('two replicas behind nginx, with Redis', () => {
       if (!existsSync(SERVER_ENTRY)) {
         throw new Error(`${SERVER_ENTRY} is missing. Run \`npm run build\` first (\`npm test\` builds before vitest).`)
       }
-      dir = mkdtempSync(path.join(tmpdir(), 'portal-replicas-'))
       const [redisPort, nginxPort] = [await getFreePort(), await getFreePort()]
       redis = run(REDIS_BIN, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'])
       await waitFor('redis-server', async () => (alive(redis!, 'redis-server'), redisPing(redisPort)), 10_000)
@@ -189,27 +153,12 @@ describe('two replicas behind nginx, with Redis', () => {
       const failed = started.find((r) => r.status === 'rejected')
       if (failed) throw failed.reason
 
-      const conf = path.join(dir, 'nginx.conf')
-      writeFileSync(
-        conf,
-        nginxConfig(
-          dir,
-          nginxPort,
-          replicas.map((r) => r.port),
-        ),
+      // deploy/nginx.conf itself, telling the test which replica answered.
+      nginx = await startNginx(
+        nginxPort,
+        replicas.map((r) => r.port),
+        (conf) => conf.replace(/^( *)(include .*portal-proxy\.conf;)$/gm, '$1$2\n$1add_header X-Upstream $upstream_addr always;'),
       )
-      mkdirSync(path.join(dir, 'logs'), { recursive: true })
-      nginx = run(NGINX_BIN, [
-        '-p',
-        dir,
-        '-e',
-        'stderr',
-        '-c',
-        conf,
-        '-g',
-        `daemon off; pid ${dir}/nginx.pid; error_log stderr;`,
-      ])
-      await waitFor('nginx', async () => (alive(nginx!, 'nginx'), (await fetch(`${publicUrl}/healthz`)).ok), 10_000)
     } catch (error) {
       setupError = error as Error
     }
@@ -219,7 +168,6 @@ describe('two replicas behind nginx, with Redis', () => {
     await nginx?.stop()
     await Promise.all(replicas.map((r) => r.stop()))
     await redis?.stop()
-    if (dir) rmSync(dir, { recursive: true, force: true })
   })
 
   function ready() {
@@ -270,7 +218,7 @@ describe('two replicas behind nginx, with Redis', () => {
         retryAfter: res.headers.get('retry-after'),
       })
     }
-    expect(answers.map((x) => x.status)).toEqual([401, 401, 401, 429])
+    expect(answers.map((x) => x.status)).toEqual([400, 400, 400, 429])
     expect(Number(answers[3]!.retryAfter)).toBeGreaterThan(0)
     // Round robin: the attempts went to both replicas, so only a shared counter reaches 3.
     expect(new Set(answers.map((x) => x.upstream)).size).toBe(2)
@@ -298,8 +246,8 @@ describe('two replicas behind nginx, with Redis', () => {
         await res.arrayBuffer()
         statuses.push(res.status)
       }
-      // Every answer is a page: 401 until each replica's own counter reaches the limit, then 429.
-      expect(statuses.every((status) => status === 401 || status === 429), JSON.stringify(statuses)).toBe(true)
+      // Every answer is a page: 400 until each replica's own counter reaches the limit, then 429.
+      expect(statuses.every((status) => status === 400 || status === 429), JSON.stringify(statuses)).toBe(true)
       expect(statuses).toContain(429)
       for (const replica of [a, b]) expect(replica.output()).toContain('rate-limit-fallback')
     } finally {
@@ -356,7 +304,7 @@ describe('two replicas behind nginx, with Redis', () => {
     expect(after.headers.get('x-upstream')).toMatch(new RegExp(`127\\.0\\.0\\.1:${b.port}$`))
   })
 
-  it('answers /readyz 503 while the identity service is unreachable, and 200 once it is back', async () => {
+  it('answers /readyz 200 while the identity service is unreachable, saying so, and up once it is back', async () => {
     ready()
     const [proxyPort, emulatorPort] = [await getFreePort(), Number(new URL(emu.origin).port)]
     const proxy = tcpProxy(proxyPort, emulatorPort)
@@ -374,24 +322,32 @@ describe('two replicas behind nginx, with Redis', () => {
         const res = await fetch(`${portal!.url}/readyz`)
         return { status: res.status, body: (await res.json()) as unknown, cookie: res.headers.get('set-cookie') }
       }
+      const statuses: number[] = []
+      const identityIs = (state: string) => async () => {
+        const answer = await readyz()
+        statuses.push(answer.status)
+        return JSON.stringify(answer.body).includes(`"identity":"${state}"`)
+      }
+      await waitFor('identity up', identityIs('up'), 10_000)
       expect(await readyz()).toEqual({
         status: 200,
-        body: { status: 'ok', checks: { identity: 'ok', redis: 'ok' } },
+        body: { status: 'ok', dependencies: { identity: 'up', redis: 'up' } },
         cookie: null,
       })
 
+      // The replica stays in the load balancer: an identity outage is the portal's to answer (503 pages).
       await proxy.stop()
-      const down = await readyz()
-      expect(down).toEqual({
-        status: 503,
-        body: { status: 'unavailable', checks: { identity: 'fail', redis: 'ok' } },
+      await waitFor('identity down', identityIs('down'), 15_000)
+      expect(await readyz()).toEqual({
+        status: 200,
+        body: { status: 'ok', dependencies: { identity: 'down', redis: 'up' } },
         cookie: null,
       })
-      // Alive all the same: an identity outage must not get the replica restarted.
       expect((await fetch(`${portal.url}/healthz`)).status).toBe(200)
 
       await proxy.start()
-      await waitFor('/readyz 200', async () => (await readyz()).status === 200, 10_000)
+      await waitFor('identity up again', identityIs('up'), 15_000)
+      expect(new Set(statuses)).toEqual(new Set([200]))
     } finally {
       await portal?.stop()
       await proxy.stop()

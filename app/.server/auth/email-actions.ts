@@ -185,12 +185,11 @@ const INVALID_LINK = (): ApplyOutcome => ({
 export async function applyEmailAction(
   request: Request,
   form: FormData,
-  isBot: boolean,
   context: AppLoadContext,
 ): Promise<ApplyOutcome> {
   const stored = await readCode(request)
   const continueUrl = new URL(request.url).searchParams.get('continueUrl')
-  if (!stored || isBot) return INVALID_LINK()
+  if (!stored) return INVALID_LINK()
 
   if (stored.mode === 'signIn') {
     // Same browser: the address it asked with; another device: the one typed.

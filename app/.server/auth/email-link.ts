@@ -6,7 +6,7 @@ import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
 import { codeOf, getIdentity, isLinkFailure, outcomeOf, type MessageKey } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
 import { hashEmail, securityEvent } from '~/.server/ops/security-events'
-import { consumeReset, consumeSignIn } from '~/.server/policy/rate-limit'
+import { consumeEmailLink, consumeSignIn } from '~/.server/policy/rate-limit'
 import { deviceIdFor } from '~/.server/policy/device'
 import { sendProtectedOobCode } from './protected-email'
 import { afterFirstFactor } from './sign-in'
@@ -29,14 +29,15 @@ export function clearEmailLinkCookie(): string {
 
 /**
  * Sends a sign-in link. Same rules as the reset request: the same answer whether the account
- * exists or not, the email sent off the response path, and the reset limiter (a refused request
- * is simply not sent). The continueUrl is the sign-in page carrying the checked redirect.
+ * exists or not, the email sent off the response path, and a refused request (rate limit) is
+ * simply not sent. Links count per address apart from resets, so strangers asking links cannot
+ * silence the owner's reset (ADR 027). The continueUrl is the sign-in page carrying the checked redirect.
  */
 export async function requestEmailLink(
   input: { email: string; locale: Locale; redirect: string | null; captchaResponse?: string },
   context: AppLoadContext,
 ): Promise<void> {
-  const limit = await consumeReset({ ip: context.clientIp, email: input.email, reqId: context.requestId })
+  const limit = await consumeEmailLink({ ip: context.clientIp, email: input.email, reqId: context.requestId })
   if (!limit.ok) return
   logger.info(
     { event: 'email-link-requested', reqId: context.requestId, emailHash: hashEmail(input.email) },
@@ -105,16 +106,16 @@ export async function completeEmailLinkSignIn(
 }
 
 /**
- * The sign-in page's 'Email me a sign-in link' button, after the form checks: sends (unless a bot
- * filled the honeypot), remembers the address in this browser, and answers with the same
+ * The sign-in page's 'Email me a sign-in link' button, after the form checks: sends, remembers the
+ * address in this browser, and answers with the same
  * post-redirect-get for every address.
  */
 export async function sendSignInLink(
   request: Request,
-  input: { email: string; redirect: string | null; locale: Locale; isBot: boolean; captchaResponse?: string },
+  input: { email: string; redirect: string | null; locale: Locale; captchaResponse?: string },
   context: AppLoadContext,
 ): Promise<{ location: string; setCookies: string[] }> {
-  if (!input.isBot) await requestEmailLink(input, context)
+  await requestEmailLink(input, context)
   const next = new URLSearchParams({ emailLink: 'sent' })
   if (input.redirect) next.set('redirect', input.redirect)
   return { location: `/?${next}`, setCookies: sealForBrowser(request, EMAIL_COOKIE, input.email) }

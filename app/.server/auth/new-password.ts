@@ -63,14 +63,14 @@ export type ResetOutcome =
 
 /** Sets the new password with the code, then ends every session the account had. */
 export async function completePasswordReset(
-  input: { oobCode: string | null; password: string; confirmation: string; isBot: boolean },
+  input: { oobCode: string | null; password: string; confirmation: string },
   context: AppLoadContext,
 ): Promise<ResetOutcome> {
   const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
   if (!limit.ok) {
     return { status: 'error', httpStatus: 429, message: 'error.tooManyRequests' }
   }
-  if (!input.oobCode || input.isBot) return { status: 'invalid-link', httpStatus: 400 }
+  if (!input.oobCode) return { status: 'invalid-link', httpStatus: 400 }
 
   let email: string
   try {

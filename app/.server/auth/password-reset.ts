@@ -6,21 +6,32 @@ import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
 import { logger } from '~/.server/ops/logger'
 import { recordPasswordResetRequest } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/security-events'
+import { deviceIdFor } from '~/.server/policy/device'
 import { consumeReset } from '~/.server/policy/rate-limit'
+import { captchaTokenMissing, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
 import { continueUrlFor } from './continue-url'
 import { sendProtectedOobCode } from './protected-email'
 
 /**
  * The reset request answers the same, in the same time, whether the account exists or not: the
  * email is sent off the response path, and a refused one (rate limit) is simply not sent. So is
- * one the reCAPTCHA check refuses (no token without JavaScript): the log says so (ADR 020).
+ * one the reCAPTCHA check refuses (a token it does not take): the log says so (ADR 020).
  * `captchaResponse` is what the form posted, as for a sign-in (app/.server/auth/sign-in.ts).
+ * Under ENFORCE without a token (no JavaScript) nothing is asked: the page says it needs
+ * JavaScript, as the sign-in does, for every address alike (ADR 028).
  */
 export async function requestPasswordReset(
+  request: Request,
   input: { email: string; locale: Locale; redirect: string | null; captchaResponse?: string },
   context: AppLoadContext,
-): Promise<void> {
-  const limit = await consumeReset({ ip: context.clientIp, email: input.email, reqId: context.requestId })
+): Promise<{ ok: true } | { ok: false; status: 400; message: 'error.captchaNeedsJs' }> {
+  if (captchaTokenMissing('getOobCode', input.captchaResponse)) {
+    recordCaptchaOutcome('getOobCode', false, 'auth/missing-recaptcha-token')
+    return { ok: false, status: 400, message: 'error.captchaNeedsJs' }
+  }
+  // The owner's usual browser has a reset budget of its own: strangers cannot use it up (ADR 027).
+  const device = deviceIdFor(request, input.email)
+  const limit = await consumeReset({ ip: context.clientIp, email: input.email, device, reqId: context.requestId })
   recordPasswordResetRequest(limit.ok ? 'accepted' : 'limited')
   if (!limit.ok) {
     // The page answers as if sent (no enumeration); someone trying the portal locally should know why nothing came.
@@ -28,14 +39,19 @@ export async function requestPasswordReset(
       const minutes = Math.ceil(limit.retryAfterSeconds / 60)
       logger.warn(
         { event: 'reset-limited', reqId: context.requestId },
-        `Reset email NOT sent: the reset limit was reached (RATE_LIMIT_RESET_PER_EMAIL, RATE_LIMIT_RESET_PER_IP); next one possible in ${minutes} min`,
+        `Reset email NOT sent: the reset limit was reached (RATE_LIMIT_RESET_PER_EMAIL or _PER_DEVICE, RATE_LIMIT_RESET_PER_IP); next one possible in ${minutes} min`,
       )
     }
-    return
+    return { ok: true }
   }
   securityEvent('reset-requested', { reqId: context.requestId, ip: context.clientIp, email: input.email })
   sendProtectedOobCode(
-    { requestType: 'PASSWORD_RESET', email: input.email, continueUrl: continueUrlFor(input.redirect), locale: input.locale },
+    {
+      requestType: 'PASSWORD_RESET',
+      email: input.email,
+      continueUrl: continueUrlFor(input.redirect),
+      locale: input.locale,
+    },
     input.captchaResponse,
     (code, captcha) => {
       // An unknown address is not an error worth more than debug: it is what enumeration probes send.
@@ -44,6 +60,7 @@ export async function requestPasswordReset(
       else logger[code === 'auth/user-not-found' ? 'debug' : 'warn'](entry, 'reset email not sent')
     },
   )
+  return { ok: true }
 }
 
 /**

@@ -1,8 +1,11 @@
-import { getApps, initializeApp, type App } from 'firebase-admin/app'
+import { applicationDefault, getApps, initializeApp, type App } from 'firebase-admin/app'
 import { getAuth } from 'firebase-admin/auth'
 import { getConfig } from '~/.server/config'
 import { COOKIES, clearCookie, getCookie, setCookie } from '~/.server/cookies'
+import { getIdentity, IdentityError } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
+import { recordSessionVerification } from '~/.server/ops/metrics'
+import { deadlineAgent, withDeadline } from './admin-http'
 
 /**
  * Sessions are Firebase session cookies (firebase-admin), HttpOnly, verified with revocation
@@ -18,8 +21,31 @@ function adminApp(): App {
   if (identity.emulatorOrigin) {
     // firebase-admin reads the emulator from the environment, as host:port.
     process.env.FIREBASE_AUTH_EMULATOR_HOST = new URL(identity.emulatorOrigin).host
+    // It speaks plain HTTP to the emulator and needs no credential there.
+    return initializeApp(
+      { projectId: identity.projectId, httpAgent: deadlineAgent(false, identity.timeoutMs) },
+      'auth-portal',
+    )
   }
-  return initializeApp({ projectId: identity.projectId }, 'auth-portal')
+  // Every road to Google (the service, its public keys, the credential's tokens) takes the bounded agent.
+  const httpAgent = deadlineAgent(true, identity.timeoutMs)
+  return initializeApp(
+    { projectId: identity.projectId, httpAgent, credential: applicationDefault(httpAgent) },
+    'auth-portal',
+  )
+}
+
+/**
+ * Every firebase-admin call: within the identity client's in-flight bound and IDENTITY_TIMEOUT_MS
+ * (ADR 029). Rejects with firebase-admin's own error, or with an IdentityError
+ * (auth/network-request-failed) when the network failed, the bound was full or time ran out.
+ */
+async function admin<T>(name: string, work: () => Promise<T>): Promise<T> {
+  const { timeoutMs } = getConfig().identity
+  const outcome = await getIdentity().bounded(name, () => withDeadline(timeoutMs, work))
+  if (outcome.ok) return outcome.value
+  if (outcome.networkFailed) throw new IdentityError('auth/network-request-failed', undefined, 'ADMIN_NETWORK')
+  throw outcome.error
 }
 
 function auth() {
@@ -67,7 +93,9 @@ export async function createSession(idToken: string, options: { secondFactor?: b
   }
   if (options.secondFactor && !secondFactor) throw new Error('the ID token does not come from a second factor')
   const maxAge = getConfig().sessionMaxAgeSeconds
-  const cookie = await auth().createSessionCookie(idToken, { expiresIn: maxAge * 1000 })
+  const cookie = await admin('createSessionCookie', () =>
+    auth().createSessionCookie(idToken, { expiresIn: maxAge * 1000 }),
+  )
   return setCookie(COOKIES.session, cookie, { maxAge })
 }
 
@@ -82,33 +110,63 @@ export function readSessionCookie(request: Request): string | null {
 export type SessionState =
   | { status: 'anonymous' }
   | { status: 'signed-in'; user: SessionUser }
-  /** A cookie was sent but is expired, revoked, tampered or its user disabled: clear it. */
+  /** A cookie was sent but is expired, revoked, malformed or its user disabled or deleted: clear it. */
   | { status: 'invalid' }
+  /** The identity service could not judge the cookie (down, slow, overloaded): keep it, answer 503. */
+  | { status: 'unavailable' }
+
+/**
+ * The firebase-admin codes that are a verdict about the session itself (ADR 029). Anything else
+ * (app/network-error, app/network-timeout, auth/internal-error, our time-out or in-flight bound…)
+ * says the service could not judge it.
+ */
+const VERDICTS = new Set([
+  'auth/session-cookie-expired',
+  'auth/session-cookie-revoked',
+  'auth/user-disabled',
+  'auth/user-not-found',
+  // Malformed, wrong project, bad signature. firebase-admin also reports a failed fetch of Google's
+  // public keys with this code; that case has a network failure and is not a verdict.
+  'auth/argument-error',
+  'auth/invalid-argument',
+])
 
 /** Verifies the session cookie, checking revocation and disabled users (seed section 4). */
 export async function getSession(request: Request): Promise<SessionState> {
   const cookie = readSessionCookie(request)
   if (!cookie) return { status: 'anonymous' }
+  const started = performance.now()
+  const state = await verify(cookie)
+  recordSessionVerification(state.status, (performance.now() - started) / 1000)
+  return state
+}
+
+async function verify(cookie: string): Promise<Exclude<SessionState, { status: 'anonymous' }>> {
   try {
-    const claims = await auth().verifySessionCookie(cookie, true)
+    const claims = await admin('verifySessionCookie', () => auth().verifySessionCookie(cookie, true))
     return { status: 'signed-in', user: { uid: claims.uid, email: claims.email ?? null } }
   } catch (error) {
     const code = (error as { code?: string }).code ?? 'unknown'
-    logger.info({ event: 'session-rejected', code }, 'session cookie rejected')
-    return { status: 'invalid' }
+    if (!(error instanceof IdentityError) && VERDICTS.has(code)) {
+      logger.info({ event: 'session-rejected', code }, 'session cookie rejected')
+      return { status: 'invalid' }
+    }
+    const reason = error instanceof IdentityError ? error.reason : undefined
+    logger.warn({ event: 'session-unverified', code, reason }, 'session cookie could not be checked')
+    return { status: 'unavailable' }
   }
 }
 
 /** Ends every session of the user, everywhere: their refresh tokens and session cookies stop working. */
 export async function revokeSessions(uid: string): Promise<void> {
-  await auth().revokeRefreshTokens(uid)
+  await admin('revokeRefreshTokens', () => auth().revokeRefreshTokens(uid))
 }
 
 /** After a password reset: every session that existed before it ends. */
 export async function revokeSessionsByEmail(email: string): Promise<void> {
   try {
-    const user = await auth().getUserByEmail(email)
-    await auth().revokeRefreshTokens(user.uid)
+    const user = await admin('getUserByEmail', () => auth().getUserByEmail(email))
+    await admin('revokeRefreshTokens', () => auth().revokeRefreshTokens(user.uid))
   } catch (error) {
     logger.warn({ event: 'revoke-failed', code: (error as { code?: string }).code }, 'could not revoke sessions')
   }

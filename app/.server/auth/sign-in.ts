@@ -142,7 +142,7 @@ export async function signInWithPassword(
     if (captcha) return { ok: false, status: 400, message: 'error.captchaRequired', captcha }
     return { ok: false, status: 503, message: 'error.unexpected' }
   }
-  if (credentials) return { ok: false, status: 401, message: 'error.wrongCredentials' }
+  if (credentials) return { ok: false, status: 400, message: 'error.wrongCredentials' }
   const { key, status } = outcomeOf(code)
   return { ok: false, status, message: key }
 }

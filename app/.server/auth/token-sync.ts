@@ -7,14 +7,15 @@ import { logger } from '~/.server/ops/logger'
  * the visitor (ADR 006): the portal's own session is the source of truth.
  */
 export async function syncToken(idToken: string | null): Promise<void> {
-  const { tokenSyncUrl, identity } = getConfig()
+  const { tokenSyncUrl, tokenSyncTimeoutMs } = getConfig()
   if (!tokenSyncUrl) return
   const method = idToken ? 'POST' : 'DELETE'
   try {
     const response = await fetch(tokenSyncUrl, {
       method,
       headers: idToken ? { Authorization: `Bearer ${idToken}` } : {},
-      signal: AbortSignal.timeout(identity.timeoutMs),
+      // Its own, short time-out: every sign-in and logout waits for this call (ADR 029).
+      signal: AbortSignal.timeout(tokenSyncTimeoutMs),
       redirect: 'error',
     })
     await response.body?.cancel()

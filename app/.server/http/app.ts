@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import path from 'node:path'
-import { createRequestHandler } from '@react-router/express'
 import type { ServerBuild } from 'react-router'
 import express from 'express'
 import { ERROR_ROUTE } from '~/lib/error-status'
@@ -13,6 +12,7 @@ import { formActionSources } from '~/.server/policy/redirect'
 import { bodyLimit } from './body-limit'
 import { boundedManifestQuery, longPathReplacement, pathWithinBounds } from './path-bound'
 import { pageShells } from './page-shells'
+import { createRouterHandler, renderedUrl } from './router-handler'
 import { plainErrorHandler, securityHeaders, type SecurityHeadersOptions } from './security-headers'
 
 export interface AppOptions {
@@ -78,7 +78,11 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
   // reserved path instead. /__manifest, the discovery endpoint, may ask about a bounded set of paths.
   app.use((req, res, next) => {
     const path = pathOf(req.originalUrl)
-    if (!pathWithinBounds(path)) {
+    if (!path.startsWith('/')) {
+      // The absolute form a proxy is sent (`GET http://host/path?…`) or the asterisk form (`OPTIONS *`):
+      // the portal is no proxy, and a page's URL is PUBLIC_URL's origin plus a path (ADR 026).
+      refuse(req, res, 400)
+    } else if (!pathWithinBounds(path)) {
       req.url = req.originalUrl = longPathReplacement(path)
     } else if (req.originalUrl.length > TARGET_MAX_LENGTH && path !== '/__manifest') {
       // A query no page of the portal takes (an emailed link's is under 2 KB): 414, without Remix parsing it.
@@ -98,7 +102,7 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
     res.set('Cache-Control', 'no-store').type('text/plain').send('ok')
   })
 
-  // Ready for traffic: the identity service and Redis answer, and no shutdown has started (app/.server/ops/readiness.ts).
+  // Ready for traffic while this process can serve: started, not draining; dependencies are only reported (ADR 029).
   app.get('/readyz', (_req, res, next) => {
     readiness
       .check()
@@ -139,11 +143,12 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
     delete req.headers.origin
     next()
   })
-  // What Remix cannot make a Fetch request of, it answers with a plain 500: a Host header that is no
-  // host (the portal never uses it: PUBLIC_URL), a method Fetch forbids (TRACE, TRACK, CONNECT).
+  // Host and X-Forwarded-Host never choose what is rendered (PUBLIC_URL does, ADR 026); one that is
+  // not a plain host[:port] is refused before any route. A method Fetch forbids (TRACE, TRACK,
+  // CONNECT) cannot be handed to Remix.
   const publicHost = new URL(config.publicOrigin).host
   app.use((req, res, next) => {
-    if (!validHost(req.headers.host) || !validHost(req.headers['x-forwarded-host'])) {
+    if (!plainHost(req.headers.host) || !plainHost(req.headers['x-forwarded-host'], true)) {
       req.headers.host = publicHost
       delete req.headers['x-forwarded-host']
       refuse(req, res, 400)
@@ -153,10 +158,10 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
     next()
   })
   // The anonymous form pages, rendered once per key and filled per request (ADR 021).
-  app.use(pageShells())
-  const remix = createRequestHandler({
+  app.use(pageShells((req) => renderedUrl(config.publicOrigin, req)))
+  const remix = createRouterHandler({
     build,
-    mode: 'production',
+    publicOrigin: config.publicOrigin,
     getLoadContext: (req, res) => createPortalContext({
       clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
       publicOrigin: config.publicOrigin,
@@ -190,9 +195,17 @@ export const TARGET_MAX_LENGTH = 8 * 1024
 /** Methods a Fetch Request cannot have (undici throws), so Remix cannot be handed them. */
 const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
 
-/** A Host (or X-Forwarded-Host) header a URL can be made of, or none (HTTP/1.0). */
-function validHost(value: string | string[] | undefined): boolean {
-  return value === undefined || (typeof value === 'string' && URL.canParse(`http://${value}/`))
+/**
+ * host[:port]: a name or IPv4 address (letters, digits, `.`, `-`, `_`) or an IPv6 literal, then at
+ * most a port. None of `/ ? # @ \` or spaces. Anchored and unambiguous: linear on any input.
+ */
+const PLAIN_HOST = /^(?:[A-Za-z0-9._-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/
+
+/** A plain Host header, or none (HTTP/1.0); X-Forwarded-Host may list one per proxy, comma-separated. */
+function plainHost(value: string | string[] | undefined, list = false): boolean {
+  if (value === undefined) return true
+  if (typeof value !== 'string') return false
+  return (list ? value.split(',').map((host) => host.trim()) : [value]).every((host) => PLAIN_HOST.test(host))
 }
 
 /**

@@ -42,14 +42,18 @@ function cookieNames(header: string | undefined): string[] {
   return header.split(';').map((part) => part.slice(0, Math.max(0, part.indexOf('='))).trim())
 }
 
-/** The shell's key for this request, or null when it must be rendered afresh. */
+/**
+ * The shell's key for this request, or null when it must be rendered afresh. The key starts with
+ * the very URL Remix is handed (ADR 026): its path and nothing else, no query, no fragment.
+ */
 async function keyOf(req: express.Request, request: Request): Promise<string | null> {
-  if (req.method !== 'GET' || req.originalUrl.includes('?') || !SHELL_PATHS.has(req.originalUrl)) return null
+  const url = new URL(request.url)
+  if (req.method !== 'GET' || request.url !== `${url.origin}${url.pathname}` || !SHELL_PATHS.has(url.pathname)) return null
   if (!cookieNames(req.headers.cookie).every((name) => NEUTRAL_COOKIES.has(name))) return null
   const flags = await getFlags()
   // What the protected forms load for reCAPTCHA (ADR 020): its site key and script, or nothing.
   const captcha = [captchaSettings('signInWithPassword'), captchaSettings('getOobCode')]
-  return JSON.stringify([req.originalUrl, getLocale(request), hasConsented(request), flags, captcha])
+  return JSON.stringify([request.url, getLocale(request), hasConsented(request), flags, captcha])
 }
 
 /** The page with its two per-request values replaced by holes. */
@@ -77,15 +81,19 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const same = (a: Pick<Shell, 'parts' | 'holes'>, b: Pick<Shell, 'parts' | 'holes'>) =>
   a.holes.join() === b.holes.join() && a.parts.length === b.parts.length && a.parts.every((p, i) => p === b.parts[i])
 
-/** The middleware, placed just before the Remix handler. */
-export function pageShells(): express.RequestHandler {
+/**
+ * The middleware, placed just before the Remix handler. `urlOf` is the URL that handler renders a
+ * request for (router-handler.ts); a render is kept only when it was rendered for that same URL.
+ */
+export function pageShells(urlOf: (req: express.Request) => string): express.RequestHandler {
   const shells = new Map<string, Shell>()
   const candidates = new Map<string, Pick<Shell, 'parts' | 'holes'>>()
 
   return (req, res, next) => {
     // A request refused before Remix (app/.server/http/app.ts) is rendered as its error page.
     if (res.locals.errorStatus || res.locals.bodyTooLarge) return next()
-    const request = new Request(`http://portal${req.originalUrl}`, {
+    const url = urlOf(req)
+    const request = new Request(url, {
       headers: { cookie: req.headers.cookie ?? '', 'accept-language': req.headers['accept-language'] ?? '' },
     })
     keyOf(req, request)
@@ -103,6 +111,7 @@ export function pageShells(): express.RequestHandler {
         }
         recordPageShell('miss')
         keep(req, res, (rendered, headers) => {
+          if (res.locals.renderedUrl !== url) return
           const candidate = candidates.get(key)
           candidates.set(key, rendered)
           if (!candidate || !same(candidate, rendered)) return

@@ -45,6 +45,7 @@ export async function serve(build: ServerBuild, { clientDir }: { clientDir: stri
       { host: config.host, port, publicOrigin: config.publicOrigin, platform: config.platform },
       'portal listening',
     )
+    readiness.markStarted()
   })
 
   // Prometheus scrapes its own port; /metrics is never served on the public one.
@@ -55,10 +56,13 @@ export async function serve(build: ServerBuild, { clientDir }: { clientDir: stri
   })
 
   /**
-   * SIGTERM/SIGINT: /readyz answers 503 at once, the listening socket closes (the proxy retries
-   * elsewhere), requests in flight finish (up to SHUTDOWN_TIMEOUT_MS) on connections that then close,
-   * idle keep-alive connections close now; then the identity pools and Redis close and the process
-   * exits 0 (also after the time-out, once the connections still open have been cut).
+   * SIGTERM/SIGINT: /readyz answers 503 at once. On SIGTERM the portal then goes on serving for
+   * SHUTDOWN_DELAY_MS, new connections included, while the orchestrator takes it out of its
+   * endpoints (Kubernetes does that asynchronously: requests keep arriving for a few seconds).
+   * Then the listening socket closes (a proxy retries elsewhere), requests in flight finish (up to
+   * SHUTDOWN_TIMEOUT_MS) on connections that then close, idle keep-alive connections close now;
+   * then the identity pools and Redis close and the process exits 0 (also after the time-out, once
+   * the connections still open have been cut). SIGINT (Ctrl-C at a terminal) skips the delay.
    */
   async function shutdown(signal: string) {
     // A repeated signal (Ctrl-C reaches `npm start` and the portal both) changes nothing: the time-out bounds it.
@@ -66,8 +70,10 @@ export async function serve(build: ServerBuild, { clientDir }: { clientDir: stri
     shuttingDown = true
     readiness.startShutdown()
     const started = Date.now()
-    logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'shutting down')
+    const delayMs = signal === 'SIGTERM' ? config.shutdownDelayMs : 0
+    logger.info({ signal, delayMs, timeoutMs: config.shutdownTimeoutMs }, 'shutting down')
     stopRecaptchaRefresh()
+    if (delayMs > 0) await sleep(delayMs)
 
     const drained = new Promise<void>((resolve) => server.close(() => resolve()))
     server.closeIdleConnections()

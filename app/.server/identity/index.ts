@@ -13,12 +13,14 @@ import { createTransport, type IdentityClientOptions } from './transport'
  */
 
 export function createIdentityClient(options: IdentityClientOptions) {
-  const { call, close } = createTransport(options)
+  const { call, bounded, close } = createTransport(options)
   return {
     ...accountCalls(call),
     ...providerCalls(call),
     ...mfaCalls(call),
     ...projectCalls(call, options),
+    /** Runs other work that reaches the service (firebase-admin) under this client's bound and time-out. */
+    bounded,
     /** Closes the connection pool (at shutdown). */
     close,
   }

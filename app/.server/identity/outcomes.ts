@@ -33,11 +33,12 @@ export type OutcomeGroup =
 
 interface Row {
   key: TranslationKey
-  status: 400 | 401 | 429 | 503
+  status: 400 | 429 | 503
   group: OutcomeGroup
 }
 
-const credentials = { key: 'error.wrongCredentials', status: 401, group: 'credentials' } as const
+// A rejected form, not an HTTP authentication scheme: 401 would need a WWW-Authenticate challenge (ADR 028).
+const credentials = { key: 'error.wrongCredentials', status: 400, group: 'credentials' } as const
 const unexpected = (group: 'unavailable' | 'misconfigured' | 'second-factor') =>
   ({ key: 'error.unexpected', status: 503, group }) as const
 const captcha = { key: 'error.captchaRequired', status: 400, group: 'captcha' } as const

@@ -3,7 +3,7 @@ import type { Logger } from 'pino'
 import { Pool } from 'undici'
 import { z } from 'zod'
 import { logger as defaultLogger } from '~/.server/ops/logger'
-import { recordIdentityCall } from '~/.server/ops/metrics'
+import { recordIdentityCall, recordIdentityInFlight, recordIdentityMaxInFlight } from '~/.server/ops/metrics'
 import {
   IdentityError,
   SERVICE_ERRORS,
@@ -73,7 +73,11 @@ const ErrorBody = z.object({
 })
 
 /** One connection pool, opened at the first call, and the call() every endpoint goes through. */
-export function createTransport(options: IdentityClientOptions): { call: Call; close: () => Promise<void> } {
+export function createTransport(options: IdentityClientOptions): {
+  call: Call
+  bounded: <T>(name: string, work: () => Promise<T>) => Promise<T>
+  close: () => Promise<void>
+} {
   const log = options.logger ?? defaultLogger
   const onCall = options.onCall ?? recordIdentityCall
   const report: typeof onCall = (call) => {
@@ -84,6 +88,8 @@ export function createTransport(options: IdentityClientOptions): { call: Call; c
     }
   }
   let pool: Pool | null = null
+  const maxInFlight = options.maxInFlight ?? 256
+  recordIdentityMaxInFlight(maxInFlight)
 
   /** Sends the request, retrying a read once; answers the final status and body text. */
   async function exchange(spec: CallSpec<z.ZodType>): Promise<{ status: number; text: string }> {
@@ -98,7 +104,13 @@ export function createTransport(options: IdentityClientOptions): { call: Call; c
       const canRetry = attempt < attempts
       let response: { status: number; text: string }
       try {
-        pool ??= new Pool(origin, { connections: 32, keepAliveTimeout: 10_000, maxResponseSize: 1024 * 1024 })
+        // Never more connections than calls may be in flight: undici keeps one open, unused, after an
+        // aborted request (nodejs/undici#5845), and a hung service aborts every call.
+        pool ??= new Pool(origin, {
+          connections: Math.min(32, maxInFlight),
+          keepAliveTimeout: 10_000,
+          maxResponseSize: 1024 * 1024,
+        })
         const res = await pool.request({ method: spec.method ?? 'POST', path, headers, body, signal })
         response = { status: res.statusCode, text: await res.body.text() }
       } catch {
@@ -117,16 +129,19 @@ export function createTransport(options: IdentityClientOptions): { call: Call; c
     }
   }
 
-  const maxInFlight = options.maxInFlight ?? 256
   let inFlight = 0
+  const tooMany = () => new IdentityError('auth/network-request-failed', undefined, 'TOO_MANY_CALLS_IN_FLIGHT')
 
   async function call<S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>> {
     const started = performance.now()
     let status: number | undefined
     const admitted = inFlight < maxInFlight
-    if (admitted) inFlight++
+    if (admitted) {
+      inFlight++
+      recordIdentityInFlight(1)
+    }
     try {
-      if (!admitted) throw new IdentityError('auth/network-request-failed', undefined, 'TOO_MANY_CALLS_IN_FLIGHT')
+      if (!admitted) throw tooMany()
       const response = await exchange(spec)
       status = response.status
       const result = interpret(response.status, response.text, spec.schema)
@@ -144,7 +159,49 @@ export function createTransport(options: IdentityClientOptions): { call: Call; c
       report({ name: spec.name, ms, code: expected ? null : error.code })
       throw error
     } finally {
-      if (admitted) inFlight--
+      if (admitted) {
+        inFlight--
+        recordIdentityInFlight(-1)
+      }
+    }
+  }
+
+  /**
+   * Work that reaches the identity service by another road (firebase-admin's session calls, ADR 029)
+   * under this client's bound and time-out: refused at once when the bound is full, and
+   * auth/network-request-failed once `timeoutMs` has passed. Its slot stays taken until the work
+   * itself ends, so the bound counts what still talks to the service; the work must end itself
+   * near the deadline (the session's HTTP agent does) or a hang would keep the slot.
+   */
+  async function bounded<T>(name: string, work: () => Promise<T>): Promise<T> {
+    if (inFlight >= maxInFlight) {
+      log.info(
+        { call: name, code: 'auth/network-request-failed', reason: 'TOO_MANY_CALLS_IN_FLIGHT' },
+        'identity call failed',
+      )
+      throw tooMany()
+    }
+    inFlight++
+    recordIdentityInFlight(1)
+    const task = Promise.resolve()
+      .then(work)
+      .finally(() => {
+        inFlight--
+        recordIdentityInFlight(-1)
+      })
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new IdentityError('auth/network-request-failed', undefined, 'TIMEOUT')),
+        options.timeoutMs,
+      )
+    })
+    // The work's own failure after the deadline is nobody's to handle.
+    task.catch(() => undefined)
+    try {
+      return await Promise.race([task, late])
+    } finally {
+      clearTimeout(timer)
     }
   }
 
@@ -155,7 +212,7 @@ export function createTransport(options: IdentityClientOptions): { call: Call; c
     await open?.close()
   }
 
-  return { call, close }
+  return { call, bounded, close }
 }
 
 /** Where a call goes: the Google host, or the emulator with the host name as the first path segment. */

@@ -27,6 +27,13 @@ const REMOTE_CALL_TIMEOUT_MS = 2_000
 const FIRST_WAIT_MS = 300
 /** How old the remote values may get before a page starts a background refresh. */
 const REMOTE_MAX_AGE_MS = 30_000
+/**
+ * The most of one answer that is read: an evaluation is a few hundred bytes, and a parsed answer
+ * costs many times its size (a 40 MB one exhausts the 192 MB heap).
+ */
+const MAX_ANSWER_BYTES = 64 * 1024
+/** application/json or application/…+json, parameters allowed; anchored, so linear on any input. */
+const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i
 /** The portal has no visitor identity when it evaluates flags. */
 const ANONYMOUS = { targetingKey: 'anonymous' }
 
@@ -156,13 +163,26 @@ export class RemoteFlags {
     }
   }
 
-  /** The provider has no time-out of its own; this bounds each call and names transport failures. */
+  /**
+   * The provider has no time-out or size bound of its own: this bounds each call in time and in
+   * size, hands the provider only JSON, and names the failures. A failed call keeps the last values.
+   */
   private async fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
     try {
       const response = await fetch(input, { ...init, signal: AbortSignal.timeout(this.timing.callTimeoutMs) })
       // 200, and 400/404/500 with an OFREP error body, are protocol answers; anything else is not.
-      if (![200, 400, 404, 500].includes(response.status)) this.problem = `HTTP ${response.status}`
-      return response
+      if (![200, 400, 404, 500].includes(response.status)) {
+        this.problem = `HTTP ${response.status}`
+        await response.body?.cancel()
+        return new Response(null, { status: response.status })
+      }
+      const type = response.headers.get('content-type') ?? ''
+      if (!JSON_TYPE.test(type)) {
+        await response.body?.cancel()
+        throw new Error(`answer not JSON: ${type.split(';')[0]?.trim().slice(0, 64) || 'no Content-Type'}`)
+      }
+      const body = await readAtMost(response, MAX_ANSWER_BYTES)
+      return new Response(body, { status: response.status, headers: response.headers })
     } catch (error) {
       const err = error as Error & { cause?: { code?: string; message?: string } }
       this.problem =
@@ -171,6 +191,29 @@ export class RemoteFlags {
           : (err.cause?.code ?? err.cause?.message ?? err.message)
       throw error
     }
+  }
+}
+
+/** The answer's text, or an error as soon as it is over `max` bytes (announced or read): the rest is never read. */
+async function readAtMost(response: Response, max: number): Promise<string> {
+  const tooLarge = () => new Error(`answer over ${max} bytes`)
+  if (Number(response.headers.get('content-length')) > max) {
+    await response.body?.cancel()
+    throw tooLarge()
+  }
+  if (!response.body) return ''
+  const reader = response.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return Buffer.concat(chunks).toString('utf8')
+    size += value.byteLength
+    if (size > max) {
+      await reader.cancel()
+      throw tooLarge()
+    }
+    chunks.push(value)
   }
 }
 

@@ -1,6 +1,7 @@
 import pino from 'pino'
 import { prettyFactory } from 'pino-pretty'
 import { getConfig } from '~/.server/config'
+import { version } from '../../../package.json'
 
 /** Secrets that must never reach a log line, wherever they sit in a logged object. */
 export const REDACTED_KEYS = [
@@ -34,7 +35,7 @@ const pretty =
     ? prettyFactory({
         colorize: Boolean(process.stdout.isTTY),
         translateTime: 'SYS:HH:MM:ss.l',
-        ignore: 'pid,hostname',
+        ignore: 'pid,hostname,service,version',
         singleLine: true,
       })
     : null
@@ -53,7 +54,8 @@ const destination = {
 export const logger = pino(
   {
     level: getConfig().logLevel,
-    base: undefined,
+    // Every line says which program and version wrote it (no pid or hostname: the platform adds those).
+    base: { service: 'auth-portal', version },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
     redact: { paths: redact, censor: '[redacted]' },

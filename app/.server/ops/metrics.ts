@@ -1,6 +1,10 @@
 import { createServer, type Server } from 'node:http'
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import { pathWithinBounds } from '~/.server/http/path-bound'
+import { version } from '../../../package.json'
+
+/** The commit the build was made from (vite.config.ts), when git could tell. */
+declare const __PORTAL_COMMIT__: string | undefined
 
 /**
  * Prometheus metrics, served on their own port (METRICS_PORT) by serve.ts and never on the
@@ -55,6 +59,41 @@ function createMetrics() {
       "Anonymous page views answered from a page shell ('hit') or rendered to make one ('miss'); ADR 021.",
       ['outcome'],
     ),
+    dependencyUp: new Gauge({
+      name: 'portal_dependency_up',
+      help: "Whether a dependency answered the last readiness probe (1) or not (0): 'identity' and, with REDIS_URL, 'redis'. /readyz stays 200 either way (ADR 029).",
+      labelNames: ['dependency'] as const,
+      registers,
+    }),
+    buildInfo: new Gauge({
+      name: 'portal_build_info',
+      help: 'Always 1: the version, the commit it was built from and the Node.js version running it.',
+      labelNames: ['version', 'commit', 'node'] as const,
+      registers,
+    }),
+    identityInFlight: new Gauge({
+      name: 'portal_identity_calls_in_flight',
+      help: 'Calls waiting on the identity service now (REST calls and session checks), against portal_identity_max_in_flight.',
+      registers,
+    }),
+    identityMaxInFlight: new Gauge({
+      name: 'portal_identity_max_in_flight',
+      help: 'IDENTITY_MAX_IN_FLIGHT: past it, a call is refused at once (503).',
+      registers,
+    }),
+    rateLimitStore: new Gauge({
+      name: 'portal_rate_limit_store',
+      help: "Where the rate-limit counters are kept now: 1 for the current mode, 'redis' (shared) or 'memory' (this process: no REDIS_URL, or Redis unreachable).",
+      labelNames: ['mode'] as const,
+      registers,
+    }),
+    sessionVerification: new Histogram({
+      name: 'portal_session_verification_seconds',
+      help: "Session cookie checks (one per signed-in page), by outcome: 'signed-in', 'invalid' (a verdict ended it) or 'unavailable' (the service could not judge).",
+      labelNames: ['outcome'] as const,
+      buckets: SECONDS,
+      registers,
+    }),
     identityCallDuration: new Histogram({
       name: 'portal_identity_call_duration_seconds',
       help: "Identity service calls by call name and outcome ('ok' or the auth/* code), retries included.",
@@ -66,6 +105,28 @@ function createMetrics() {
 }
 
 export const metrics = createMetrics()
+metrics.buildInfo.set(
+  { version, commit: typeof __PORTAL_COMMIT__ === 'string' ? __PORTAL_COMMIT__ : 'unknown', node: process.versions.node },
+  1,
+)
+
+/** One more (1) or one fewer (-1) call waiting on the identity service; `max` is the bound. */
+export function recordIdentityInFlight(change: 1 | -1): void {
+  metrics.identityInFlight.inc(change)
+}
+
+export function recordIdentityMaxInFlight(max: number): void {
+  metrics.identityMaxInFlight.set(max)
+}
+
+export function recordRateLimitStore(mode: 'redis' | 'memory'): void {
+  metrics.rateLimitStore.set({ mode }, 1)
+  metrics.rateLimitStore.set({ mode: mode === 'redis' ? 'memory' : 'redis' }, 0)
+}
+
+export function recordSessionVerification(outcome: 'signed-in' | 'invalid' | 'unavailable', seconds: number): void {
+  metrics.sessionVerification.observe({ outcome }, seconds)
+}
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
@@ -104,6 +165,11 @@ export function recordCaptcha(
 
 export function recordRateLimitHit(limiter: string): void {
   metrics.rateLimitHits.inc({ limiter })
+}
+
+/** The readiness probe's hook: each dependency's state after each probe. */
+export function recordDependency(dependency: 'identity' | 'redis', up: boolean): void {
+  metrics.dependencyUp.set({ dependency }, up ? 1 : 0)
 }
 
 /** The identity client's hook: one observation per call(), `code` null on success. */

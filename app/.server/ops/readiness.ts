@@ -1,18 +1,23 @@
 import type { Redis } from 'ioredis'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { getIdentity } from '~/.server/identity'
+import { recordDependency } from '~/.server/ops/metrics'
 import { getRateLimits } from '~/.server/policy/rate-limit'
 
 /**
- * `GET /readyz`: whether this replica should get traffic. Ready when the identity service
- * answers a cheap read and, when REDIS_URL is set, Redis answers PING, each within 2 s; never
- * once shutdown has started. `GET /healthz` (alive) checks nothing: a dependency outage must not
- * make an orchestrator restart every replica.
+ * `GET /readyz`: whether this process should get traffic (ADR 029). Ready (200) while it can serve;
+ * 503 only while starting (before serve() listens) and from the first moment of shutdown. The
+ * identity service and Redis are reported, not obeyed: the portal answers their outage itself
+ * (a 503 page, the in-memory limits), and a probe that followed them would take every replica out
+ * of the load balancer at once. Their state comes from one probe at a time, reused for `cacheMs`,
+ * so probes cost no identity call each; a request waits at most `waitMs` for a probe under way.
+ * `GET /healthz` (alive) checks nothing.
  */
 
-export type CheckState = 'ok' | 'fail'
+export type DependencyState = 'up' | 'down' | 'unknown'
 export interface ReadinessReport {
-  status: 'ok' | 'unavailable'
-  checks: Record<string, CheckState>
+  status: 'ok' | 'starting' | 'draining'
+  dependencies: Record<string, DependencyState>
 }
 
 export interface ReadinessOptions {
@@ -20,26 +25,39 @@ export interface ReadinessOptions {
   identity: () => Promise<unknown>
   /** The shared rate-limit store, or null when there is none. */
   redis: () => Redis | null
-  timeoutMs?: number
+  /** How long one dependency may take to answer a probe. */
+  probeTimeoutMs?: number
+  /** How long a probe's answer is reused. */
+  cacheMs?: number
+  /** How long a request waits for a probe under way before answering with what is known. */
+  waitMs?: number
+  /** Told each dependency's state after each probe; default: the portal_dependency_up gauge. */
+  onProbe?: (dependency: 'identity' | 'redis', up: boolean) => void
 }
 
 export interface Readiness {
   check(): Promise<ReadinessReport>
+  /** The server listens: ready from now on (serve.ts), and the first probe starts. */
+  markStarted(): void
   /** From now on every check answers 503 (called first thing on SIGTERM). */
   startShutdown(): void
   readonly shuttingDown: boolean
 }
 
-export const READINESS_TIMEOUT_MS = 2_000
+export const READINESS_PROBE_TIMEOUT_MS = 2_000
+export const READINESS_CACHE_MS = 5_000
+export const READINESS_WAIT_MS = 500
 
-/** 'ok' when `task` succeeds within `ms`, 'fail' otherwise; never rejects. The signal aborts at the deadline. */
+type CheckState = 'up' | 'down'
+
+/** 'up' when `task` succeeds within `ms`, 'down' otherwise; never rejects. The signal aborts at the deadline. */
 async function within(ms: number, task: (signal: AbortSignal) => Promise<unknown>): Promise<CheckState> {
   const controller = new AbortController()
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<CheckState>((resolve) => {
     timer = setTimeout(() => {
       controller.abort()
-      resolve('fail')
+      resolve('down')
     }, ms)
   })
   try {
@@ -47,8 +65,8 @@ async function within(ms: number, task: (signal: AbortSignal) => Promise<unknown
       Promise.resolve()
         .then(() => task(controller.signal))
         .then(
-          (): CheckState => 'ok',
-          (): CheckState => 'fail',
+          (): CheckState => 'up',
+          (): CheckState => 'down',
         ),
       timeout,
     ])
@@ -82,43 +100,66 @@ async function ping(redis: Redis, signal: AbortSignal): Promise<void> {
   if (answer !== 'PONG') throw new Error(`unexpected PING answer ${answer}`)
 }
 
-export function createReadiness({ identity, redis, timeoutMs = READINESS_TIMEOUT_MS }: ReadinessOptions): Readiness {
+export function createReadiness({
+  identity,
+  redis,
+  probeTimeoutMs = READINESS_PROBE_TIMEOUT_MS,
+  cacheMs = READINESS_CACHE_MS,
+  waitMs = READINESS_WAIT_MS,
+  onProbe = recordDependency,
+}: ReadinessOptions): Readiness {
+  let started = false
   let shuttingDown = false
-  // Probes from several load balancers share one identity call instead of piling up behind a slow service.
-  let identityInFlight: Promise<CheckState> | null = null
+  let known: { identity: DependencyState; redis: DependencyState } = { identity: 'unknown', redis: 'unknown' }
+  let probedAt = -Infinity
+  // At most one probe at a time, whatever the number of load balancers and strangers asking.
+  let probing: Promise<void> | null = null
 
-  function identityCheck(): Promise<CheckState> {
-    identityInFlight ??= within(timeoutMs, () => identity()).finally(() => {
-      identityInFlight = null
-    })
-    return identityInFlight
+  function probe(): Promise<void> {
+    probing ??= (async () => {
+      const store = redis()
+      const [identityState, redisState] = await Promise.all([
+        within(probeTimeoutMs, () => identity()),
+        store ? within(probeTimeoutMs, (signal) => ping(store, signal)) : Promise.resolve('unknown' as const),
+      ])
+      known = { identity: identityState, redis: redisState }
+      onProbe('identity', identityState === 'up')
+      if (store) onProbe('redis', redisState === 'up')
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        probedAt = performance.now()
+        probing = null
+      })
+    return probing
+  }
+
+  function dependencies(): Record<string, DependencyState> {
+    return redis() ? { ...known } : { identity: known.identity }
   }
 
   return {
     get shuttingDown() {
       return shuttingDown
     },
+    markStarted() {
+      started = true
+      void probe()
+    },
     startShutdown() {
       shuttingDown = true
     },
     async check() {
-      if (shuttingDown) return { status: 'unavailable', checks: { shutdown: 'fail' } }
-      const store = redis()
-      const [identityState, redisState] = await Promise.all([
-        identityCheck(),
-        store ? within(timeoutMs, (signal) => ping(store, signal)) : Promise.resolve(null),
-      ])
-      const checks: Record<string, CheckState> = { identity: identityState }
-      if (redisState) checks.redis = redisState
-      // Shutdown may have started while the checks ran.
-      if (shuttingDown) checks.shutdown = 'fail'
-      const ok = Object.values(checks).every((state) => state === 'ok')
-      return { status: ok ? 'ok' : 'unavailable', checks }
+      if (shuttingDown) return { status: 'draining', dependencies: dependencies() }
+      if (!started) return { status: 'starting', dependencies: dependencies() }
+      if (probing || performance.now() - probedAt > cacheMs) await Promise.race([probe(), sleep(waitMs)])
+      // Shutdown may have started while the probe ran.
+      return { status: shuttingDown ? 'draining' : 'ok', dependencies: dependencies() }
     },
   }
 }
 
-/** The process's readiness: serve.ts starts the shutdown, app.ts answers /readyz. */
+/** The process's readiness: serve.ts marks it started and starts the shutdown, app.ts answers /readyz. */
 const processReadiness = createReadiness({
   identity: () => getIdentity().getProjectConfig(),
   redis: () => getRateLimits().redis,

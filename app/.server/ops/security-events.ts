@@ -10,7 +10,6 @@ export type SecurityEvent =
   | 'reset-requested'
   | 'reset-done'
   | 'csrf-refused'
-  | 'honeypot'
   | 'logout'
 
 /**

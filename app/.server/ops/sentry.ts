@@ -23,16 +23,30 @@ export const initSentry = () =>
       tracesSampleRate: 1,
       sendDefaultPii: false,
       beforeSend: (event) => scrub(event),
-    beforeSendTransaction: (event) => scrub(event),
+      beforeSendTransaction: (event) => scrub(event),
       beforeBreadcrumb: (breadcrumb) => scrub(breadcrumb),
     })
     return true
   })())
 
-/** For the browser: what it needs to start its own reporter, or null when reporting is off. */
-export function browserSentryConfig(): { dsn: string; environment: string } | null {
-  const { sentryDsn, platform } = getConfig()
-  return sentryEnabled() ? { dsn: sentryDsn!, environment: platform } : null
+/** What the browser needs to start its own reporter (ADR 030). */
+export interface BrowserSentryConfig {
+  dsn: string
+  environment: string
+  replaySessionSampleRate: number
+  replayOnErrorSampleRate: number
+}
+
+/** For the browser: its reporter's settings, or null when reporting is off. */
+export function browserSentryConfig(): BrowserSentryConfig | null {
+  const { sentryDsn, platform, replaySampleRates } = getConfig()
+  if (!sentryEnabled()) return null
+  return {
+    dsn: sentryDsn!,
+    environment: platform,
+    replaySessionSampleRate: replaySampleRates.session,
+    replayOnErrorSampleRate: replaySampleRates.onError,
+  }
 }
 
 export function reportError(error: unknown): void {

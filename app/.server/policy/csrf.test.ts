@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type * as configModule from '~/.server/config'
 import type { Config } from '~/.server/config'
-import { CSRF_FIELD, HONEYPOT_FIELD } from '~/lib/form-fields'
-import { csrfCookieName, honeypotFilled, issueCsrf, verifyCsrf } from './csrf'
+import { CSRF_FIELD } from '~/lib/form-fields'
+import { csrfCookieName, issueCsrf, verifyCsrf } from './csrf'
 
 const overrides = vi.hoisted(() => ({ value: {} as Partial<Config> }))
 vi.mock('~/.server/config', async (importOriginal) => {
@@ -126,13 +126,5 @@ describe('verifyCsrf', () => {
     const token = mint()
     expect(submit(token, token, { Origin: 'null', 'Sec-Fetch-Site': 'same-origin' })).toEqual({ ok: true })
     expect(submit(token, token, { 'Sec-Fetch-Site': 'cross-site' })).toEqual({ ok: false, reason: 'cross-site' })
-  })
-})
-
-describe('honeypotFilled', () => {
-  it('is true only when the hidden field has content', () => {
-    expect(honeypotFilled(form({}))).toBe(false)
-    expect(honeypotFilled(form({ [HONEYPOT_FIELD]: '  ' }))).toBe(false)
-    expect(honeypotFilled(form({ [HONEYPOT_FIELD]: 'https://spam.example' }))).toBe(true)
   })
 })

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { getConfig } from '~/.server/config'
 import { COOKIES, cookieName, getCookie, openCookie, sealCookie, setCookie, type SealedCookie } from '~/.server/cookies'
-import { CSRF_FIELD, HONEYPOT_FIELD } from '~/lib/form-fields'
+import { CSRF_FIELD } from '~/lib/form-fields'
 
 /**
  * Signed double-submit CSRF tokens, plus Origin / Sec-Fetch-Site checks.
@@ -114,10 +114,4 @@ export function verifyCsrf(
     return { ok: false, reason: 'token-mismatch' }
   }
   return { ok: true }
-}
-
-/** True when the hidden honeypot input was filled in: a bot, since people never see it. */
-export function honeypotFilled(form: FormData): boolean {
-  const value = form.get(HONEYPOT_FIELD)
-  return typeof value === 'string' ? value.trim() !== '' : value !== null
 }

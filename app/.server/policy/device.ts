@@ -45,7 +45,7 @@ export function deviceCookie(email: string): string {
 }
 
 /** The parts of an authentic, unexpired device cookie, and the secret that signed it; else null. */
-function open(request: Request): { id: string; expiry: number; account: string; secret: string; raw: string } | null {
+function open(request: Request): { id: string; expiry: number; account: string; secret: string } | null {
   const raw = getCookie(request, COOKIES.device)
   const [id, expiry, account, given, ...rest] = raw?.split('.') ?? []
   if (!raw || !id || !expiry || !account || !given || rest.length > 0) return null
@@ -56,21 +56,11 @@ function open(request: Request): { id: string; expiry: number; account: string; 
     (found, candidate) => (safeEqual(given, mac(body, candidate)) ? candidate : found),
     null,
   )
-  return secret === null ? null : { id, expiry: Number(expiry), account, secret, raw }
+  return secret === null ? null : { id, expiry: Number(expiry), account, secret }
 }
 
 /** The id of this browser's device cookie when it is authentic, unexpired and names `email`; else null. */
 export function deviceIdFor(request: Request, email: string): string | null {
   const device = open(request)
   return device && safeEqual(device.account, accountTag(email, device.secret)) ? device.id : null
-}
-
-/**
- * The same device cookie again, for its remaining lifetime, or null when there is none: logout
- * clears site data, and the device cookie is no session, so it is set back.
- */
-export function keepDeviceCookie(request: Request): string | null {
-  const device = open(request)
-  if (!device) return null
-  return setCookie(COOKIES.device, device.raw, { maxAge: device.expiry - Math.floor(Date.now() / 1000) })
 }

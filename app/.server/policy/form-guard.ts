@@ -1,14 +1,12 @@
 import { data } from 'react-router'
 import type { AppLoadContext } from '~/.server/context'
 import { getConfig } from '~/.server/config'
-import { verifyCsrf, honeypotFilled } from './csrf'
+import { verifyCsrf } from './csrf'
 import { securityEvent } from '~/.server/ops/security-events'
 import { NO_STORE } from '~/lib/headers'
 
 export interface GuardedForm {
   form: FormData
-  /** A bot filled the hidden field: answer as a failure, call nothing. */
-  isBot: boolean
 }
 
 /**
@@ -30,9 +28,7 @@ export async function guardForm(request: Request, context: AppLoadContext): Prom
     const help = verdict.reason === 'cookie-missing' ? { cookiesHelpUrl: getConfig().cookiesHelpUrl } : {}
     throw data({ reason: verdict.reason, ...help }, { status: 403 })
   }
-  const isBot = honeypotFilled(form)
-  if (isBot) securityEvent('honeypot', { reqId: context.requestId, ip: context.clientIp })
-  return { form, isBot }
+  return { form }
 }
 
 /** A body over the limit was left unread by the HTTP server (app/.server/http/body-limit.ts): the 413 page. */

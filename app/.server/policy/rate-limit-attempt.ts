@@ -90,21 +90,28 @@ export function attempts(limiters: Record<LimiterName, RateLimiterAbstract>) {
 
   /**
    * Gives a point back, unless the window that held it has ended (the point is gone with it, and
-   * a reward would open the next window below zero).
+   * a reward would open the next window below zero). A counter given back to nothing is deleted:
+   * a refused or voided attempt leaves no key (in memory the store does it itself, ADR 027).
    */
   async function giveBack([name, key]: Entry, windowEnds: number) {
     if (Date.now() >= windowEnds) return
-    await limiters[name].reward(key, 1).catch((err: unknown) => failed(name, err))
+    try {
+      const res = await limiters[name].reward(key, 1)
+      if (res.consumedPoints <= 0) await limiters[name].delete(key)
+    } catch (err) {
+      failed(name, err)
+    }
   }
 
   /**
-   * Takes a point from each limiter in turn, each atomically, the most specific first. Refused
-   * when one is exhausted: the points already taken go back at once and the later limiters are
-   * not touched, so a refused attempt counts nowhere (an attacker over the per-client limit does
-   * not fill the per-account one). A store error other than a refusal (only possible if the
-   * insurance itself failed) is logged at error and lets the attempt through: locking every user
-   * out on a bug is worse, and the identity service throttles too. `forget` lists the counters a
-   * success deletes.
+   * Takes a point from each limiter in turn, each atomically, the per-client one first (ADR 027).
+   * Refused when one is exhausted: the points already taken go back at once and the later
+   * limiters are not touched, so a refused attempt counts nowhere and creates no counter (a
+   * client over its limit does not fill, nor make, a per-account one). A store error other than
+   * a refusal (only possible if the insurance itself failed) is logged at error and lets the
+   * attempt through: locking every user out on a bug is worse, and the identity service
+   * throttles too. A Redis that refuses a write answers with a refusal (rate-limit-store.ts).
+   * `forget` lists the counters a success deletes.
    */
   async function take(entries: Entry[], k: Keys, forget: Entry[] = []): Promise<Attempt> {
     const held: { entry: Entry; windowEnds: number }[] = []

@@ -1,12 +1,14 @@
-import { Redis } from 'ioredis'
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible'
+import { Redis, ReplyError } from 'ioredis'
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 import type { Config } from '~/.server/config'
 import { logger } from '~/.server/ops/logger'
+import { recordRateLimitStore } from '~/.server/ops/metrics'
 
 /**
  * Where the rate-limit counters live: in memory for a single process; with REDIS_URL in Redis,
  * shared by every replica. If Redis becomes unreachable each replica falls back to its own
- * in-memory counters (weaker, but never unlimited) and says so once in the log.
+ * in-memory counters (weaker, but never unlimited) and says so once in the log. Memory holds at
+ * most RATE_LIMIT_MEMORY_MAX_KEYS counters; Redis must not evict them (ADR 027).
  */
 
 /** Window of each limiter, in seconds. */
@@ -31,7 +33,26 @@ export const WINDOWS = {
   mfaSmsPerPending: 10 * 60,
   /** SMS codes sent from one client's sign-ins (SMS pumping costs money). */
   mfaSmsPerIp: 60 * 60,
+  /** Codes tried for one account, across clients and pending sign-ins. */
+  mfaCodePerAccount: 60 * 60,
+  /** SMS codes sent for one account, across clients and pending sign-ins. */
+  mfaSmsPerAccount: 60 * 60,
+  /** SMS codes sent to one phone (the account's enrolled factor). */
+  mfaSmsPerPhone: 60 * 60,
+  /** Sign-in links to one mailbox: a count apart from resets, so links cannot silence them. */
+  linkPerEmail: 60 * 60,
+  /** Reset emails asked by a browser holding the account's device cookie, instead of resetPerEmail. */
+  resetPerDevice: 60 * 60,
 } as const
+
+/** The limiters counted per client address: the only counters the memory bound may evict. */
+const PER_CLIENT: readonly LimiterName[] = [
+  'signInPerIp',
+  'resetPerIp',
+  'newPasswordPerIp',
+  'mfaCodePerIp',
+  'mfaSmsPerIp',
+]
 
 export type LimiterName = keyof typeof WINDOWS
 
@@ -41,6 +62,8 @@ export interface RateLimitOptions {
   redisUrl?: string | null
   /** Namespace of the keys in Redis. */
   keyPrefix?: string
+  /** Most counters held in memory, all limiters together (RATE_LIMIT_MEMORY_MAX_KEYS). */
+  memoryMaxKeys?: number
 }
 
 /** One limiter per name, over one Redis connection (or none). */
@@ -48,10 +71,152 @@ export interface LimiterStore {
   limiters: Record<LimiterName, RateLimiterAbstract>
   /** The Redis connection, null in memory mode. */
   redis: Redis | null
+  /** How many counters this process holds in memory (tests watch it stay bounded). */
+  memoryKeys(): number
   close(): Promise<void>
 }
 
-export function openLimiterStore({ limits, redisUrl = null, keyPrefix = 'portal:rl' }: RateLimitOptions): LimiterStore {
+type Counter = { value: number; expiresAt: number }
+
+/** What a consume gets when no counter can be made: more than any limit, so it is refused. */
+const NO_ROOM = Number.MAX_SAFE_INTEGER
+/** Retry-After of an attempt refused because the store could not count it. */
+const NO_ROOM_RETRY_MS = 60_000
+
+/**
+ * Every in-memory counter of the process, in one bounded set shared by all limiters (and by the
+ * insurance limiters in Redis mode). Counters expire by their window, swept lazily and once a
+ * minute (no timer per counter). When full, room is made by dropping expired counters, then the
+ * oldest per-client counter; a live per-account counter is never dropped: with no room left, a
+ * new one is not made and its attempt is refused (ADR 027).
+ */
+class MemoryCounters {
+  private readonly perClient = new Map<string, Counter>()
+  private readonly perAccount = new Map<string, Counter>()
+  private lastSweep = 0
+  private lastReport = 0
+  private readonly sweeper: NodeJS.Timeout
+
+  constructor(private readonly maxKeys: number) {
+    this.sweeper = setInterval(() => this.sweep(), 60_000).unref()
+  }
+
+  get size() {
+    return this.perClient.size + this.perAccount.size
+  }
+
+  close() {
+    clearInterval(this.sweeper)
+  }
+
+  private sweep() {
+    const now = (this.lastSweep = Date.now())
+    for (const map of [this.perClient, this.perAccount]) {
+      for (const [key, c] of map) if (c.expiresAt <= now) map.delete(key)
+    }
+  }
+
+  private room(): boolean {
+    if (this.size < this.maxKeys) return true
+    // At most one full sweep a second: under a flood, the bound costs no O(n) work per request.
+    if (Date.now() - this.lastSweep > 1_000) this.sweep()
+    if (this.size < this.maxKeys) return true
+    const oldest = this.perClient.keys().next()
+    if (!oldest.done) {
+      this.perClient.delete(oldest.value)
+      return true
+    }
+    if (Date.now() - this.lastReport > 60_000) {
+      this.lastReport = Date.now()
+      logger.error(
+        { event: 'rate-limit-memory-full', maxKeys: this.maxKeys },
+        'rate-limit memory full of live per-account counters: attempts that need a new one are refused (RATE_LIMIT_MEMORY_MAX_KEYS)',
+      )
+    }
+    return false
+  }
+
+  /** The storage rate-limiter-flexible's RateLimiterMemory calls (its MemoryStorage's methods). */
+  storage(perClient: boolean) {
+    const map = perClient ? this.perClient : this.perAccount
+    const live = (key: string) => {
+      const c = map.get(key)
+      if (!c || c.expiresAt > Date.now()) return c
+      map.delete(key)
+      return undefined
+    }
+    const set = (key: string, value: number, durationSec: number) => {
+      map.delete(key)
+      if (value <= 0) return new RateLimiterRes(0, 0, 0, true)
+      if (!this.room()) return new RateLimiterRes(0, NO_ROOM_RETRY_MS, NO_ROOM, true)
+      const durationMs = durationSec * 1000
+      map.set(key, { value, expiresAt: Date.now() + durationMs })
+      return new RateLimiterRes(0, durationMs, value, true)
+    }
+    return {
+      incrby(key: string, value: number, durationSec: number) {
+        const c = live(key)
+        if (!c) return set(key, value, durationSec)
+        c.value += value
+        // A counter given back to nothing is no counter: a refused or voided attempt leaves no key.
+        if (c.value <= 0) map.delete(key)
+        return new RateLimiterRes(0, c.expiresAt - Date.now(), c.value, false)
+      },
+      set,
+      get(key: string) {
+        const c = live(key)
+        return c ? new RateLimiterRes(0, c.expiresAt - Date.now(), c.value, false) : null
+      },
+      delete: (key: string) => map.delete(key),
+    }
+  }
+}
+
+class BoundedRateLimiterMemory extends RateLimiterMemory {
+  constructor(settings: ConstructorParameters<typeof RateLimiterMemory>[0], storage: unknown) {
+    super(settings)
+    ;(this as unknown as { _memoryStorage: unknown })._memoryStorage = storage
+  }
+}
+
+type HandleError = (
+  err: unknown,
+  funcName: string,
+  resolve: (res: unknown) => void,
+  reject: (err: unknown) => void,
+  ...rest: unknown[]
+) => void
+
+/**
+ * A Redis that answers a write with an error (OOM under `noeviction` when it is full, a read-only
+ * replica) still holds the counters: going to the empty in-memory insurance would reset them. Such
+ * a consume is a refusal, and a reward or delete that fails keeps the point. The insurance is for
+ * a Redis that cannot be reached at all.
+ */
+class StrictRateLimiterRedis extends RateLimiterRedis {
+  private lastReport = 0
+
+  _handleError(...args: Parameters<HandleError>) {
+    const [err, funcName, , reject] = args
+    if (!(err instanceof ReplyError))
+      return (RateLimiterRedis.prototype as unknown as { _handleError: HandleError })._handleError.apply(this, args)
+    if (Date.now() - this.lastReport > 60_000) {
+      this.lastReport = Date.now()
+      logger.error(
+        { event: 'rate-limit-store-full', limiter: this.keyPrefix, err },
+        'Redis refused a rate-limit write: attempts are refused until it accepts writes (check maxmemory)',
+      )
+    }
+    reject(funcName === 'consume' ? new RateLimiterRes(0, NO_ROOM_RETRY_MS, NO_ROOM, false) : err)
+  }
+}
+
+export function openLimiterStore({
+  limits,
+  redisUrl = null,
+  keyPrefix = 'portal:rl',
+  memoryMaxKeys = 100_000,
+}: RateLimitOptions): LimiterStore {
   const redis = redisUrl
     ? new Redis(redisUrl, {
         // Fail fast to the in-memory insurance instead of queueing sign-ins behind a dead Redis.
@@ -68,47 +233,45 @@ export function openLimiterStore({ limits, redisUrl = null, keyPrefix = 'portal:
     redis.on('error', (err: Error) => {
       if (degraded) return
       degraded = true
+      recordRateLimitStore('memory')
       logger.error(
         { event: 'rate-limit-fallback', err },
         'Redis unreachable: rate limits fall back to per-process memory',
       )
     })
     redis.on('ready', () => {
+      recordRateLimitStore('redis')
       if (!degraded) return
       degraded = false
       logger.info({ event: 'rate-limit-recovered' }, 'Redis reachable again: rate limits are shared')
     })
   }
 
+  if (!redis) recordRateLimitStore('memory')
+  const memory = new MemoryCounters(memoryMaxKeys)
+
   function limiter(name: LimiterName): RateLimiterAbstract {
     const settings = { keyPrefix: `${keyPrefix}:${name}`, points: limits[name], duration: WINDOWS[name] }
-    if (!redis) return new RateLimiterMemory(settings)
-    return new RateLimiterRedis({
+    const inMemory = new BoundedRateLimiterMemory(settings, memory.storage(PER_CLIENT.includes(name)))
+    if (!redis) return inMemory
+    return new StrictRateLimiterRedis({
       ...settings,
       storeClient: redis,
       rejectIfRedisNotReady: true,
-      insuranceLimiter: new RateLimiterMemory(settings),
+      insuranceLimiter: inMemory,
     })
   }
 
-  const limiters = {
-    signInPerEmailIp: limiter('signInPerEmailIp'),
-    signInPerIp: limiter('signInPerIp'),
-    signInPerEmail: limiter('signInPerEmail'),
-    signInPerDevice: limiter('signInPerDevice'),
-    resetPerEmail: limiter('resetPerEmail'),
-    resetPerIp: limiter('resetPerIp'),
-    newPasswordPerIp: limiter('newPasswordPerIp'),
-    mfaCodePerPending: limiter('mfaCodePerPending'),
-    mfaCodePerIp: limiter('mfaCodePerIp'),
-    mfaSmsPerPending: limiter('mfaSmsPerPending'),
-    mfaSmsPerIp: limiter('mfaSmsPerIp'),
-  } satisfies Record<LimiterName, RateLimiterAbstract>
+  const limiters = Object.fromEntries(
+    (Object.keys(WINDOWS) as LimiterName[]).map((name) => [name, limiter(name)]),
+  ) as Record<LimiterName, RateLimiterAbstract>
 
   return {
     limiters,
     redis,
+    memoryKeys: () => memory.size,
     async close() {
+      memory.close()
       if (!redis) return
       // quit() waits for pending replies; when Redis is gone it fails and we just drop the socket.
       await redis.quit().catch(() => redis.disconnect())

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { readFileSync } from 'node:fs'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { getFreePort, waitFor } from '../../../dev/ports'
 import { captureLogs, logger } from '~/.server/ops/logger'
@@ -19,11 +20,16 @@ const limits = {
   mfaCodePerIp: 7,
   mfaSmsPerPending: 2,
   mfaSmsPerIp: 3,
+  mfaCodePerAccount: 8,
+  mfaSmsPerAccount: 5,
+  mfaSmsPerPhone: 4,
+  linkPerEmail: 2,
+  resetPerDevice: 2,
 }
 
 const open: RateLimits[] = []
-function make(redisUrl: string | null = null, keyPrefix = 'test') {
-  const limits_ = createRateLimits({ limits, redisUrl, keyPrefix })
+function make(redisUrl: string | null = null, keyPrefix = 'test', memoryMaxKeys?: number) {
+  const limits_ = createRateLimits({ limits, redisUrl, keyPrefix, memoryMaxKeys })
   open.push(limits_)
   return limits_
 }
@@ -182,19 +188,21 @@ describe('in memory', () => {
   it('20 concurrent second-factor codes for one pending sign-in: only the limit gets through', async () => {
     const rl = make()
     const attempts = await Promise.all(
-      Array.from({ length: 20 }, () => rl.consumeMfaCode({ ...alice, pending: 'pending-1' })),
+      Array.from({ length: 20 }, () => rl.consumeMfaCode({ ...alice, pending: 'pending-1', account: 'a@example.com' })),
     )
     expect(attempts.filter((a) => a.ok)).toHaveLength(limits.mfaCodePerPending)
     // Other pending sign-ins from the same client have their own counts, up to the client's limit.
     const other = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => rl.consumeMfaCode({ ...alice, pending: `pending-other-${i}` })),
+      Array.from({ length: 10 }, (_, i) =>
+        rl.consumeMfaCode({ ...alice, pending: `pending-other-${i}`, account: `other-${i}@example.com` }),
+      ),
     )
     expect(other.filter((a) => a.ok)).toHaveLength(limits.mfaCodePerIp - limits.mfaCodePerPending)
   })
 
   it('a right code forgets its pending sign-in’s count; a code the service never judged gives its point back', async () => {
     const rl = make()
-    const who = { ...alice, pending: 'pending-3' }
+    const who = { ...alice, pending: 'pending-3', account: alice.email }
     for (let i = 0; i < 2; i++) {
       const attempt = await rl.consumeMfaCode(who)
       if (!attempt.ok) throw new Error('refused')
@@ -212,10 +220,99 @@ describe('in memory', () => {
 
   it('SMS codes sent: per pending sign-in and per client', async () => {
     const rl = make()
-    const sends = await Promise.all(Array.from({ length: 5 }, () => rl.consumeMfaSms({ ...alice, pending: 'p-a' })))
+    const sends = await Promise.all(
+      Array.from({ length: 5 }, () => rl.consumeMfaSms({ ...alice, pending: 'p-a', account: 'a', phone: 'a' })),
+    )
     expect(sends.filter((a) => a.ok)).toHaveLength(limits.mfaSmsPerPending)
-    expect(await rl.consumeMfaSms({ ...alice, pending: 'p-b' })).toMatchObject({ ok: true })
-    expect(await rl.consumeMfaSms({ ...alice, pending: 'p-c' })).toMatchObject({ ok: false })
+    expect(await rl.consumeMfaSms({ ...alice, pending: 'p-b', account: 'b', phone: 'b' })).toMatchObject({ ok: true })
+    expect(await rl.consumeMfaSms({ ...alice, pending: 'p-c', account: 'c', phone: 'c' })).toMatchObject({ ok: false })
+  })
+
+  it('thousands of refused requests for new addresses from one client leave no key behind', async () => {
+    const rl = make()
+    let passed = 0
+    for (let i = 0; i < 3_000; i++) {
+      const who = { ...alice, email: `new-${i}@example.com` }
+      if ((await rl.consumeReset(who)).ok) passed++
+      const signIn = await rl.consumeSignIn(who)
+      if (signIn.ok) {
+        passed++
+        await signIn.release('failure')
+      }
+    }
+    // Only the client's allowance got through...
+    expect(passed).toBe(limits.resetPerIp + limits.signInPerIp)
+    // ...and only what got through holds keys: one per limiter it counted in, plus the client's.
+    expect(rl.memoryKeys()).toBeLessThanOrEqual(2 * limits.resetPerIp + 2 * limits.signInPerIp + 2)
+  })
+
+  it('the memory store is bounded and never evicts a live per-account counter to make room', async () => {
+    const rl = make(null, 'test', 100)
+    for (let i = 0; i < limits.signInPerEmail; i++) await fail(rl, { ip: `198.51.100.${i}`, email: alice.email })
+    // A flood of accepted attempts: a new client and a new address each time.
+    for (let i = 0; i < 2_000; i++) {
+      const attempt = await rl.consumeSignIn({ ip: `10.0.${i >> 8}.${i & 255}`, email: `flood-${i}@example.com` })
+      if (attempt.ok) await attempt.release('failure')
+      expect(rl.memoryKeys()).toBeLessThanOrEqual(100)
+    }
+    // The account's spent counter survived it.
+    expect((await rl.consumeSignIn({ ip: '192.0.2.200', email: alice.email })).ok).toBe(false)
+  })
+
+  it('second-factor codes for one account stop at its limit, across clients and pending sign-ins', async () => {
+    const rl = make()
+    let passed = 0
+    for (let ip = 0; ip < 5; ip++) {
+      for (let p = 0; p < 3; p++) {
+        for (let code = 0; code < 2; code++) {
+          const who = { ip: `198.51.100.${ip}`, pending: `pending-${ip}-${p}`, account: alice.email }
+          const attempt = await rl.consumeMfaCode(who)
+          if (!attempt.ok) continue
+          passed++
+          await attempt.release('failure')
+        }
+      }
+    }
+    expect(passed).toBe(limits.mfaCodePerAccount)
+    // Another account is not held by it.
+    expect(await rl.consumeMfaCode({ ip: '192.0.2.1', pending: 'x', account: 'bob@example.com' })).toMatchObject({
+      ok: true,
+    })
+  })
+
+  it('SMS sends stop at the account limit and at the phone limit, across clients and pending sign-ins', async () => {
+    const rl = make()
+    const sends = async (n: number, who: (i: number) => { account: string; phone: string }) => {
+      let passed = 0
+      for (let i = 0; i < n; i++) {
+        const attempt = await rl.consumeMfaSms({
+          ip: `198.51.100.${i % 5}`,
+          pending: `sms-${Math.random()}`,
+          ...who(i),
+        })
+        if (attempt.ok) passed++
+      }
+      return passed
+    }
+    // One account, two phones: the account's limit.
+    expect(await sends(20, (i) => ({ account: alice.email, phone: `phone-${i % 2}` }))).toBe(limits.mfaSmsPerAccount)
+    // One phone, several accounts: the phone's limit.
+    expect(await sends(20, (i) => ({ account: `user-${i}@example.com`, phone: 'shared-phone' }))).toBe(
+      limits.mfaSmsPerPhone,
+    )
+  })
+
+  it('sign-in links and resets count apart per address; the device cookie holder has its own reset budget', async () => {
+    const rl = make()
+    const strangers = (i: number) => ({ ip: `198.51.100.${i}`, email: alice.email })
+    for (let i = 0; i < 5; i++) await rl.consumeEmailLink(strangers(i))
+    expect(await rl.consumeEmailLink(strangers(9))).toMatchObject({ ok: false })
+    expect(await rl.consumeReset(strangers(10))).toMatchObject({ ok: true })
+    for (let i = 0; i < 5; i++) await rl.consumeReset(strangers(20 + i))
+    expect(await rl.consumeReset(strangers(30))).toMatchObject({ ok: false })
+    const owner = { ip: '192.0.2.7', email: alice.email, device: 'device-1' }
+    for (let i = 0; i < limits.resetPerDevice; i++) expect(await rl.consumeReset(owner)).toMatchObject({ ok: true })
+    expect(await rl.consumeReset(owner)).toMatchObject({ ok: false })
   })
 
   it('logs a hit with the hashed email, never the address', async () => {
@@ -341,6 +438,71 @@ describe('with Redis', () => {
       expect(unhandled).toEqual([])
     } finally {
       process.off('unhandledRejection', onUnhandled)
+      logs.stop()
+      logger.level = 'silent'
+    }
+  })
+})
+
+describe('with Redis set up as deploy/compose.yaml runs it, once it is full', () => {
+  let redisServer: ChildProcess | undefined
+  let url = ''
+
+  /** The Redis arguments of deploy/compose.yaml: what limits need (README, ADR 027). */
+  function composeRedisArgs(): string[] {
+    const compose = readFileSync(new URL('../../../deploy/compose.yaml', import.meta.url), 'utf8')
+    const command = /redis:\n(?:.*\n)*?\s+command: \[(.*)\]/.exec(compose)?.[1] ?? ''
+    return [...command.matchAll(/'([^']*)'/g)].map((m) => m[1]!).slice(1)
+  }
+
+  beforeAll(async () => {
+    const port = await getFreePort()
+    redisServer = spawn(
+      '/usr/bin/redis-server',
+      [...composeRedisArgs(), '--port', String(port), '--bind', '127.0.0.1'],
+      {
+        stdio: 'ignore',
+      },
+    )
+    url = `redis://127.0.0.1:${port}`
+    const probe = createRateLimits({ limits, redisUrl: url })
+    await waitFor('redis-server', async () => (await probe.redis!.ping().catch(() => '')) === 'PONG', 10_000)
+    await probe.close()
+  })
+
+  afterAll(async () => {
+    if (!redisServer || redisServer.exitCode !== null || redisServer.signalCode !== null) return
+    const exited = once(redisServer, 'exit')
+    redisServer.kill('SIGKILL')
+    await exited
+  })
+
+  it('keeps a spent account counter when Redis fills up, and a write it refuses is a refusal', async () => {
+    const rl = make(url, `full-${Date.now()}`)
+    if (rl.redis!.status !== 'ready') await once(rl.redis!, 'ready')
+    const redis = rl.redis!
+    expect(await redis.config('GET', 'maxmemory-policy')).toEqual(['maxmemory-policy', 'noeviction'])
+    for (let i = 0; i < limits.signInPerEmail; i++) await fail(rl, { ip: `198.51.100.${i}`, email: alice.email })
+    // Room for about 2 MB more, then a flood of keys that live longer than the account's counter.
+    const used = Number(/used_memory:(\d+)/.exec(await redis.info('memory'))?.[1])
+    await redis.config('SET', 'maxmemory', String(used + 2 * 1024 * 1024))
+    const filler = 'x'.repeat(4096)
+    let refused = 0
+    for (let i = 0; i < 2_000 && refused === 0; i++) {
+      await redis.set(`flood:${i}`, filler, 'EX', 24 * 3600).catch(() => refused++)
+    }
+    expect(refused).toBe(1)
+    logger.level = 'error'
+    const logs = captureLogs()
+    try {
+      // The account's guesses stay refused: nothing reached a fresh in-memory counter.
+      for (let i = 0; i < 10; i++) {
+        expect((await rl.consumeSignIn({ ip: `192.0.2.${i}`, email: alice.email })).ok).toBe(false)
+      }
+      // A write Redis refuses is a refusal for anyone, said once per limiter at error level.
+      expect((await rl.consumeSignIn({ ip: '192.0.2.99', email: 'fresh@example.com' })).ok).toBe(false)
+      expect(logs.text()).toMatch(/rate-limit-store-full/)
+    } finally {
       logs.stop()
       logger.level = 'silent'
     }

@@ -1,5 +1,6 @@
 import { getConfig } from '~/.server/config'
 import { openLimiterStore, type LimiterStore, type RateLimitOptions } from './rate-limit-store'
+import { hashEmail } from '~/.server/ops/security-events'
 import { attempts, keys, type Attempt, type Entry, type Who } from './rate-limit-attempt'
 
 /**
@@ -11,29 +12,44 @@ import { attempts, keys, type Attempt, type Entry, type Who } from './rate-limit
 /** A sign-in: `device` is the id of a device cookie valid for this email (app/.server/policy/device.ts), if any. */
 export type SignInWho = Who & { email: string; device?: string | null }
 
+/**
+ * A second-factor step: `pending` is its random id; `account` names the account (its address,
+ * or what else identifies it) and `phone` the SMS factor; both are hashed before they are keys.
+ */
+export type MfaWho = Who & { pending: string; account: string }
+
+/**
+ * Every attempt takes the client's point first, then the more specific ones (ADR 027): a client
+ * over its limit never reaches, nor creates, a per-account counter.
+ */
 export interface RateLimits {
   /**
-   * Takes a sign-in attempt from every sign-in limiter: per email and client, per client, and
+   * Takes a sign-in attempt from every sign-in limiter: per client, per email and client, and
    * per email from all clients, or per device for a browser that holds the account's device cookie.
    */
   consumeSignIn(who: SignInWho): Promise<Attempt>
-  consumeReset(who: Who & { email: string }): Promise<Attempt>
+  /** A reset email asked: per client, and per address or, with the account's device cookie, per device. */
+  consumeReset(who: SignInWho): Promise<Attempt>
+  /** A sign-in link asked: per client (the reset's), and per address on a count of its own. */
+  consumeEmailLink(who: Who & { email: string }): Promise<Attempt>
   consumeNewPassword(who: Who): Promise<Attempt>
-  /** A second-factor code attempt: per pending sign-in (its random id) and per client. */
-  consumeMfaCode(who: Who & { pending: string }): Promise<Attempt>
-  /** An SMS code sent: per pending sign-in and per client. */
-  consumeMfaSms(who: Who & { pending: string }): Promise<Attempt>
+  /** A second-factor code attempt: per client, per pending sign-in and per account. */
+  consumeMfaCode(who: MfaWho): Promise<Attempt>
+  /** An SMS code sent: per client, per pending sign-in, per account and per phone. */
+  consumeMfaSms(who: MfaWho & { phone: string }): Promise<Attempt>
   /** The Redis connection, null in memory mode (for readiness checks and tests). */
   readonly redis: LimiterStore['redis']
+  memoryKeys: LimiterStore['memoryKeys']
   close(): Promise<void>
 }
 
 export function createRateLimits(options: RateLimitOptions): RateLimits {
-  const { limiters, redis, close } = openLimiterStore(options)
+  const { limiters, redis, memoryKeys, close } = openLimiterStore(options)
   const take = attempts(limiters)
 
   return {
     redis,
+    memoryKeys,
     close,
 
     consumeSignIn(who) {
@@ -41,7 +57,7 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
       const device: Entry | null = who.device ? ['signInPerDevice', who.device] : null
       const emailIp: Entry = ['signInPerEmailIp', k.emailIp]
       return take(
-        [emailIp, ['signInPerIp', k.ip], device ?? ['signInPerEmail', k.email]],
+        [['signInPerIp', k.ip], emailIp, device ?? ['signInPerEmail', k.email]],
         k,
         // Only this client's: a success must not reset what an attacker built up from elsewhere.
         device ? [emailIp, device] : [emailIp],
@@ -50,10 +66,15 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
 
     consumeReset(who) {
       const k = keys(who)
+      return take([['resetPerIp', k.ip], who.device ? ['resetPerDevice', who.device] : ['resetPerEmail', k.email]], k)
+    },
+
+    consumeEmailLink(who) {
+      const k = keys(who)
       return take(
         [
-          ['resetPerEmail', k.email],
           ['resetPerIp', k.ip],
+          ['linkPerEmail', k.email],
         ],
         k,
       )
@@ -66,17 +87,19 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
 
     consumeMfaCode(who) {
       const k = keys(who)
-      // A right code forgets this pending sign-in's count (it is over anyway), never the client's.
+      // A right code forgets this pending sign-in's count (it is over anyway), never the client's or the account's.
       const pending: Entry = ['mfaCodePerPending', who.pending]
-      return take([pending, ['mfaCodePerIp', k.ip]], k, [pending])
+      return take([['mfaCodePerIp', k.ip], pending, ['mfaCodePerAccount', hashEmail(who.account)]], k, [pending])
     },
 
     consumeMfaSms(who) {
       const k = keys(who)
       return take(
         [
-          ['mfaSmsPerPending', who.pending],
           ['mfaSmsPerIp', k.ip],
+          ['mfaSmsPerPending', who.pending],
+          ['mfaSmsPerAccount', hashEmail(who.account)],
+          ['mfaSmsPerPhone', hashEmail(who.phone)],
         ],
         k,
       )
@@ -89,12 +112,17 @@ let current: RateLimits | null = null
 
 export function getRateLimits(): RateLimits {
   const config = getConfig()
-  current ??= createRateLimits({ limits: config.rateLimits, redisUrl: config.redisUrl })
+  current ??= createRateLimits({
+    limits: config.rateLimits,
+    redisUrl: config.redisUrl,
+    memoryMaxKeys: config.rateLimitMemoryMaxKeys,
+  })
   return current
 }
 
 export const consumeSignIn: RateLimits['consumeSignIn'] = (who) => getRateLimits().consumeSignIn(who)
 export const consumeReset: RateLimits['consumeReset'] = (who) => getRateLimits().consumeReset(who)
+export const consumeEmailLink: RateLimits['consumeEmailLink'] = (who) => getRateLimits().consumeEmailLink(who)
 export const consumeNewPassword: RateLimits['consumeNewPassword'] = (who) => getRateLimits().consumeNewPassword(who)
 export const consumeMfaCode: RateLimits['consumeMfaCode'] = (who) => getRateLimits().consumeMfaCode(who)
 export const consumeMfaSms: RateLimits['consumeMfaSms'] = (who) => getRateLimits().consumeMfaSms(who)

@@ -1,6 +1,12 @@
 import type { CaptchaAction, CaptchaSettings } from '~/lib/recaptcha'
 import { getConfig } from '~/.server/config'
-import { getIdentity, groupOf, type AuthCode, type RecaptchaConfig, type RecaptchaEnforcement } from '~/.server/identity'
+import {
+  getIdentity,
+  groupOf,
+  type AuthCode,
+  type RecaptchaConfig,
+  type RecaptchaEnforcement,
+} from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
 import { recordCaptcha } from '~/.server/ops/metrics'
 
@@ -67,6 +73,14 @@ export function captchaTokenToSend(action: CaptchaAction, posted: string | undef
   return posted && active(enforcementFor(action)) ? posted : undefined
 }
 
+/**
+ * The action is in ENFORCE and the form posted no token (no JavaScript): the service would refuse
+ * the call. Depends on the project's setting alone, never on what was typed.
+ */
+export function captchaTokenMissing(action: CaptchaAction, posted: string | undefined): boolean {
+  return !posted && enforcementFor(action) === 'ENFORCE'
+}
+
 /** What the service answers when a captcha token is missing or not good for this call (the 'captcha' group). */
 export function isCaptchaRefusal(code: AuthCode | null): boolean {
   return groupOf(code) === 'captcha'
@@ -111,9 +125,18 @@ export function refreshRecaptcha(
       (config) => {
         const before = state.config
         state.config = config
-        if (before.emailPassword !== config.emailPassword || before.phone !== config.phone || before.siteKey !== config.siteKey) {
+        if (
+          before.emailPassword !== config.emailPassword ||
+          before.phone !== config.phone ||
+          before.siteKey !== config.siteKey
+        ) {
           logger.info(
-            { event: 'recaptcha-config', emailPassword: config.emailPassword, phone: config.phone, siteKey: config.siteKey },
+            {
+              event: 'recaptcha-config',
+              emailPassword: config.emailPassword,
+              phone: config.phone,
+              siteKey: config.siteKey,
+            },
             'reCAPTCHA enforcement changed',
           )
         }

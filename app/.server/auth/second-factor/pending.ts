@@ -90,6 +90,15 @@ export function readPending(request: Request): Pending | null {
   }
 }
 
+/**
+ * What names the account in its second-factor limits (hashed there): its address, or, when the
+ * provider gave none, its factors' enrollment ids, which belong to that account alone.
+ */
+export function accountOf(p: Pending): string {
+  const ids = p.factors.map((f) => f.id).sort()
+  return p.email ?? `factors:${ids.join(',')}`
+}
+
 export const chosenFactor = (p: Pending) => p.factors.find((f) => f.id === p.chosen) ?? null
 export const factorKind = (p: Pending) => chosenFactor(p)?.kind ?? 'none'
 

@@ -2,7 +2,7 @@ import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity } from '~/.server/identity'
 import { consumeMfaSms } from '~/.server/policy/rate-limit'
 import { captchaSettings, isCaptchaRefusal, refreshAfterDemand } from '~/.server/policy/recaptcha'
-import { chosenFactor, now, record, type Pending } from './pending'
+import { accountOf, chosenFactor, now, record, type Pending } from './pending'
 
 /**
  * Sends an SMS code to the chosen phone (mfaSignIn:start), after taking the SMS limits. The
@@ -13,7 +13,14 @@ import { chosenFactor, now, record, type Pending } from './pending'
 export async function sendSms(p: Pending, context: AppLoadContext, captchaResponse?: string): Promise<void> {
   const factor = chosenFactor(p)
   if (factor?.kind !== 'phone') return
-  const limit = await consumeMfaSms({ ip: context.clientIp, pending: p.id, reqId: context.requestId })
+  // After the first factor the service shows the number masked: the phone is known by its enrollment.
+  const limit = await consumeMfaSms({
+    ip: context.clientIp,
+    pending: p.id,
+    account: accountOf(p),
+    phone: factor.id,
+    reqId: context.requestId,
+  })
   if (!limit.ok) {
     p.notice = 'error.tooManyRequests'
     record(p, 'limited')

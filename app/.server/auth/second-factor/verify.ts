@@ -5,6 +5,7 @@ import { consumeMfaCode } from '~/.server/policy/rate-limit'
 import { signInWithIdToken } from '../sign-in'
 import {
   SECOND_FACTOR_PATH,
+  accountOf,
   chosenFactor,
   clearPendingCookie,
   factorKind,
@@ -65,6 +66,7 @@ export async function verify(
   const limit = await consumeMfaCode({
     ip: context.clientIp,
     pending: p.id,
+    account: accountOf(p),
     email: p.email ?? undefined,
     reqId: context.requestId,
   })

@@ -79,7 +79,10 @@ export async function handleSsoCallback(request: Request, context: AppLoadContex
   const state = readState(request)
   const settings = await ssoSettings()
   const publicHost = new URL(context.publicOrigin).host
-  if (settings && !state && url.host !== publicHost && !url.searchParams.has(RELAY_PARAM)) {
+  // The host the browser came to (a plain Host, app.ts): request.url is always the public origin's
+  // (ADR 026). It only tells the authDomain host's callback from the public one's.
+  const arrivedAt = request.headers.get('host')?.toLowerCase() ?? publicHost
+  if (settings && !state && arrivedAt !== publicHost && !url.searchParams.has(RELAY_PARAM)) {
     // The authDomain host has no state cookie (host-only): hand over to the public origin, once.
     // Never an open redirect: the target is always our own public origin.
     const search = new URLSearchParams(url.search)

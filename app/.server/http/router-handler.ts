@@ -1,0 +1,55 @@
+import { createReadableStreamFromReadable, writeReadableStreamToWritable } from '@react-router/node'
+import { createRequestHandler, type RouterContextProvider, type ServerBuild } from 'react-router'
+import type express from 'express'
+
+/**
+ * The express handler that hands a request to React Router: @react-router/express's, with one
+ * difference (ADR 026). That one rebuilds the URL it renders from Host or X-Forwarded-Host and
+ * X-Forwarded-Proto, which any client can set: `Host: localhost?email=…#` became the query every
+ * page rendered with. Here the URL is always the public origin's plus the request's path and query.
+ */
+
+/**
+ * The URL a request is rendered for: PUBLIC_URL's origin, then the request target, concatenated
+ * (never resolved, so that `//host/x` stays a path). app.ts lets only a target starting with `/`
+ * come this far.
+ */
+export function renderedUrl(publicOrigin: string, req: express.Request): string {
+  return new URL(publicOrigin + req.originalUrl).href
+}
+
+export function createRouterHandler(options: {
+  build: ServerBuild | (() => Promise<ServerBuild>)
+  publicOrigin: string
+  getLoadContext: (req: express.Request, res: express.Response) => RouterContextProvider
+}): express.RequestHandler {
+  const handle = createRequestHandler(options.build, 'production')
+  return (req, res, next) => {
+    const url = renderedUrl(options.publicOrigin, req)
+    // What was handed to React Router, for page shells to compare with their key (page-shells.ts).
+    res.locals.renderedUrl = url
+    const controller = new AbortController()
+    // Loaders and actions are aborted when the response can no longer be written (close before finish).
+    let finished = false
+    res.once('finish', () => (finished = true))
+    res.once('close', () => finished || controller.abort())
+    const headers = new Headers()
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (Array.isArray(value)) for (const one of value) headers.append(name, one)
+      else if (value) headers.set(name, value)
+    }
+    const body = req.method === 'GET' || req.method === 'HEAD' ? {} : { body: createReadableStreamFromReadable(req), duplex: 'half' as const }
+    const request = new Request(url, { method: req.method, headers, signal: controller.signal, ...body })
+    handle(request, options.getLoadContext(req, res))
+      .then(async (response) => {
+        // The visitor left: nothing to write to.
+        if (res.destroyed || res.writableEnded) return void (await response.body?.cancel())
+        res.statusMessage = response.statusText
+        res.status(response.status)
+        for (const [name, value] of response.headers.entries()) res.append(name, value)
+        if (response.body) await writeReadableStreamToWritable(response.body, res)
+        else res.end()
+      })
+      .catch(next)
+  }
+}

@@ -1,0 +1,39 @@
+import { uniqueEmail } from '../../dev/emulator'
+import { expect, test } from './fixtures'
+
+const PASSWORD = 'Correct-Horse-42'
+
+test('logout ends the session and keeps the language, the privacy notice and the device cookie', async ({
+  page,
+  admin,
+  context,
+}) => {
+  const email = uniqueEmail('logout-keeps')
+  await admin.createUser(email, PASSWORD)
+  await page.goto('/')
+  await page.getByRole('button', { name: 'English', exact: true }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign In')
+  const notice = page.getByRole('region', { name: 'Privacy policy' })
+  await notice.getByRole('button', { name: 'I understand' }).click()
+  await expect(notice).toHaveCount(0)
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Login' }).click()
+  await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible()
+  const before = new Map((await context.cookies()).map((c) => [c.name, c.value]))
+  expect([...before.keys()]).toEqual(expect.arrayContaining(['session', 'device', 'i18n_redirected', 'cookie_consent']))
+
+  await page.getByRole('button', { name: 'Log out' }).click()
+  await expect(page.getByText('You are signed out.')).toBeVisible()
+
+  // What a real Chromium kept, not what the answer's headers say.
+  const after = new Map((await context.cookies()).map((c) => [c.name, c.value]))
+  expect(after.has('session')).toBe(false)
+  expect(after.get('i18n_redirected')).toBe('en')
+  expect(after.get('cookie_consent')).toBe(before.get('cookie_consent'))
+  expect(after.get('device')).toBe(before.get('device'))
+
+  await page.goto('/')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign In')
+  await expect(page.getByRole('region', { name: 'Privacy policy' })).toHaveCount(0)
+})

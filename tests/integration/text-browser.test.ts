@@ -1,0 +1,102 @@
+import { execFileSync, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { startPortal, type Portal } from '../../dev/portal'
+
+/**
+ * Debian's lynx, a no-JavaScript client nobody here wrote, driven by keystrokes as a person
+ * would use it: down to the first box, type the address, down, the password, down to the
+ * button, Enter. Every box lynx shows must be one a person can fill (ADR 028).
+ */
+const LYNX = '/usr/bin/lynx'
+const emulator = inject('emulator')
+const admin = emulatorAdmin(emulator)
+const PASSWORD = 'Correct-Horse-42'
+
+let portal: Portal
+let dir: string
+
+beforeAll(async () => {
+  try {
+    execFileSync(LYNX, ['-version'], { stdio: 'ignore' })
+  } catch {
+    throw new Error(`${LYNX} is missing: install Debian's lynx package (.ci/run does)`)
+  }
+  dir = mkdtempSync(path.join(tmpdir(), 'portal-lynx-'))
+  // Cookies accepted without a prompt, kept in memory; pages in English.
+  writeFileSync(path.join(dir, 'lynx.cfg'), 'ACCEPT_ALL_COOKIES:TRUE\nPREFERRED_LANGUAGE:en\n')
+  portal = await startPortal({ FIREBASE_AUTH_EMULATOR_HOST: emulator.host, FIREBASE_PROJECT_ID: emulator.projectId })
+})
+
+afterAll(async () => {
+  await portal?.stop()
+  if (dir) rmSync(dir, { recursive: true, force: true })
+})
+
+/** lynx's -cmd_script format: one `key <name>` line per keystroke. */
+function keystrokes(steps: Array<string | { type: string }>): string {
+  const keys = steps.flatMap((step) => (typeof step === 'string' ? [step] : [...step.type]))
+  return keys.map((key) => `key ${key}\n`).join('')
+}
+
+function lynx(args: string[]): Promise<{ code: number | null; screen: string }> {
+  const child = spawn(
+    LYNX,
+    [`-cfg=${path.join(dir, 'lynx.cfg')}`, '-nopause', ...args],
+    // A terminal type but no terminal: lynx reads the script, and stops at its end (stdin is empty).
+    {
+      env: { ...process.env, HOME: dir, TERM: 'vt100', LINES: '40', COLUMNS: '100' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
+  let screen = ''
+  child.stdout.on('data', (c: Buffer) => (screen += c.toString()))
+  child.stderr.on('data', (c: Buffer) => (screen += c.toString()))
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+  return new Promise((resolve) =>
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      resolve({ code, screen })
+    }),
+  )
+}
+
+describe('lynx', () => {
+  it('signs in with the right password through the visible form', async () => {
+    const email = uniqueEmail('lynx')
+    await admin.createUser(email, PASSWORD)
+    const script = path.join(dir, 'sign-in.keys')
+    const saved = path.join(dir, 'after-sign-in.txt')
+    writeFileSync(
+      script,
+      keystrokes([
+        'Down Arrow', // from the logo's link to the first box
+        { type: email },
+        'Down Arrow',
+        { type: PASSWORD },
+        'Down Arrow', // the Login button
+        '^J',
+        // Print, "Save to a local file", clear the suggested name, type ours, Enter.
+        'p',
+        '^J',
+        '^U',
+        { type: saved },
+        '^J',
+        'q', // quit, and confirm
+        'y',
+      ]),
+    )
+    const run = await lynx([`-cmd_script=${script}`, `${portal.url}/`])
+    expect(run.code, run.screen.slice(-2000)).toBe(0)
+
+    // The page lynx landed on after the sign-in, as it rendered it.
+    const page = existsSync(saved)
+      ? readFileSync(saved, 'utf8')
+      : `nothing saved; the screen ended with:\n${run.screen.slice(-2000)}`
+    expect(page).toContain('You are signed in')
+    expect(page).toContain(`Signed in as ${email}`)
+  })
+})

@@ -1,0 +1,49 @@
+/**
+ * A browser without JavaScript at a given client address (the portal runs with TRUST_PROXY=1, so it
+ * believes X-Forwarded-For): a cookie jar, the CSRF token of the last page it loaded.
+ */
+export async function browser(base: string, ip: string) {
+  const jar = new Map<string, string>()
+  let csrf = ''
+  const keep = (res: Response) => {
+    for (const line of res.headers.getSetCookie()) {
+      const pair = line.split(';')[0]!
+      const eq = pair.indexOf('=')
+      const [name, value] = [pair.slice(0, eq), pair.slice(eq + 1)]
+      if (/;\s*max-age=0\b/i.test(line)) jar.delete(name)
+      else jar.set(name, value)
+    }
+  }
+  const headers = () => ({
+    'X-Forwarded-For': ip,
+    'Accept-Language': 'en',
+    Cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+  })
+  const self = {
+    jar,
+    /** GET `page` (another replica's base, optionally): keeps its cookies and CSRF token. */
+    async load(page = '/', at = base) {
+      const res = await fetch(`${at}${page}`, { headers: headers() })
+      keep(res)
+      csrf = /name="csrf" value="([^"]+)"/.exec(await res.text())?.[1] ?? ''
+      if (!csrf) throw new Error(`no CSRF token on ${page} (${res.status})`)
+      return self
+    },
+    /** POSTs a form with the current cookies; `remember` keeps what it sets. */
+    async post(action: string, fields: Record<string, string>, { at = base, remember = false } = {}) {
+      const res = await fetch(`${at}${action}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { ...headers(), Origin: at },
+        body: new URLSearchParams({ csrf, ...fields }),
+      })
+      await res.arrayBuffer()
+      if (remember) keep(res)
+      return res
+    },
+    signIn(email: string, password: string, options: { at?: string; remember?: boolean } = {}) {
+      return self.post('/?index', { email, password }, options)
+    },
+  }
+  return self.load()
+}
