@@ -4,8 +4,10 @@ import { BUDGETS, PAGES, kb, measurePages, staticFiles, type PageSize } from '..
 import { SERVER_ENTRY, startPortal, type Portal } from '../../dev/portal'
 
 /**
- * Page weight budgets on the production build (`npm run size` prints the same figures). The
- * test runner builds before vitest; without a build this must fail, never pass by skipping.
+ * Page weight budgets on the production build (`npm run size` prints the same figures), measured
+ * as production serves them: with error reporting on (SENTRY_DSN set), whose reporter must not
+ * weigh on a first visit. The test runner builds before vitest; without a build this must fail,
+ * never pass by skipping.
  */
 
 const emu = inject('emulator')
@@ -19,7 +21,13 @@ beforeAll(async () => {
     if (!existsSync(SERVER_ENTRY)) {
       throw new Error(`${SERVER_ENTRY} is missing. Run \`npm run build\` first (\`npm test\` builds before vitest).`)
     }
-    portal = await startPortal({ LOG_LEVEL: 'warn', FIREBASE_AUTH_EMULATOR_HOST: emu.host, FIREBASE_PROJECT_ID: emu.projectId })
+    portal = await startPortal({
+      LOG_LEVEL: 'warn',
+      FIREBASE_AUTH_EMULATOR_HOST: emu.host,
+      FIREBASE_PROJECT_ID: emu.projectId,
+      // Nothing listens there: a first visit sends no report.
+      SENTRY_DSN: 'http://publickey@127.0.0.1:9/1',
+    })
     for (const page of await measurePages(portal.url)) pages.set(page.path, page)
   } catch (error) {
     setupError = error as Error
@@ -47,7 +55,8 @@ describe.each(PAGES)('a first visit to %s (gzip)', (path) => {
     expect(page().total.css, figures(page(), 'css')).toBeLessThan(BUDGETS.css)
   })
 
-  it(`loads JavaScript under ${kb(BUDGETS.js)} KB in total`, () => {
+  it(`loads JavaScript under ${kb(BUDGETS.js)} KB in total, error reporting on`, () => {
+    expect(page().reporting, 'the page turns the error reporter on').toBe(true)
     expect(page().js.length, 'at least one script found').toBeGreaterThan(0)
     expect(page().total.js, `${kb(page().total.js)} KB: ${figures(page(), 'js')}`).toBeLessThan(BUDGETS.js)
   })

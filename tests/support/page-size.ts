@@ -13,8 +13,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 /** 1 KB = 1024 bytes throughout. */
 export const KB = 1024
-/** Gzip budgets per page (each total must stay under), and the raw size of any single image. */
-export const BUDGETS = { html: 12 * KB, css: 10 * KB, js: 100 * KB, file: 20 * KB } as const
+/**
+ * Gzip budgets per page (each total must stay under), and the raw size of any single image. The
+ * framework alone is 104 KB of JavaScript (React DOM 19: 64.7, React Router 8: 37.7, 2026-11), so
+ * JavaScript's budget leaves the portal's own code 21 KB (ADR 032).
+ */
+export const BUDGETS = { html: 12 * KB, css: 10 * KB, js: 125 * KB, file: 20 * KB } as const
 export const PAGES = ['/', '/forgot-password', '/new-password'] as const
 
 export interface Resource {
@@ -33,6 +37,8 @@ export interface PageSize {
   total: { html: number; css: number; js: number }
   /** Web-font URLs on another origin found in the HTML or CSS (a privacy leak and a render delay). */
   externalFonts: string[]
+  /** Whether the page turns the browser's error reporter on (SENTRY_DSN set): it loads when idle, after this. */
+  reporting: boolean
 }
 
 export interface LargeFile {
@@ -75,7 +81,7 @@ function importsOf(code: string, dynamic: boolean): string[] {
 
 /**
  * Measures one page as a first visit (no cookies): the stylesheets it links, and every script the
- * browser runs at load. Remix lists them as modulepreload links and in its inline module script;
+ * browser runs at load. React Router lists them as modulepreload links and in its inline module script;
  * the chunks' own static imports are followed too, in case a preload link is ever missing.
  */
 export async function measurePage(origin: string, pagePath: string): Promise<PageSize> {
@@ -125,6 +131,7 @@ export async function measurePage(origin: string, pagePath: string): Promise<Pag
     js,
     total: { html: htmlSize.gzip, css: sum(css), js: sum(js) },
     externalFonts,
+    reporting: /<meta name="sentry" content="[^"]+"/.test(html),
   }
 }
 

@@ -1,10 +1,26 @@
-import * as Sentry from '@sentry/react-router'
+import {
+  ServerRuntimeClient,
+  type ServerRuntimeClientOptions,
+  captureException,
+  createStackParser,
+  createTransport,
+  dedupeIntegration,
+  functionToStringIntegration,
+  getClient,
+  inboundFiltersIntegration,
+  initAndBind,
+  linkedErrorsIntegration,
+  nodeStackLineParser,
+} from '@sentry/core'
+import { version } from '../../../package.json'
 import { scrub } from '~/lib/scrub'
 import { getConfig, type Config } from '~/.server/config'
 
 /**
- * Error reporting (seed sections 4, 9): on when SENTRY_DSN is set and PLATFORM is not local.
- * Everything sent goes through scrub() first, so no secret leaves the process.
+ * Error reporting: on when SENTRY_DSN is set and PLATFORM is not local. Everything sent goes
+ * through scrub() first, so no secret leaves the process. The server reports errors with Sentry's
+ * own core client and a fetch transport, not @sentry/node, whose OpenTelemetry tracing weighs
+ * 100 MB of the production install and duplicates the portal's metrics (ADR 037).
  */
 export function sentryEnabled({ sentryDsn, platform }: Pick<Config, 'sentryDsn' | 'platform'> = getConfig()): boolean {
   return Boolean(sentryDsn) && platform !== 'local'
@@ -17,11 +33,21 @@ export const initSentry = () =>
   (sentryStarted ??= (() => {
     if (!sentryEnabled()) return false
     const { sentryDsn, platform } = getConfig()
-    Sentry.init({
+    initAndBind<ServerRuntimeClient, ServerRuntimeClientOptions>(ServerRuntimeClient, {
       dsn: sentryDsn!,
       environment: platform,
-      tracesSampleRate: 1,
+      release: `auth-portal@${version}`,
+      platform: 'node',
+      runtime: { name: 'node', version: process.version },
+      serverName: 'auth-portal',
       sendDefaultPii: false,
+      stackParser: createStackParser(nodeStackLineParser()),
+      integrations: [inboundFiltersIntegration(), functionToStringIntegration(), linkedErrorsIntegration(), dedupeIntegration()],
+      transport: (options) =>
+        createTransport(options, async ({ body }) => {
+          const response = await fetch(options.url, { method: 'POST', body: body as BodyInit, signal: AbortSignal.timeout(5_000) })
+          return { statusCode: response.status, headers: { 'retry-after': response.headers.get('retry-after'), 'x-sentry-rate-limits': response.headers.get('x-sentry-rate-limits') } }
+        }),
       beforeSend: (event) => scrub(event),
       beforeSendTransaction: (event) => scrub(event),
       beforeBreadcrumb: (breadcrumb) => scrub(breadcrumb),
@@ -50,9 +76,10 @@ export function browserSentryConfig(): BrowserSentryConfig | null {
 }
 
 export function reportError(error: unknown): void {
-  if (initSentry()) Sentry.captureException(error)
+  if (initSentry()) captureException(error)
 }
 
+/** Sends what is queued (at shutdown), waiting at most `timeoutMs`. */
 export async function flushReports(timeoutMs = 2_000): Promise<void> {
-  if (initSentry()) await Sentry.flush(timeoutMs)
+  await getClient()?.flush(timeoutMs)
 }
