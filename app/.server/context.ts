@@ -9,7 +9,7 @@ export interface PortalContext {
   requestId: string
   /** This response's Content-Security-Policy nonce, for the inline scripts the page renders. */
   cspNonce: string
-  /** The request's Origin header (the HTTP server takes it out of the request Remix sees). */
+  /** The request's Origin header (the HTTP server takes it out of the request React Router sees). */
   requestOrigin: string | null
   /** The request's body was over the limit and left unread (app/.server/http/body-limit.ts): a 413 page. */
   bodyTooLarge?: boolean

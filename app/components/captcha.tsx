@@ -86,7 +86,7 @@ export function useCaptchaForm({ form, settings, result, actionFor }: CaptchaFor
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     state.current.phase = 'first'
     state.current.submitter = (event.nativeEvent as SubmitEvent).submitter ?? null
-    // Not protected: Remix submits the form as it is.
+    // Not protected: React Router submits the form as it is.
     if (!protectedNow) return
     event.preventDefault()
     void send(event.currentTarget, state.current.submitter)

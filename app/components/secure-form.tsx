@@ -6,7 +6,7 @@ import type { loader as rootLoader } from '~/root'
 /**
  * A POST form that carries the CSRF token (bound to the `csrf` cookie). No honeypot: a text browser
  * shows every input, and a person who filled it was taken for a bot (ADR 028).
- * Works without JavaScript; with it, Remix submits it with fetch.
+ * Works without JavaScript; with it, React Router submits it with fetch.
  */
 export const SecureForm = forwardRef<HTMLFormElement, FormProps>(function SecureForm({ children, ...props }, ref) {
   const root = useRouteLoaderData<typeof rootLoader>('root')

@@ -32,7 +32,7 @@ export function errorCopy(status: number | null): ErrorCopy {
 
 /**
  * Where the HTTP server sends a request it refused itself (a bad Host header, a method Fetch cannot
- * carry, an over-long address, a failure outside Remix), with the status in the load context
+ * carry, an over-long address, a failure outside React Router), with the status in the load context
  * (`errorStatus`): the not-found route renders that status's error page. The page is rendered
  * without scripts, as the browser's address is not this path and there is nothing to hydrate.
  */

@@ -2,7 +2,7 @@ import type { HeadersFunction } from 'react-router'
 
 /**
  * Document responses keep the headers their loader, action or error set (Retry-After,
- * Cache-Control). Remix merges Set-Cookie on its own, so it is left out here.
+ * Cache-Control). React Router merges Set-Cookie on its own, so it is left out here.
  */
 export const routeHeaders: HeadersFunction = ({ loaderHeaders, actionHeaders, errorHeaders }) => {
   const headers = new Headers()

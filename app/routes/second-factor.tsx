@@ -207,7 +207,7 @@ function SmsCaptcha({ settings }: { settings: CaptchaSettings }) {
       <SecureForm
         className="stack"
         onSubmit={(event) => {
-          // The second submission carries the token: Remix sends it.
+          // The second submission carries the token: React Router sends it.
           if (tokened.current) {
             tokened.current = false
             return

@@ -169,7 +169,7 @@ test.describe('keys pressed before the page is interactive', () => {
 
   test('a key pressed as hydration starts does not crash the page', async ({ page, javaScriptEnabled }) => {
     // React schedules hydration with a MessageChannel message. A key event dispatched just before
-    // that message runs makes React hydrate synchronously; if the page then suspended (Remix waiting
+    // that message runs makes React hydrate synchronously; if the page then suspended (React Router waiting
     // for its data), React aborted with error #345, which the console-error fixture reports.
     await page.addInitScript(() => {
       const post = MessagePort.prototype.postMessage

@@ -89,7 +89,7 @@ async function checkToggle(page: Page, fieldLabel: string, toggleName: string, n
   const field = page.getByLabel(fieldLabel, { exact: true })
   const toggle = page.getByRole('button', { name: toggleName, exact: true }).nth(nth)
   const requests: string[] = []
-  // A submission is a POST (a fetcher or a form) or a navigation; Remix may fetch its manifest meanwhile.
+  // A submission is a POST (a fetcher or a form) or a navigation; React Router may fetch its manifest meanwhile.
   page.on('request', (request) => {
     if (request.method() !== 'GET' || request.isNavigationRequest()) requests.push(`${request.method()} ${request.url()}`)
   })

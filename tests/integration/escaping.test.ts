@@ -14,7 +14,7 @@ import { startPortal, type Portal } from '../../dev/portal'
 const PAYLOADS = {
   script: '<script>alert(1)</script>',
   attribute: '"><img src=x onerror=alert(1)>',
-  /** Targets the inline <script> that carries Remix's data. */
+  /** Targets the inline <script> that carries React Router's data. */
   scriptEnd: '</script><script>alert(1)</script>',
 }
 

@@ -438,7 +438,7 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]'])
 /**
  * The page's markup apart from its inline scripts, and the scripts with their escaped quotes taken
  * out. In markup a backslash escapes nothing; in a script's string literal a quote after an odd
- * number of backslashes is escaped (Remix's data stream holds the form's values that way).
+ * number of backslashes is escaped (React Router's data stream holds the form's values that way).
  */
 function splitScripts(body: string): { html: string; scripts: string } {
   const SCRIPT = /(<script\b[^>]*>)([\s\S]*?)(<\/script>)/gi
@@ -740,7 +740,7 @@ describe('loaders, fuzzed', () => {
         const inputs = [path, ...query.flat()]
         const answer = await send('GET', target, { cookie: `csrf=${tokens[0]}` })
         checkAnswer(answer, inputs, `GET ${short(target)}`)
-        // `?_data=` is Remix's own data request (answered as data, or empty): not a page.
+        // `?_data=` was Remix 2's data request (answered as data, or empty), so it is not checked as a page.
         const dataRequest = query.some(([n]) => n === '_data')
         if (answer.status < 300 && !dataRequest) expect(isPage(answer), `GET ${short(target)} is a page`).toBe(true)
         // The reset link's first hop: the code moves into a cookie. Follow it once, as a browser would.

@@ -73,7 +73,7 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   await keep('action-invalid-link', await browser.get('/action'), 400)
   await keep('action-missing-mode', await browser.get('/action?mode=verifyEmail'), 400)
   await keep('not-found', await browser.get('/nope/nothing-here'), 404)
-  // Error pages of statuses refused before Remix (rendered without scripts) and by a form's guard.
+  // Error pages of statuses refused before React Router (rendered without scripts) and by a form's guard.
   await keep('uri-too-long', await browser.get(`/?q=${'a'.repeat(9000)}`), 414)
   await keep('body-too-large', await browser.post('/forgot-password', { email: 'a'.repeat(20_000) }, '/forgot-password'), 413)
   await keep('logout-signed-out', await browser.get('/logout'), 200)

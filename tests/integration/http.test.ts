@@ -5,7 +5,7 @@ import { parseConfig } from '../../app/.server/config'
 import { createApp } from '../../app/.server/http/app'
 import { fakeBuild } from '../support/fake-build'
 
-/** A one-route Remix build that answers with what the load context says. */
+/** A one-route React Router build that answers with what the load context says. */
 const build = fakeBuild({
   loader: ({ context }) => Response.json({ clientIp: context.clientIp }),
 })

@@ -65,7 +65,7 @@ export async function requestPasswordReset(
 
 /**
  * The emailed code leaves the address bar after the first visit: it is kept in a short-lived,
- * sealed, HttpOnly cookie bound to this browser (ADR 009, ADR 017). Path=/ because Remix's data
+ * sealed, HttpOnly cookie bound to this browser (ADR 009, ADR 017). Path=/ because React Router's data
  * requests go to `/new-password.data`, which a `/new-password` path would not match.
  */
 const RESET_COOKIE = COOKIES.resetCode

@@ -17,7 +17,7 @@ import { plainErrorHandler, securityHeaders, type SecurityHeadersOptions } from 
 
 export interface AppOptions {
   config: Config
-  /** The Remix server build, or a loader of it (tests load theirs on first use). */
+  /** The React Router server build, or a loader of it (tests load theirs on first use). */
   build: ServerBuild | (() => Promise<ServerBuild>)
   /** build/client, the browser assets; absent in tests of pages alone. */
   clientDir?: string
@@ -29,7 +29,7 @@ export interface AppOptions {
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/
 
-/** The production HTTP server around the Remix build (ADR 002). */
+/** The production HTTP server around the React Router build (ADR 002). */
 export function createApp({ config, build, clientDir, recaptcha, readiness = getReadiness() }: AppOptions) {
   const app = express()
   app.disable('x-powered-by')
@@ -73,8 +73,8 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
     next()
   })
 
-  // A path over the bounds (ADR 016) is answered as the not-found page it is, without Remix ever
-  // matching it (its lazy route discovery costs the square of the segments): Remix gets a short
+  // A path over the bounds (ADR 016) is answered as the not-found page it is, without React Router ever
+  // matching it (its lazy route discovery costs the square of the segments): React Router gets a short
   // reserved path instead. /__manifest, the discovery endpoint, may ask about a bounded set of paths.
   app.use((req, res, next) => {
     const path = pathOf(req.originalUrl)
@@ -85,7 +85,7 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
     } else if (!pathWithinBounds(path)) {
       req.url = req.originalUrl = longPathReplacement(path)
     } else if (req.originalUrl.length > TARGET_MAX_LENGTH && path !== '/__manifest') {
-      // A query no page of the portal takes (an emailed link's is under 2 KB): 414, without Remix parsing it.
+      // A query no page of the portal takes (an emailed link's is under 2 KB): 414, without React Router parsing it.
       refuse(req, res, 414)
     } else if (path === '/__manifest') {
       const query = boundedManifestQuery(req.originalUrl.slice(path.length + 1))
@@ -136,8 +136,8 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
     if (res.locals.bodyTooLarge && (req.method === 'GET' || req.method === 'HEAD')) refuse(req, res, 413)
     next()
   })
-  // Remix answers 500 to any POST whose Origin differs from Host. The portal decides that itself
-  // (app/.server/policy/csrf.ts, against PUBLIC_URL, with a translated 403), so Remix never sees the header.
+  // React Router answers 500 to any POST whose Origin differs from Host. The portal decides that itself
+  // (app/.server/policy/csrf.ts, against PUBLIC_URL, with a translated 403), so React Router never sees the header.
   app.use((req, res, next) => {
     res.locals.origin = req.headers.origin ?? null
     delete req.headers.origin
@@ -145,7 +145,7 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
   })
   // Host and X-Forwarded-Host never choose what is rendered (PUBLIC_URL does, ADR 026); one that is
   // not a plain host[:port] is refused before any route. A method Fetch forbids (TRACE, TRACK,
-  // CONNECT) cannot be handed to Remix.
+  // CONNECT) cannot be handed to React Router.
   const publicHost = new URL(config.publicOrigin).host
   app.use((req, res, next) => {
     if (!plainHost(req.headers.host) || !plainHost(req.headers['x-forwarded-host'], true)) {
@@ -173,15 +173,15 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
     }),
   })
   // Not app.all('*'): its path matching answers a plain 400 to a path that does not decode (`/%`),
-  // which Remix answers with the not-found page.
+  // which React Router answers with the not-found page.
   app.use(remix)
-  // A failure outside Remix's own error handling: the error page of its status when a page was asked
+  // A failure outside React Router's own error handling: the error page of its status when a page was asked
   // for and nothing was sent yet, else (files, data requests, a second failure) a plain status line.
   app.use(((err: { status?: unknown; statusCode?: unknown }, req, res, next) => {
     const path = pathOf(req.originalUrl)
     if (res.headersSent || res.locals.errorStatus || path.startsWith('/assets/') || path.endsWith('.data')) return next(err)
     const status = Number(err?.status ?? err?.statusCode)
-    logger.error({ err, reqId: res.locals.requestId }, 'request failed outside Remix; rendering its error page')
+    logger.error({ err, reqId: res.locals.requestId }, 'request failed outside React Router; rendering its error page')
     refuse(req, res, status >= 400 && status < 600 ? status : 500)
     remix(req, res, (again?: unknown) => next(again ?? err))
   }) satisfies express.ErrorRequestHandler)
@@ -192,7 +192,7 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
 /** Past this, a request target (path and query) is refused with 414 (ADR 016 bounds the path alone). */
 export const TARGET_MAX_LENGTH = 8 * 1024
 
-/** Methods a Fetch Request cannot have (undici throws), so Remix cannot be handed them. */
+/** Methods a Fetch Request cannot have (undici throws), so React Router cannot be handed them. */
 const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
 
 /**
@@ -209,7 +209,7 @@ function plainHost(value: string | string[] | undefined, list = false): boolean 
 }
 
 /**
- * Hands a request the HTTP server refuses to Remix as a GET of ERROR_ROUTE with the status in the
+ * Hands a request the HTTP server refuses to React Router as a GET of ERROR_ROUTE with the status in the
  * load context: the not-found route renders that status's translated error page (app/routes/$.tsx).
  * A data request (single fetch) stays one. The body, if any, is never read.
  */

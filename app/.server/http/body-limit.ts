@@ -5,7 +5,7 @@ import type { RequestHandler } from 'express'
 export const MAX_BODY_BYTES = 16 * 1024
 
 /**
- * The stream methods Remix (and anyone after it) uses to read a request body. Not `destroy`:
+ * The stream methods React Router (and anyone after it) uses to read a request body. Not `destroy`:
  * Node destroys the spent request right after its 'end', which must not take the replay along.
  */
 const STREAM_METHODS = [
@@ -26,9 +26,9 @@ const STREAM_METHODS = [
 ] as const
 
 /**
- * Refuses request bodies over `maxBytes` before Remix reads them. With Content-Length the header
+ * Refuses request bodies over `maxBytes` before React Router reads them. With Content-Length the header
  * decides (Node never delivers more bytes than it announces); a chunked body is read here up to the
- * limit, then handed on to Remix as if unread. An oversized body is never read further: Remix gets
+ * limit, then handed on to React Router as if unread. An oversized body is never read further: React Router gets
  * an empty one and `res.locals.bodyTooLarge` (the load context's `bodyTooLarge`), so that the page
  * answers 413 with the translated error page (app/.server/policy/form-guard.ts), and the connection closes.
  */
@@ -42,7 +42,7 @@ export function bodyLimit(maxBytes = MAX_BODY_BYTES): RequestHandler {
     }
     const length = req.get('Content-Length')
     if (length !== undefined) return Number(length) > maxBytes ? tooLarge() : next()
-    // Remix reads no body for GET and HEAD; Node discards it.
+    // React Router reads no body for GET and HEAD; Node discards it.
     if (!req.get('Transfer-Encoding') || req.method === 'GET' || req.method === 'HEAD') return next()
 
     const chunks: Buffer[] = []

@@ -8,8 +8,8 @@ import { parseConfig } from '~/.server/config'
 import { createApp } from './app'
 
 /**
- * A failure outside Remix's own error handling (here: the build cannot be loaded, once) is handed
- * back to Remix as the error route with its status, so the visitor gets the error page; a second
+ * A failure outside React Router's own error handling (here: the build cannot be loaded, once) is handed
+ * back to React Router as the error route with its status, so the visitor gets the error page; a second
  * failure falls back to the plain status line.
  */
 let server: Server | undefined
@@ -46,7 +46,7 @@ async function start(failures: number) {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 }
 
-it('renders the 500 error page through Remix when a request fails outside it', async () => {
+it('renders the 500 error page through React Router when a request fails outside it', async () => {
   const base = await start(1)
   const res = await fetch(`${base}/forgot-password`, { method: 'POST', body: 'email=a' })
   expect(res.status).toBe(500)

@@ -11,7 +11,7 @@ import { captchaSettings } from '~/.server/policy/recaptcha'
 /**
  * Page shells (ADR 021): the anonymous, query-less GET of a form page is the same bytes for every
  * visitor of one language, consent state and set of flags, but for the CSP nonce and the CSRF
- * token. Rendered by Remix once per such key, the page is kept with holes where those two stand
+ * token. Rendered by React Router once per such key, the page is kept with holes where those two stand
  * and filled per request, which skips route matching, loaders, React and data encoding.
  *
  * - Only GET of SHELL_PATHS without a query string, carrying no cookie but NEUTRAL_COOKIES: a
@@ -20,7 +20,7 @@ import { captchaSettings } from '~/.server/policy/recaptcha'
  *   build is the process's own).
  * - A shell is kept only once two fresh renders for its key agree byte for byte, and for TTL_MS:
  *   any state the key does not name can change a page for at most that long.
- * - The headers are Remix's own from the render, with the request's CSP (set before, with its
+ * - The headers are React Router's own from the render, with the request's CSP (set before, with its
  *   nonce) and, when the visitor has no CSRF cookie yet, the Set-Cookie minting one.
  */
 const SHELL_PATHS = new Set(['/', '/forgot-password'])
@@ -44,7 +44,7 @@ function cookieNames(header: string | undefined): string[] {
 
 /**
  * The shell's key for this request, or null when it must be rendered afresh. The key starts with
- * the very URL Remix is handed (ADR 026): its path and nothing else, no query, no fragment.
+ * the very URL React Router is handed (ADR 026): its path and nothing else, no query, no fragment.
  */
 async function keyOf(req: express.Request, request: Request): Promise<string | null> {
   const url = new URL(request.url)
@@ -82,7 +82,7 @@ const same = (a: Pick<Shell, 'parts' | 'holes'>, b: Pick<Shell, 'parts' | 'holes
   a.holes.join() === b.holes.join() && a.parts.length === b.parts.length && a.parts.every((p, i) => p === b.parts[i])
 
 /**
- * The middleware, placed just before the Remix handler. `urlOf` is the URL that handler renders a
+ * The middleware, placed just before the React Router handler. `urlOf` is the URL that handler renders a
  * request for (router-handler.ts); a render is kept only when it was rendered for that same URL.
  */
 export function pageShells(urlOf: (req: express.Request) => string): express.RequestHandler {
@@ -90,7 +90,7 @@ export function pageShells(urlOf: (req: express.Request) => string): express.Req
   const candidates = new Map<string, Pick<Shell, 'parts' | 'holes'>>()
 
   return (req, res, next) => {
-    // A request refused before Remix (app/.server/http/app.ts) is rendered as its error page.
+    // A request refused before React Router (app/.server/http/app.ts) is rendered as its error page.
     if (res.locals.errorStatus || res.locals.bodyTooLarge) return next()
     const url = urlOf(req)
     const request = new Request(url, {
@@ -125,8 +125,8 @@ export function pageShells(urlOf: (req: express.Request) => string): express.Req
 }
 
 /**
- * Copies what Remix writes for this response and, when it is a complete 200 page, hands over its
- * hollowed text and the headers Remix set (Set-Cookie aside).
+ * Copies what React Router writes for this response and, when it is a complete 200 page, hands over its
+ * hollowed text and the headers React Router set (Set-Cookie aside).
  */
 function keep(
   req: express.Request,

@@ -1,8 +1,8 @@
 /**
- * The longest path the portal routes (ADR 016). Remix's lazy route discovery matches every parent
+ * The longest path the portal routes (ADR 016). React Router's lazy route discovery matches every parent
  * of a path, so its cost grows with the square of the number of segments: `/a/a/…` with 4,000
  * segments took most of a second. No route of the portal has more than two segments, so anything
- * over these bounds is a page that does not exist, answered as such without Remix ever seeing it.
+ * over these bounds is a page that does not exist, answered as such without React Router ever seeing it.
  * Nothing here uses a regular expression: these run on attacker-controlled input, once per request.
  */
 
@@ -11,7 +11,7 @@ export const PATH_MAX_LENGTH = 1024
 /** Path separators: '/' and '\' (which URL parsers read as '/'). */
 export const PATH_MAX_SEGMENTS = 32
 
-/** What Remix sees instead of an over-long path: no route of the portal, so the not-found page ($.tsx). */
+/** What React Router sees instead of an over-long path: no route of the portal, so the not-found page ($.tsx). */
 export const LONG_PATH_ROUTE = '/__path-too-long'
 /** Its query parameter: the start of the original path, shown on the not-found page. */
 export const LONG_PATH_PARAM = 'shown'

@@ -11,7 +11,7 @@ import { MAX_BODY_BYTES } from './body-limit'
 import { contentSecurityPolicy } from './security-headers'
 
 /**
- * A one-route Remix build: GET shows the nonce it was given, POST echoes the size of the body it
+ * A one-route React Router build: GET shows the nonce it was given, POST echoes the size of the body it
  * read; a body the limit refused is answered 413 with what was left of it (as app/.server/policy/form-guard.ts does).
  */
 const build = fakeBuild({
@@ -197,7 +197,7 @@ describe('the body limit', () => {
   const big = Buffer.alloc(20 * 1024, 'a')
   const small = Buffer.alloc(MAX_BODY_BYTES, 'b')
 
-  it('hands Remix none of a 20 KiB body, announced or chunked, and says it was too large', async () => {
+  it('hands React Router none of a 20 KiB body, announced or chunked, and says it was too large', async () => {
     const base = await start()
     for (const chunked of [false, true]) {
       const res = await post(base, big, chunked)
@@ -205,7 +205,7 @@ describe('the body limit', () => {
     }
   })
 
-  it('passes a body up to the limit on to Remix, announced or chunked', async () => {
+  it('passes a body up to the limit on to React Router, announced or chunked', async () => {
     const base = await start()
     for (const chunked of [false, true]) {
       const res = await post(base, small, chunked)

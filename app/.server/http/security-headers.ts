@@ -68,7 +68,7 @@ export function contentSecurityPolicy(options: {
   const recaptcha = recaptchaScriptUrl ? recaptchaSources(recaptchaScriptUrl) : null
   const directives = [
     ['default-src', "'self'"],
-    // 'strict-dynamic': scripts loaded by a nonced script (Remix's module graph) are trusted; host lists are ignored.
+    // 'strict-dynamic': scripts loaded by a nonced script (React Router's module graph) are trusted; host lists are ignored.
     ['script-src', `'nonce-${nonce}'`, "'strict-dynamic'", ...(recaptcha?.scripts ?? [])],
     ['object-src', "'none'"],
     ['base-uri', "'none'"],
@@ -86,7 +86,7 @@ export function contentSecurityPolicy(options: {
 
 /**
  * Security headers on every response (pages, errors, static files, /healthz): mount it first.
- * Leaves a fresh nonce in res.locals.cspNonce for the inline scripts Remix renders.
+ * Leaves a fresh nonce in res.locals.cspNonce for the inline scripts React Router renders.
  */
 export function securityHeaders({
   config,

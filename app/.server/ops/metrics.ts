@@ -197,7 +197,7 @@ export function createMetricsServer(registry: Registry = metrics.registry): Serv
   })
 }
 
-/** The paths express answers itself, before Remix: every other label comes from the build's route table. */
+/** The paths express answers itself, before React Router: every other label comes from the build's route table. */
 const SERVER_ROUTES = ['/healthz', '/readyz', '/__manifest']
 
 type RouteManifest = Record<string, { parentId?: string; path?: string; index?: boolean } | undefined>

@@ -20,7 +20,7 @@ import { getConfig, type Config } from '~/.server/config'
  * Error reporting: on when SENTRY_DSN is set and PLATFORM is not local. Everything sent goes
  * through scrub() first, so no secret leaves the process. The server reports errors with Sentry's
  * own core client and a fetch transport, not @sentry/node, whose OpenTelemetry tracing weighs
- * 100 MB of the production install and duplicates the portal's metrics (ADR 037).
+ * 100 MB of the production install and duplicates the portal’s metrics (ADR 032).
  */
 export function sentryEnabled({ sentryDsn, platform }: Pick<Config, 'sentryDsn' | 'platform'> = getConfig()): boolean {
   return Boolean(sentryDsn) && platform !== 'local'
