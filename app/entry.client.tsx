@@ -2,17 +2,14 @@ import { StrictMode, startTransition } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { HydratedRouter } from 'react-router/dom'
 import { I18nextProvider } from 'react-i18next'
-import { DEFAULT_LOCALE, LOCALES, type Messages } from '~/lib/i18n'
+import { DEFAULT_LOCALE, LOCALES } from '~/lib/i18n'
 import { createBrowserI18n } from '~/lib/i18n-browser'
-import { addMessages } from '~/lib/translator'
 import { afterLoadWhenIdle } from '~/lib/idle'
 import { resumeInterruptedNavigation, watchLinkClicks } from '~/lib/reload-at-target'
 
 // The server wrote the page's language in <html lang>; start in the same one to hydrate cleanly.
 const iso = document.documentElement.lang
 const lng = LOCALES.find((l) => l.iso === iso)?.code ?? DEFAULT_LOCALE
-// Its strings, which the server wrote into the page (root.tsx).
-addMessages(lng, JSON.parse(document.getElementById('page-messages')?.textContent ?? '{}') as Messages)
 
 /**
  * Error reporting, when the server turned it on (SENTRY_DSN), loads as its own chunk once the page

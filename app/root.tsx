@@ -18,9 +18,8 @@ import { LanguageSwitch } from '~/components/language-switch'
 import { Logo } from '~/components/logo'
 import { BrowserCookieCheck, PrivacyNotice } from '~/components/notices'
 import { ERROR_ROUTE } from '~/lib/error-status'
-import { DEFAULT_LOCALE, isLocale, isoOf, type Locale } from '~/lib/i18n'
+import { DEFAULT_LOCALE, isLocale, isoOf } from '~/lib/i18n'
 import { pageTitle } from '~/lib/meta'
-import { messagesOf } from '~/lib/translator'
 import { useNonce } from '~/lib/nonce'
 import { navigationArrived, takeUnreachableTarget } from '~/lib/reload-at-target'
 import stylesUrl from '~/styles.css?url'
@@ -88,21 +87,11 @@ export function Layout({ children }: { children: ReactNode }) {
             <LanguageSwitch current={locale} />
           </footer>
         </div>
-        {scripts ? <PageMessages locale={locale} /> : null}
         {scripts ? <ScrollRestoration nonce={nonce} /> : null}
         {scripts ? <Scripts nonce={nonce} /> : null}
       </body>
     </html>
   )
-}
-
-/**
- * The page's language's strings, as data (never run), for the browser to translate with: one
- * language, not a script chunk holding both (entry.client.tsx reads it before hydrating).
- */
-function PageMessages({ locale }: { locale: Locale }) {
-  const json = JSON.stringify(messagesOf(locale) ?? {}).replace(/</g, '\\u003c')
-  return <script type="application/json" id="page-messages" dangerouslySetInnerHTML={{ __html: json }} />
 }
 
 export default function App() {

@@ -1,8 +1,5 @@
 import { createInstance, type i18n } from 'i18next'
-import en from '../../locales/en/common.json'
-import fr from '../../locales/fr/common.json'
-import { DEFAULT_LOCALE, LOCALE_CODES, isLocale, type Locale } from '~/lib/i18n'
-import { addMessages } from '~/lib/translator'
+import { DEFAULT_LOCALE, LOCALE_CODES, i18nOptions, isLocale, type Locale } from '~/lib/i18n'
 import { COOKIES, getCookie } from './cookies'
 
 /**
@@ -31,21 +28,6 @@ export function localeFromAcceptLanguage(header: string | null): Locale | null {
     .sort((a, b) => b.q - a.q || a.index - b.index)
   return ranges.map((r) => r.language).find(isLocale) ?? null
 }
-
-/** Every language's strings, for i18next and for `translate` (which the browser also uses). */
-export const resources = { en: { common: en }, fr: { common: fr } }
-for (const lng of LOCALE_CODES) addMessages(lng, resources[lng].common)
-
-export const i18nOptions = {
-  supportedLngs: LOCALE_CODES,
-  fallbackLng: DEFAULT_LOCALE,
-  defaultNS: 'common',
-  ns: ['common'],
-  resources,
-  // React escapes what it renders.
-  interpolation: { escapeValue: false },
-  initImmediate: false,
-} as const
 
 /** One initialised i18next instance per language for the whole process, shared by requests. */
 const instances = {} as Record<Locale, i18n>

@@ -1,14 +1,12 @@
 import { useFetcher, useLocation } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { ERROR_ROUTE } from '~/lib/error-status'
-import { LOCALES, isLocale, type Locale } from '~/lib/i18n'
-import { loadMessages } from '~/lib/translator'
+import { LOCALES, type Locale } from '~/lib/i18n'
 import { SecureForm } from './secure-form'
 
 /**
  * Without JavaScript: a form post that sets the cookie and comes back to the same address.
- * With it: the same form through a fetcher, so the page changes language in place, once the
- * other language's strings have arrived.
+ * With it: the same form through a fetcher, so the page changes language in place.
  */
 export function LanguageSwitch({ current }: { current: Locale }) {
   const { t } = useTranslation()
@@ -24,10 +22,7 @@ export function LanguageSwitch({ current }: { current: Locale }) {
         const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null
         const form = new FormData(event.currentTarget, submitter)
         form.set('inPlace', '1')
-        const locale = form.get('locale')
-        void (isLocale(locale) ? loadMessages(locale) : Promise.resolve()).then(() =>
-          fetcher.submit(form, { method: 'post', action: '/language' }),
-        )
+        fetcher.submit(form, { method: 'post', action: '/language' })
       }}
     >
       {/* The page of a request the server refused has no address of its own to come back to. */}

@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest'
-// The strings, as the server has them (the browser gets its page's language from the page).
-import '~/.server/i18n'
 import { errorCopy, STATUSES_WITH_A_PAGE } from './error-status'
 import { translate } from './translator'
 
