@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { getConfig } from './config'
-import { signingKeys } from './policy/keys'
+import { signingKeys } from './keys'
 
 /**
  * How a cookie is written and read: the Set-Cookie syntax and the sealed-value format. Which
@@ -57,7 +57,7 @@ export function readCookie(header: string | null, name: string): string | null {
  * CSRF token, app/.server/policy/csrf.ts): a value sealed for one browser is refused in any other,
  * so an attacker cannot plant their own pending sign-in, reset code or emailed code in a victim's
  * browser. The seal key of the first SESSION_SECRET signs, every one's verifies (rotation,
- * app/.server/policy/keys.ts).
+ * app/.server/keys.ts).
  */
 function mac(purpose: string, body: string, binding: string, key: Buffer): string {
   return createHmac('sha256', key).update(`${purpose}:${binding}:${body}`).digest('base64url')

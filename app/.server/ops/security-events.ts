@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto'
-import { identifierKey } from '~/.server/policy/keys'
+import { identifierKey } from '~/.server/keys'
 import { logger } from './logger'
 
 export type SecurityEvent =

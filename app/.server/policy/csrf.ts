@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { COOKIES, cookieName, getCookie, openCookie, sealCookie, setCookie, type SealedCookie } from '~/.server/cookies'
 import { CSRF_FIELD } from '~/lib/form-fields'
-import { signingKeys } from './keys'
+import { signingKeys } from '~/.server/keys'
 
 /**
  * Signed double-submit CSRF tokens, plus Origin / Sec-Fetch-Site checks.

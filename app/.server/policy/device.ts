@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { COOKIES, cookieName, getCookie, setCookie } from '~/.server/cookies'
-import { signingKeys } from './keys'
+import { signingKeys } from '~/.server/keys'
 
 /**
  * Device cookies (OWASP, "Slow down online guessing attacks with device cookies"; ADR 015): after
@@ -10,7 +10,7 @@ import { signingKeys } from './keys'
  *
  * Value: `id.expiry.account.mac`. `id` is random (the per-device limiter's key), `account` a keyed
  * hash of the canonical email (never the email), `mac` an HMAC of the rest, both under the device
- * key (app/.server/policy/keys.ts). The first SESSION_SECRET's key signs; every one's verifies, the
+ * key (app/.server/keys.ts). The first SESSION_SECRET's key signs; every one's verifies, the
  * account hash included, so rotation keeps devices.
  * One account per browser: the last that signed in.
  */
