@@ -31,6 +31,12 @@ export const EnvSchema = z
     IDENTITY_TIMEOUT_MS: positiveInt.default(30_000),
     IDENTITY_MAX_IN_FLIGHT: positiveInt.default(256),
     SESSION_SECRET: z.string().min(1).optional(),
+    IDENTIFIER_HASH_SECRET: z
+      .string()
+      .trim()
+      .min(1)
+      .refine((v) => !v.includes(','), 'one secret, not a list: it does not rotate (README, secret rotation)')
+      .optional(),
     SESSION_MAX_AGE: z.coerce.number().int().min(300).max(1_209_600).default(28_800),
     TOKEN_SYNC_URL: z.url({ protocol: /^https?$/ }).optional(),
     TOKEN_SYNC_TIMEOUT_MS: positiveInt.default(2_000),
@@ -122,6 +128,9 @@ export const EnvSchema = z
         path: ['SESSION_SECRET'],
         message: 'each comma-separated secret must be at least 32 characters',
       })
+    }
+    if (env.IDENTIFIER_HASH_SECRET && !local && env.IDENTIFIER_HASH_SECRET.length < 32) {
+      ctx.addIssue({ code: 'custom', path: ['IDENTIFIER_HASH_SECRET'], message: 'must be at least 32 characters' })
     }
   })
 

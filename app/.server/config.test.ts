@@ -28,6 +28,21 @@ describe('configuration', () => {
     expect(result.ok && result.config.sessionSecrets).toEqual([`${secret}1`, `${secret}2`])
   })
 
+  it('takes IDENTIFIER_HASH_SECRET as one secret of 32 characters or more outside local and test', () => {
+    const secret = 'x'.repeat(32)
+    const production = { PLATFORM: 'production', IDENTITY_API_KEY: 'k', SESSION_SECRET: secret }
+    const pinned = parseConfig({ ...production, IDENTIFIER_HASH_SECRET: `${secret}1` })
+    expect(pinned.ok && pinned.config.identifierHashSecret).toBe(`${secret}1`)
+    const unset = parseConfig(production)
+    expect(unset.ok && unset.config.identifierHashSecret).toBeNull()
+    for (const wrong of ['short', `${secret}1,${secret}2`]) {
+      expect(parseConfig({ ...production, IDENTIFIER_HASH_SECRET: wrong })).toEqual({
+        ok: false,
+        errors: [expect.stringMatching(/^IDENTIFIER_HASH_SECRET: /)],
+      })
+    }
+  })
+
   it('rejects an API key with a colon as auth/invalid-api-key', () => {
     const result = parseConfig({ IDENTITY_API_KEY: 'a:b' })
     expect(result).toEqual({ ok: false, errors: [expect.stringContaining('auth/invalid-api-key')] })

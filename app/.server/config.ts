@@ -33,7 +33,10 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       timeoutMs: env.IDENTITY_TIMEOUT_MS,
       maxInFlight: env.IDENTITY_MAX_IN_FLIGHT,
     },
+    /** The first signs, every one verifies; only app/.server/keys.ts reads them (ADR 034). */
     sessionSecrets: list(env.SESSION_SECRET ?? DEV_SESSION_SECRET),
+    /** The secret of the identifier hashes; null: the first of sessionSecrets (ADR 034). */
+    identifierHashSecret: env.IDENTIFIER_HASH_SECRET ?? null,
     sessionMaxAgeSeconds: env.SESSION_MAX_AGE,
     tokenSyncUrl: env.TOKEN_SYNC_URL ?? null,
     tokenSyncTimeoutMs: env.TOKEN_SYNC_TIMEOUT_MS,

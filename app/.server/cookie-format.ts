@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { getConfig } from './config'
+import { signingKeys } from './keys'
 
 /**
  * How a cookie is written and read: the Set-Cookie syntax and the sealed-value format. Which
@@ -55,17 +56,17 @@ export function readCookie(header: string | null, name: string): string | null {
  * cookie's value cannot be replayed as another's) and `binding`, the browser's own secret (its
  * CSRF token, app/.server/policy/csrf.ts): a value sealed for one browser is refused in any other,
  * so an attacker cannot plant their own pending sign-in, reset code or emailed code in a victim's
- * browser. The first SESSION_SECRET signs, all verify (rotation).
+ * browser. The seal key of the first SESSION_SECRET signs, every one's verifies (rotation,
+ * app/.server/keys.ts).
  */
-function mac(purpose: string, body: string, binding: string, secret: string): string {
-  return createHmac('sha256', secret).update(`${purpose}:${binding}:${body}`).digest('base64url')
+function mac(purpose: string, body: string, binding: string, key: Buffer): string {
+  return createHmac('sha256', key).update(`${purpose}:${binding}:${body}`).digest('base64url')
 }
 
 /** `value` sealed under `purpose` for this browser's binding, valid for `maxAge` seconds. */
 export function sealValue(purpose: string, value: string, binding: string, maxAge: number): string {
   const body = `${Math.floor(Date.now() / 1000) + maxAge}.${Buffer.from(value, 'utf8').toString('base64url')}`
-  const secret = getConfig().sessionSecrets[0] ?? ''
-  return `${body}.${mac(purpose, body, binding, secret)}`
+  return `${body}.${mac(purpose, body, binding, signingKeys('seal')[0])}`
 }
 
 /** The value, or null when absent, tampered with, expired, or sealed for another browser. */
@@ -75,8 +76,8 @@ export function openValue(purpose: string, sealed: string | null, binding: strin
   const body = sealed.slice(0, dot)
   const given = Buffer.from(sealed.slice(dot + 1))
   // No early exit, so the time taken does not tell which secret matched.
-  const valid = getConfig().sessionSecrets.reduce((found, secret) => {
-    const expected = Buffer.from(mac(purpose, body, binding, secret))
+  const valid = signingKeys('seal').reduce((found, key) => {
+    const expected = Buffer.from(mac(purpose, body, binding, key))
     return (expected.length === given.length && timingSafeEqual(expected, given)) || found
   }, false)
   const [expiry, payload, ...rest] = body.split('.')

@@ -6,6 +6,7 @@ import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
 import { RemoteFlags } from '../../app/.server/ops/flags'
 import { captureLogs, logger } from '../../app/.server/ops/logger'
+import { metrics } from '../../app/.server/ops/metrics'
 import { startPortal, type Portal } from '../../dev/portal'
 import { getFreePort, waitFor } from '../../dev/ports'
 
@@ -302,6 +303,31 @@ describe('RemoteFlags cache', () => {
       expect(logs.text()).not.toContain('ofrep-test-token')
     } finally {
       logs.stop()
+      await service.close()
+    }
+  })
+
+  it('has its age in portal_cache_age_seconds: it grows while the service fails, and starts again at its next answer', async () => {
+    const cacheAge = async () =>
+      (await metrics.registry.getSingleMetric('portal_cache_age_seconds')?.get())?.values.find(
+        (v) => v.labels.cache === 'flags',
+      )?.value ?? NaN
+    const service = await startOfrepServer({ sso: true })
+    try {
+      const flags = new RemoteFlags({ url: service.url, headers: [] }, timing)
+      expect(await flags.get()).toEqual({ sso: true })
+      expect(await cacheAge()).toBeLessThan(1)
+
+      service.failWith = 503
+      const failing = service.answered
+      await waitFor('failed refreshes', async () => (await flags.get(), service.answered > failing + 2), 5_000)
+      await sleep(1_100)
+      await flags.get()
+      expect(await cacheAge()).toBeGreaterThanOrEqual(1)
+
+      service.failWith = null
+      await waitFor('a fresh answer', async () => (await flags.get(), (await cacheAge()) < 1), 5_000)
+    } finally {
       await service.close()
     }
   })

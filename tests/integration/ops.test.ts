@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { parseConfig } from '../../app/.server/config'
 import { createApp } from '../../app/.server/http/app'
 import { captureLogs, logger } from '../../app/.server/ops/logger'
-import { routeLabeler } from '../../app/.server/ops/metrics'
+import { metrics, routeLabeler } from '../../app/.server/ops/metrics'
 import { createReadiness, type Readiness } from '../../app/.server/ops/readiness'
 import { recaptchaEnforced, refreshRecaptcha } from '../../app/.server/policy/recaptcha'
 import type { RecaptchaConfig } from '../../app/.server/identity'
@@ -162,6 +162,28 @@ describe('the reCAPTCHA flag', () => {
     expect(await refreshRecaptcha(async () => config('OFF'))).toBe(false)
   })
 
+  it('has its cache age in portal_cache_age_seconds, from the last answer: a failed read does not renew it', async () => {
+    const cacheAge = async (cache: string) =>
+      (await metrics.registry.getSingleMetric('portal_cache_age_seconds')?.get())?.values.find(
+        (v) => v.labels.cache === cache,
+      )?.value
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      vi.setSystemTime(new Date('2026-01-01T00:00:00Z'))
+      await refreshRecaptcha(async () => config('OFF'))
+      expect(await cacheAge('recaptcha')).toBe(0)
+      vi.setSystemTime(new Date('2026-01-01T00:01:30Z'))
+      expect(await cacheAge('recaptcha')).toBe(90)
+      await refreshRecaptcha(() => Promise.reject(new Error('unreachable')))
+      vi.setSystemTime(new Date('2026-01-01T00:10:00Z'))
+      expect(await cacheAge('recaptcha')).toBe(600)
+      await refreshRecaptcha(async () => config('OFF'))
+      expect(await cacheAge('recaptcha')).toBe(0)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('never makes a caller wait: concurrent refreshes share one call', async () => {
     let calls = 0
     let answer: (c: RecaptchaConfig) => void = () => undefined
@@ -260,6 +282,10 @@ describe('the production build', () => {
     metric(/^portal_identity_max_in_flight 256$/m)
     metric(/^portal_rate_limit_store\{mode="memory"\} 1$/m)
     metric(/^portal_session_verification_seconds_count\{outcome="signed-in"\} 1$/m)
+    // Both read at start-up or by the pages above; no remote flag service is set, so no flags cache.
+    metric(/^portal_cache_age_seconds\{cache="recaptcha"\} \d+(\.\d+)?$/m)
+    metric(/^portal_cache_age_seconds\{cache="authorized_domains"\} \d+(\.\d+)?$/m)
+    expect(text).not.toContain('cache="flags"')
     metric(/^process_cpu_user_seconds_total \d/m)
     metric(/^nodejs_eventloop_lag_seconds \d/m)
     expect(text).not.toContain(email)

@@ -4,6 +4,7 @@ import { ErrorCode, InMemoryProvider, OpenFeature, type Client } from '@openfeat
 import { z } from 'zod'
 import { getConfig } from '~/.server/config'
 import { logger } from './logger'
+import { recordCacheFilled } from './metrics'
 
 /**
  * Feature flags (seed sections 1, 9), first answer wins:
@@ -146,6 +147,8 @@ export class RemoteFlags {
       }),
     )
     this.values = next
+    // Filled only when every flag answered: the age is that of the oldest value held.
+    if (failures.length === 0) recordCacheFilled('flags')
     this.report(failures)
   }
 

@@ -16,6 +16,11 @@ declare const __PORTAL_COMMIT__: string | undefined
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
 
+/** The caches of what other services told us, whose age says how stale a replica's view is. */
+export type CacheName = 'flags' | 'recaptcha' | 'authorized_domains'
+/** When each cache was last filled by a successful read (ms since the epoch); absent: never. */
+const cacheFilledAt = new Map<CacheName, number>()
+
 function createMetrics() {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
@@ -94,6 +99,17 @@ function createMetrics() {
       buckets: SECONDS,
       registers,
     }),
+    cacheAge: new Gauge({
+      name: 'portal_cache_age_seconds',
+      help: "Seconds since a cache was last filled by a successful read: 'flags' (the remote flag service), 'recaptcha' (the reCAPTCHA configuration), 'authorized_domains'. No sample until the first fill.",
+      labelNames: ['cache'] as const,
+      registers,
+      // Worked out at scrape time: a cache that stopped refreshing keeps ageing between fills.
+      collect() {
+        const now = Date.now()
+        for (const [cache, at] of cacheFilledAt) this.set({ cache }, (now - at) / 1000)
+      },
+    }),
     identityCallDuration: new Histogram({
       name: 'portal_identity_call_duration_seconds',
       help: "Identity service calls by call name and outcome ('ok' or the auth/* code), retries included.",
@@ -122,6 +138,11 @@ export function recordIdentityMaxInFlight(max: number): void {
 export function recordRateLimitStore(mode: 'redis' | 'memory'): void {
   metrics.rateLimitStore.set({ mode }, 1)
   metrics.rateLimitStore.set({ mode: mode === 'redis' ? 'memory' : 'redis' }, 0)
+}
+
+/** A cache was just filled from its service (a failed read is no fill: the age goes on growing). */
+export function recordCacheFilled(cache: CacheName): void {
+  cacheFilledAt.set(cache, Date.now())
 }
 
 export function recordSessionVerification(outcome: 'signed-in' | 'invalid' | 'unavailable', seconds: number): void {

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto'
-import { getConfig } from '~/.server/config'
+import { identifierKey } from '~/.server/keys'
 import { logger } from './logger'
 
 export type SecurityEvent =
@@ -13,12 +13,12 @@ export type SecurityEvent =
   | 'logout'
 
 /**
- * A keyed hash of an address: events about one account can be correlated, but the address
- * cannot be read back or guessed from a dictionary without the secret.
+ * A keyed hash of an address (or a phone number): events about one account can be correlated, and
+ * its rate-limit counters found, but the address cannot be read back or guessed from a dictionary
+ * without the key. The identifier key does not change when the signing secrets rotate (ADR 034).
  */
 export function hashEmail(email: string): string {
-  const secret = getConfig().sessionSecrets[0] ?? ''
-  return createHmac('sha256', secret).update(email.trim().toLowerCase()).digest('base64url').slice(0, 22)
+  return createHmac('sha256', identifierKey()).update(email.trim().toLowerCase()).digest('base64url').slice(0, 22)
 }
 
 /** One structured line per security event, UTC timestamp and request id included. */

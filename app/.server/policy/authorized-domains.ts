@@ -1,5 +1,6 @@
 import { getIdentity } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
+import { recordCacheFilled } from '~/.server/ops/metrics'
 
 const REFRESH_MS = 5 * 60 * 1000
 /** After a failed read: how long to keep the last known list before asking again. */
@@ -31,6 +32,7 @@ export async function getAuthorizedDomains(): Promise<ReadonlySet<string>> {
       .then((config) => {
         cache.hosts = new Set(config.authorizedDomains.map((d) => d.toLowerCase()))
         cache.nextReadAt = Date.now() + REFRESH_MS
+        recordCacheFilled('authorized_domains')
       })
       .catch((error: unknown) => {
         cache.nextReadAt = Date.now() + FAILURE_BACKOFF_MS

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import { getConfig } from '~/.server/config'
 import { COOKIES, cookieName, getCookie, openCookie, sealCookie, setCookie, type SealedCookie } from '~/.server/cookies'
 import { CSRF_FIELD } from '~/lib/form-fields'
+import { signingKeys } from '~/.server/keys'
 
 /**
  * Signed double-submit CSRF tokens, plus Origin / Sec-Fetch-Site checks.
@@ -19,8 +19,8 @@ export function csrfCookieName(): string {
 export type CsrfRefusal = 'cookie-missing' | 'token-mismatch' | 'bad-origin' | 'cross-site'
 export type CsrfResult = { ok: true } | { ok: false; reason: CsrfRefusal }
 
-function sign(random: string, secret: string): string {
-  return createHmac('sha256', secret).update(random).digest('base64url')
+function sign(random: string, key: Buffer): string {
+  return createHmac('sha256', key).update(random).digest('base64url')
 }
 
 function safeEqual(a: string, b: string): boolean {
@@ -30,19 +30,17 @@ function safeEqual(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right)
 }
 
-/** True when the token was minted by this server under any configured secret (rotation). */
+/** True when the token was minted by this server under any configured secret's CSRF key (rotation). */
 function isAuthentic(token: string): boolean {
   const [random, mac, ...rest] = token.split('.')
   if (!random || !mac || rest.length > 0) return false
   // No early exit, so the time taken does not tell which secret matched.
-  return getConfig().sessionSecrets.reduce((found, secret) => safeEqual(mac, sign(random, secret)) || found, false)
+  return signingKeys('csrf').reduce((found, key) => safeEqual(mac, sign(random, key)) || found, false)
 }
 
 function mint(): { token: string; setCookie: string } {
   const random = randomBytes(32).toString('base64url')
-  const [secret] = getConfig().sessionSecrets
-  if (!secret) throw new Error('no session secret configured')
-  const token = `${random}.${sign(random, secret)}`
+  const token = `${random}.${sign(random, signingKeys('csrf')[0])}`
   // A browser-session cookie (no Max-Age): it lives as long as the forms it protects.
   return { token, setCookie: setCookie(COOKIES.csrf, token) }
 }

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import { getConfig } from '~/.server/config'
 import { COOKIES, cookieName, getCookie, setCookie } from '~/.server/cookies'
+import { signingKeys } from '~/.server/keys'
 
 /**
  * Device cookies (OWASP, "Slow down online guessing attacks with device cookies"; ADR 015): after
@@ -9,8 +9,9 @@ import { COOKIES, cookieName, getCookie, setCookie } from '~/.server/cookies'
  * (strangers could fill it and lock the owner out); it has its own per-device limit instead.
  *
  * Value: `id.expiry.account.mac`. `id` is random (the per-device limiter's key), `account` a keyed
- * hash of the canonical email (never the email), `mac` an HMAC of the rest. The first
- * SESSION_SECRET signs; every one verifies, the account hash included, so rotation keeps devices.
+ * hash of the canonical email (never the email), `mac` an HMAC of the rest, both under the device
+ * key (app/.server/keys.ts). The first SESSION_SECRET's key signs; every one's verifies, the
+ * account hash included, so rotation keeps devices.
  * One account per browser: the last that signed in.
  */
 export const DEVICE_MAX_AGE = COOKIES.device.maxAge
@@ -19,15 +20,15 @@ export function deviceCookieName(): string {
   return cookieName(COOKIES.device)
 }
 
-function accountTag(email: string, secret: string): string {
-  return createHmac('sha256', secret)
+function accountTag(email: string, key: Buffer): string {
+  return createHmac('sha256', key)
     .update(`device-account:${email.trim().toLowerCase()}`)
     .digest('base64url')
     .slice(0, 22)
 }
 
-function mac(body: string, secret: string): string {
-  return createHmac('sha256', secret).update(`device:${body}`).digest('base64url')
+function mac(body: string, key: Buffer): string {
+  return createHmac('sha256', key).update(`device:${body}`).digest('base64url')
 }
 
 function safeEqual(a: string, b: string): boolean {
@@ -38,29 +39,29 @@ function safeEqual(a: string, b: string): boolean {
 
 /** The Set-Cookie for a new device cookie naming this account. */
 export function deviceCookie(email: string): string {
-  const secret = getConfig().sessionSecrets[0] ?? ''
+  const [key] = signingKeys('device')
   const expiry = Math.floor(Date.now() / 1000) + DEVICE_MAX_AGE
-  const body = `${randomBytes(16).toString('base64url')}.${expiry}.${accountTag(email, secret)}`
-  return setCookie(COOKIES.device, `${body}.${mac(body, secret)}`)
+  const body = `${randomBytes(16).toString('base64url')}.${expiry}.${accountTag(email, key)}`
+  return setCookie(COOKIES.device, `${body}.${mac(body, key)}`)
 }
 
-/** The parts of an authentic, unexpired device cookie, and the secret that signed it; else null. */
-function open(request: Request): { id: string; expiry: number; account: string; secret: string } | null {
+/** The parts of an authentic, unexpired device cookie, and the key that signed it; else null. */
+function open(request: Request): { id: string; expiry: number; account: string; key: Buffer } | null {
   const raw = getCookie(request, COOKIES.device)
   const [id, expiry, account, given, ...rest] = raw?.split('.') ?? []
   if (!raw || !id || !expiry || !account || !given || rest.length > 0) return null
   if (!(Number(expiry) > Date.now() / 1000)) return null
   const body = `${id}.${expiry}.${account}`
   // No early exit, so the time taken does not tell which secret matched.
-  const secret = getConfig().sessionSecrets.reduce<string | null>(
+  const key = signingKeys('device').reduce<Buffer | null>(
     (found, candidate) => (safeEqual(given, mac(body, candidate)) ? candidate : found),
     null,
   )
-  return secret === null ? null : { id, expiry: Number(expiry), account, secret }
+  return key === null ? null : { id, expiry: Number(expiry), account, key }
 }
 
 /** The id of this browser's device cookie when it is authentic, unexpired and names `email`; else null. */
 export function deviceIdFor(request: Request, email: string): string | null {
   const device = open(request)
-  return device && safeEqual(device.account, accountTag(email, device.secret)) ? device.id : null
+  return device && safeEqual(device.account, accountTag(email, device.key)) ? device.id : null
 }

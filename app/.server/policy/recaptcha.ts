@@ -8,7 +8,7 @@ import {
   type RecaptchaEnforcement,
 } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
-import { recordCaptcha } from '~/.server/ops/metrics'
+import { recordCacheFilled, recordCaptcha } from '~/.server/ops/metrics'
 
 /**
  * The identity project's reCAPTCHA Enterprise configuration (ADR 020): the site key and, per
@@ -125,6 +125,7 @@ export function refreshRecaptcha(
       (config) => {
         const before = state.config
         state.config = config
+        recordCacheFilled('recaptcha')
         if (
           before.emailPassword !== config.emailPassword ||
           before.phone !== config.phone ||
