@@ -264,6 +264,18 @@ for (const viewport of [
   })
 }
 
+test('an alert focused as the page opens shows no focus ring; keyboard focus still shows 3 px', async ({ page, javaScriptEnabled }) => {
+  // A reset page without a usable link opens on its alert (focused once the page's script runs).
+  await page.goto('/new-password')
+  const alert = page.getByRole('alert')
+  await expect(alert).toHaveText('Ce lien est invalide ou a expiré.')
+  if (javaScriptEnabled) await expect(alert).toBeFocused()
+  expect(await alert.evaluate((el) => getComputedStyle(el).outlineStyle), 'ring on the alert').toBe('none')
+  const link = page.getByRole('link', { name: 'Demander un nouveau lien' })
+  await tabTo(page, link)
+  expect(await link.evaluate((el) => getComputedStyle(el).outlineWidth), 'keyboard focus ring').toBe('3px')
+})
+
 test.describe('reduced motion', () => {
   test.use({ reducedMotion: 'reduce' })
   test('turns transitions and animations off', async ({ page }) => {
