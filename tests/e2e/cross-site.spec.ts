@@ -27,7 +27,7 @@ const FORBIDDEN = (
     errorPage: { 403: { title: string } }
   }
 ).errorPage[403].title
-const SIGNED_IN_TITLE = 'Vous êtes connecté'
+const SIGNED_IN_TITLE = 'Votre session est ouverte'
 const PASSWORD = 'Correct-Horse-42'
 const ATTACKER_PASSWORD = 'Attacker-Chosen-Pass-99'
 
