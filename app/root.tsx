@@ -19,7 +19,7 @@ import { Logo } from '~/components/logo'
 import { BrowserCookieCheck, PrivacyNotice } from '~/components/notices'
 import { ERROR_ROUTE } from '~/lib/error-status'
 import { DEFAULT_LOCALE, isLocale, isoOf } from '~/lib/i18n'
-import { pageTitle } from '~/lib/meta'
+import { pageTitle, rootLoaded, titleText } from '~/lib/meta'
 import { useNonce } from '~/lib/nonce'
 import { navigationArrived, takeUnreachableTarget } from '~/lib/reload-at-target'
 import stylesUrl from '~/styles.css?url'
@@ -34,8 +34,8 @@ export const links: LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
 
-/** Pages without a title of their own (the error pages) get this one. */
-export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.error')
+/** Pages without a title of their own (the error pages) get this one; without root data, Layout writes it. */
+export const meta: MetaFunction = ({ matches }) => (rootLoaded(matches) ? pageTitle(matches, 'meta.error') : [])
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { token, setCookie } = issueCsrf(request)
@@ -69,6 +69,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
         <Meta />
+        {root ? null : <title>{titleText(locale, 'meta.error')}</title>}
         {/* The browser reporter's settings (BrowserSentryConfig), read once the page is idle (ADR 030). */}
         {root?.sentry ? <meta name="sentry" content={JSON.stringify(root.sentry)} /> : null}
         <Links />

@@ -30,6 +30,44 @@ describe('translations', () => {
     }
   })
 
+  describe('French typography (docs/decisions/035-french-typography.md)', () => {
+    const french = keys(fr).map((key) => [key, String(valueAt(fr, key))] as const)
+    /** `? ! ;` as punctuation: at the end, or before a space or a closing mark (not `!@#` in a list of symbols). */
+    const HIGH_PUNCTUATION = /(\s?)([?!;])(?=$|[\s).,»…])/gu
+
+    it('puts a narrow no-break space (U+202F) before ? ! ;', () => {
+      const wrong = french.flatMap(([key, text]) =>
+        [...text.matchAll(HIGH_PUNCTUATION)].filter((m) => m[1] !== '\u202f').map((m) => `${key}: ${JSON.stringify(m[0])}`),
+      )
+      expect(wrong).toEqual([])
+    })
+
+    it('puts a no-break space (U+00A0) before a colon and inside « »', () => {
+      const wrong = french.flatMap(([key, text]) =>
+        [
+          ...[...text.matchAll(/(\s?):(?=$|\s)/gu)].filter((m) => m[1] !== '\u00a0').map((m) => m[0]),
+          ...[...text.matchAll(/«(\s?)/gu)].filter((m) => m[1] !== '\u00a0').map((m) => m[0]),
+          ...[...text.matchAll(/(\s?)»/gu)].filter((m) => m[1] !== '\u00a0').map((m) => m[0]),
+        ].map((found) => `${key}: ${JSON.stringify(found)}`),
+      )
+      expect(wrong).toEqual([])
+    })
+
+    it('has no word that breaks at its hyphen: "courriel", not "e-mail"', () => {
+      expect(french.filter(([, text]) => /e-mail/i.test(text)).map(([key]) => key)).toEqual([])
+    })
+
+    it('addresses the visitor without a masculine-only participle ("connecté")', () => {
+      // Lookarounds, not \b: in a JavaScript pattern \b sees "é" as no letter.
+      const gendered = /(?<!\p{L})(vous êtes \p{L}+é|(dé)?connecté)(?!\p{L})/iu
+      expect(french.filter(([, text]) => gendered.test(text)).map(([key]) => key)).toEqual([])
+    })
+
+    it('uses typographic apostrophes and no ASCII quotes', () => {
+      expect(french.filter(([, text]) => /['"]/.test(text)).map(([key]) => key)).toEqual([])
+    })
+  })
+
   it('are the only visible text in components (no literal strings in JSX)', async () => {
     const eslint = new ESLint()
     const results = await eslint.lintFiles(['app/**/*.tsx'])

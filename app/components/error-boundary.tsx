@@ -1,7 +1,7 @@
 import { isRouteErrorResponse, Link, useLocation, useRouteError, useRouteLoaderData } from 'react-router'
 import { useEffect, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { errorCopy } from '~/lib/error-status'
+import { ERROR_ROUTE, errorCopy, offersRetry } from '~/lib/error-status'
 import type { loader as rootLoader } from '~/root'
 import { CookieWarning } from './notices'
 
@@ -37,9 +37,12 @@ export function GeneralErrorBoundary() {
   // A form post without the cookie its page set: the browser blocks cookies (e.g. in a frame).
   const cookiesBlocked = isRouteErrorResponse(error) && error.status === 403 && error.data?.reason === 'cookie-missing'
   const helpUrl = cookiesBlocked ? (error.data.cookiesHelpUrl ?? root?.cookiesHelpUrl) : null
+  // The same address again: an emailed link's code waits in its cookie, so the link is not lost.
+  // Not for a request the HTTP server refused: its address in the browser is another one.
+  const retry = offersRetry(status) && location.pathname !== ERROR_ROUTE ? location.pathname + location.search : null
 
   return (
-    <ErrorPage heading={heading}>
+    <ErrorPage heading={heading} retry={retry}>
       {status === 404 ? <p className="error-lead">{t('errorPage.404.lead')}</p> : null}
       {copy.text ? <p>{t(copy.text)}</p> : null}
       {helpUrl ? <CookieWarning helpUrl={helpUrl} /> : null}
@@ -47,8 +50,11 @@ export function GeneralErrorBoundary() {
   )
 }
 
-/** The error page's frame: its heading, what the caller adds, and the way back to sign-in. */
-export function ErrorPage({ heading, children }: { heading: ReactNode; children?: ReactNode }) {
+/**
+ * The error page's frame: its heading, what the caller adds, and the way back to sign-in; with
+ * `retry`, 'Try again' at that address comes first (a document load: the page comes whole from the server).
+ */
+export function ErrorPage({ heading, retry, children }: { heading: ReactNode; retry?: string | null; children?: ReactNode }) {
   const { t } = useTranslation()
   return (
     <section aria-labelledby="error-heading">
@@ -57,9 +63,17 @@ export function ErrorPage({ heading, children }: { heading: ReactNode; children?
       </h1>
       {children}
       <div className="actions">
-        <Link to="/" className="button-primary button-link">
-          {t('error.backToSignIn')}
-        </Link>
+        {retry ? (
+          <a href={retry} className="button-primary button-link">
+            {t('error.retry')}
+          </a>
+        ) : null}
+        {/* A signed-in page that failed: trying again is going back, one way is enough. */}
+        {retry === '/' ? null : (
+          <Link to="/" className={retry ? undefined : 'button-primary button-link'}>
+            {t('error.backToSignIn')}
+          </Link>
+        )}
       </div>
     </section>
   )

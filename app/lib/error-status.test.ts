@@ -1,5 +1,6 @@
+import { STATUS_CODES } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { errorCopy, STATUSES_WITH_A_PAGE } from './error-status'
+import { errorCopy, offersRetry, STATUSES_WITH_A_PAGE } from './error-status'
 import { translate } from './translator'
 
 describe('errorCopy', () => {
@@ -18,10 +19,23 @@ describe('errorCopy', () => {
     expect(headings.size).toBe(STATUSES_WITH_A_PAGE.length * 2)
   })
 
-  it('heads a 500 "Internal server error" and a 405 "Method not allowed"', () => {
-    expect(translate('en', errorCopy(500).title.key)).toBe('Internal server error')
-    expect(translate('fr', errorCopy(500).title.key)).toBe('Erreur interne du serveur')
-    expect(translate('en', errorCopy(405).title.key)).toBe('Method not allowed')
+  it('heads each page in the visitor\'s words, one sentence, never the HTTP reason phrase', () => {
+    for (const status of STATUSES_WITH_A_PAGE) {
+      const reason = STATUS_CODES[status]!.toLowerCase()
+      for (const locale of ['en', 'fr'] as const) {
+        const heading = translate(locale, errorCopy(status).title.key)
+        expect(heading.toLowerCase(), `${status} ${locale}`).not.toBe(reason)
+        expect(heading, `${status} ${locale}: one sentence`).not.toMatch(/[.!?]\s/u)
+      }
+    }
+    expect(translate('en', errorCopy(500).title.key)).toBe('Something went wrong on our side')
+    expect(translate('fr', errorCopy(500).title.key)).toBe('Un problème est survenu de notre côté')
+    expect(translate('en', errorCopy(405).title.key)).toBe('This page cannot be used that way')
+  })
+
+  it('offers "Try again" where the same address may work in a moment, not where it cannot', () => {
+    expect([500, 503].every(offersRetry)).toBe(true)
+    expect([400, 403, 404, 405, 413, 414, 429, null].some(offersRetry)).toBe(false)
   })
 
   it('names a status it has no page for, and says message.unknownError only without a status', () => {

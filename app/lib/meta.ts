@@ -4,16 +4,34 @@ import { translate } from './translator'
 
 type Matches = ReadonlyArray<{ id: string; loaderData: unknown } | undefined>
 
-export function localeOf(matches: Matches): Locale {
+function rootLocale(matches: Matches): Locale | null {
   const data = matches.find((m) => m?.id === 'root')?.loaderData as { locale?: unknown } | undefined
-  return isLocale(data?.locale) ? data.locale : DEFAULT_LOCALE
+  return isLocale(data?.locale) ? data.locale : null
+}
+
+export function localeOf(matches: Matches): Locale {
+  return rootLocale(matches) ?? DEFAULT_LOCALE
+}
+
+/**
+ * Whether the root loader ran. It does not when a form post fails before it (a 400, 403, 405 or
+ * 413 page of a route without its own error boundary): the page's language is then only known while
+ * rendering, so the layout writes the title itself (`titleText`).
+ */
+export function rootLoaded(matches: Matches): boolean {
+  return rootLocale(matches) !== null
+}
+
+/** A page's title: its own words, then the brand. */
+export function titleText(locale: Locale, key: string): string {
+  return `${translate(locale, key)} · ${translate(locale, 'brand.name')}`
 }
 
 /** A page's title and description in the page's language. */
 export function pageTitle(matches: Matches, key: string, extra: MetaDescriptor[] = []): MetaDescriptor[] {
   const locale = localeOf(matches)
   return [
-    { title: `${translate(locale, key)} · ${translate(locale, 'brand.name')}` },
+    { title: titleText(locale, key) },
     { name: 'description', content: translate(locale, 'meta.description') },
     ...extra,
   ]

@@ -12,7 +12,7 @@ export const headers = routeHeaders
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.sso')
 
 /**
- * The 'Continue with single sign-on' button posts here (CSRF-checked). A form post may not be
+ * The 'Use single sign-on' button posts here (CSRF-checked). A form post may not be
  * redirected to another origin (CSP form-action 'self'), so the answer is a page that moves on
  * by itself: a Refresh header without JavaScript, location.assign with it, and a link for both.
  */

@@ -32,7 +32,7 @@ async function expectNoViolations(page: Page, state: string, scheme: 'light' | '
 
 async function signIn(page: Page, email: string, password: string) {
   await page.goto('/')
-  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('Adresse électronique').fill(email)
   await page.getByLabel('Mot de passe').fill(password)
   await page.getByRole('button', { name: 'Se connecter' }).click()
 }
@@ -47,7 +47,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.goto('/')
       await expectNoViolations(page, 'sign-in with the privacy notice', scheme)
       await page.getByRole('button', { name: 'Se connecter' }).click()
-      await expect(page.getByText('Veuillez saisir votre adresse e-mail.')).toBeVisible()
+      await expect(page.getByText('Veuillez saisir votre adresse électronique.')).toBeVisible()
       await expectNoViolations(page, 'sign-in field errors', scheme)
       const email = uniqueEmail('a11y')
       await admin.createUser(email, PASSWORD)
@@ -55,7 +55,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(page.getByRole('alert')).toBeVisible()
       await expectNoViolations(page, 'sign-in wrong credentials', scheme)
       await signIn(page, email, PASSWORD)
-      await expect(page.getByRole('heading', { name: 'Vous êtes connecté' })).toBeVisible()
+      await expect(page.getByRole('heading', { name: 'Votre session est ouverte' })).toBeVisible()
       await expectNoViolations(page, 'signed in', scheme)
       await page.goto('/logout')
       await expectNoViolations(page, 'logout', scheme)
@@ -93,11 +93,11 @@ for (const scheme of ['light', 'dark'] as const) {
     test('forgot password, new password, invalid link, emailed-link guard', async ({ page }) => {
       await page.goto('/forgot-password')
       await expectNoViolations(page, 'forgot password', scheme)
-      await page.getByRole('button', { name: 'Envoyer l’e-mail' }).click()
-      await expect(page.getByText('Veuillez saisir votre adresse e-mail.')).toBeVisible()
+      await page.getByRole('button', { name: 'Envoyer le courriel' }).click()
+      await expect(page.getByText('Veuillez saisir votre adresse électronique.')).toBeVisible()
       await expectNoViolations(page, 'forgot password field error', scheme)
-      await page.getByLabel('E-mail').fill('someone@example.com')
-      await page.getByRole('button', { name: 'Envoyer l’e-mail' }).click()
+      await page.getByLabel('Adresse électronique').fill('someone@example.com')
+      await page.getByRole('button', { name: 'Envoyer le courriel' }).click()
       await expect(page.getByRole('status')).toBeVisible()
       await expectNoViolations(page, 'email sent', scheme)
       await page.goto('/new-password')
@@ -140,8 +140,8 @@ test('the new-password form is accessible, rules included', async ({ page, admin
   const email = uniqueEmail('a11y-reset')
   await admin.createUser(email, PASSWORD)
   await page.goto('/forgot-password')
-  await page.getByLabel('E-mail').fill(email)
-  await page.getByRole('button', { name: 'Envoyer l’e-mail' }).click()
+  await page.getByLabel('Adresse électronique').fill(email)
+  await page.getByRole('button', { name: 'Envoyer le courriel' }).click()
   await expect(page.getByRole('status')).toBeVisible()
   await expect.poll(async () => (await admin.oobCodes()).some((c) => c.email === email)).toBe(true)
   const code = (await admin.oobCodes()).filter((c) => c.email === email).at(-1)!
@@ -160,11 +160,11 @@ test('sign in with the keyboard alone; errors take focus and are tied to their f
   await page.goto('/')
   // From the top of the page, Tab reaches the email field, then the password, then the button.
   await page.keyboard.press('Tab')
-  for (let i = 0; i < 5 && !(await page.getByLabel('E-mail').evaluate((el) => el === document.activeElement)); i++) {
+  for (let i = 0; i < 5 && !(await page.getByLabel('Adresse électronique').evaluate((el) => el === document.activeElement)); i++) {
     await page.keyboard.press('Tab')
   }
-  await expect(page.getByLabel('E-mail')).toBeFocused()
-  const outline = await page.getByLabel('E-mail').evaluate((el) => getComputedStyle(el).outlineStyle)
+  await expect(page.getByLabel('Adresse électronique')).toBeFocused()
+  const outline = await page.getByLabel('Adresse électronique').evaluate((el) => getComputedStyle(el).outlineStyle)
   expect(outline).not.toBe('none')
   await page.keyboard.type(email)
   await page.keyboard.press('Tab')
@@ -172,21 +172,21 @@ test('sign in with the keyboard alone; errors take focus and are tied to their f
   await page.keyboard.type('Wrong-password-1')
   await page.keyboard.press('Enter')
   const alert = page.getByRole('alert')
-  await expect(alert).toHaveText('Adresse e-mail ou mot de passe incorrect')
+  await expect(alert).toHaveText('Adresse électronique ou mot de passe incorrect')
   if (javaScriptEnabled) await expect(alert).toBeFocused()
 
-  await page.getByLabel('E-mail').fill('')
-  await page.getByLabel('E-mail').press('Enter')
-  const field = page.getByLabel('E-mail')
+  await page.getByLabel('Adresse électronique').fill('')
+  await page.getByLabel('Adresse électronique').press('Enter')
+  const field = page.getByLabel('Adresse électronique')
   await expect(field).toHaveAttribute('aria-invalid', 'true')
   const describedBy = await field.getAttribute('aria-describedby')
-  await expect(page.locator(`[id="${describedBy}"]`)).toHaveText('Veuillez saisir votre adresse e-mail.')
+  await expect(page.locator(`[id="${describedBy}"]`)).toHaveText('Veuillez saisir votre adresse électronique.')
   if (javaScriptEnabled) await expect(field).toBeFocused()
 
-  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('Adresse électronique').fill(email)
   await page.getByLabel('Mot de passe').fill(PASSWORD)
   await page.getByLabel('Mot de passe').press('Enter')
-  await expect(page.getByRole('heading', { name: 'Vous êtes connecté' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Votre session est ouverte' })).toBeVisible()
 })
 
 /** Presses Tab until `target` has the focus (at most `max` times), as a keyboard user moves on. */
@@ -202,10 +202,10 @@ test('complete a password reset with the keyboard alone', async ({ page, admin, 
   const email = uniqueEmail('keyboard-reset')
   await admin.createUser(email, PASSWORD)
   await page.goto('/')
-  await tabTo(page, page.getByRole('link', { name: 'Mot de passe oublié ?' }))
+  await tabTo(page, page.getByRole('link', { name: 'Mot de passe oublié\u202f?' }))
   await page.keyboard.press('Enter')
-  await expect(page.getByRole('heading', { name: 'Veuillez saisir votre adresse e-mail' })).toBeVisible()
-  await tabTo(page, page.getByRole('textbox', { name: 'E-mail' }))
+  await expect(page.getByRole('heading', { name: 'Veuillez saisir votre adresse électronique' })).toBeVisible()
+  await tabTo(page, page.getByRole('textbox', { name: 'Adresse électronique' }))
   await page.keyboard.type(email)
   await page.keyboard.press('Enter')
   await expect(page.getByRole('status')).toBeVisible()
@@ -246,7 +246,7 @@ test('complete a password reset with the keyboard alone', async ({ page, admin, 
   await nextField()
   await page.keyboard.type('Keyboard-Reset-2026')
   await page.keyboard.press('Enter')
-  await expect(page.getByText('Votre mot de passe a été modifié avec succès !')).toBeVisible()
+  await expect(page.getByText('Votre mot de passe a été modifié avec succès\u202f!')).toBeVisible()
 })
 
 // 200 % zoom of a 1280 × 800 window leaves 640 × 400 CSS pixels.
@@ -263,6 +263,18 @@ for (const viewport of [
     }
   })
 }
+
+test('an alert focused as the page opens shows no focus ring; keyboard focus still shows 3 px', async ({ page, javaScriptEnabled }) => {
+  // A reset page without a usable link opens on its alert (focused once the page's script runs).
+  await page.goto('/new-password')
+  const alert = page.getByRole('alert')
+  await expect(alert).toHaveText('Ce lien est invalide ou a expiré.')
+  if (javaScriptEnabled) await expect(alert).toBeFocused()
+  expect(await alert.evaluate((el) => getComputedStyle(el).outlineStyle), 'ring on the alert').toBe('none')
+  const link = page.getByRole('link', { name: 'Demander un autre lien' })
+  await tabTo(page, link)
+  expect(await link.evaluate((el) => getComputedStyle(el).outlineWidth), 'keyboard focus ring').toBe('3px')
+})
 
 test.describe('reduced motion', () => {
   test.use({ reducedMotion: 'reduce' })

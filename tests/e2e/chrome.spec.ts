@@ -32,8 +32,8 @@ test.describe('language', () => {
 
   test('the switch changes the language and keeps the address', async ({ page, javaScriptEnabled, context }) => {
     await page.goto('/forgot-password?email=kept%40example.com&redirect=%2Fnext')
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Veuillez saisir votre adresse e-mail')
-    if (javaScriptEnabled) await page.getByLabel('E-mail').fill('typed@example.com')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Veuillez saisir votre adresse électronique')
+    if (javaScriptEnabled) await page.getByLabel('Adresse électronique').fill('typed@example.com')
     await page.getByRole('button', { name: 'English', exact: true }).click()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Please enter your email address')
     await expect(page.locator('html')).toHaveAttribute('lang', 'en-US')
@@ -45,7 +45,7 @@ test.describe('language', () => {
     expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(364 * 24 * 3600)
 
     await page.getByRole('button', { name: 'Français', exact: true }).click()
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Veuillez saisir votre adresse e-mail')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Veuillez saisir votre adresse électronique')
   })
 })
 
@@ -58,7 +58,7 @@ test.describe('the error page', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page introuvable /nope?x=1')
     await expect(page.locator('#auth-portal-app')).toBeVisible()
     await expect(page.getByRole('img', { name: 'Portail d’authentification' })).toBeVisible()
-    await expect(page.getByRole('link', { name: 'Retour à la page de connexion' })).toHaveAttribute('href', '/')
+    await expect(page.getByRole('link', { name: 'Retour à la connexion' })).toHaveAttribute('href', '/')
   })
 
   test.describe('in English', () => {
@@ -100,9 +100,9 @@ test.describe('a page whose script cannot be loaded (a deploy replaced it)', () 
   test('a link still takes the visitor to the page they asked for', async ({ page }) => {
     await page.goto('/')
     await page.route(/\/assets\/forgot-password-[^/]+\.js$/, (route) => route.abort())
-    await page.getByRole('link', { name: 'Mot de passe oublié ?' }).click()
+    await page.getByRole('link', { name: 'Mot de passe oublié\u202f?' }).click()
     await expect(page).toHaveURL(/\/forgot-password$/)
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Veuillez saisir votre adresse e-mail')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Veuillez saisir votre adresse électronique')
   })
 
   test('when the reload guard gives up, the visitor is told which address failed and can retry @js-only', async ({
@@ -114,31 +114,31 @@ test.describe('a page whose script cannot be loaded (a deploy replaced it)', () 
     await page.clock.setFixedTime(new Date())
     await page.route(/\/assets\/forgot-password-[^/]+\.js$/, (route) => route.abort())
     const hydrated = () => page.waitForFunction(() => '__reactRouterDataRouter' in window)
-    const forgot = page.getByRole('link', { name: 'Mot de passe oublié ?' })
+    const forgot = page.getByRole('link', { name: 'Mot de passe oublié\u202f?' })
 
     // The first failure reloads at the target: its page arrives from the server (its script still fails).
     await page.goto('/')
     await hydrated()
     await forgot.click()
     await expect(page).toHaveURL(/\/forgot-password$/)
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Veuillez saisir votre adresse e-mail')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Veuillez saisir votre adresse électronique')
 
     // The second, within the guard's 10 s: no more reloads, the access error instead.
-    await page.getByRole('link', { name: 'Retour à la page de connexion' }).click()
+    await page.getByRole('link', { name: 'Retour à la connexion' }).click()
     await expect(page).toHaveURL(/\/$/)
     await hydrated()
     await forgot.click()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(
-      `Une erreur s’est produite lors de l’accès à ce site : « ${baseURL}/forgot-password »`,
+      `Une erreur s’est produite lors de l’accès à ce site\u00a0: «\u00a0${baseURL}/forgot-password\u00a0»`,
     )
     const retry = page.getByRole('link', { name: 'Réessayer' })
     await expect(retry).toHaveAttribute('href', '/forgot-password')
-    await expect(page.getByRole('link', { name: 'Retour à la page de connexion' })).toHaveAttribute('href', '/')
+    await expect(page.getByRole('link', { name: 'Retour à la connexion' })).toHaveAttribute('href', '/')
 
     // Retrying is a full page load: the page the visitor asked for, from the server.
     await retry.click()
     await expect(page).toHaveURL(/\/forgot-password$/)
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Veuillez saisir votre adresse e-mail')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Veuillez saisir votre adresse électronique')
   })
 })
 
@@ -154,16 +154,16 @@ test.describe('keys pressed before the page is interactive', () => {
       await route.fulfill({ response, body })
     })
     await page.goto('/')
-    await page.getByLabel('E-mail').pressSequentially('early@example.com')
+    await page.getByLabel('Adresse électronique').pressSequentially('early@example.com')
     await page.getByLabel('Mot de passe').pressSequentially('Wrong-password-1')
     await page.waitForTimeout(2000)
-    await expect(page.getByLabel('E-mail')).toHaveValue('early@example.com')
+    await expect(page.getByLabel('Adresse électronique')).toHaveValue('early@example.com')
     if (javaScriptEnabled) {
-      await expect(page.getByRole('link', { name: 'Mot de passe oublié ?' })).toHaveAttribute('href', /email=early%40example\.com/)
+      await expect(page.getByRole('link', { name: 'Mot de passe oublié\u202f?' })).toHaveAttribute('href', /email=early%40example\.com/)
     }
     await page.getByRole('button', { name: 'Se connecter' }).click()
-    await expect(page.getByRole('alert')).toHaveText('Adresse e-mail ou mot de passe incorrect')
-    await expect(page.getByLabel('E-mail')).toHaveValue('early@example.com')
+    await expect(page.getByRole('alert')).toHaveText('Adresse électronique ou mot de passe incorrect')
+    await expect(page.getByLabel('Adresse électronique')).toHaveValue('early@example.com')
     if (javaScriptEnabled) await expect(page.getByRole('alert')).toBeFocused()
   })
 
@@ -186,10 +186,10 @@ test.describe('keys pressed before the page is interactive', () => {
       } as MessagePort['postMessage']
     })
     await page.goto('/')
-    await page.getByLabel('E-mail').fill('someone@example.com')
+    await page.getByLabel('Adresse électronique').fill('someone@example.com')
     await page.getByLabel('Mot de passe').fill('Wrong-password-1')
     await page.getByRole('button', { name: 'Se connecter' }).click()
-    await expect(page.getByRole('alert')).toHaveText('Adresse e-mail ou mot de passe incorrect')
+    await expect(page.getByRole('alert')).toHaveText('Adresse électronique ou mot de passe incorrect')
     if (javaScriptEnabled) await expect(page.getByRole('alert')).toBeFocused()
   })
 })

@@ -24,10 +24,10 @@ import { expect, test } from './fixtures'
 
 const FORBIDDEN = (
   JSON.parse(readFileSync(new URL('../../locales/fr/common.json', import.meta.url), 'utf8')) as {
-    error: { forbidden: string }
+    errorPage: { 403: { title: string } }
   }
-).error.forbidden
-const SIGNED_IN_TITLE = 'Vous êtes connecté'
+).errorPage[403].title
+const SIGNED_IN_TITLE = 'Votre session est ouverte'
 const PASSWORD = 'Correct-Horse-42'
 const ATTACKER_PASSWORD = 'Attacker-Chosen-Pass-99'
 

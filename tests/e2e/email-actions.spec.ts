@@ -116,13 +116,13 @@ test('an email address is verified from the emailed link (fr)', async ({ page, a
 
   await page.goto(link)
   for (const name of ['oobCode', 'mode', 'apiKey']) expect(new URL(page.url()).searchParams.has(name)).toBe(false)
-  await expect(page.getByRole('heading', { name: 'Validez votre adresse e-mail' })).toBeVisible()
-  await expect(page.getByText(`Confirmez que ${email} est bien votre adresse e-mail.`)).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Validez votre adresse électronique' })).toBeVisible()
+  await expect(page.getByText(`Confirmez que ${email} est bien votre adresse électronique.`)).toBeVisible()
   const users = await identity('accounts:lookup', { idToken })
   expect((users.users as Array<{ emailVerified: boolean }>)[0]?.emailVerified).toBe(false)
 
   await page.getByRole('button', { name: 'Continuer' }).click()
-  await expect(page.getByText('Votre adresse e-mail a été validée.')).toBeVisible()
+  await expect(page.getByText('Votre adresse électronique a été validée.')).toBeVisible()
   // The continueUrl passed the redirect policy (localhost is an authorized domain).
   await expect(page.getByRole('link', { name: 'Poursuivre vers le site' })).toHaveAttribute(
     'href',

@@ -46,9 +46,9 @@ test('a sign-in link asked for and opened in the same browser signs in with one 
   linkPortal,
 }) => {
   const email = uniqueEmail('link')
-  await askForLink(page, email, { email: 'E-mail', button: 'Recevoir un lien de connexion par e-mail' })
+  await askForLink(page, email, { email: 'Adresse électronique', button: 'Connexion par courriel' })
   await expect(
-    page.getByText('Si cette adresse e-mail est valide, vous recevrez un e-mail contenant un lien de connexion.'),
+    page.getByText('Si cette adresse électronique est valide, vous recevrez un courriel contenant un lien de connexion.'),
   ).toBeVisible()
   const link = await signInLink(admin, email, baseURL!)
   const oobCode = new URL(link).searchParams.get('oobCode')!
@@ -57,11 +57,11 @@ test('a sign-in link asked for and opened in the same browser signs in with one 
   // The code, the mode and the API key left the address bar.
   expect(new URL(page.url()).pathname).toBe('/action')
   for (const name of ['oobCode', 'mode', 'apiKey']) expect(new URL(page.url()).searchParams.has(name)).toBe(false)
-  await expect(page.getByRole('heading', { name: 'Connexion par lien e-mail' })).toBeVisible()
-  await expect(page.getByText(`Continuer pour vous connecter en tant que ${email}.`)).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Connexion par courriel' })).toBeVisible()
+  await expect(page.getByText(`Vous allez vous connecter avec l’adresse ${email}.`)).toBeVisible()
   await page.getByRole('button', { name: 'Continuer' }).click()
 
-  await expect(page.getByRole('heading', { name: 'Vous êtes connecté' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Votre session est ouverte' })).toBeVisible()
   await expect(page.getByText(email)).toBeVisible()
   expect(linkPortal.output()).not.toContain(oobCode)
   expect(linkPortal.output()).toContain('"method":"email-link"')
@@ -70,7 +70,7 @@ test('a sign-in link asked for and opened in the same browser signs in with one 
 test('after Continue, the browser follows the application redirect the link carried', async ({ page, admin, baseURL }) => {
   const email = uniqueEmail('link-app')
   // localhost is one of the emulator project's authorizedDomains; nothing listens on port 9.
-  const labels = { email: 'E-mail', button: 'Recevoir un lien de connexion par e-mail' }
+  const labels = { email: 'Adresse électronique', button: 'Connexion par courriel' }
   await askForLink(page, email, labels, '/?redirect=http%3A%2F%2Flocalhost%3A9%2Fafter')
   await page.goto(await signInLink(admin, email, baseURL!))
   // The target is not in this page's address: the CSP form-action must still allow the redirect.
@@ -193,7 +193,7 @@ test.describe('over HTTP', () => {
   test('with the flag off there is no button, and a sign-in link is an invalid link', async ({ page, playwright }) => {
     const global = process.env.PORTAL_URL!
     await page.goto(global)
-    await expect(page.getByRole('button', { name: 'Recevoir un lien de connexion par e-mail' })).toHaveCount(0)
+    await expect(page.getByRole('button', { name: 'Connexion par courriel' })).toHaveCount(0)
     const request = await playwright.request.newContext({ baseURL: global })
     const response = await request.get('/action?mode=signIn&oobCode=whatever&apiKey=k')
     expect(response.status()).toBe(400)

@@ -71,8 +71,8 @@ async function openNewPassword(page: Page, admin: ReturnType<typeof emulatorAdmi
   const email = uniqueEmail('look-reset')
   await admin.createUser(email, PASSWORD)
   await page.goto('/forgot-password')
-  await page.getByLabel('E-mail').fill(email)
-  await page.getByRole('button', { name: 'Envoyer l’e-mail' }).click()
+  await page.getByLabel('Adresse électronique').fill(email)
+  await page.getByRole('button', { name: 'Envoyer le courriel' }).click()
   await expect(page.getByRole('status')).toBeVisible()
   await expect.poll(async () => (await admin.oobCodes()).some((c) => c.email === email)).toBe(true)
   const code = (await admin.oobCodes()).filter((c) => c.email === email).at(-1)!
@@ -159,11 +159,11 @@ test.describe('the show-password toggle', () => {
 
   test('a shown password is hidden again when the form is sent, and emptied @js-only', async ({ page }) => {
     await page.goto('/')
-    await page.getByLabel('E-mail').fill('someone@example.com')
+    await page.getByLabel('Adresse électronique').fill('someone@example.com')
     await page.getByLabel('Mot de passe').fill('Wrong-password-1')
     await page.getByRole('button', { name: 'Afficher le mot de passe' }).click()
     await page.getByRole('button', { name: 'Se connecter' }).click()
-    await expect(page.getByRole('alert')).toHaveText('Adresse e-mail ou mot de passe incorrect')
+    await expect(page.getByRole('alert')).toHaveText('Adresse électronique ou mot de passe incorrect')
     await expect(page.getByLabel('Mot de passe')).toHaveAttribute('type', 'password')
     await expect(page.getByLabel('Mot de passe')).toHaveValue('')
     await expect(page.getByRole('button', { name: 'Afficher le mot de passe' })).toHaveAttribute('aria-pressed', 'false')

@@ -38,7 +38,7 @@ test('set, the new password heads and titles the page, with a sign-in button, on
   admin,
   baseURL,
 }) => {
-  await openEmailedLink(page, admin, baseURL!, { email: 'E-mail', submit: 'Envoyer l’e-mail' })
+  await openEmailedLink(page, admin, baseURL!, { email: 'Adresse électronique', submit: 'Envoyer le courriel' })
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Veuillez saisir un nouveau mot de passe')
   expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe('/new-password')
 
@@ -47,7 +47,7 @@ test('set, the new password heads and titles the page, with a sign-in button, on
   await page.getByRole('button', { name: 'Modifier le mot de passe' }).click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Mot de passe modifié')
   await expect(page).toHaveTitle(/^Mot de passe modifié · /)
-  await expect(page.getByRole('status')).toHaveText('Votre mot de passe a été modifié avec succès !')
+  await expect(page.getByRole('status')).toHaveText('Votre mot de passe a été modifié avec succès\u202f!')
   await expect(page.getByText('Veuillez saisir un nouveau mot de passe')).toHaveCount(0)
   // The address: no query, so no `lang=en` on this French page.
   expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe('/new-password')

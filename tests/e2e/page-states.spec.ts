@@ -10,11 +10,11 @@ const PASSWORD = 'States-Pass-2026'
 test('the reset request, once sent, is headed and titled by what happens next (fr)', async ({ page }) => {
   await page.goto('/forgot-password')
   await expect(page).toHaveTitle(/^Mot de passe oublié · /)
-  await page.getByLabel('E-mail').fill(uniqueEmail('states'))
-  await page.getByRole('button', { name: 'Envoyer l’e-mail' }).click()
+  await page.getByLabel('Adresse électronique').fill(uniqueEmail('states'))
+  await page.getByRole('button', { name: 'Envoyer le courriel' }).click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Consultez votre messagerie')
   await expect(page).toHaveTitle(/^Consultez votre messagerie · /)
-  await expect(page.getByText('Veuillez saisir votre adresse e-mail')).toHaveCount(0)
+  await expect(page.getByText('Veuillez saisir votre adresse électronique')).toHaveCount(0)
 })
 
 test.describe('in English', () => {
@@ -95,7 +95,7 @@ test.describe('the 404 page', () => {
     await page.goto('/pas/ici')
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page introuvable /pas/ici')
     await expect(page.getByText('Cette page n’existe pas, ou elle a été déplacée.')).toBeVisible()
-    await expect(page.getByRole('link', { name: 'Retour à la page de connexion' })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Retour à la connexion' })).toBeVisible()
   })
 
   test.describe('in English', () => {

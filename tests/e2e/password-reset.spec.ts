@@ -30,7 +30,7 @@ async function requestReset(page: Page, email: string, labels: { email: string; 
 
 async function signIn(page: Page, email: string, password: string) {
   await page.goto('/')
-  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('Adresse électronique').fill(email)
   await page.getByLabel('Mot de passe').fill(password)
   await page.getByRole('button', { name: 'Se connecter' }).click()
 }
@@ -38,8 +38,8 @@ async function signIn(page: Page, email: string, password: string) {
 test('a forgotten password is reset from the emailed link (fr)', async ({ page, admin, baseURL }) => {
   const email = uniqueEmail('reset')
   await admin.createUser(email, OLD_PASSWORD)
-  await requestReset(page, email, { email: 'E-mail', submit: 'Envoyer l’e-mail' })
-  await expect(page.getByText('Si cette adresse e-mail est valide, vous recevrez un e-mail pour réinitialiser votre mot de passe.')).toBeVisible()
+  await requestReset(page, email, { email: 'Adresse électronique', submit: 'Envoyer le courriel' })
+  await expect(page.getByText('Si cette adresse électronique est valide, vous recevrez un courriel pour réinitialiser votre mot de passe.')).toBeVisible()
 
   await page.goto(await resetLink(admin, email, baseURL!))
   // The code left the address bar.
@@ -52,12 +52,12 @@ test('a forgotten password is reset from the emailed link (fr)', async ({ page, 
   await page.getByLabel('Nouveau mot de passe', { exact: true }).fill(NEW_PASSWORD)
   await page.getByLabel('Confirmer le nouveau mot de passe').fill(NEW_PASSWORD)
   await page.getByRole('button', { name: 'Modifier le mot de passe' }).click()
-  await expect(page.getByText('Votre mot de passe a été modifié avec succès !')).toBeVisible()
+  await expect(page.getByText('Votre mot de passe a été modifié avec succès\u202f!')).toBeVisible()
 
   await signIn(page, email, OLD_PASSWORD)
-  await expect(page.getByRole('alert')).toHaveText('Adresse e-mail ou mot de passe incorrect')
+  await expect(page.getByRole('alert')).toHaveText('Adresse électronique ou mot de passe incorrect')
   await signIn(page, email, NEW_PASSWORD)
-  await expect(page.getByRole('heading', { name: 'Vous êtes connecté' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Votre session est ouverte' })).toBeVisible()
 })
 
 test.describe('in English', () => {
@@ -115,7 +115,7 @@ test('an invalid or used code shows the invalid-link message with a way to ask a
   const response = await page.goto('/new-password?oobCode=not-a-code')
   expect(response?.status()).toBe(400)
   await expect(page.getByText('Ce lien est invalide ou a expiré.')).toBeVisible()
-  await expect(page.getByRole('link', { name: 'Demander un nouveau lien' })).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Demander un autre lien' })).toBeVisible()
 })
 
 test.describe('the emailed-link guard', () => {
@@ -174,7 +174,7 @@ test('no code, password or token reaches the logs over the whole flow', async ({
     await request.get(link.pathname + link.search)
     const csrf = await csrfFrom(request, '/new-password')
     const done = await request.post('/new-password', { form: { csrf, password: NEW_PASSWORD, confirmation: NEW_PASSWORD } })
-    expect(await done.text()).toContain('Votre mot de passe a été modifié avec succès !')
+    expect(await done.text()).toContain('Votre mot de passe a été modifié avec succès\u202f!')
     expect((await postForm(request, '/?index', { email, password: NEW_PASSWORD })).status()).toBe(303)
     expect((await postForm(request, '/logout', {})).status()).toBe(200)
 
@@ -202,9 +202,9 @@ test('a new password ends every session that existed before it', async ({ reques
   await request.get(link.pathname + link.search)
   const csrf = await csrfFrom(request, '/new-password')
   const done = await request.post('/new-password', { form: { csrf, password: NEW_PASSWORD, confirmation: NEW_PASSWORD } })
-  expect(await done.text()).toContain('Votre mot de passe a été modifié avec succès !')
+  expect(await done.text()).toContain('Votre mot de passe a été modifié avec succès\u202f!')
 
   const old = await playwright.request.newContext({ baseURL, storageState: before })
-  expect(await (await old.get('/')).text()).not.toContain('Vous êtes connecté')
+  expect(await (await old.get('/')).text()).not.toContain('Votre session est ouverte')
   await old.dispose()
 })

@@ -52,7 +52,7 @@ async function signIn(
   await page.getByLabel(labels.password).fill(PASSWORD)
   await page.getByRole('button', { name: labels.submit }).click()
 }
-const FR = { email: 'E-mail', password: 'Mot de passe', submit: 'Se connecter' }
+const FR = { email: 'Adresse électronique', password: 'Mot de passe', submit: 'Se connecter' }
 const EN = { email: 'Email', password: 'Password', submit: 'Login' }
 
 test('an authenticator app: the code step, a wrong code refused, the right one signs in (fr)', async ({
@@ -78,7 +78,7 @@ test('an authenticator app: the code step, a wrong code refused, the right one s
   await expect(page.getByRole('alert')).toHaveText('Code incorrect. Vérifiez-le et réessayez.')
   await page.getByLabel('Code de vérification').fill(TOTP_CODE)
   await page.getByRole('button', { name: 'Vérifier' }).click()
-  await expect(page.getByRole('heading', { name: 'Vous êtes connecté' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Votre session est ouverte' })).toBeVisible()
   await expect(page.getByText(email)).toBeVisible()
 
   const finalize = totp.identity.calls.filter((c) => c.path === '/v2/accounts/mfaSignIn:finalize').at(-1)

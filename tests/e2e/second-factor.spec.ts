@@ -50,7 +50,7 @@ async function sessionCookie(context: BrowserContext) {
 
 const LABELS = {
   fr: {
-    email: 'E-mail',
+    email: 'Adresse électronique',
     password: 'Mot de passe',
     signIn: 'Se connecter',
     step: 'Vérification en deux étapes',
@@ -58,13 +58,13 @@ const LABELS = {
     verify: 'Vérifier',
     wrong: 'Code incorrect. Vérifiez-le et réessayez.',
     sentTo: (phone: string) => `Nous avons envoyé un code par SMS au ${phone}.`,
-    signedIn: 'Vous êtes connecté',
-    linkButton: 'Recevoir un lien de connexion par e-mail',
+    signedIn: 'Votre session est ouverte',
+    linkButton: 'Connexion par courriel',
     continue: 'Continuer',
-    sso: 'Continuer avec l’authentification unique',
+    sso: 'Authentification unique',
     choose: 'Choisissez comment confirmer votre identité.',
-    another: 'Utiliser une autre méthode',
-    factor: (name: string, phone: string) => `${name} : SMS au ${phone}`,
+    another: 'Changer de méthode',
+    factor: (name: string, phone: string) => `${name}\u00a0: SMS au ${phone}`,
   },
   en: {
     email: 'Email',
@@ -78,7 +78,7 @@ const LABELS = {
     signedIn: 'You are signed in',
     linkButton: 'Email me a sign-in link',
     continue: 'Continue',
-    sso: 'Continue with single sign-on',
+    sso: 'Use single sign-on',
     choose: 'Choose how to confirm it’s you.',
     another: 'Use another method',
     factor: (name: string, phone: string) => `${name}: SMS to ${phone}`,
@@ -310,7 +310,7 @@ test('no answer of the portal is a 401 without a challenge: wrong password, unkn
     await page.getByLabel(l.email).fill(address)
     await page.getByLabel(l.password).fill('Not-the-password-1')
     await page.getByRole('button', { name: l.signIn }).click()
-    await expect(page.getByRole('alert')).toHaveText('Adresse e-mail ou mot de passe incorrect')
+    await expect(page.getByRole('alert')).toHaveText('Adresse électronique ou mot de passe incorrect')
   }
   await passwordSignIn(page, l, email)
   await expect(page.getByRole('heading', { name: l.step })).toBeVisible()

@@ -106,7 +106,7 @@ test('a replayed sign-in with a second factor holds no address, password, code o
   // Replay may start after the page is interactive: type only once it records (its first segment is here).
   await expect.poll(() => collector.recordings().length, { timeout: 30_000 }).toBeGreaterThan(0)
 
-  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('Adresse électronique').fill(email)
   await page.getByLabel('Mot de passe').fill(PASSWORD)
   await page.getByRole('button', { name: 'Se connecter' }).click()
   await expect(page.getByRole('heading', { name: 'Vérification en deux étapes' })).toBeVisible()
@@ -115,13 +115,13 @@ test('a replayed sign-in with a second factor holds no address, password, code o
   const field = page.getByLabel('Code de vérification')
   await field.pressSequentially(code!)
   await page.getByRole('button', { name: 'Vérifier' }).click()
-  await expect(page.getByRole('heading', { name: 'Vous êtes connecté' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Votre session est ouverte' })).toBeVisible()
   await expect(page.getByText(email)).toBeVisible()
 
   // The recording covers the whole visit: the signed-in page's heading (text is recorded) arrived.
   await expect
     .poll(() => collector.recordings().join('\n'), { timeout: 30_000, message: 'the signed-in page was recorded' })
-    .toContain('Vous êtes connecté')
+    .toContain('Votre session est ouverte')
   const sent = [...collector.envelopes(), ...collector.recordings()].join('\n')
   expect(sent).toContain('replay_recording')
   const secrets = { email, 'email local part': email.split('@')[0]!, password: PASSWORD, code: code!, csrf }

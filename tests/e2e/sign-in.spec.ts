@@ -11,16 +11,16 @@ test.describe('signing in', () => {
     const email = uniqueEmail('signin')
     await admin.createUser(email, PASSWORD)
     await page.goto('/')
-    await page.getByLabel('E-mail').fill(email)
+    await page.getByLabel('Adresse électronique').fill(email)
     await page.getByLabel('Mot de passe').fill(PASSWORD)
     await page.getByRole('button', { name: 'Se connecter' }).click()
-    await expect(page.getByRole('heading', { name: 'Vous êtes connecté' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Votre session est ouverte' })).toBeVisible()
     await expect(page.getByText(email)).toBeVisible()
 
     const session = (await context.cookies()).find((c) => c.name === 'session')
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', secure: false })
     await page.goto('/')
-    await expect(page.getByRole('heading', { name: 'Vous êtes connecté' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Votre session est ouverte' })).toBeVisible()
   })
 
   test.describe('in English', () => {
@@ -52,7 +52,7 @@ test.describe('signing in', () => {
     await admin.createUser(email, PASSWORD)
     // localhost is one of the emulator project's authorizedDomains; nothing listens on port 9.
     await page.goto('/?redirect=http%3A%2F%2Flocalhost%3A9%2Fafter')
-    await page.getByLabel('E-mail').fill(email)
+    await page.getByLabel('Adresse électronique').fill(email)
     await page.getByLabel('Mot de passe').fill(PASSWORD)
     const followed = page.waitForRequest('http://localhost:9/after')
     await page.getByRole('button', { name: 'Se connecter' }).click()
@@ -61,11 +61,11 @@ test.describe('signing in', () => {
 
   test('the forgot-password link carries the email and the redirect', async ({ page, javaScriptEnabled }) => {
     await page.goto('/?redirect=%2Fdone&email=first%40example.com')
-    const link = page.getByRole('link', { name: 'Mot de passe oublié ?' })
+    const link = page.getByRole('link', { name: 'Mot de passe oublié\u202f?' })
     await expect(link).toHaveAttribute('href', '/forgot-password?email=first%40example.com&redirect=%2Fdone')
     if (javaScriptEnabled) {
       // With JavaScript the link follows what is typed.
-      await page.getByLabel('E-mail').fill('someone@example.com')
+      await page.getByLabel('Adresse électronique').fill('someone@example.com')
       await expect(link).toHaveAttribute('href', '/forgot-password?email=someone%40example.com&redirect=%2Fdone')
     }
   })
@@ -98,7 +98,7 @@ test.describe('sign-in over HTTP', () => {
       expect(answer.headers()['www-authenticate']).toBeUndefined()
     }
     const [a, b] = [alertMarkup(await wrong.text()), alertMarkup(await unknown.text())]
-    expect(a).toContain('Adresse e-mail ou mot de passe incorrect')
+    expect(a).toContain('Adresse électronique ou mot de passe incorrect')
     expect(a).toBe(b)
   })
 
@@ -108,7 +108,7 @@ test.describe('sign-in over HTTP', () => {
     await admin.disableUser(localId)
     const response = await postForm(request, '/?index', { email, password: PASSWORD })
     expect(response.status()).toBe(400)
-    expect(alertMarkup(await response.text())).toContain('Adresse e-mail ou mot de passe incorrect')
+    expect(alertMarkup(await response.text())).toContain('Adresse électronique ou mot de passe incorrect')
   })
 
   test('a redirect to an authorized domain is followed; an open redirect is refused', async ({ request, admin }) => {
@@ -137,7 +137,7 @@ test.describe('sign-in over HTTP', () => {
 
     const replay = await playwright.request.newContext({ baseURL, storageState: state })
     const page = await replay.get('/')
-    expect(await page.text()).not.toContain('Vous êtes connecté')
+    expect(await page.text()).not.toContain('Votre session est ouverte')
     await replay.dispose()
   })
 

@@ -5,5 +5,5 @@ test('the sign-in page renders inside the portal container', async ({ page }) =>
   expect(response?.status()).toBe(200)
   await expect(page.locator('#auth-portal-app')).toBeVisible()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Connexion')
-  await expect(page.getByLabel('E-mail')).toBeVisible()
+  await expect(page.getByLabel('Adresse électronique')).toBeVisible()
 })

@@ -36,7 +36,7 @@ const test = base.extend<object, { ssoPortal: Portal }>({
 })
 
 /** Clicks the button and waits for the emulator's provider page; answers its eventId and return address. */
-async function startSso(page: Page, label = 'Continuer avec l’authentification unique') {
+async function startSso(page: Page, label = 'Authentification unique') {
   await page.getByRole('button', { name: label }).click()
   await page.waitForURL((url) => url.href.startsWith(`${emulatorOrigin()}/emulator/auth/handler`), {
     waitUntil: 'commit',
@@ -78,7 +78,7 @@ test('single sign-on through the provider page signs in with the provider’s em
   } else {
     await page.goto(providerAnswer(start, claimsFor(email)))
   }
-  await expect(page.getByRole('heading', { name: 'Vous êtes connecté' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Votre session est ouverte' })).toBeVisible()
   await expect(page.getByText(email)).toBeVisible()
   expect(new URL(page.url()).pathname).toBe('/')
   expect(page.url()).not.toContain('id_token')
@@ -91,7 +91,7 @@ test.describe('in English', () => {
     const email = uniqueEmail('sso-exists')
     await admin.createUser(email, PASSWORD)
     await page.goto('/')
-    const start = await startSso(page, 'Continue with single sign-on')
+    const start = await startSso(page, 'Use single sign-on')
     // A provider that has not verified the address cannot take over the password account.
     await page.goto(providerAnswer(start, claimsFor(email, false)))
     await expect(page.getByRole('alert')).toHaveText(
@@ -105,7 +105,7 @@ test.describe('in English', () => {
     const { localId } = await admin.createUser(email, PASSWORD)
     await admin.disableUser(localId)
     await page.goto('/')
-    const start = await startSso(page, 'Continue with single sign-on')
+    const start = await startSso(page, 'Use single sign-on')
     await page.goto(providerAnswer(start, claimsFor(email)))
     await expect(page.getByRole('alert')).toHaveText('This account has been disabled.')
   })
@@ -115,7 +115,7 @@ test.describe('in English', () => {
     context,
   }) => {
     await page.goto('/')
-    const start = await startSso(page, 'Continue with single sign-on')
+    const start = await startSso(page, 'Use single sign-on')
     const answer = providerAnswer(start, claimsFor(uniqueEmail('sso-tamper')))
     const state = (await context.cookies()).find((c) => c.name === 'sso_state')!
     expect(state).toMatchObject({ httpOnly: true, path: '/' })
@@ -132,7 +132,7 @@ test.describe('in English', () => {
 
   test('the answer must carry this browser’s eventId', async ({ page }) => {
     await page.goto('/')
-    const start = await startSso(page, 'Continue with single sign-on')
+    const start = await startSso(page, 'Use single sign-on')
     await page.goto(providerAnswer({ ...start, eventId: 'someone-elses' }, claimsFor(uniqueEmail('sso-event'))))
     await expect(page.getByRole('alert')).toHaveText('Single sign-on was cancelled or has expired. Please try again.')
   })
@@ -144,14 +144,14 @@ test.describe('in English', () => {
     ]
     for (const { query, message } of cases) {
       await page.goto('/?redirect=%2Fafter')
-      await startSso(page, 'Continue with single sign-on')
+      await startSso(page, 'Use single sign-on')
       await page.goto(`${baseURL}/sso/callback?${query}`)
       await expect(page.getByRole('alert')).toHaveText(message)
       // The redirect the visitor came with is kept for the next try.
       expect(new URL(page.url()).searchParams.get('redirect')).toBe('/after')
     }
     await page.goto('/')
-    const start = await startSso(page, 'Continue with single sign-on')
+    const start = await startSso(page, 'Use single sign-on')
     await page.goto(providerAnswer(start, { email: 'no-subject@example.com' }))
     await expect(page.getByRole('alert')).toHaveText('Your sign-in provider could not sign you in. Please try again.')
   })
@@ -163,7 +163,7 @@ test.describe('in English', () => {
     const email = uniqueEmail('sso-domain')
     const otherHost = `127.0.0.1:${ssoPortal.port}`
     await page.goto(`/?authDomain=${otherHost}`)
-    const start = await startSso(page, 'Continue with single sign-on')
+    const start = await startSso(page, 'Use single sign-on')
     expect(start.ibi).toBe(`http://${otherHost}/sso/callback?emulator=`)
     // 127.0.0.1 does not get the state cookie set for localhost: the callback relays to the public origin.
     await page.goto(providerAnswer(start, claimsFor(email)))
@@ -178,7 +178,7 @@ test.describe('in English', () => {
       ['evil.example/path', 'auth-domain-invalid'],
     ] as const) {
       await page.goto(`/?${new URLSearchParams({ authDomain })}`)
-      const start = await startSso(page, 'Continue with single sign-on')
+      const start = await startSso(page, 'Use single sign-on')
       expect(start.ibi).toBe(`${ssoPortal.url}/sso/callback?emulator=`)
       expect(ssoPortal.output()).toContain(event)
     }
@@ -206,7 +206,7 @@ test.describe('over HTTP', () => {
   test('with the flag off there is no button and the start refuses', async ({ page, playwright }) => {
     const global = process.env.PORTAL_URL!
     await page.goto(global)
-    await expect(page.getByRole('button', { name: 'Continuer avec l’authentification unique' })).toHaveCount(0)
+    await expect(page.getByRole('button', { name: 'Authentification unique' })).toHaveCount(0)
     const request = await playwright.request.newContext({ baseURL: global })
     const response = await postForm(request, '/sso/start', {}, { formPage: '/' })
     expect(response.status()).toBe(303)

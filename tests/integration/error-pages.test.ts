@@ -14,12 +14,17 @@ import { startPortal, type Portal } from '../../dev/portal'
 const emulator = inject('emulator')
 const LANGUAGES = { en, fr } as const
 type Language = keyof typeof LANGUAGES
-/** The statuses whose heading is their own (403 and 404 keep theirs: error.forbidden, error.pageNotFound). */
-type TitledStatus = Exclude<keyof typeof en.errorPage, '403' | '404' | 'other'>
+/** The statuses whose heading is their own (404 keeps the seed's: error.pageNotFound). */
+type TitledStatus = Exclude<keyof typeof en.errorPage, '404' | 'other'>
 
 function heading(html: string): string | null {
   const match = /<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)
   return match ? decode(match[1]!.replace(/<[^>]+>/g, '')) : null
+}
+
+function title(html: string): string | null {
+  const match = /<title>([\s\S]*?)<\/title>/.exec(html)
+  return match ? decode(match[1]!) : null
 }
 
 function decode(text: string): string {
@@ -35,6 +40,9 @@ function decode(text: string): string {
 function expectErrorPage(html: string, language: Language, status: TitledStatus) {
   const texts = LANGUAGES[language]
   expect(html).toContain(`<html lang="${language === 'en' ? 'en-US' : 'fr-FR'}"`)
+  // One title, in the page's language, also where the root loader did not run (a failed form post).
+  expect(html.match(/<title>/g)?.length).toBe(1)
+  expect(title(html)).toBe(`${texts.meta.error} · ${texts.brand.name}`)
   expect(heading(html)).toBe(texts.errorPage[status].title)
   expect(decode(html)).toContain(texts.errorPage[status].text)
   expect(html.match(/<img /g)?.length).toBe(2)
@@ -65,10 +73,10 @@ describe('error pages of the statuses the portal answers with', () => {
       if ('title' in copy) expect((french as { title: string }).title, status).not.toBe(copy.title)
       expect(french.text, status).not.toBe(copy.text)
     }
-    expect(en.errorPage['405'].title).toBe('Method not allowed')
+    expect(en.errorPage['405'].title).toBe('This page cannot be used that way')
   })
 
-  it.each(['fr', 'en'] as const)('DELETE / answers 405 headed "Method not allowed" (%s)', async (language) => {
+  it.each(['fr', 'en'] as const)('DELETE / answers 405 headed in words, not "Method not allowed" (%s)', async (language) => {
     const res = await fetch(`${portal.url}/`, { method: 'DELETE', headers: { Cookie: `i18n_redirected=${language}` } })
     expect(res.status).toBe(405)
     expectErrorPage(await res.text(), language, '405')
@@ -104,10 +112,7 @@ describe('error pages of the statuses the portal answers with', () => {
         body: new URLSearchParams({ csrf: 'forged', email: 'a@example.com', password: 'x' }),
       })
       expect(res.status).toBe(403)
-      const html = await res.text()
-      expect(heading(html)).toBe(LANGUAGES[language].error.forbidden)
-      expect(decode(html)).toContain(LANGUAGES[language].errorPage['403'].text)
-      expect(html).toMatch(/<a [^>]*href="\/"/)
+      expectErrorPage(await res.text(), language, '403')
     },
   )
 
@@ -191,13 +196,18 @@ describe('error pages of the statuses the portal answers with', () => {
 describe('the identity service failing behind the emailed links', () => {
   let service: Server
   let portal: Portal
-  /** What the service answers to a code check: 503 (down) or 429 (over its quota). */
+  /** What the service answers to a code check: 503 (down), 429 (over its quota) or 200 (back up: a good reset code). */
   let failWith = 503
 
   beforeAll(async () => {
     service = createServer((req, res) => {
       req.resume()
       req.on('end', () => {
+        if ((req.url ?? '').includes('accounts:resetPassword') && failWith === 200) {
+          res.writeHead(200, { 'Content-Type': 'application/json' })
+          res.end(JSON.stringify({ email: 'camille@example.com', requestType: 'PASSWORD_RESET' }))
+          return
+        }
         if ((req.url ?? '').includes('accounts:resetPassword')) {
           const message = failWith === 429 ? 'TOO_MANY_ATTEMPTS_TRY_LATER' : 'UNAVAILABLE'
           res.writeHead(failWith, { 'Content-Type': 'application/json' })
@@ -226,8 +236,26 @@ describe('the identity service failing behind the emailed links', () => {
     const first = await b.get(link)
     expect(first.status).toBe(302)
     expect(first.headers.get('location')).toBe(landing)
-    return b.get(landing)
+    return Object.assign(await b.get(landing), { browser: b })
   }
+
+  it.each(['fr', 'en'] as const)(
+    'a 503 on a reset link offers "Try again" at the same address, which keeps the link (%s)',
+    async (language) => {
+      failWith = 503
+      const texts = LANGUAGES[language]
+      const res = await openLink(language, '/new-password?oobCode=some-code', '/new-password')
+      expect(res.status).toBe(503)
+      const html = decode(await res.text())
+      expect(html).toMatch(new RegExp(`<a [^>]*href="/new-password"[^>]*>${texts.error.retry}</a>`))
+      expect(html).toMatch(new RegExp(`<a [^>]*href="/"[^>]*>${texts.error.backToSignIn}</a>`))
+
+      failWith = 200
+      const again = await res.browser.get('/new-password')
+      expect(again.status).toBe(200)
+      expect(heading(await again.text())).toBe(texts.newPassword.title)
+    },
+  )
 
   for (const [status, name] of [
     [503, 'down'],

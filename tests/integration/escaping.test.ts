@@ -198,7 +198,7 @@ describe.each(Object.entries(PAYLOADS))('the %s payload', (_name, payload) => {
     const { sessionCookie } = (await res.json()) as { sessionCookie: string }
     const answer = await send('GET', '/', { cookie: `session=${sessionCookie}` })
     expect(answer.status).toBe(200)
-    expect(answer.html).toContain('Vous êtes connecté')
+    expect(answer.html).toContain('Votre session est ouverte')
     expectEscaped(answer, payload, [`>${escapeHtml(email)}</span>`, `title="${escapeHtml(email)}"`])
   })
 

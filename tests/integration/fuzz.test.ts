@@ -20,7 +20,7 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 200)
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined
 const MAX_BODY_BYTES = 16 * 1024
 const PASSWORD = 'Fuzz-Portal-Pass-2026'
-const FORBIDDEN_FR = 'Votre demande n’a pas pu être vérifiée. Veuillez recharger la page et réessayer.'
+const FORBIDDEN_FR = 'Par sécurité, le formulaire n’a pas été envoyé'
 
 const emu = inject('emulator')
 const admin = emulatorAdmin(emu)

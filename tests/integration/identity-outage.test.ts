@@ -130,7 +130,7 @@ describe('an identity outage and the signed-in visitor', () => {
     const res = await fetch(`${refused.url}/`, { headers: { Cookie: cookie, 'Accept-Language': 'en' } })
     expect(res.status).toBe(503)
     expect(sessionCleared(res)).toBe(false)
-    expect(await res.text()).toContain('Service unavailable')
+    expect(await res.text()).toContain('The service is temporarily unavailable')
   })
 
   it('a hung service answers 503 within IDENTITY_TIMEOUT_MS + 1 s, cookie kept', async () => {

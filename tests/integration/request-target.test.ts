@@ -41,7 +41,7 @@ describe('request targets that are not a path', () => {
     ])
     expect(answer.status, answer.head).toBe(400)
     expect(answer.head).toMatch(/content-type: text\/html/i)
-    expect(answer.body).toContain('Bad request')
+    expect(answer.body).toContain('This page could not be shown')
     expect(answer.body).not.toMatch(/\bat \S+ \(|Error:/)
     expect(answer.body).not.toContain(CODE)
     // The access line is written when the response closes: wait for it, then look at every line.
