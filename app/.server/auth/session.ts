@@ -6,6 +6,7 @@ import { getIdentity, IdentityError } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
 import { recordSessionVerification } from '~/.server/ops/metrics'
 import { deadlineAgent, withDeadline } from './admin-http'
+import { getEndedSessions } from './ended-sessions'
 
 /**
  * Sessions are Firebase session cookies (firebase-admin), HttpOnly, verified with revocation
@@ -155,6 +156,11 @@ export async function getSession(request: Request): Promise<SessionState> {
 }
 
 async function verify(cookie: string): Promise<Exclude<SessionState, { status: 'anonymous' }>> {
+  // Logged out in this browser: the identity service would still take it (./ended-sessions.ts).
+  if (await getEndedSessions().isEnded(cookie)) {
+    logger.info({ event: 'session-rejected', code: 'ended' }, 'session cookie rejected')
+    return { status: 'invalid' }
+  }
   try {
     const claims = await admin('verifySessionCookie', () => auth().verifySessionCookie(cookie, true))
     return { status: 'signed-in', user: { uid: claims.uid, email: claims.email ?? null } }
