@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto'
 import { getConfig } from './config'
 import { signingKeys } from './keys'
 
@@ -83,4 +83,36 @@ export function openValue(purpose: string, sealed: string | null, binding: strin
   const [expiry, payload, ...rest] = body.split('.')
   if (!valid || rest.length > 0 || !payload || !(Number(expiry) > Date.now() / 1000)) return null
   return Buffer.from(payload, 'base64url').toString('utf8')
+}
+
+/**
+ * A value only this server can read, for a sealed cookie that carries a credential (ADR 036): the
+ * seal proves who made it and for which browser, but its payload is only base64url. AES-256-GCM
+ * under a key derived from a SESSION_SECRET and the purpose; the first secret encrypts, all decrypt.
+ */
+function encryptionKey(purpose: string, secret: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, '', `cookie-encryption:${purpose}`, 32))
+}
+
+export function encryptValue(purpose: string, value: string): string {
+  const iv = randomBytes(12)
+  const cipher = createCipheriv('aes-256-gcm', encryptionKey(purpose, getConfig().sessionSecrets[0] ?? ''), iv)
+  const body = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()])
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')
+}
+
+/** The value, or null when it was not encrypted here for this purpose (or was altered). */
+export function decryptValue(purpose: string, encrypted: string): string | null {
+  const raw = Buffer.from(encrypted, 'base64url')
+  if (raw.length < 28) return null
+  for (const secret of getConfig().sessionSecrets) {
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', encryptionKey(purpose, secret), raw.subarray(0, 12))
+      decipher.setAuthTag(raw.subarray(12, 28))
+      return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')
+    } catch {
+      // Another secret's, or altered.
+    }
+  }
+  return null
 }

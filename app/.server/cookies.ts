@@ -116,6 +116,14 @@ export const COOKIES = {
     maxAge: HOUR,
     sealedAs: 'action-code',
   },
+  recentLogin: {
+    ...FLOW,
+    base: 'recent_login',
+    purpose:
+      'a fresh ID token from "Confirm it\'s you", encrypted, for the sensitive account actions of the next 5 minutes (app/.server/auth/recent-login.ts, ADR 036)',
+    maxAge: 5 * 60,
+    sealedAs: 'recent-login',
+  },
   locale: {
     ...PREFERENCE,
     base: LOCALE_COOKIE,

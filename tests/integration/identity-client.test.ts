@@ -41,12 +41,15 @@ describe('createIdentityClient', () => {
     })
     expect(Object.keys(client).sort()).toEqual([
       'bounded',
+      'changePassword',
       'checkActionCode',
       'close',
       'createAuthUri',
+      'deleteAccount',
       'finalizeMfaSignIn',
       'getProjectConfig',
       'getRecaptchaConfig',
+      'lookup',
       'resetPassword',
       'sendOobCode',
       'signInWithEmailLink',

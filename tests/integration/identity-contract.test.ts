@@ -39,8 +39,8 @@ async function latestOobCode(email: string, requestType: string): Promise<string
 }
 
 /**
- * Calls the portal does not make (token refresh, look-up and deletion by ID token), sent to the
- * emulator directly: a refusal rejects with an IdentityError of the code the portal gives its name.
+ * A call the portal does not make (token refresh), sent to the emulator directly: a refusal
+ * rejects with an IdentityError of the code the portal gives its name.
  */
 async function emulatorCall(url: string, body: Record<string, string>, form = false): Promise<unknown> {
   const res = await fetch(`${emu.origin}/${url}?key=${EMULATOR_API_KEY}`, {
@@ -57,35 +57,6 @@ async function refresh(refreshToken: string) {
   const body = { grant_type: 'refresh_token', refresh_token: refreshToken }
   const r = (await emulatorCall('securetoken.googleapis.com/v1/token', body, true)) as Record<string, string>
   return { idToken: r.id_token!, refreshToken: r.refresh_token!, expiresIn: Number(r.expires_in), userId: r.user_id }
-}
-
-interface EmulatorUser {
-  localId: string
-  email?: string
-  emailVerified?: boolean
-  disabled?: boolean
-  createdAt?: string
-  providerUserInfo?: Array<{ providerId: string }>
-}
-
-async function lookup(idToken: string) {
-  const { users = [] } = (await emulatorCall('identitytoolkit.googleapis.com/v1/accounts:lookup', { idToken })) as {
-    users?: EmulatorUser[]
-  }
-  const user = users[0]
-  if (!user) throw new IdentityError(authCodeFor('USER_NOT_FOUND'), 200)
-  return {
-    localId: user.localId,
-    email: user.email ?? null,
-    emailVerified: user.emailVerified ?? false,
-    disabled: user.disabled ?? false,
-    providers: (user.providerUserInfo ?? []).map((p) => p.providerId),
-    createdAt: Number(user.createdAt),
-  }
-}
-
-async function deleteAccount(idToken: string): Promise<void> {
-  await emulatorCall('identitytoolkit.googleapis.com/v1/accounts:delete', { idToken })
 }
 
 describe('identity client against the Auth emulator', () => {
@@ -176,12 +147,12 @@ describe('identity client against the Auth emulator', () => {
     expect(refreshed.refreshToken.length).toBeGreaterThan(10)
     expect(refreshed.expiresIn).toBe(3600)
 
-    const user = await lookup(refreshed.idToken)
-    expect(user).toMatchObject({ localId, email, emailVerified: false, disabled: false, providers: ['password'] })
+    const user = await identity.lookup(refreshed.idToken)
+    expect(user).toMatchObject({ localId, email, emailVerified: false, providers: [{ providerId: 'password', email }] })
     expect(user.createdAt).toBeGreaterThan(0)
 
     expect(await codeOf(refresh('not-a-refresh-token'))).toBe('auth/invalid-user-token')
-    expect(await codeOf(lookup('not-an-id-token'))).toBe('auth/invalid-user-token')
+    expect(await codeOf(identity.lookup('not-an-id-token'))).toBe('auth/invalid-user-token')
   })
 
   it('verifies an email with update(oobCode) and changes the password with update(idToken)', async () => {
@@ -194,7 +165,7 @@ describe('identity client against the Auth emulator', () => {
 
     const changed = await identity.update({ idToken, password: 'changed-password' })
     expect(changed.tokens?.idToken).toMatch(/\./)
-    expect((await lookup(changed.tokens!.idToken)).emailVerified).toBe(true)
+    expect((await identity.lookup(changed.tokens!.idToken)).emailVerified).toBe(true)
     expect((await identity.signInWithPassword(email, 'changed-password')).email).toBe(email)
   })
 
@@ -233,11 +204,11 @@ describe('identity client against the Auth emulator', () => {
   it('deletes an account', async () => {
     const email = uniqueEmail('delete')
     const { idToken } = await admin.createUser(email, PASSWORD)
-    await deleteAccount(idToken)
+    await identity.deleteAccount(idToken)
     expect(['auth/user-not-found', 'auth/invalid-credential']).toContain(
       await codeOf(identity.signInWithPassword(email, PASSWORD)),
     )
-    expect(await codeOf(lookup(idToken))).toBe('auth/user-token-expired')
+    expect(await codeOf(identity.lookup(idToken))).toBe('auth/user-token-expired')
   })
 
   it('reads the authorized domains from the project config', async () => {

@@ -8,7 +8,16 @@ describe('logoutCookies', () => {
       return line.slice(0, line.indexOf('='))
     })
     expect(expired.sort()).toEqual(
-      ['action_code', 'email_link', 'mfa_pending', 'reset_code', 'reset_done', 'session', 'sso_state'].sort(),
+      [
+        'action_code',
+        'email_link',
+        'mfa_pending',
+        'recent_login',
+        'reset_code',
+        'reset_done',
+        'session',
+        'sso_state',
+      ].sort(),
     )
   })
 })

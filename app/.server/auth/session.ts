@@ -6,13 +6,14 @@ import { getIdentity, IdentityError } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
 import { recordSessionVerification } from '~/.server/ops/metrics'
 import { deadlineAgent, withDeadline } from './admin-http'
+import { getEndedSessions } from './ended-sessions'
 
 /**
  * Sessions are Firebase session cookies (firebase-admin), HttpOnly, verified with revocation
  * checks on every use. An ID token is exchanged only when it was minted by a fresh sign-in.
  */
 
-const RECENT_SIGN_IN_SECONDS = 5 * 60
+export const RECENT_SIGN_IN_SECONDS = 5 * 60
 
 function adminApp(): App {
   const existing = getApps().find((app) => app.name === 'auth-portal')
@@ -60,25 +61,38 @@ export interface SessionUser {
 }
 
 /**
- * The claims the portal reads from an ID token that just came from the identity service:
- * `auth_time`, and `firebase.sign_in_second_factor` (`phone`, `totp`) after a second factor.
+ * The claims the portal reads from an ID token that just came from the identity service (it is
+ * not verified here): `sub`, `auth_time`, and `firebase.sign_in_second_factor` (`phone`, `totp`)
+ * after a second factor.
  */
-function tokenClaims(idToken: string): { authTime: number | null; secondFactor: string | null } {
+export function tokenClaims(idToken: string): {
+  uid: string | null
+  authTime: number | null
+  secondFactor: string | null
+} {
+  const none = { uid: null, authTime: null, secondFactor: null }
   const payload = idToken.split('.')[1]
-  if (!payload) return { authTime: null, secondFactor: null }
+  if (!payload) return none
   try {
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+      sub?: unknown
       auth_time?: unknown
       firebase?: { sign_in_second_factor?: unknown }
     }
     const factor = claims.firebase?.sign_in_second_factor
     return {
+      uid: typeof claims.sub === 'string' && claims.sub ? claims.sub : null,
       authTime: typeof claims.auth_time === 'number' ? claims.auth_time : null,
       secondFactor: typeof factor === 'string' && factor ? factor : null,
     }
   } catch {
-    return { authTime: null, secondFactor: null }
+    return none
   }
+}
+
+/** A sign-in this recent opens a session or confirms a sensitive action (Identity Platform's own rule). */
+export function isRecentSignIn(authTime: number | null): authTime is number {
+  return authTime !== null && Date.now() / 1000 - authTime <= RECENT_SIGN_IN_SECONDS
 }
 
 /**
@@ -87,8 +101,8 @@ function tokenClaims(idToken: string): { authTime: number | null; secondFactor: 
  * token never opens a session of an account that has a second factor.
  */
 export async function createSession(idToken: string, options: { secondFactor?: boolean } = {}): Promise<string> {
-  const { authTime: time, secondFactor } = tokenClaims(idToken)
-  if (time === null || Date.now() / 1000 - time > RECENT_SIGN_IN_SECONDS) {
+  const { authTime, secondFactor } = tokenClaims(idToken)
+  if (!isRecentSignIn(authTime)) {
     throw new Error('the ID token does not come from a recent sign-in')
   }
   if (options.secondFactor && !secondFactor) throw new Error('the ID token does not come from a second factor')
@@ -142,6 +156,11 @@ export async function getSession(request: Request): Promise<SessionState> {
 }
 
 async function verify(cookie: string): Promise<Exclude<SessionState, { status: 'anonymous' }>> {
+  // Logged out in this browser: the identity service would still take it (./ended-sessions.ts).
+  if (await getEndedSessions().isEnded(cookie)) {
+    logger.info({ event: 'session-rejected', code: 'ended' }, 'session cookie rejected')
+    return { status: 'invalid' }
+  }
   try {
     const claims = await admin('verifySessionCookie', () => auth().verifySessionCookie(cookie, true))
     return { status: 'signed-in', user: { uid: claims.uid, email: claims.email ?? null } }

@@ -2,7 +2,15 @@ import type { AppLoadContext } from '~/.server/context'
 import type { CaptchaSettings } from '~/lib/recaptcha'
 import { rotateCsrf } from '~/.server/policy/csrf'
 import { deviceCookie, deviceIdFor } from '~/.server/policy/device'
-import { codeOf, getIdentity, groupOf, mfaRequiredOf, outcomeOf, type MessageKey } from '~/.server/identity'
+import {
+  codeOf,
+  getIdentity,
+  groupOf,
+  mfaRequiredOf,
+  outcomeOf,
+  type AuthCode,
+  type MessageKey,
+} from '~/.server/identity'
 import { recordSignIn } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeSignIn } from '~/.server/policy/rate-limit'
@@ -129,20 +137,34 @@ export async function signInWithPassword(
 
   securityEvent('sign-in-failure', { reqId: context.requestId, ip: context.clientIp, email: input.email, code })
   recordSignIn(code)
+  return { ok: false, ...(await passwordRefused(code, limit, input.captchaResponse)) }
+}
+
+export type PasswordRefusal = Omit<Extract<SignInOutcome, { ok: false }>, 'ok' | 'retryAfterSeconds'>
+
+/**
+ * A password the service did not accept, at sign-in or when confirming it is you: its points and
+ * its answer. A wrong password keeps its points; a captcha demand or a failing service judged
+ * nothing. `posted` is the captcha field as the form posted it (see signInWithPassword).
+ */
+export async function passwordRefused(
+  code: AuthCode,
+  attempt: { release(outcome: 'failure' | 'void'): Promise<void> },
+  posted: string | undefined,
+): Promise<PasswordRefusal> {
   // Codes that say "these credentials do not open an account" are all answered alike (no enumeration).
   const credentials = groupOf(code) === 'credentials'
-  // A wrong password keeps its points; a captcha demand or a failing service judged nothing.
-  await limit.release(credentials ? 'failure' : 'void')
+  await attempt.release(credentials ? 'failure' : 'void')
   if (isCaptchaRefusal(code)) {
     // Refused for the captcha, never for the credentials. Without JavaScript (nothing posted) the
     // visitor is told the check needs it; with it the page gets a fresh token and retries once.
     await refreshAfterDemand('signInWithPassword')
     const captcha = captchaSettings('signInWithPassword') ?? undefined
-    if (input.captchaResponse === undefined) return { ok: false, status: 400, message: 'error.captchaNeedsJs', captcha }
-    if (captcha) return { ok: false, status: 400, message: 'error.captchaRequired', captcha }
-    return { ok: false, status: 503, message: 'error.unexpected' }
+    if (posted === undefined) return { status: 400, message: 'error.captchaNeedsJs', captcha }
+    if (captcha) return { status: 400, message: 'error.captchaRequired', captcha }
+    return { status: 503, message: 'error.unexpected' }
   }
-  if (credentials) return { ok: false, status: 400, message: 'error.wrongCredentials' }
+  if (credentials) return { status: 400, message: 'error.wrongCredentials' }
   const { key, status } = outcomeOf(code)
-  return { ok: false, status, message: key }
+  return { status, message: key }
 }

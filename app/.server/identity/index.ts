@@ -4,18 +4,20 @@ import { accountCalls } from './accounts'
 import { mfaCalls } from './mfa'
 import { projectCalls } from './project'
 import { providerCalls } from './providers'
+import { signedInCalls } from './signed-in'
 import { createTransport, type IdentityClientOptions } from './transport'
 
 /**
  * The identity service (Firebase Auth / Google Identity Platform REST API), server side only: the
  * one entry of this folder. transport.ts carries every call, schemas.ts reads the answers, and
- * accounts.ts, providers.ts, mfa.ts and project.ts are the endpoints; errors.ts holds the codes.
+ * accounts.ts, signed-in.ts, providers.ts, mfa.ts and project.ts are the endpoints; errors.ts holds the codes.
  */
 
 export function createIdentityClient(options: IdentityClientOptions) {
   const { call, bounded, close } = createTransport(options)
   return {
     ...accountCalls(call),
+    ...signedInCalls(call),
     ...providerCalls(call),
     ...mfaCalls(call),
     ...projectCalls(call, options),
@@ -37,7 +39,7 @@ export function getIdentity(): IdentityClient {
 }
 
 export type { SendOobCodeRequest } from './accounts'
-export type { ActionCodeInfo, RecaptchaConfig, RecaptchaEnforcement } from './schemas'
+export type { Account, ActionCodeInfo, PasswordChangeResult, RecaptchaConfig, RecaptchaEnforcement } from './schemas'
 export { parseAuthDomain } from './auth-domain'
 export {
   IdentityError,

@@ -179,3 +179,54 @@ export type RecaptchaConfig = z.output<typeof RecaptchaSchema>
 export const RECAPTCHA_OFF: RecaptchaConfig = { recaptchaKey: null, siteKey: null, emailPassword: 'OFF', phone: 'OFF' }
 
 export const Empty = z.object({})
+
+/**
+ * `accounts:lookup` with an ID token: the one account it names. Dates are milliseconds since the
+ * epoch, sent as strings. A `users` list without an entry means the account is gone (USER_NOT_FOUND).
+ */
+const millis = z.coerce.number().int().nonnegative()
+export const LookupSchema = z
+  .object({
+    users: z
+      .array(
+        z.object({
+          localId: z.string().min(1),
+          email: z.string().optional(),
+          emailVerified: z.boolean().default(false),
+          displayName: z.string().optional(),
+          providerUserInfo: z
+            .array(z.object({ providerId: z.string().min(1), email: z.string().optional() }))
+            .default([]),
+          mfaInfo: z.array(z.unknown()).default([]),
+          createdAt: millis.optional(),
+          lastLoginAt: millis.optional(),
+        }),
+      )
+      .default([]),
+  })
+  .transform(({ users }) => {
+    const user = users[0]
+    if (!user) return null
+    return {
+      localId: user.localId,
+      email: user.email ?? null,
+      emailVerified: user.emailVerified,
+      displayName: user.displayName?.trim() || null,
+      /** How the account signs in: `password`, `google.com`, `saml.…`, with the address each knows. */
+      providers: user.providerUserInfo.map((p) => ({ providerId: p.providerId, email: p.email ?? null })),
+      /** The second factors the portal can ask for (factorsOf). */
+      secondFactors: factorsOf(user.mfaInfo),
+      createdAt: user.createdAt ?? null,
+      lastLoginAt: user.lastLoginAt ?? null,
+    }
+  })
+export type Account = NonNullable<z.output<typeof LookupSchema>>
+
+/** `accounts:update` with a new password: the old tokens stop working, so new ones are required. */
+export const PasswordChangeSchema = z.object({
+  localId: z.string().min(1),
+  idToken: z.string().min(1),
+  refreshToken: z.string().min(1),
+  expiresIn,
+})
+export type PasswordChangeResult = z.output<typeof PasswordChangeSchema>

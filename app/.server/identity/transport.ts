@@ -17,8 +17,8 @@ import { MfaPendingSchema, factorsOf } from './schemas'
 /**
  * How every call to the Identity Toolkit REST API (Firebase Auth / Google Identity Platform) travels:
  * one generic call() does URL, API key, time-out, retries, the bound on calls in flight, parsing,
- * error mapping and logging. The endpoints (accounts.ts, providers.ts, mfa.ts, project.ts) are short
- * functions over it. Every failure is an IdentityError.
+ * error mapping and logging. The endpoints (accounts.ts, signed-in.ts, providers.ts, mfa.ts,
+ * project.ts) are short functions over it. Every failure is an IdentityError.
  */
 
 // The only place in app/ and server/ where this host name appears.

@@ -5,6 +5,8 @@ import { logger } from './logger'
 export type SecurityEvent =
   | 'sign-in-success'
   | 'sign-in-failure'
+  | 'recent-login'
+  | 'recent-login-failure'
   | 'second-factor-required'
   | 'second-factor-failure'
   | 'reset-requested'

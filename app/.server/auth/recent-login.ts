@@ -1,0 +1,110 @@
+import type { PortalContext } from '~/.server/context'
+import { decryptValue, encryptValue } from '~/.server/cookie-format'
+import { COOKIES, clearCookie } from '~/.server/cookies'
+import { codeOf, getIdentity, mfaRequiredOf, outcomeOf, type MfaRequired } from '~/.server/identity'
+import { securityEvent } from '~/.server/ops/security-events'
+import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
+import { deviceIdFor } from '~/.server/policy/device'
+import { consumeSignIn } from '~/.server/policy/rate-limit'
+import { captchaTokenToSend, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
+import { isRecentSignIn, tokenClaims, type SessionUser } from './session'
+import { passwordRefused, type PasswordRefusal } from './sign-in'
+
+/**
+ * "Confirm it's you" (ADR 036): changing the password or the address, a second factor, deleting
+ * the account need a sign-in less than 5 minutes old, as Identity Platform itself demands. The
+ * signed-in visitor types the password again; the fresh ID token that answers is kept in this
+ * browser only, sealed to it (ADR 017) and encrypted, for at most 5 minutes. It never reaches a
+ * page, a URL or a log: the account actions read it back here, on the server.
+ */
+
+const PURPOSE = COOKIES.recentLogin.sealedAs
+
+export type ConfirmOutcome =
+  /** The token is sealed: append every one of `setCookies` to the response. */
+  | { kind: 'confirmed'; setCookies: string[] }
+  /** The password was right and the account has a second factor: the second-factor step comes next. */
+  | { kind: 'second-factor'; mfa: MfaRequired }
+  /** The session names no address, so there is no password to type: the account's provider confirms it. */
+  | { kind: 'no-password' }
+  | ({ kind: 'refused'; retryAfterSeconds?: number } & PasswordRefusal)
+
+/**
+ * Checks the password of the signed-in account. It counts in sign-in's limits as a sign-in does
+ * (a wrong password here is a failed sign-in for this address, client and device cookie), takes
+ * a reCAPTCHA token as sign-in does (`captchaResponse`: see signInWithPassword), and is refused
+ * with the same messages.
+ */
+export async function confirmPassword(
+  request: Request,
+  user: SessionUser,
+  input: { password: string; captchaResponse?: string },
+  context: Pick<PortalContext, 'clientIp' | 'requestId'>,
+): Promise<ConfirmOutcome> {
+  const email = user.email
+  if (!email) return { kind: 'no-password' }
+  const who = { reqId: context.requestId, ip: context.clientIp, email }
+  const limit = await consumeSignIn({ ...who, device: deviceIdFor(request, email) })
+  if (!limit.ok) {
+    return {
+      kind: 'refused',
+      status: 429,
+      message: 'error.tooManyRequests',
+      retryAfterSeconds: limit.retryAfterSeconds,
+    }
+  }
+  const captchaResponse = captchaTokenToSend('signInWithPassword', input.captchaResponse)
+  let answer: { idToken: string; localId: string }
+  try {
+    answer = await getIdentity().signInWithPassword(email, input.password, { captchaResponse })
+  } catch (error) {
+    const mfa = mfaRequiredOf(error)
+    if (mfa) {
+      await limit.release('void')
+      return { kind: 'second-factor', mfa }
+    }
+    const code = codeOf(error)
+    recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, code)
+    securityEvent('recent-login-failure', { ...who, code })
+    return { kind: 'refused', ...(await passwordRefused(code, limit, input.captchaResponse)) }
+  }
+  recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, null)
+  const setCookies = answer.localId === user.uid ? sealRecentLogin(request, user, answer.idToken) : null
+  if (!setCookies) {
+    // The address now opens another account (changed since this session began): nothing to confirm.
+    await limit.release('void')
+    securityEvent('recent-login-failure', { ...who, code: 'auth/user-mismatch' })
+    const { key, status } = outcomeOf('auth/user-mismatch')
+    return { kind: 'refused', status, message: key }
+  }
+  await limit.release('success')
+  securityEvent('recent-login', who)
+  return { kind: 'confirmed', setCookies }
+}
+
+/**
+ * The Set-Cookie values that keep `idToken` for this browser, or null when the token is not from
+ * a sign-in of this account in the last 5 minutes. For a token the second-factor step minted too.
+ */
+export function sealRecentLogin(request: Request, user: SessionUser, idToken: string): string[] | null {
+  const { uid, authTime } = tokenClaims(idToken)
+  if (uid !== user.uid || !isRecentSignIn(authTime)) return null
+  return sealForBrowser(request, COOKIES.recentLogin, encryptValue(PURPOSE, idToken))
+}
+
+/**
+ * The fresh ID token this browser confirmed for this account, or null: none, older than 5
+ * minutes, sealed in another browser or for another account, or altered.
+ */
+export function readRecentLogin(request: Request, user: SessionUser): string | null {
+  const sealed = openForBrowser(request, COOKIES.recentLogin)
+  const idToken = sealed === null ? null : decryptValue(PURPOSE, sealed)
+  if (!idToken) return null
+  const { uid, authTime } = tokenClaims(idToken)
+  return uid === user.uid && isRecentSignIn(authTime) ? idToken : null
+}
+
+/** The Set-Cookie that forgets it (after the password changed, the token is no longer good). */
+export function clearRecentLogin(): string {
+  return clearCookie(COOKIES.recentLogin)
+}

@@ -1,0 +1,163 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { Redis } from 'ioredis'
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest'
+import { createEndedSessions } from '../../app/.server/auth/ended-sessions'
+import { endEverySession, endThisSession } from '../../app/.server/auth/logout'
+import { createSession, getSession } from '../../app/.server/auth/session'
+import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { getFreePort, waitFor } from '../../dev/ports'
+
+/**
+ * "Log out" ends this browser's session only, and a copy of its cookie is refused afterwards;
+ * "Log out of all devices" ends every one (app/.server/auth/logout.ts). Real session cookies from
+ * firebase-admin against the Auth emulator; the list of ended sessions in memory and in Redis.
+ */
+
+// The configuration is read once, by the first module that needs it: point this worker at the emulator first.
+const emu = vi.hoisted(() => {
+  const { host, projectId, origin } = inject('emulator')
+  process.env.FIREBASE_AUTH_EMULATOR_HOST = host
+  process.env.FIREBASE_PROJECT_ID = projectId
+  return { host, projectId, origin }
+})
+const admin = emulatorAdmin(emu)
+const PASSWORD = 'correct-horse-1'
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+/** A browser signed in to this account: a request carrying its own fresh session cookie. */
+async function signedIn(email: string): Promise<Request> {
+  const res = await fetch(
+    `${emu.origin}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-api-key`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: PASSWORD, returnSecureToken: true }),
+    },
+  )
+  const { idToken } = (await res.json()) as { idToken: string }
+  const [pair = ''] = (await createSession(idToken)).split(';')
+  return new Request('http://localhost:3000/logout', { headers: { Cookie: pair } })
+}
+
+const status = async (request: Request) => (await getSession(request)).status
+
+describe('logout', () => {
+  it('endThisSession: this browser’s cookie is refused, even copied; the other browsers stay signed in', async () => {
+    const email = uniqueEmail('logout')
+    await admin.createUser(email, PASSWORD)
+    const [a, b] = [await signedIn(email), await signedIn(email)]
+    const copy = new Request('http://localhost:3000/', { headers: { Cookie: a.headers.get('Cookie')! } })
+    expect([await status(a), await status(b)]).toEqual(['signed-in', 'signed-in'])
+
+    await endThisSession(a)
+    expect(await status(a)).toBe('invalid')
+    expect(await status(copy)).toBe('invalid')
+    expect(await status(b)).toBe('signed-in')
+    expect(await status(await signedIn(email))).toBe('signed-in')
+    // Nothing to end without a session cookie.
+    await expect(endThisSession(new Request('http://localhost:3000/logout'))).resolves.toBeUndefined()
+  })
+
+  it('endEverySession: every browser’s session ends', async () => {
+    const email = uniqueEmail('everywhere')
+    const { localId } = await admin.createUser(email, PASSWORD)
+    const [a, b] = [await signedIn(email), await signedIn(email)]
+    // Revocation is recorded to the second: a session made in the same second would survive it (ADR 005).
+    await sleep(1_100)
+    await endEverySession(localId)
+    expect([await status(a), await status(b)]).toEqual(['invalid', 'invalid'])
+  })
+})
+
+describe('the list of ended sessions', () => {
+  it('forgets a cookie once it would have expired, and keeps at most memoryMax in memory, the oldest dropped', async () => {
+    const list = createEndedSessions({ redis: null, memoryMax: 2 })
+    const now = Date.now()
+    await list.end('past', now - 1)
+    expect(await list.isEnded('past')).toBe(false)
+
+    await list.end('one', now + 60_000)
+    await list.end('two', now + 60_000)
+    await list.end('three', now + 60_000)
+    expect([await list.isEnded('one'), await list.isEnded('two'), await list.isEnded('three')]).toEqual([
+      false,
+      true,
+      true,
+    ])
+    vi.useFakeTimers({ toFake: ['Date'], now: now + 60_001 })
+    expect(await list.isEnded('two')).toBe(false)
+  })
+
+  describe('in Redis', () => {
+    let server: ChildProcess
+    let url: string
+    const clients: Redis[] = []
+    // As the rate limits connect: fail at once rather than queue behind a dead Redis.
+    const connect = () => {
+      const client = new Redis(url, { enableOfflineQueue: false, commandTimeout: 1_000, maxRetriesPerRequest: 1 })
+      client.on('error', () => undefined)
+      clients.push(client)
+      return client
+    }
+
+    beforeAll(async () => {
+      const port = await getFreePort()
+      server = spawn(
+        '/usr/bin/redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        {
+          stdio: 'ignore',
+        },
+      )
+      url = `redis://127.0.0.1:${port}`
+      const probe = connect()
+      await waitFor('redis-server', async () => (await probe.ping().catch(() => '')) === 'PONG', 10_000)
+    })
+
+    afterAll(async () => {
+      for (const client of clients) client.disconnect()
+      if (server.exitCode === null && server.signalCode === null) {
+        const exited = once(server, 'exit')
+        server.kill('SIGKILL')
+        await exited
+      }
+    })
+
+    it('is shared by the replicas, holds a hash and not the cookie, and lasts as long as the cookie would', async () => {
+      const [one, two, reader] = [connect(), connect(), connect()]
+      await waitFor(
+        'redis clients',
+        async () => one.status === 'ready' && two.status === 'ready' && reader.status === 'ready',
+        10_000,
+      )
+      const [replicaA, replicaB] = [createEndedSessions({ redis: one }), createEndedSessions({ redis: two })]
+      const cookie = `session-cookie-${Date.now()}`
+      await replicaA.end(cookie, Date.now() + 3_600_000)
+      expect(await replicaB.isEnded(cookie)).toBe(true)
+      expect(await replicaB.isEnded('another-cookie')).toBe(false)
+
+      const keys = await reader.keys('portal:ended-session:*')
+      expect(keys.some((k) => k.includes(cookie))).toBe(false)
+      const ttl = await reader.pttl(keys.find((k) => k.startsWith('portal:ended-session:'))!)
+      expect(ttl).toBeGreaterThan(3_500_000)
+      expect(ttl).toBeLessThanOrEqual(3_600_000)
+    })
+
+    it('while Redis is unreachable, the replica that ended a session still refuses it', async () => {
+      const [one, two] = [connect(), connect()]
+      await waitFor('redis clients', async () => one.status === 'ready' && two.status === 'ready', 10_000)
+      const [replicaA, replicaB] = [createEndedSessions({ redis: one }), createEndedSessions({ redis: two })]
+      const exited = once(server, 'exit')
+      server.kill('SIGKILL')
+      await exited
+      await replicaA.end('ended-while-down', Date.now() + 60_000)
+      expect(await replicaA.isEnded('ended-while-down')).toBe(true)
+      expect(await replicaB.isEnded('ended-while-down')).toBe(false)
+    })
+  })
+})

@@ -1,0 +1,228 @@
+import { afterEach, describe, expect, inject, it, vi } from 'vitest'
+import { confirmPassword, readRecentLogin, sealRecentLogin } from '../../app/.server/auth/recent-login'
+import type { SessionUser } from '../../app/.server/auth/session'
+import { getIdentity } from '../../app/.server/identity'
+import { consumeSignIn } from '../../app/.server/policy/rate-limit'
+import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+
+/**
+ * "Confirm it's you" (app/.server/auth/recent-login.ts, ADR 036) in this process, against the
+ * real Auth emulator: the password checked, the fresh ID token kept sealed and encrypted for this
+ * browser for 5 minutes, and the attempt counted in sign-in's limits.
+ */
+
+// The configuration is read once, by the first module that needs it: before any import, this
+// file's worker is pointed at the test emulator.
+const emu = vi.hoisted(() => {
+  const { host, projectId, origin } = inject('emulator')
+  process.env.FIREBASE_AUTH_EMULATOR_HOST = host
+  process.env.FIREBASE_PROJECT_ID = projectId
+  return { host, projectId, origin }
+})
+const admin = emulatorAdmin(emu)
+const PASSWORD = 'correct-horse-1'
+const ORIGIN = 'http://localhost:3000'
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+/** A browser: its cookies, as the Set-Cookie answers leave them. */
+class Browser {
+  jar = new Map<string, string>()
+  constructor(readonly ip = `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`) {}
+  request(): Request {
+    const cookie = [...this.jar].map(([name, value]) => `${name}=${value}`).join('; ')
+    return new Request(`${ORIGIN}/account/confirm`, { headers: cookie ? { Cookie: cookie } : {} })
+  }
+  take(setCookies: string[]) {
+    for (const line of setCookies) {
+      const [pair = ''] = line.split(';')
+      const eq = pair.indexOf('=')
+      this.jar.set(pair.slice(0, eq), pair.slice(eq + 1))
+    }
+  }
+  context() {
+    return { clientIp: this.ip, requestId: 'test' }
+  }
+}
+
+async function account(tag: string): Promise<SessionUser & { email: string }> {
+  const email = uniqueEmail(tag)
+  const { localId } = await admin.createUser(email, PASSWORD)
+  return { uid: localId, email }
+}
+
+async function confirmed(browser: Browser, user: SessionUser) {
+  const outcome = await confirmPassword(browser.request(), user, { password: PASSWORD }, browser.context())
+  if (outcome.kind !== 'confirmed') throw new Error(`expected confirmed, got ${JSON.stringify(outcome)}`)
+  browser.take(outcome.setCookies)
+  return outcome
+}
+
+describe('confirmPassword', () => {
+  it('with the right password, a fresh token of this account is sealed here and read back for 5 minutes', async () => {
+    const user = await account('confirm')
+    const browser = new Browser()
+    const outcome = await confirmed(browser, user)
+    // The CSRF token this browser did not have yet, then the sealed token: HttpOnly, 5 minutes.
+    expect(outcome.setCookies).toHaveLength(2)
+    expect(outcome.setCookies[1]).toMatch(/^recent_login=[^;]+; Path=\/; SameSite=Lax; Max-Age=300; HttpOnly$/)
+
+    const idToken = readRecentLogin(browser.request(), user)
+    expect(idToken).toMatch(/^[\w-]+\.[\w-]+\./)
+    // The identity service takes it: it is the account's own, fresh token.
+    await expect(getIdentity().lookup(idToken!)).resolves.toMatchObject({
+      localId: user.uid,
+    })
+    // Only this server can read it: neither the token nor its claims are in the cookie.
+    const cookie = browser.jar.get('recent_login')!
+    const claims = idToken!.split('.')[1]!
+    expect(cookie).not.toContain(claims.slice(0, 40))
+    expect(decodeURIComponent(cookie)).not.toContain(claims.slice(0, 40))
+    expect(Buffer.from(decodeURIComponent(cookie).split('.')[1]!, 'base64url').toString()).not.toContain(
+      claims.slice(0, 40),
+    )
+
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 290_000 })
+    expect(readRecentLogin(browser.request(), user)).toBe(idToken)
+    vi.setSystemTime(Date.now() + 20_000)
+    expect(readRecentLogin(browser.request(), user)).toBeNull()
+  })
+
+  it('a wrong password is refused and counted as a failed sign-in for this address and client', async () => {
+    const user = await account('wrong')
+    const browser = new Browser()
+    // RATE_LIMIT_SIGNIN_PER_EMAIL_IP is 5 by default.
+    for (let i = 0; i < 5; i++) {
+      expect(
+        await confirmPassword(browser.request(), user, { password: 'not-the-password' }, browser.context()),
+      ).toEqual({ kind: 'refused', status: 400, message: 'error.wrongCredentials' })
+    }
+    expect(browser.jar.size).toBe(0)
+    // Even the right password is refused now, here and at sign-in, from this client.
+    const limited = await confirmPassword(browser.request(), user, { password: PASSWORD }, browser.context())
+    expect(limited).toMatchObject({ kind: 'refused', status: 429, message: 'error.tooManyRequests' })
+    expect(await consumeSignIn({ ip: browser.ip, email: user.email })).toMatchObject({ ok: false })
+    // Another client is not limited by them.
+    await confirmed(new Browser(), user)
+  })
+
+  it('failed sign-ins count against it too', async () => {
+    const user = await account('signin-failures')
+    const browser = new Browser()
+    for (let i = 0; i < 5; i++) {
+      const attempt = await consumeSignIn({ ip: browser.ip, email: user.email })
+      if (!attempt.ok) throw new Error('expected the attempt to pass')
+      await attempt.release('failure')
+    }
+    expect(await confirmPassword(browser.request(), user, { password: PASSWORD }, browser.context())).toMatchObject({
+      kind: 'refused',
+      status: 429,
+    })
+  })
+
+  it('a right password after wrong ones clears this client’s count, as a sign-in does', async () => {
+    const user = await account('recover')
+    const browser = new Browser()
+    for (let i = 0; i < 4; i++) {
+      await confirmPassword(browser.request(), user, { password: 'not-the-password' }, browser.context())
+    }
+    await confirmed(browser, user)
+    for (let i = 0; i < 4; i++) {
+      await confirmPassword(browser.request(), user, { password: 'not-the-password' }, browser.context())
+    }
+    await confirmed(browser, user)
+  })
+
+  it('an account with a second factor: the step comes next, nothing is sealed and nothing counted', async () => {
+    const user = await account('mfa')
+    await admin.enrollSms(user.uid, [{ phoneNumber: '+15555550142', displayName: 'Phone' }])
+    const browser = new Browser()
+    for (let i = 0; i < 6; i++) {
+      const outcome = await confirmPassword(browser.request(), user, { password: PASSWORD }, browser.context())
+      expect(outcome.kind).toBe('second-factor')
+      if (outcome.kind === 'second-factor') expect(outcome.mfa.factors).toMatchObject([{ kind: 'phone' }])
+    }
+    expect(browser.jar.size).toBe(0)
+  })
+
+  it('a session without an address has no password to type', async () => {
+    const browser = new Browser()
+    expect(
+      await confirmPassword(browser.request(), { uid: 'x', email: null }, { password: PASSWORD }, browser.context()),
+    ).toEqual({
+      kind: 'no-password',
+    })
+  })
+})
+
+describe('readRecentLogin refuses', () => {
+  it('when there is none', () => {
+    expect(readRecentLogin(new Browser().request(), { uid: 'someone', email: null })).toBeNull()
+  })
+
+  it('a seal older than 5 minutes', async () => {
+    const user = await account('expired')
+    const browser = new Browser()
+    await confirmed(browser, user)
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 301_000 })
+    expect(readRecentLogin(browser.request(), user)).toBeNull()
+  })
+
+  it('another account’s seal', async () => {
+    const [alice, bob] = [await account('alice'), await account('bob')]
+    const browser = new Browser()
+    await confirmed(browser, alice)
+    expect(readRecentLogin(browser.request(), bob)).toBeNull()
+    expect(readRecentLogin(browser.request(), alice)).not.toBeNull()
+  })
+
+  it('a seal carried to another browser', async () => {
+    const user = await account('carried')
+    const [victim, attacker] = [new Browser(), new Browser()]
+    await confirmed(attacker, user)
+    victim.take(['csrf=' + 'x'.repeat(10)])
+    victim.jar.set('recent_login', attacker.jar.get('recent_login')!)
+    expect(readRecentLogin(victim.request(), user)).toBeNull()
+    // A browser with its own CSRF token (minted by this server) does not open another's seal either.
+    const other = new Browser()
+    await confirmed(other, await account('other'))
+    other.jar.set('recent_login', attacker.jar.get('recent_login')!)
+    expect(readRecentLogin(other.request(), user)).toBeNull()
+  })
+
+  it('a tampered seal', async () => {
+    const user = await account('tampered')
+    const browser = new Browser()
+    await confirmed(browser, user)
+    const sealed = decodeURIComponent(browser.jar.get('recent_login')!)
+    const [expiry, payload, mac] = sealed.split('.') as [string, string, string]
+    const flip = (s: string, at: number) => s.slice(0, at) + (s[at] === 'A' ? 'B' : 'A') + s.slice(at + 1)
+    for (const forged of [
+      `${Number(expiry) + 3600}.${payload}.${mac}`,
+      `${expiry}.${flip(payload, 20)}.${mac}`,
+      `${expiry}.${payload}.${flip(mac, 5)}`,
+      `${expiry}.${payload}`,
+    ]) {
+      browser.jar.set('recent_login', encodeURIComponent(forged))
+      expect(readRecentLogin(browser.request(), user)).toBeNull()
+    }
+  })
+})
+
+describe('sealRecentLogin', () => {
+  it('seals only a token of this account from a sign-in less than 5 minutes old', async () => {
+    const user = await account('seal')
+    const other = await account('seal-other')
+    const { idToken } = await getIdentity().signInWithPassword(user.email, PASSWORD)
+    const browser = new Browser()
+    expect(sealRecentLogin(browser.request(), other, idToken)).toBeNull()
+    expect(sealRecentLogin(browser.request(), user, 'not-a-token')).toBeNull()
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 301_000 })
+    expect(sealRecentLogin(browser.request(), user, idToken)).toBeNull()
+    vi.useRealTimers()
+    browser.take(sealRecentLogin(browser.request(), user, idToken)!)
+    expect(readRecentLogin(browser.request(), user)).toBe(idToken)
+  })
+})
