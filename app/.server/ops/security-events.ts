@@ -13,6 +13,9 @@ export type SecurityEvent =
   | 'reset-done'
   | 'csrf-refused'
   | 'logout'
+  | 'logout-everywhere'
+  | 'password-changed'
+  | 'verification-sent'
 
 /**
  * A keyed hash of an address (or a phone number): events about one account can be correlated, and
