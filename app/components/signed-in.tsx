@@ -1,10 +1,11 @@
+import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { SecureForm } from './secure-form'
 
 /**
  * The signed-in page: who is signed in (the address on one line, cut with an ellipsis when long,
  * whole in its title), the way on to where the visitor was going as the main action when there is
- * one, and logging out as the second.
+ * one, the account page, and logging out.
  */
 export function SignedIn({ email, continueTo }: { email: string; continueTo: { href: string; site: string } | null }) {
   const { t } = useTranslation()
@@ -30,6 +31,9 @@ export function SignedIn({ email, continueTo }: { email: string; continueTo: { h
             {t('signIn.continueTo', { site: continueTo.site })}
           </a>
         ) : null}
+        <Link to="/account" className="button-secondary button-link">
+          {t('signIn.accountLink')}
+        </Link>
         <SecureForm action="/logout" className="stack">
           <button type="submit" className="button-secondary button-block">
             {t('signIn.logout')}

@@ -2,7 +2,7 @@ import { applicationDefault, getApps, initializeApp, type App } from 'firebase-a
 import { getAuth } from 'firebase-admin/auth'
 import { getConfig } from '~/.server/config'
 import { COOKIES, clearCookie, getCookie, setCookie } from '~/.server/cookies'
-import { getIdentity, IdentityError } from '~/.server/identity'
+import { getIdentity, IdentityError, type Account, type SecondFactor } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
 import { recordSessionVerification } from '~/.server/ops/metrics'
 import { deadlineAgent, withDeadline } from './admin-http'
@@ -188,5 +188,33 @@ export async function revokeSessionsByEmail(email: string): Promise<void> {
     await admin('revokeRefreshTokens', () => auth().revokeRefreshTokens(user.uid))
   } catch (error) {
     logger.warn({ event: 'revoke-failed', code: (error as { code?: string }).code }, 'could not revoke sessions')
+  }
+}
+
+/**
+ * The account page's facts (address, verified or not, providers, second factors, dates), read with
+ * the portal's admin credential: the portal keeps no ID token to call `accounts:lookup` with, and
+ * asking for the password again just to show the page would be too much (ADR 036).
+ */
+export async function readAccount(uid: string): Promise<Account> {
+  const user = await admin('getUser', () => auth().getUser(uid))
+  const secondFactors = (user.multiFactor?.enrolledFactors ?? []).flatMap((f): SecondFactor[] => {
+    const displayName = f.displayName?.trim() || null
+    const phone = (f as { phoneNumber?: string }).phoneNumber
+    // Shown masked, as the service masks it at sign-in: the last 4 digits only.
+    if (f.factorId === 'phone' && phone) return [{ kind: 'phone', id: f.uid, displayName, phone: `+${'*'.repeat(7)}${phone.slice(-4)}` }]
+    if (f.factorId === 'totp') return [{ kind: 'totp', id: f.uid, displayName }]
+    return []
+  })
+  const millis = (text: string | null | undefined) => (text ? Date.parse(text) || null : null)
+  return {
+    localId: user.uid,
+    email: user.email ?? null,
+    emailVerified: user.emailVerified,
+    displayName: user.displayName?.trim() || null,
+    providers: user.providerData.map((p) => ({ providerId: p.providerId, email: p.email ?? null })),
+    secondFactors,
+    createdAt: millis(user.metadata.creationTime),
+    lastLoginAt: millis(user.metadata.lastSignInTime),
   }
 }

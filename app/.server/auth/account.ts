@@ -1,0 +1,105 @@
+import { data, redirect } from 'react-router'
+import type { AppLoadContext } from '~/.server/context'
+import { getConfig } from '~/.server/config'
+import { codeOf, getIdentity, outcomeOf, type MessageKey } from '~/.server/identity'
+import { serverPasswordProblem, type ServerPasswordProblem } from '~/.server/policy/common-passwords'
+import { consumeNewPassword } from '~/.server/policy/rate-limit'
+import { localPathOr } from '~/.server/policy/redirect'
+import { securityEvent } from '~/.server/ops/security-events'
+import { NO_STORE } from '~/lib/headers'
+import type { TranslationKey } from '~/lib/i18n'
+import { endEverySession } from './logout'
+import { clearRecentLogin } from './recent-login'
+import { clearSessionCookie, getSession, type SessionUser } from './session'
+import { signInWithIdToken } from './sign-in'
+
+/**
+ * The signed-in visitor of an account page. Anyone else goes to sign-in, which brings them back
+ * here (`redirect`); a cookie the service refused is cleared on the way; while the service cannot
+ * judge the cookie, the 503 page (ADR 029).
+ */
+export async function requireSignedIn(request: Request): Promise<SessionUser> {
+  const session = await getSession(request)
+  if (session.status === 'signed-in') return session.user
+  if (session.status === 'unavailable') throw data({ reason: 'identity-unavailable' }, { status: 503, headers: NO_STORE })
+  const url = new URL(request.url)
+  const headers = new Headers(NO_STORE)
+  if (session.status === 'invalid') headers.append('Set-Cookie', clearSessionCookie())
+  throw redirect(`/?${new URLSearchParams({ redirect: url.pathname + url.search })}`, { headers })
+}
+
+/** Where "Confirm it's you" returns: an account page only, else `/account`. */
+export function accountPath(next: string | null): string {
+  const path = localPathOr(next, '/account')
+  const pathname = path.split('?')[0]
+  return pathname === '/account' || pathname?.startsWith('/account/') ? path : '/account'
+}
+
+/** The recent-login step, then back to `path`. */
+export function confirmFirst(path: string): Response {
+  return redirect(`/account/confirm?${new URLSearchParams({ next: path })}`, { status: 303, headers: NO_STORE })
+}
+
+export type PasswordChangeOutcome =
+  /** Changed; `signedIn` false when this browser could not get its fresh session (sign in again). */
+  | { status: 'done'; setCookies: string[]; signedIn: boolean }
+  /** The service wants a fresher sign-in: through "Confirm it's you" again. */
+  | { status: 'confirm' }
+  | {
+      status: 'invalid'
+      httpStatus: 400
+      passwordError: ServerPasswordProblem | 'validation.passwordRequired' | 'error.weakPassword' | null
+      confirmationError: Extract<TranslationKey, 'validation.confirmRequired' | 'newPassword.mismatch'> | null
+    }
+  | { status: 'error'; httpStatus: number; message: MessageKey }
+
+/**
+ * Changes the signed-in account's password with the fresh ID token "Confirm it's you" sealed.
+ * Every session of the account ends (the service's revocation), then this browser signs in again
+ * with the new password: a session minted from the old token would count as revoked, its sign-in
+ * being older than the revocation.
+ */
+export async function changeOwnPassword(
+  user: SessionUser & { email: string },
+  idToken: string,
+  input: { password: string; confirmation: string },
+  context: AppLoadContext,
+): Promise<PasswordChangeOutcome> {
+  const passwordError = input.password
+    ? serverPasswordProblem(input.password, { minLength: getConfig().passwordMinLength, email: user.email })
+    : 'validation.passwordRequired'
+  const confirmationError = !input.confirmation
+    ? 'validation.confirmRequired'
+    : input.password && input.confirmation !== input.password
+      ? 'newPassword.mismatch'
+      : null
+  if (passwordError || confirmationError) return { status: 'invalid', httpStatus: 400, passwordError, confirmationError }
+
+  const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
+  if (!limit.ok) return { status: 'error', httpStatus: 429, message: 'error.tooManyRequests' }
+  try {
+    await getIdentity().changePassword(idToken, input.password)
+  } catch (error) {
+    const code = codeOf(error)
+    if (code === 'auth/weak-password') {
+      return { status: 'invalid', httpStatus: 400, passwordError: 'error.weakPassword', confirmationError: null }
+    }
+    if (code === 'auth/requires-recent-login') return { status: 'confirm' }
+    const { key, status } = outcomeOf(code)
+    if (status >= 500) await limit.release('void')
+    return { status: 'error', httpStatus: status, message: key }
+  }
+  await limit.release('success')
+  securityEvent('password-changed', { reqId: context.requestId, ip: context.clientIp, email: user.email })
+  const setCookies = [clearRecentLogin()]
+  try {
+    await endEverySession(user.uid)
+    const { idToken: fresh } = await getIdentity().signInWithPassword(user.email, input.password)
+    const session = await signInWithIdToken(fresh, { email: user.email, method: 'password', redirect: null }, context)
+    return { status: 'done', setCookies: [...setCookies, ...session.setCookies], signedIn: true }
+  } catch {
+    // The password is changed; a second factor, a captcha or a failing service keeps this browser
+    // from its fresh session: it signs in again like every other device.
+    return { status: 'done', setCookies: [...setCookies, clearSessionCookie()], signedIn: false }
+  }
+}

@@ -1,0 +1,172 @@
+import {
+  data,
+  Link,
+  useActionData,
+  useLoaderData,
+  useSearchParams,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from 'react-router'
+import { useTranslation } from 'react-i18next'
+import { useFactorLabel } from '~/components/factor-label'
+import { FormAlert } from '~/components/forms'
+import { SecureForm } from '~/components/secure-form'
+import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { NOT_INDEXED, pageTitle } from '~/lib/meta'
+import { formText } from '~/lib/schemas'
+import { confirmFirst, requireSignedIn } from '~/.server/auth/account'
+import { readRecentLogin } from '~/.server/auth/recent-login'
+import { readAccount } from '~/.server/auth/session'
+import { getLocale } from '~/.server/i18n'
+import { getIdentity, codeOf, outcomeOf, type MessageKey } from '~/.server/identity'
+import { securityEvent } from '~/.server/ops/security-events'
+import { guardForm } from '~/.server/policy/form-guard'
+import { consumeReset } from '~/.server/policy/rate-limit'
+
+export const headers = routeHeaders
+
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.account', NOT_INDEXED)
+
+/** Providers by their id; `saml.*` and `oidc.*` are the organisation's single sign-on. */
+const PROVIDER_NAMES: Record<string, string> = {
+  'google.com': 'Google',
+  'apple.com': 'Apple',
+  'microsoft.com': 'Microsoft',
+  'facebook.com': 'Facebook',
+  'github.com': 'GitHub',
+  'twitter.com': 'X',
+  'yahoo.com': 'Yahoo',
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireSignedIn(request)
+  const account = await readAccount(user.uid).catch(() => {
+    throw data({ reason: 'identity-unavailable' }, { status: 503, headers: NO_STORE })
+  })
+  // Dates in the page's language, on the server (the same text with and without JavaScript), in UTC.
+  const format = new Intl.DateTimeFormat(getLocale(request), {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  })
+  const when = (millis: number | null) => (millis === null ? null : format.format(millis) + ' UTC')
+  return data(
+    {
+      email: account.email ?? user.email ?? '',
+      verified: account.emailVerified,
+      methods: account.providers.map((p) =>
+        p.providerId === 'password'
+          ? { kind: 'password' as const }
+          : /^(saml|oidc)\./.test(p.providerId)
+            ? { kind: 'sso' as const }
+            : { kind: 'provider' as const, name: PROVIDER_NAMES[p.providerId] ?? p.providerId },
+      ),
+      secondFactors: account.secondFactors,
+      created: when(account.createdAt),
+      lastSignIn: when(account.lastLoginAt),
+      hasPassword: account.providers.some((p) => p.providerId === 'password'),
+    },
+    { headers: NO_STORE },
+  )
+}
+
+/**
+ * "Send verification email": VERIFY_EMAIL needs an ID token, and the portal keeps one only after
+ * "Confirm it's you" (ADR 036), so without it the visitor confirms first and comes back here.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { form } = await guardForm(request, context)
+  const user = await requireSignedIn(request)
+  if (formText(form, 'intent') !== 'verify') return data({ sent: false }, { status: 400, headers: NO_STORE })
+  const idToken = readRecentLogin(request, user)
+  if (!idToken) return confirmFirst('/account')
+  const limit = await consumeReset({ ip: context.clientIp, email: user.email ?? user.uid, reqId: context.requestId })
+  if (!limit.ok) return data({ sent: false, message: 'error.tooManyRequests' } as const, { status: 429, headers: NO_STORE })
+  try {
+    await getIdentity().sendOobCode({ requestType: 'VERIFY_EMAIL', idToken, locale: getLocale(request) })
+    await limit.release('success')
+  } catch (error) {
+    const { key, status } = outcomeOf(codeOf(error))
+    if (status >= 500) await limit.release('void')
+    return data({ sent: false, message: key }, { status, headers: NO_STORE })
+  }
+  securityEvent('verification-sent', { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined })
+  return data({ sent: true }, { headers: NO_STORE })
+}
+
+export default function Account() {
+  const { t } = useTranslation()
+  const factorLabel = useFactorLabel()
+  const { email, verified, methods, secondFactors, created, lastSignIn, hasPassword } = useLoaderData<typeof loader>()
+  const result = useActionData<typeof action>() as { sent: boolean; message?: MessageKey } | undefined
+  const [searchParams] = useSearchParams()
+  const done = searchParams.get('done') === 'password'
+  return (
+    <>
+      <h1>{t('account.title')}</h1>
+      {done && !result ? <FormAlert tone="success">{t('account.passwordChanged')}</FormAlert> : null}
+      {result?.sent ? <FormAlert tone="success">{t('account.verificationSent')}</FormAlert> : null}
+      {result?.message ? <FormAlert>{t(result.message)}</FormAlert> : null}
+      <h2 className="visually-hidden">{t('account.details')}</h2>
+      <dl className="account-facts">
+        <div>
+          <dt>{t('account.email')}</dt>
+          {/* Whole, wrapped anywhere when long; kept out of Session Replay (ADR 030). */}
+          <dd className="account-address" data-personal>
+            {email}
+          </dd>
+          <dd>{verified ? t('account.verified') : t('account.unverified')}</dd>
+        </div>
+        <div>
+          <dt>{t('account.methods')}</dt>
+          {methods.map((m, i) => (
+            <dd key={i}>
+              {m.kind === 'password' ? t('account.methodPassword') : m.kind === 'sso' ? t('account.methodSso') : m.name}
+            </dd>
+          ))}
+        </div>
+        <div>
+          <dt>{t('account.secondFactors')}</dt>
+          {secondFactors.length ? (
+            secondFactors.map((f) => <dd key={f.id}>{factorLabel(f)}</dd>)
+          ) : (
+            <dd>{t('account.noSecondFactor')}</dd>
+          )}
+        </div>
+        {created ? (
+          <div>
+            <dt>{t('account.created')}</dt>
+            <dd>{created}</dd>
+          </div>
+        ) : null}
+        {lastSignIn ? (
+          <div>
+            <dt>{t('account.lastSignIn')}</dt>
+            <dd>{lastSignIn}</dd>
+          </div>
+        ) : null}
+      </dl>
+      <h2 className="visually-hidden">{t('account.actions')}</h2>
+      <div className="actions">
+        {!verified && !result?.sent ? (
+          <SecureForm className="stack">
+            <button type="submit" name="intent" value="verify" className="button-secondary button-block">
+              {t('account.sendVerification')}
+            </button>
+          </SecureForm>
+        ) : null}
+        {hasPassword ? (
+          <Link to="/account/password" className="button-secondary button-link">
+            {t('account.changePassword')}
+          </Link>
+        ) : null}
+        <SecureForm action="/logout" className="stack">
+          <button type="submit" name="intent" value="everywhere" className="button-secondary button-block">
+            {t('account.logoutEverywhere')}
+          </button>
+        </SecureForm>
+      </div>
+    </>
+  )
+}
