@@ -1,0 +1,111 @@
+import {
+  data,
+  redirect,
+  Link,
+  useActionData,
+  useLoaderData,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from 'react-router'
+import { useRef } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useCaptchaForm } from '~/components/captcha'
+import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { SecureForm } from '~/components/secure-form'
+import { NO_STORE, routeHeaders } from '~/lib/headers'
+import type { TranslationKey } from '~/lib/i18n'
+import { NOT_INDEXED, pageTitle } from '~/lib/meta'
+import { postedCaptchaToken, type CaptchaSettings } from '~/lib/recaptcha'
+import { formText } from '~/lib/schemas'
+import { accountPath, requireSignedIn } from '~/.server/auth/account'
+import { confirmPassword } from '~/.server/auth/recent-login'
+import { guardForm } from '~/.server/policy/form-guard'
+import { captchaSettings } from '~/.server/policy/recaptcha'
+
+export const headers = routeHeaders
+
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.accountConfirm', NOT_INDEXED)
+
+/** "Confirm it's you" (ADR 036): the password again, then back to the account page that asked (`next`). */
+export async function loader({ request, url }: LoaderFunctionArgs) {
+  const user = await requireSignedIn(request)
+  return data(
+    {
+      next: accountPath(url.searchParams.get('next')),
+      noPassword: !user.email,
+      captcha: captchaSettings('signInWithPassword'),
+    },
+    { headers: NO_STORE },
+  )
+}
+
+type ActionData = { formError?: TranslationKey; passwordError?: TranslationKey; captcha?: CaptchaSettings | null }
+
+export async function action({ request, url, context }: ActionFunctionArgs) {
+  const { form } = await guardForm(request, context)
+  const user = await requireSignedIn(request)
+  const password = formText(form, 'password')
+  if (!password) {
+    return data<ActionData>({ passwordError: 'validation.passwordRequired' }, { status: 400, headers: NO_STORE })
+  }
+  const outcome = await confirmPassword(request, user, { password, captchaResponse: postedCaptchaToken(form) }, context)
+  switch (outcome.kind) {
+    case 'confirmed': {
+      const headers = new Headers(NO_STORE)
+      for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
+      return redirect(accountPath(url.searchParams.get('next')), { status: 303, headers })
+    }
+    case 'second-factor':
+      return data<ActionData>({ formError: 'confirm.secondFactor' }, { status: 403, headers: NO_STORE })
+    case 'no-password':
+      return data<ActionData>({ formError: 'confirm.noPassword' }, { status: 403, headers: NO_STORE })
+    case 'refused': {
+      const headers: Record<string, string> = { ...NO_STORE }
+      if (outcome.retryAfterSeconds) headers['Retry-After'] = String(outcome.retryAfterSeconds)
+      // The refusal only: nothing of the password comes back.
+      return data<ActionData>(
+        { formError: outcome.message, captcha: outcome.captcha ?? null },
+        { status: outcome.status, headers },
+      )
+    }
+  }
+}
+
+export default function ConfirmItsYou() {
+  const { t } = useTranslation()
+  const { noPassword, captcha } = useLoaderData<typeof loader>()
+  const result = useActionData<typeof action>() as ActionData | undefined
+  const formRef = useRef<HTMLFormElement>(null)
+  const { onSubmit, retrying } = useCaptchaForm({
+    form: formRef,
+    settings: captcha,
+    result,
+    actionFor: () => 'signInWithPassword',
+  })
+  useAfterSubmission(formRef, retrying ? undefined : result)
+  const formError = retrying ? null : (result?.formError ?? (noPassword ? 'confirm.noPassword' : null))
+  return (
+    <>
+      <h1>{t('confirm.title')}</h1>
+      <p className="subtitle">{t('confirm.intro')}</p>
+      {formError ? <FormAlert>{t(formError)}</FormAlert> : null}
+      {noPassword ? null : (
+        <SecureForm ref={formRef} className="stack" noValidate onSubmit={onSubmit}>
+          <Field
+            label={t('signIn.password')}
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            error={result?.passwordError ? t(result.passwordError) : null}
+          />
+          <SubmitButton pendingLabel={t('confirm.pending')}>{t('confirm.submit')}</SubmitButton>
+        </SecureForm>
+      )}
+      <p>
+        <Link to="/account">{t('account.back')}</Link>
+      </p>
+    </>
+  )
+}
