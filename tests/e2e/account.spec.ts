@@ -1,0 +1,213 @@
+import type { Browser, BrowserContext, Page } from '@playwright/test'
+import { uniqueEmail } from '../../dev/emulator'
+import { expect, test } from './fixtures'
+
+/**
+ * The signed-in half: the account page, "Confirm it's you", changing the password, and the two
+ * logouts, in real browsers against the emulator. Every account is new.
+ */
+
+// Each test walks a flow over two or three browsers: several times one page's budget on a busy machine.
+test.describe.configure({ timeout: 90_000 })
+
+const PASSWORD = 'Correct-Horse-42'
+const NEW_PASSWORD = 'Another-Horse-2026'
+
+/** Another browser (its own cookies), with the project's JavaScript setting and the test's language. */
+async function otherBrowser(
+  browser: Browser,
+  options: { baseURL?: string; javaScriptEnabled?: boolean; locale?: string },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext(options)
+  return { context, page: await context.newPage() }
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/')
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Login' }).click()
+}
+
+/**
+ * Revocation is recorded to the second: a session made in the same second as the revocation
+ * would survive it (ADR 005). The sessions to be revoked are made more than a second before.
+ */
+const pastTheSecond = (page: Page) => page.waitForTimeout(1_100)
+
+test.describe('in English', () => {
+  test.use({ locale: 'en-US' })
+
+  test('account page, then change password through "Confirm it\'s you": this browser stays, another is signed out', async ({
+    page,
+    admin,
+    browser,
+    baseURL,
+    javaScriptEnabled,
+  }) => {
+    const email = uniqueEmail('account-password')
+    await admin.createUser(email, PASSWORD)
+    const b = await otherBrowser(browser, { baseURL, javaScriptEnabled, locale: 'en-US' })
+    await signIn(b.page, email, PASSWORD)
+    await expect(b.page.getByRole('heading', { name: 'You are signed in' })).toBeVisible()
+
+    // Signed out, /account leads to sign-in, which comes back.
+    await page.goto('/account')
+    await expect(page).toHaveURL(/\/\?redirect=%2Faccount$/)
+    await page.getByLabel('Email', { exact: true }).fill(email)
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+    await page.getByRole('button', { name: 'Login' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account')
+    await expect(page.getByText(email, { exact: true })).toBeVisible()
+    await expect(page.getByText('Not verified', { exact: true })).toBeVisible()
+    await expect(page.getByRole('definition').filter({ hasText: /^Password$/ })).toBeVisible()
+    await expect(page.getByRole('definition').filter({ hasText: new RegExp(`${new Date().getUTCFullYear()}.* UTC$`) }).first()).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Send verification email' })).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Log out of all devices' })).toBeVisible()
+
+    await page.getByRole('link', { name: 'Change password' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText("Confirm it's you")
+    expect(new URL(page.url()).search).toBe('?next=%2Faccount%2Fpassword')
+    await page.getByLabel('Password', { exact: true }).fill('Not-the-password-1')
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await expect(page.getByRole('alert')).toHaveText('Wrong email address or password')
+    await expect(page.getByLabel('Password', { exact: true })).toHaveValue('')
+
+    await pastTheSecond(page)
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Change password')
+    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD)
+    await page.getByLabel('Confirm new password', { exact: true }).fill(NEW_PASSWORD)
+    await page.getByRole('button', { name: 'Change password' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account')
+    await expect(page.getByRole('status')).toHaveText(
+      'Your password has been changed. This device stays signed in; every other device was signed out.',
+    )
+
+    // This browser stays signed in, the other one is signed out.
+    await page.goto('/account')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account')
+    await b.page.goto('/')
+    await expect(b.page.getByRole('heading', { level: 1 })).toHaveText('Sign In')
+
+    // The old password fails, the new one works.
+    await signIn(b.page, email, PASSWORD)
+    await expect(b.page.getByRole('alert')).toHaveText('Wrong email address or password')
+    await signIn(b.page, email, NEW_PASSWORD)
+    await expect(b.page.getByRole('heading', { name: 'You are signed in' })).toBeVisible()
+    await b.context.close()
+  })
+
+  test('"Log out" in one browser leaves the other signed in, and its copied cookie is refused', async ({
+    page,
+    admin,
+    browser,
+    baseURL,
+    javaScriptEnabled,
+    context,
+  }) => {
+    const email = uniqueEmail('logout-one')
+    await admin.createUser(email, PASSWORD)
+    const b = await otherBrowser(browser, { baseURL, javaScriptEnabled, locale: 'en-US' })
+    await signIn(b.page, email, PASSWORD)
+    await signIn(page, email, PASSWORD)
+    await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible()
+    const copied = (await context.cookies()).find((c) => c.name === 'session')!
+
+    await page.goto('/logout')
+    await page.getByRole('button', { name: 'Log out', exact: true }).click()
+    await expect(page.getByRole('status')).toHaveText('You are signed out.')
+    await page.goto('/')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign In')
+
+    await b.page.goto('/')
+    await expect(b.page.getByRole('heading', { name: 'You are signed in' })).toBeVisible()
+
+    const thief = await otherBrowser(browser, { baseURL, javaScriptEnabled, locale: 'en-US' })
+    await thief.context.addCookies([copied])
+    await thief.page.goto('/')
+    await expect(thief.page.getByRole('heading', { level: 1 })).toHaveText('Sign In')
+    await Promise.all([b.context.close(), thief.context.close()])
+  })
+
+  test('"Log out of all devices" on the account page ends every browser\'s session', async ({
+    page,
+    admin,
+    browser,
+    baseURL,
+    javaScriptEnabled,
+  }) => {
+    const email = uniqueEmail('logout-all')
+    await admin.createUser(email, PASSWORD)
+    const b = await otherBrowser(browser, { baseURL, javaScriptEnabled, locale: 'en-US' })
+    await signIn(b.page, email, PASSWORD)
+    await signIn(page, email, PASSWORD)
+    await page.getByRole('link', { name: 'Your account' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account')
+    await pastTheSecond(page)
+
+    await page.getByRole('button', { name: 'Log out of all devices' }).click()
+    await expect(page.getByRole('status')).toHaveText('You are signed out on every device.')
+    for (const p of [page, b.page]) {
+      await p.goto('/')
+      await expect(p.getByRole('heading', { level: 1 })).toHaveText('Sign In')
+    }
+    await b.context.close()
+  })
+})
+
+test('en français : la page du compte, la vérification de l’adresse après « Confirmez votre identité »', async ({
+  page,
+  admin,
+}) => {
+  const email = uniqueEmail('compte')
+  await admin.createUser(email, PASSWORD)
+  await page.goto('/?redirect=%2Faccount')
+  await page.getByLabel('Adresse électronique', { exact: true }).fill(email)
+  await page.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD)
+  await page.getByRole('button', { name: 'Se connecter' }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Votre compte')
+  await expect(page.getByText('Non vérifiée', { exact: true })).toBeVisible()
+  // A date in French, e.g. « 26 novembre 2026 à 17:20 UTC ».
+  await expect(page.getByRole('definition').filter({ hasText: /^\d{1,2} \p{L}+ \d{4} à \d{2}:\d{2} UTC$/u }).first()).toBeVisible()
+
+  await page.getByRole('button', { name: 'Envoyer le courriel de vérification' }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Confirmez votre identité')
+  await page.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD)
+  await page.getByRole('button', { name: 'Continuer' }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Votre compte')
+  await page.getByRole('button', { name: 'Envoyer le courriel de vérification' }).click()
+  await expect(page.getByRole('status')).toHaveText(
+    'Un lien de vérification est en route vers votre adresse. Ouvrez-le pour confirmer l’adresse.',
+  )
+  await expect
+    .poll(async () => (await admin.oobCodes()).some((c) => c.email === email && c.requestType === 'VERIFY_EMAIL'))
+    .toBe(true)
+})
+
+test('en français : modifier le mot de passe demande d’abord « Confirmez votre identité »', async ({ page, admin }) => {
+  const email = uniqueEmail('compte-mdp')
+  await admin.createUser(email, PASSWORD)
+  await page.goto('/?redirect=%2Faccount%2Fpassword')
+  await page.getByLabel('Adresse électronique', { exact: true }).fill(email)
+  await page.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD)
+  await page.getByRole('button', { name: 'Se connecter' }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Confirmez votre identité')
+  await page.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD)
+  await page.getByRole('button', { name: 'Continuer' }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Modifier le mot de passe')
+  await page.getByLabel('Nouveau mot de passe', { exact: true }).fill(NEW_PASSWORD)
+  await page.getByLabel('Confirmer le nouveau mot de passe', { exact: true }).fill('Pas-la-meme-2026')
+  await page.getByRole('button', { name: 'Modifier le mot de passe' }).click()
+  await expect(
+    page.getByText('Veuillez vérifier que le mot de passe et sa confirmation sont identiques.'),
+  ).toBeVisible()
+  await expect(page.getByLabel('Nouveau mot de passe', { exact: true })).toHaveValue('')
+  await page.getByLabel('Nouveau mot de passe', { exact: true }).fill(NEW_PASSWORD)
+  await page.getByLabel('Confirmer le nouveau mot de passe', { exact: true }).fill(NEW_PASSWORD)
+  await page.getByRole('button', { name: 'Modifier le mot de passe' }).click()
+  await expect(page.getByRole('status')).toHaveText(
+    'Votre mot de passe a été modifié. La session reste ouverte sur cet appareil\u202f; tous les autres appareils ont été déconnectés.',
+  )
+})
