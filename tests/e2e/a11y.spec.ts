@@ -61,6 +61,41 @@ for (const scheme of ['light', 'dark'] as const) {
       await expectNoViolations(page, 'logout', scheme)
     })
 
+    test('account: the page, "Confirm it’s you" and a wrong password, the password form and its errors, the verification sent', async ({
+      page,
+      admin,
+    }) => {
+      // Long enough to wrap at 320 px: the whole address is shown, never cut.
+      const email = uniqueEmail(`a11y-account-${'long'.repeat(8)}`)
+      await admin.createUser(email, PASSWORD)
+      await page.setViewportSize({ width: 320, height: 640 })
+      await signIn(page, email, PASSWORD)
+      await page.getByRole('link', { name: 'Votre compte' }).click()
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Votre compte')
+      await expect(page.getByText(email, { exact: true })).toBeVisible()
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+      expect(overflow, 'horizontal scrolling at 320 px').toBeLessThanOrEqual(0)
+      await expectNoViolations(page, 'account', scheme)
+      await page.getByRole('link', { name: 'Modifier le mot de passe' }).click()
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Confirmez votre identité')
+      await expectNoViolations(page, 'confirm it’s you', scheme)
+      await page.getByLabel('Mot de passe', { exact: true }).fill('Wrong-password-1')
+      await page.getByRole('button', { name: 'Continuer' }).click()
+      await expect(page.getByRole('alert')).toBeVisible()
+      await expectNoViolations(page, 'confirm it’s you, wrong password', scheme)
+      await page.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD)
+      await page.getByRole('button', { name: 'Continuer' }).click()
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Modifier le mot de passe')
+      await expectNoViolations(page, 'change password', scheme)
+      await page.getByRole('button', { name: 'Modifier le mot de passe' }).click()
+      await expect(page.getByText('Veuillez confirmer votre nouveau mot de passe.')).toBeVisible()
+      await expectNoViolations(page, 'change password, field errors', scheme)
+      await page.goto('/account')
+      await page.getByRole('button', { name: 'Envoyer le courriel de vérification' }).click()
+      await expect(page.getByRole('status')).toBeVisible()
+      await expectNoViolations(page, 'account, verification sent', scheme)
+    })
+
     test('second factor: the chooser, the code step and a wrong code, in French and English', async ({
       page,
       admin,

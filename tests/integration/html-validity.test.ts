@@ -89,6 +89,18 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   const signIn = await browser.post('/?index', { email, password: chosen })
   await follow('signed-in', signIn)
   await keep('logout-signed-in', await browser.get('/logout'), 200)
+  // The account pages (ADR 036): the page, "Confirm it's you" and its refusal, the password form and its errors.
+  await keep('account', await browser.get('/account'), 200)
+  expect((await browser.get('/account/password')).status, 'password before confirming').toBe(303)
+  await keep('account-confirm', await browser.get('/account/confirm?next=%2Faccount%2Fpassword'), 200)
+  const confirmPage = '/account/confirm?next=%2Faccount%2Fpassword'
+  await keep('account-confirm-empty', await browser.post(confirmPage, { password: '' }, confirmPage), 400)
+  await keep('account-confirm-wrong', await browser.post(confirmPage, { password: 'Wrong-Pass-1234' }, confirmPage), 400)
+  await follow('account-password', await browser.post(confirmPage, { password: chosen }, confirmPage))
+  await keep('account-verification-sent', await browser.post('/account', { intent: 'verify' }, '/account'), 200)
+  const passwordPage = '/account/password'
+  await keep('account-password-mismatch', await browser.post(passwordPage, { password: 'Abcdef-12345', confirmation: 'Other' }, passwordPage), 400)
+  await follow('account-password-done', await browser.post(passwordPage, { password: 'Newer-Pass-2026', confirmation: 'Newer-Pass-2026' }, passwordPage))
 
   // The second factor (ADR 022): the chooser, the code step, a wrong code.
   const mfaEmail = uniqueEmail(`html-mfa-${language}`)
@@ -128,7 +140,7 @@ it('every page state is valid HTML in both languages (Nu Html Checker)', { timeo
       files.push(file)
     }
   }
-  expect(files.length).toBe(48)
+  expect(files.length).toBe(64)
   const { stderr } = await promisify(execFile)('java', ['-jar', vnuJar, '--format', 'json', '--exit-zero-always', ...files], {
     maxBuffer: 64 * 1024 * 1024,
   })
