@@ -180,6 +180,44 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    name: 'account password',
+    path: '/account/password',
+    async arrange({ request, admin }) {
+      const email = uniqueEmail('csrf-account-password')
+      await admin.createUser(email, PASSWORD)
+      const api = identity()
+      // The victim is signed in and has just confirmed it is them: only the CSRF check stands in the way.
+      expect((await postForm(request, '/?index', { email, password: PASSWORD })).status()).toBe(303)
+      const confirm = '/account/confirm?next=%2Faccount%2Fpassword'
+      expect((await postForm(request, confirm, { password: PASSWORD })).status()).toBe(303)
+      return {
+        fields: { password: ATTACKER_PASSWORD, confirmation: ATTACKER_PASSWORD },
+        async unchanged() {
+          expect(await api.canSignIn(email, ATTACKER_PASSWORD), 'the attacker set the password').toBe(false)
+          expect(await api.canSignIn(email, PASSWORD), 'the old password stopped working').toBe(true)
+        },
+      }
+    },
+  },
+  {
+    name: 'account verification email',
+    path: '/account',
+    async arrange({ request, admin }) {
+      const email = uniqueEmail('csrf-account-verify')
+      await admin.createUser(email, PASSWORD)
+      expect((await postForm(request, '/?index', { email, password: PASSWORD })).status()).toBe(303)
+      const confirm = '/account/confirm?next=%2Faccount'
+      expect((await postForm(request, confirm, { password: PASSWORD })).status()).toBe(303)
+      return {
+        fields: { intent: 'verify' },
+        async unchanged() {
+          const sent = (await admin.oobCodes()).filter((c) => c.email === email && c.requestType === 'VERIFY_EMAIL')
+          expect(sent, 'a verification email was sent').toEqual([])
+        },
+      }
+    },
+  },
+  {
     name: 'language',
     path: '/language',
     async arrange({ context, baseURL }) {
