@@ -161,11 +161,17 @@ export default function Account() {
             {t('account.changePassword')}
           </Link>
         ) : null}
+        {hasPassword ? (
+          <Link to="/account/email" className="button-secondary button-link">
+            {t('account.changeEmail')}
+          </Link>
+        ) : null}
         <SecureForm action="/logout" className="stack">
           <button type="submit" name="intent" value="everywhere" className="button-secondary button-block">
             {t('account.logoutEverywhere')}
           </button>
         </SecureForm>
+        {hasPassword ? <Link to="/account/delete">{t('account.deleteAccount')}</Link> : null}
       </div>
     </>
   )

@@ -157,6 +157,86 @@ test.describe('in English', () => {
   })
 })
 
+test.describe('in English, the address and the account', () => {
+  test.use({ locale: 'en-US' })
+
+  test('change the email address through an emailed link: the new one signs in, the old one fails; the answer is the same for a taken address', async ({
+    page,
+    admin,
+    baseURL,
+  }) => {
+    const email = uniqueEmail('change-from')
+    const next = uniqueEmail('change-to')
+    const taken = uniqueEmail('change-taken')
+    await admin.createUser(email, PASSWORD)
+    await admin.createUser(taken, PASSWORD)
+    await signIn(page, email, PASSWORD)
+    await page.getByRole('link', { name: 'Your account' }).click()
+    await page.getByRole('link', { name: 'Change email address' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText("Confirm it's you")
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Change email address')
+    const sent = 'If this address can be used, a confirmation link is on its way to it. Open it to change your sign-in address.'
+
+    await page.getByLabel('New email address', { exact: true }).fill(taken)
+    await page.getByRole('button', { name: 'Send confirmation link' }).click()
+    await expect(page.getByRole('status')).toHaveText(sent)
+    await page.goto('/account/email')
+    await page.getByLabel('New email address', { exact: true }).fill(next)
+    await page.getByRole('button', { name: 'Send confirmation link' }).click()
+    await expect(page.getByRole('status')).toHaveText(sent)
+
+    let link = ''
+    await expect
+      .poll(async () => {
+        const code = (await admin.oobCodes())
+          .filter((c) => c.email === email && c.requestType === 'VERIFY_AND_CHANGE_EMAIL')
+          .at(-1)
+        link = code ? `${baseURL}/action${new URL(code.oobLink).search}` : ''
+        return link
+      })
+      .not.toBe('')
+    await page.goto(link)
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await expect(page.getByText(`Your email address has been changed to ${next}.`)).toBeVisible()
+
+    await page.context().clearCookies()
+    await signIn(page, email, PASSWORD)
+    await expect(page.getByRole('alert')).toHaveText('Wrong email address or password')
+    await signIn(page, next, PASSWORD)
+    await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible()
+  })
+
+  test('delete the account: the typed address must be the account\'s; then it is gone and signing in fails', async ({
+    page,
+    admin,
+  }) => {
+    const email = uniqueEmail('delete')
+    await admin.createUser(email, PASSWORD)
+    await page.goto('/account/delete')
+    await page.getByLabel('Email', { exact: true }).fill(email)
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+    await page.getByRole('button', { name: 'Login' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText("Confirm it's you")
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Delete account')
+    await page.getByLabel('Type your email address to confirm').fill(uniqueEmail('someone-else'))
+    await page.getByRole('button', { name: 'Delete my account' }).click()
+    await expect(page.getByText("This is not your account's email address.")).toBeVisible()
+    expect(await admin.localIdOf(email)).not.toBeNull()
+
+    await page.getByLabel('Type your email address to confirm').fill(email)
+    await page.getByRole('button', { name: 'Delete my account' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account has been deleted')
+    expect(await admin.localIdOf(email)).toBeNull()
+    expect((await page.context().cookies()).map((c) => c.name)).not.toEqual(expect.arrayContaining(['session']))
+    await signIn(page, email, PASSWORD)
+    await expect(page.getByRole('alert')).toHaveText('Wrong email address or password')
+  })
+})
+
 test('en français : la page du compte, la vérification de l’adresse après « Confirmez votre identité »', async ({
   page,
   admin,

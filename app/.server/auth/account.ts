@@ -3,15 +3,18 @@ import type { AppLoadContext } from '~/.server/context'
 import { getConfig } from '~/.server/config'
 import { codeOf, getIdentity, outcomeOf, type MessageKey } from '~/.server/identity'
 import { serverPasswordProblem, type ServerPasswordProblem } from '~/.server/policy/common-passwords'
-import { consumeNewPassword } from '~/.server/policy/rate-limit'
+import { consumeNewPassword, consumeReset } from '~/.server/policy/rate-limit'
 import { localPathOr } from '~/.server/policy/redirect'
 import { securityEvent } from '~/.server/ops/security-events'
 import { NO_STORE } from '~/lib/headers'
 import type { TranslationKey } from '~/lib/i18n'
-import { endEverySession } from './logout'
+import { COOKIES, clearCookie } from '~/.server/cookies'
+import { getLocale } from '~/.server/i18n'
+import { endEverySession, endThisSession, logoutCookies } from './logout'
 import { clearRecentLogin } from './recent-login'
 import { clearSessionCookie, getSession, type SessionUser } from './session'
 import { signInWithIdToken } from './sign-in'
+import { syncToken } from './token-sync'
 
 /**
  * The signed-in visitor of an account page. Anyone else goes to sign-in, which brings them back
@@ -102,4 +105,78 @@ export async function changeOwnPassword(
     // from its fresh session: it signs in again like every other device.
     return { status: 'done', setCookies: [...setCookies, clearSessionCookie()], signedIn: false }
   }
+}
+
+export type EmailChangeOutcome =
+  | { status: 'sent' }
+  | { status: 'confirm' }
+  | { status: 'error'; httpStatus: number; message: MessageKey }
+
+/**
+ * Sends the link that changes the sign-in address to `newEmail` (VERIFY_AND_CHANGE_EMAIL); opening
+ * it (/action) makes the change. The answer is the same whether or not that address already has an
+ * account (`auth/email-already-in-use` included): only a service that could not be asked is told.
+ * Counted in the reset emails' limits, under the new address.
+ */
+export async function requestEmailChange(
+  request: Request,
+  user: SessionUser,
+  idToken: string,
+  newEmail: string,
+  context: AppLoadContext,
+): Promise<EmailChangeOutcome> {
+  const limit = await consumeReset({ ip: context.clientIp, email: newEmail, reqId: context.requestId })
+  if (!limit.ok) return { status: 'error', httpStatus: 429, message: 'error.tooManyRequests' }
+  try {
+    await getIdentity().sendOobCode({ requestType: 'VERIFY_AND_CHANGE_EMAIL', idToken, newEmail, locale: getLocale(request) })
+  } catch (error) {
+    const code = codeOf(error)
+    if (code === 'auth/requires-recent-login') return { status: 'confirm' }
+    const { key, status } = outcomeOf(code)
+    if (status >= 500) {
+      await limit.release('void')
+      return { status: 'error', httpStatus: status, message: key }
+    }
+  }
+  await limit.release('success')
+  securityEvent('email-change-requested', { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined })
+  return { status: 'sent' }
+}
+
+export type DeleteOutcome =
+  | { status: 'done'; setCookies: string[] }
+  | { status: 'confirm' }
+  | { status: 'mismatch'; httpStatus: 400 }
+  | { status: 'error'; httpStatus: number; message: MessageKey | 'deleteAccount.restricted' }
+
+/**
+ * Deletes the signed-in account once its address was typed again: token sync hears of it
+ * (DELETE), this browser's session ends, and the session, flow and device cookies are cleared.
+ * A project that forbids it (`auth/admin-restricted-operation`) is said so plainly.
+ */
+export async function deleteOwnAccount(
+  request: Request,
+  user: SessionUser & { email: string },
+  idToken: string,
+  typed: string,
+  context: AppLoadContext,
+): Promise<DeleteOutcome> {
+  if (typed.trim().toLowerCase() !== user.email.toLowerCase()) return { status: 'mismatch', httpStatus: 400 }
+  const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
+  if (!limit.ok) return { status: 'error', httpStatus: 429, message: 'error.tooManyRequests' }
+  try {
+    await getIdentity().deleteAccount(idToken)
+  } catch (error) {
+    const code = codeOf(error)
+    if (code === 'auth/requires-recent-login') return { status: 'confirm' }
+    const { key, status } = outcomeOf(code)
+    if (status >= 500) await limit.release('void')
+    if (code === 'auth/admin-restricted-operation') return { status: 'error', httpStatus: status, message: 'deleteAccount.restricted' }
+    return { status: 'error', httpStatus: status, message: key }
+  }
+  await limit.release('success')
+  securityEvent('account-deleted', { reqId: context.requestId, ip: context.clientIp, email: user.email })
+  await endThisSession(request).catch(() => undefined)
+  await syncToken(null)
+  return { status: 'done', setCookies: [...logoutCookies(), clearCookie(COOKIES.device)] }
 }

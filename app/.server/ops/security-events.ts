@@ -16,6 +16,8 @@ export type SecurityEvent =
   | 'logout-everywhere'
   | 'password-changed'
   | 'verification-sent'
+  | 'email-change-requested'
+  | 'account-deleted'
 
 /**
  * A keyed hash of an address (or a phone number): events about one account can be correlated, and

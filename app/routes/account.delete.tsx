@@ -1,0 +1,108 @@
+import {
+  data,
+  redirect,
+  Link,
+  useActionData,
+  useLoaderData,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from 'react-router'
+import { useRef } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { SecureForm } from '~/components/secure-form'
+import { NO_STORE, routeHeaders } from '~/lib/headers'
+import type { TranslationKey } from '~/lib/i18n'
+import { EMAIL_MAX_LENGTH } from '~/lib/limits'
+import { NOT_INDEXED, pageTitle } from '~/lib/meta'
+import { formText } from '~/lib/schemas'
+import { confirmFirst, deleteOwnAccount, requireSignedIn } from '~/.server/auth/account'
+import { readRecentLogin } from '~/.server/auth/recent-login'
+import { guardForm } from '~/.server/policy/form-guard'
+
+export const headers = routeHeaders
+
+export const meta: MetaFunction<typeof loader> = ({ matches, loaderData }) =>
+  pageTitle(matches, loaderData?.deleted ? 'deleteAccount.doneTitle' : 'meta.accountDelete', NOT_INDEXED)
+
+const PATH = '/account/delete'
+
+/**
+ * The form needs "Confirm it's you" (ADR 036). `?deleted` is the page after the deletion, signed
+ * out by then: it says only that, to anyone.
+ */
+export async function loader({ request, url }: LoaderFunctionArgs) {
+  if (url.searchParams.has('deleted')) return data({ deleted: true }, { headers: NO_STORE })
+  const user = await requireSignedIn(request)
+  if (!user.email) throw redirect('/account', { headers: NO_STORE })
+  if (!readRecentLogin(request, user)) throw confirmFirst(PATH)
+  return data({ deleted: false }, { headers: NO_STORE })
+}
+
+type ActionData = { email: string; emailError?: TranslationKey; formError?: TranslationKey }
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { form } = await guardForm(request, context)
+  const user = await requireSignedIn(request)
+  const idToken = readRecentLogin(request, user)
+  if (!user.email || !idToken) return confirmFirst(PATH)
+  const email = formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
+  const outcome = await deleteOwnAccount(request, { ...user, email: user.email }, idToken, email, context)
+  switch (outcome.status) {
+    case 'confirm':
+      return confirmFirst(PATH)
+    case 'done': {
+      const headers = new Headers(NO_STORE)
+      for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
+      return redirect(`${PATH}?deleted`, { status: 303, headers })
+    }
+    case 'mismatch':
+      return data<ActionData>({ email, emailError: 'deleteAccount.mismatch' }, { status: 400, headers: NO_STORE })
+    case 'error':
+      return data<ActionData>({ email, formError: outcome.message }, { status: outcome.httpStatus, headers: NO_STORE })
+  }
+}
+
+export default function DeleteAccount() {
+  const { t } = useTranslation()
+  const { deleted } = useLoaderData<typeof loader>()
+  const result = useActionData<typeof action>() as ActionData | undefined
+  const formRef = useRef<HTMLFormElement>(null)
+  useAfterSubmission(formRef, result)
+  if (deleted) {
+    return (
+      <>
+        <h1>{t('deleteAccount.doneTitle')}</h1>
+        <FormAlert tone="success">{t('deleteAccount.done')}</FormAlert>
+        <p>
+          <Link to="/">{t('logout.backToSignIn')}</Link>
+        </p>
+      </>
+    )
+  }
+  return (
+    <>
+      <h1>{t('deleteAccount.title')}</h1>
+      <p className="subtitle">{t('deleteAccount.intro')}</p>
+      {result?.formError ? <FormAlert>{t(result.formError)}</FormAlert> : null}
+      <SecureForm ref={formRef} className="stack" noValidate>
+        <Field
+          label={t('deleteAccount.confirmEmail')}
+          name="email"
+          type="email"
+          autoComplete="off"
+          required
+          maxLength={EMAIL_MAX_LENGTH}
+          defaultValue={result?.email ?? ''}
+          error={result?.emailError ? t(result.emailError) : null}
+          data-personal
+        />
+        <SubmitButton pendingLabel={t('deleteAccount.pending')}>{t('deleteAccount.submit')}</SubmitButton>
+      </SecureForm>
+      <p>
+        <Link to="/account">{t('account.back')}</Link>
+      </p>
+    </>
+  )
+}
