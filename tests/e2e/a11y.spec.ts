@@ -61,7 +61,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await expectNoViolations(page, 'logout', scheme)
     })
 
-    test('account: the page, "Confirm it’s you" and a wrong password, the password form and its errors, the verification sent', async ({
+    test('account: the page, "Confirm it’s you" and a wrong password, the password, email and delete forms and their errors, the verification sent', async ({
       page,
       admin,
     }) => {
@@ -90,6 +90,13 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.getByRole('button', { name: 'Modifier le mot de passe' }).click()
       await expect(page.getByText('Veuillez confirmer votre nouveau mot de passe.')).toBeVisible()
       await expectNoViolations(page, 'change password, field errors', scheme)
+      await page.goto('/account/email')
+      await expect(page.getByLabel('Nouvelle adresse électronique')).toBeVisible()
+      await expectNoViolations(page, 'change email', scheme)
+      await page.goto('/account/delete')
+      await page.getByRole('button', { name: 'Supprimer mon compte' }).click()
+      await expect(page.getByText('Ce n’est pas l’adresse électronique de ce compte.')).toBeVisible()
+      await expectNoViolations(page, 'delete account, wrong address', scheme)
       await page.goto('/account')
       await page.getByRole('button', { name: 'Envoyer le courriel de vérification' }).click()
       await expect(page.getByRole('status')).toBeVisible()

@@ -98,6 +98,12 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   await keep('account-confirm-wrong', await browser.post(confirmPage, { password: 'Wrong-Pass-1234' }, confirmPage), 400)
   await follow('account-password', await browser.post(confirmPage, { password: chosen }, confirmPage))
   await keep('account-verification-sent', await browser.post('/account', { intent: 'verify' }, '/account'), 200)
+  await keep('account-email', await browser.get('/account/email'), 200)
+  await keep('account-email-invalid', await browser.post('/account/email', { email: 'not-an-email' }, '/account/email'), 400)
+  await keep('account-email-sent', await browser.post('/account/email', { email: uniqueEmail('html-new') }, '/account/email'), 200)
+  await keep('account-delete', await browser.get('/account/delete'), 200)
+  await keep('account-delete-mismatch', await browser.post('/account/delete', { email: 'someone@example.com' }, '/account/delete'), 400)
+  await keep('account-deleted', await browser.get('/account/delete?deleted'), 200)
   const passwordPage = '/account/password'
   await keep('account-password-mismatch', await browser.post(passwordPage, { password: 'Abcdef-12345', confirmation: 'Other' }, passwordPage), 400)
   await follow('account-password-done', await browser.post(passwordPage, { password: 'Newer-Pass-2026', confirmation: 'Newer-Pass-2026' }, passwordPage))
@@ -140,7 +146,7 @@ it('every page state is valid HTML in both languages (Nu Html Checker)', { timeo
       files.push(file)
     }
   }
-  expect(files.length).toBe(64)
+  expect(files.length).toBe(76)
   const { stderr } = await promisify(execFile)('java', ['-jar', vnuJar, '--format', 'json', '--exit-zero-always', ...files], {
     maxBuffer: 64 * 1024 * 1024,
   })
