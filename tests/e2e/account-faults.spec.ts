@@ -1,0 +1,138 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Page } from '@playwright/test'
+import { uniqueEmail } from '../../dev/emulator'
+import { startPortal, type Portal } from '../../dev/portal'
+import { expect, test as base } from './fixtures'
+
+/**
+ * What the emulator never answers, from a loopback server in front of it: every call is passed
+ * on to the emulator, except the refusals a test arms (`CREDENTIAL_TOO_OLD_LOGIN_AGAIN` on the
+ * next password change, `ADMIN_ONLY_OPERATION` on deletion), which production gives.
+ */
+
+const PASSWORD = 'Correct-Horse-42'
+const NEW_PASSWORD = 'Another-Horse-2026'
+
+interface Faults {
+  host: string
+  /** Answers the next `accounts:update` carrying a password with CREDENTIAL_TOO_OLD_LOGIN_AGAIN. */
+  tooOldOnce: boolean
+  /** Answers `accounts:delete` with ADMIN_ONLY_OPERATION. */
+  deletionForbidden: boolean
+  close(): Promise<void>
+}
+
+async function faultsBefore(emulatorOrigin: string): Promise<Faults> {
+  const faults = { tooOldOnce: false, deletionForbidden: false } as Faults
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const body = Buffer.concat(chunks)
+      const path = new URL(req.url ?? '/', 'http://x').pathname
+      const refuse = (message: string) => {
+        res.writeHead(400, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ error: { code: 400, message } }))
+      }
+      if (path.endsWith('/v1/accounts:update') && faults.tooOldOnce && body.toString().includes('"password"')) {
+        faults.tooOldOnce = false
+        return refuse('CREDENTIAL_TOO_OLD_LOGIN_AGAIN')
+      }
+      if (path.endsWith('/v1/accounts:delete') && faults.deletionForbidden) return refuse('ADMIN_ONLY_OPERATION')
+      const headers = { ...req.headers }
+      delete headers.host
+      fetch(`${emulatorOrigin}${req.url}`, {
+        method: req.method,
+        headers: headers as Record<string, string>,
+        body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
+      }).then(
+        async (answer) => {
+          res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
+          res.end(Buffer.from(await answer.arrayBuffer()))
+        },
+        () => {
+          res.writeHead(502)
+          res.end()
+        },
+      )
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  faults.host = `127.0.0.1:${(server.address() as AddressInfo).port}`
+  faults.close = () => new Promise((resolve) => server.close(() => resolve()))
+  return faults
+}
+
+const test = base.extend<object, { faulty: { faults: Faults; portal: Portal } }>({
+  faulty: [
+    async ({}, use) => {
+      const faults = await faultsBefore(process.env.EMULATOR_ORIGIN!)
+      const portal = await startPortal({
+        FIREBASE_AUTH_EMULATOR_HOST: faults.host,
+        FIREBASE_PROJECT_ID: process.env.EMULATOR_PROJECT_ID!,
+      })
+      await use({ faults, portal })
+      await portal.stop()
+      await faults.close()
+    },
+    { scope: 'worker' },
+  ],
+})
+
+test.use({ locale: 'en-US' })
+test.describe.configure({ timeout: 90_000 })
+
+async function signInAndConfirm(page: Page, portal: Portal, email: string, path: string) {
+  await page.goto(`${portal.url}${path}`)
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+  await page.getByRole('button', { name: 'Login' }).click()
+  await confirm(page)
+}
+
+async function confirm(page: Page) {
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText("Confirm it's you")
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+  await page.getByRole('button', { name: 'Continue' }).click()
+}
+
+test('"requires recent login" from the service sends the visitor through "Confirm it\'s you", then the change completes', async ({
+  page,
+  admin,
+  faulty,
+}) => {
+  const email = uniqueEmail('too-old')
+  await admin.createUser(email, PASSWORD)
+  await signInAndConfirm(page, faulty.portal, email, '/account/password')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Change password')
+  faulty.faults.tooOldOnce = true
+  await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD)
+  await page.getByLabel('Confirm new password', { exact: true }).fill(NEW_PASSWORD)
+  await page.getByRole('button', { name: 'Change password' }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText("Confirm it's you")
+  expect(faulty.faults.tooOldOnce, 'the service was asked and refused').toBe(false)
+  await confirm(page)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Change password')
+  await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD)
+  await page.getByLabel('Confirm new password', { exact: true }).fill(NEW_PASSWORD)
+  await page.getByRole('button', { name: 'Change password' }).click()
+  await expect(page.getByRole('status')).toHaveText(
+    'Your password has been changed. This device stays signed in; every other device was signed out.',
+  )
+})
+
+test('a project that forbids deletion: the visitor is told so and the account stays', async ({ page, admin, faulty }) => {
+  const email = uniqueEmail('no-delete')
+  await admin.createUser(email, PASSWORD)
+  faulty.faults.deletionForbidden = true
+  await signInAndConfirm(page, faulty.portal, email, '/account/delete')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Delete account')
+  await page.getByLabel('Type your email address to confirm').fill(email)
+  await page.getByRole('button', { name: 'Delete my account' }).click()
+  await expect(page.getByRole('alert')).toHaveText(
+    'Deleting accounts is turned off for this service: contact the people who run it.',
+  )
+  await expect(page.getByLabel('Type your email address to confirm')).toHaveValue(email)
+  expect(await admin.localIdOf(email)).not.toBeNull()
+})
