@@ -75,6 +75,16 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(page.getByText(email, { exact: true })).toBeVisible()
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
       expect(overflow, 'horizontal scrolling at 320 px').toBeLessThanOrEqual(0)
+      // Each action's label on one line at 320 px (ADR 035).
+      const lines = await page.locator('.actions button, .actions .button-link').evaluateAll((elements) =>
+        elements.map((element) => {
+          const range = document.createRange()
+          range.selectNodeContents(element)
+          const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)))
+          return `${element.textContent}: ${tops.size}`
+        }),
+      )
+      expect(lines.filter((line) => !line.endsWith(': 1')), 'labels on more than one line').toEqual([])
       await expectNoViolations(page, 'account', scheme)
       await page.getByRole('link', { name: 'Modifier le mot de passe' }).click()
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Confirmez votre identité')
@@ -98,7 +108,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(page.getByText('Ce n’est pas l’adresse électronique de ce compte.')).toBeVisible()
       await expectNoViolations(page, 'delete account, wrong address', scheme)
       await page.goto('/account')
-      await page.getByRole('button', { name: 'Envoyer le courriel de vérification' }).click()
+      await page.getByRole('button', { name: 'Vérifier l’adresse' }).click()
       await expect(page.getByRole('status')).toBeVisible()
       await expectNoViolations(page, 'account, verification sent', scheme)
     })

@@ -256,12 +256,12 @@ test('en français : la page du compte, la vérification de l’adresse après �
   // A date in French, e.g. « 26 novembre 2026 à 17:20 UTC ».
   await expect(page.getByRole('definition').filter({ hasText: /^\d{1,2} \p{L}+ \d{4} à \d{2}:\d{2} UTC$/u }).first()).toBeVisible()
 
-  await page.getByRole('button', { name: 'Envoyer le courriel de vérification' }).click()
+  await page.getByRole('button', { name: 'Vérifier l’adresse' }).click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Confirmez votre identité')
   await page.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD)
   await page.getByRole('button', { name: 'Continuer' }).click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Votre compte')
-  await page.getByRole('button', { name: 'Envoyer le courriel de vérification' }).click()
+  await page.getByRole('button', { name: 'Vérifier l’adresse' }).click()
   await expect(page.getByRole('status')).toHaveText(
     'Un lien de vérification est en route vers votre adresse. Ouvrez-le pour confirmer l’adresse.',
   )
