@@ -10,6 +10,7 @@ import {
 } from 'react-router'
 import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
+import { withAddresses } from '~/components/address'
 import { Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
 import { PasswordRules } from '~/components/password-rules'
 import { SecureForm } from '~/components/secure-form'
@@ -185,21 +186,12 @@ export default function NewPassword() {
   )
 }
 
-/**
- * The seed's subtitle, its {{user}} the account's address on one line: cut with an ellipsis when it
- * does not fit (the whole address in its title), never broken in the middle of a word.
- */
+/** The seed's subtitle, its {{user}} the account's address, shown whole (wrapped when long). */
 function Subtitle({ email }: { email: string }) {
   const { t } = useTranslation()
-  const mark = '\u0000'
-  const [before = '', after = ''] = t('newPassword.subtitle', { user: mark }).split(mark)
   return (
-    <p className="subtitle">
-      {before}
-      {/* The full stop goes with the address: cut with it, never left alone after the ellipsis. */}
-      <span className="ellipsis email-line" title={email} data-personal>
-        {`${email}${after}`}
-      </span>
+    <p className="subtitle" data-personal>
+      {withAddresses(t('newPassword.subtitle', { user: email }), [email])}
     </p>
   )
 }
