@@ -10,9 +10,16 @@ import { Fragment, type ReactNode } from 'react'
 export function Address({ email, after = '' }: { email: string; after?: string }) {
   const chars = [...email]
   const last = chars.pop() ?? ''
+  // Where a line had better end: before the '@' and each '.', as typographers break addresses.
+  const pieces = chars.join('').split(/(?=[@.])/u)
   return (
     <span className="address">
-      {chars.join('')}
+      {pieces.map((piece, i) => (
+        <Fragment key={i}>
+          {i > 0 ? <wbr /> : null}
+          {piece}
+        </Fragment>
+      ))}
       <span className="address-end">{`${last}${after}`}</span>
     </span>
   )

@@ -74,9 +74,13 @@ function postForm(path: string, fields: Record<string, string>) {
 }
 
 /** The payload is nowhere raw; `shown`, its escaped rendering where the page displays it, is there. */
-/** How app/components/address.tsx shows an address: its last character kept with the punctuation after it. */
+/**
+ * How app/components/address.tsx shows an address: a line may end before '@' and '.' (<wbr>), its
+ * last character is kept with the punctuation after it.
+ */
 function addressMarkup(email: string, after = ''): string {
-  return `<span class="address">${escapeHtml(email.slice(0, -1))}<span class="address-end">${escapeHtml(email.slice(-1))}${after}</span></span>`
+  const pieces = email.slice(0, -1).split(/(?=[@.])/u).map(escapeHtml).join('<wbr/>')
+  return `<span class="address">${pieces}<span class="address-end">${escapeHtml(email.slice(-1))}${after}</span></span>`
 }
 
 function expectEscaped(answer: Answer, payload: string, shown: string[] = []) {
