@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next'
+import { Address } from './address'
 import { SecureForm } from './secure-form'
 
 /**
- * The signed-in page: who is signed in (the address on one line, cut with an ellipsis when long,
- * whole in its title), the way on to where the visitor was going as the main action when there is
+ * The signed-in page: who is signed in (the whole address, wrapped when long), the way on to where the visitor was going as the main action when there is
  * one, and logging out as the second.
  */
 export function SignedIn({ email, continueTo }: { email: string; continueTo: { href: string; site: string } | null }) {
@@ -19,8 +19,8 @@ export function SignedIn({ email, continueTo }: { email: string; continueTo: { h
         </span>
         <p className="account-text">
           <span className="account-label">{t('signIn.accountLabel')}</span>{' '}
-          <span className="ellipsis account-email" title={email}>
-            {email}
+          <span className="account-email">
+            <Address email={email} />
           </span>
         </p>
       </div>
