@@ -19,7 +19,7 @@ import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { PASSWORD_MAX_LENGTH } from '~/lib/limits'
 import { newPasswordProblems, passwordRulesAttribute, type NewPasswordProblems } from '~/lib/password-policy'
-import { formText } from '~/lib/schemas'
+import { formText } from '~/lib/form-text'
 import { LINK_QUERY_MAX_LENGTH } from '~/.server/auth/email-actions'
 import { completePasswordReset, continueParams, inspectResetCode } from '~/.server/auth/new-password'
 import {
