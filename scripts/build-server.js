@@ -7,7 +7,7 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node26',
+  target: 'node24',
   packages: 'external',
   sourcemap: true,
   logLevel: 'warning',

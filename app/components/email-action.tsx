@@ -2,6 +2,7 @@ import { Link, useSearchParams } from 'react-router'
 import { forwardRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ActionPage, ActionResult } from '~/.server/auth/email-actions'
+import { withAddresses } from './address'
 import { useFactorLabel } from './factor-label'
 import { EmailField, FormAlert, SubmitButton } from './forms'
 import { SecureForm } from './secure-form'
@@ -53,7 +54,7 @@ export const EmailActionConfirm = forwardRef<HTMLFormElement, { page: ConfirmPag
         {error ? <FormAlert>{t(error.message)}</FormAlert> : null}
         {/* The explanation names the account's address: kept out of Session Replay (ADR 030). */}
         <p className="subtitle" data-personal>
-          {explanation}
+          {withAddresses(explanation, [page.email, 'newEmail' in page ? page.newEmail : null])}
         </p>
         <SecureForm ref={ref} action={action} className="stack" noValidate>
           {askEmail ? <EmailField defaultValue={error?.email ?? ''} /> : null}
@@ -91,7 +92,7 @@ export function EmailActionDone({ result }: { result: Done }) {
       <h1>{t(TITLES[result.mode])}</h1>
       {/* The message may name the account's address: kept out of Session Replay (ADR 030). */}
       <FormAlert tone="success">
-        <span data-personal>{message}</span>
+        <span data-personal>{withAddresses(message, [result.email, result.newEmail])}</span>
       </FormAlert>
       {advice ? <p>{advice}</p> : null}
       <p className="links">

@@ -175,14 +175,18 @@ export function SubmitButton({ children, pendingLabel, action }: { children: Rea
 
 /**
  * After a submission comes back (JavaScript on): empties the password fields, which must never
- * come back filled, and moves focus to the first invalid field when there is one.
+ * come back filled, and moves focus to the first invalid field when there is one. `keepPasswords`
+ * leaves them as typed (a rejected new password is corrected, not typed again twice; the server
+ * sent nothing back into them).
  */
-export function useAfterSubmission(form: RefObject<HTMLFormElement | null>, result: unknown) {
+export function useAfterSubmission(form: RefObject<HTMLFormElement | null>, result: unknown, keepPasswords = false) {
   useEffect(() => {
     if (!result || !form.current) return
-    for (const input of form.current.querySelectorAll<HTMLInputElement>('input[type="password"]')) input.value = ''
+    if (!keepPasswords) {
+      for (const input of form.current.querySelectorAll<HTMLInputElement>('input[type="password"]')) input.value = ''
+    }
     form.current.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus()
-  }, [form, result])
+  }, [form, result, keepPasswords])
 }
 
 /**

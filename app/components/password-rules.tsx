@@ -1,16 +1,27 @@
 import { useTranslation } from 'react-i18next'
-import { evaluatePassword } from '~/lib/password-policy'
+import { evaluatePassword, type PasswordRuleState } from '~/lib/password-policy'
 
 /**
- * The rules as a checklist. Before anything is typed (and without JavaScript) each is an empty
- * circle; with JavaScript they tick as the person types, and say so to screen readers ('met' /
- * 'not met'). The four character types sit under their rule.
- * The server decides all the same.
+ * The rules as a checklist. Before anything is typed each is an empty circle; with JavaScript they
+ * tick as the person types, and say so to screen readers ('met' / 'not met'). While nothing is
+ * typed, `judged` (the server's check of a rejected password; without JavaScript the fields come
+ * back empty) says which rules that password met and missed. The four character types sit under
+ * their rule. The server decides all the same.
  */
-export function PasswordRules({ id, password, minLength }: { id: string; password: string; minLength: number }) {
+export function PasswordRules({
+  id,
+  password,
+  minLength,
+  judged = null,
+}: {
+  id: string
+  password: string
+  minLength: number
+  judged?: PasswordRuleState | null
+}) {
   const { t } = useTranslation()
-  const state = evaluatePassword(password, { minLength })
-  const touched = password.length > 0
+  const state = password || !judged ? evaluatePassword(password, { minLength }) : judged
+  const touched = password.length > 0 || judged !== null
   const status = (met: boolean) =>
     touched ? (
       <span className="visually-hidden">{` (${met ? t('newPassword.ruleMet') : t('newPassword.ruleNotMet')})`}</span>

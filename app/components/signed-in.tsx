@@ -1,11 +1,11 @@
 import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
+import { Address } from './address'
 import { SecureForm } from './secure-form'
 
 /**
- * The signed-in page: who is signed in (the address on one line, cut with an ellipsis when long,
- * whole in its title), the way on to where the visitor was going as the main action when there is
- * one, the account page, and logging out.
+ * The signed-in page: who is signed in (the whole address, wrapped when long), the way on to where
+ * the visitor was going as the main action when there is one, the account page, and logging out.
  */
 export function SignedIn({ email, continueTo }: { email: string; continueTo: { href: string; site: string } | null }) {
   const { t } = useTranslation()
@@ -20,8 +20,8 @@ export function SignedIn({ email, continueTo }: { email: string; continueTo: { h
         </span>
         <p className="account-text">
           <span className="account-label">{t('signIn.accountLabel')}</span>{' '}
-          <span className="ellipsis account-email" title={email}>
-            {email}
+          <span className="account-email">
+            <Address email={email} />
           </span>
         </p>
       </div>

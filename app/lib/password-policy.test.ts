@@ -1,6 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
+  newPasswordProblems,
+  ruleStateOf,
   type PasswordChecklist,
   evaluatePassword,
   passwordProblem,
@@ -143,6 +145,39 @@ describe('email local part', () => {
 
   it.each([undefined, null, '', '@example.com'])('no check without a usable email (%s)', (value) => {
     expect(evaluatePassword('Secret!12345', { minLength: MIN, email: value }).notEmail).toBe(true)
+  })
+})
+
+describe('newPasswordProblems (the page before sending, the server after)', () => {
+  const opts = { minLength: 12, email: 'camille@example.com' }
+  it('names each field’s first problem', () => {
+    expect(newPasswordProblems({ password: '', confirmation: '' }, opts)).toEqual({
+      passwordError: 'validation.passwordRequired',
+      confirmationError: 'validation.confirmRequired',
+    })
+    expect(newPasswordProblems({ password: 'abcdefghijklmno', confirmation: 'abcdefghijklmno' }, opts)).toEqual({
+      passwordError: 'newPassword.tooFewClasses',
+      confirmationError: null,
+    })
+    expect(newPasswordProblems({ password: 'Brand-new-Secret-77', confirmation: 'Brand-new-Secret-7' }, opts)).toEqual({
+      passwordError: null,
+      confirmationError: 'newPassword.mismatch',
+    })
+    expect(newPasswordProblems({ password: 'Brand-new-Secret-77', confirmation: 'Brand-new-Secret-77' }, opts)).toEqual({
+      passwordError: null,
+      confirmationError: null,
+    })
+  })
+
+  it('ruleStateOf gives the checklist’s rules only, as booleans', () => {
+    expect(ruleStateOf('abcdefghijklmno', opts)).toEqual({
+      length: true,
+      lower: true,
+      upper: false,
+      digit: false,
+      special: false,
+      classes: false,
+    })
   })
 })
 

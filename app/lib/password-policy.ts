@@ -67,6 +67,38 @@ export function passwordProblem(password: string, options: PasswordPolicyOptions
   return null
 }
 
+/** The checklist's rules as the page shows them: what a rejected password met, never the password. */
+export type PasswordRuleState = Pick<PasswordChecklist, 'length' | 'lower' | 'upper' | 'digit' | 'special' | 'classes'>
+
+export function ruleStateOf(password: string, options: PasswordPolicyOptions): PasswordRuleState {
+  const { length, lower, upper, digit, special, classes } = evaluatePassword(password, options)
+  return { length, lower, upper, digit, special, classes }
+}
+
+export interface NewPasswordProblems {
+  passwordError: PasswordProblem | 'validation.passwordRequired' | null
+  confirmationError: 'validation.confirmRequired' | 'newPassword.mismatch' | null
+}
+
+/**
+ * What is wrong with a new password and its confirmation, as far as the shared rules can tell: the
+ * page says it before sending (JavaScript on), the server says the same after (and adds the
+ * common-password list). Each field gets its own first problem.
+ */
+export function newPasswordProblems(
+  { password, confirmation }: { password: string; confirmation: string },
+  options: PasswordPolicyOptions,
+): NewPasswordProblems {
+  return {
+    passwordError: password ? passwordProblem(password, options) : 'validation.passwordRequired',
+    confirmationError: !confirmation
+      ? 'validation.confirmRequired'
+      : password && confirmation !== password
+        ? 'newPassword.mismatch'
+        : null,
+  }
+}
+
 /**
  * The HTML `passwordrules` attribute (Apple's password-manager syntax) so generated passwords
  * pass on the first try. "3 of 4 types" has no exact equivalent, so we ask for lower, upper

@@ -40,8 +40,4 @@ export function fieldErrorsOf(error: z.ZodError): FieldErrors {
   return errors
 }
 
-/** A form field as a string (a repeated field takes its first value; a file is ignored). */
-export function formText(form: FormData, name: string): string {
-  const value = form.get(name)
-  return typeof value === 'string' ? value : ''
-}
+export { formText } from './form-text'

@@ -8,16 +8,18 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from 'react-router'
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { flushSync } from 'react-dom'
 import { useTranslation } from 'react-i18next'
+import { withAddresses } from '~/components/address'
 import { Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
 import { PasswordRules } from '~/components/password-rules'
 import { SecureForm } from '~/components/secure-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { PASSWORD_MAX_LENGTH } from '~/lib/limits'
-import { passwordRulesAttribute } from '~/lib/password-policy'
-import { formText } from '~/lib/schemas'
+import { newPasswordProblems, passwordRulesAttribute, type NewPasswordProblems } from '~/lib/password-policy'
+import { formText } from '~/lib/form-text'
 import { LINK_QUERY_MAX_LENGTH } from '~/.server/auth/email-actions'
 import { completePasswordReset, continueParams, inspectResetCode } from '~/.server/auth/new-password'
 import {
@@ -35,6 +37,8 @@ export const headers = routeHeaders
 /** The title follows the page's state: the form, the password changed, or a link that no longer works. */
 export const meta: MetaFunction<typeof loader> = ({ matches, loaderData }) =>
   pageTitle(matches, loaderData ? STATE_TITLES[loaderData.state] : 'meta.newPassword', NOT_INDEXED)
+
+const NO_PROBLEMS = { passwordError: null, confirmationError: null } as const
 
 const STATE_TITLES = {
   form: 'meta.newPassword',
@@ -102,10 +106,15 @@ export default function NewPassword() {
   const result = useActionData<typeof action>()
   const { value: password, setValue: setPassword, field: passwordField } = useFieldValue()
   const formRef = useRef<HTMLFormElement>(null)
-  useAfterSubmission(formRef, result)
-  // An answer empties the password fields; the live rules follow them.
+  const confirmationRef = useRef<HTMLInputElement>(null)
+  // What the page found wrong before sending (JavaScript on); a newer answer of the server replaces it.
+  const [checked, setChecked] = useState<NewPasswordProblems | null>(null)
+  // A rejected password stays in both fields, to be corrected; any other answer empties them.
+  const rejected = result?.status === 'invalid'
+  useAfterSubmission(formRef, result, rejected)
   useEffect(() => {
-    if (result) setPassword('')
+    setChecked(null)
+    if (result && result.status !== 'invalid') setPassword('')
   }, [result, setPassword])
   const signInLink = `/${loaderData.signIn ? `?${loaderData.signIn}` : ''}`
 
@@ -142,15 +151,29 @@ export default function NewPassword() {
     )
   }
   const { minLength, email } = loaderData
-  const passwordError = result?.status === 'invalid' ? result.passwordError : null
-  const confirmationError = result?.status === 'invalid' ? result.confirmationError : null
+  const { passwordError, confirmationError } = checked ?? (result?.status === 'invalid' ? result : NO_PROBLEMS)
   const formError = result?.status === 'error' ? result.message : null
+  const judged = result?.status === 'invalid' ? result.rules : null
+
+  /** The shared rules, checked before sending: a broken one is said under its field, which gets the focus. */
+  const checkBeforeSending = (event: FormEvent<HTMLFormElement>) => {
+    const sent = new FormData(event.currentTarget)
+    const problems = newPasswordProblems(
+      { password: formText(sent, 'password'), confirmation: formText(sent, 'confirmation') },
+      { minLength, email },
+    )
+    if (!problems.passwordError && !problems.confirmationError) return setChecked(null)
+    event.preventDefault()
+    // Rendered first, so that the focused field is announced with its new message.
+    flushSync(() => setChecked(problems))
+    ;(problems.passwordError ? passwordField.inputRef.current : confirmationRef.current)?.focus()
+  }
   return (
     <>
       <h1>{t('newPassword.title')}</h1>
       <Subtitle email={email} />
       {formError ? <FormAlert>{t(formError)}</FormAlert> : null}
-      <SecureForm ref={formRef} className="stack" noValidate>
+      <SecureForm ref={formRef} className="stack" noValidate onSubmit={checkBeforeSending}>
         {/* Lets password managers save the new password under the right account. */}
         <input type="text" name="username" autoComplete="username" value={email} readOnly hidden />
         <Field
@@ -168,10 +191,11 @@ export default function NewPassword() {
               ? t(passwordError, { count: passwordError === 'newPassword.tooLong' ? PASSWORD_MAX_LENGTH : minLength })
               : null
           }
-          hint={<PasswordRules id="password-rules" password={password} minLength={minLength} />}
+          hint={<PasswordRules id="password-rules" password={password} minLength={minLength} judged={judged} />}
         />
         <Field
           label={t('newPassword.confirm')}
+          inputRef={confirmationRef}
           name="confirmation"
           type="password"
           autoComplete="new-password"
@@ -185,21 +209,12 @@ export default function NewPassword() {
   )
 }
 
-/**
- * The seed's subtitle, its {{user}} the account's address on one line: cut with an ellipsis when it
- * does not fit (the whole address in its title), never broken in the middle of a word.
- */
+/** The seed's subtitle, its {{user}} the account's address, shown whole (wrapped when long). */
 function Subtitle({ email }: { email: string }) {
   const { t } = useTranslation()
-  const mark = '\u0000'
-  const [before = '', after = ''] = t('newPassword.subtitle', { user: mark }).split(mark)
   return (
-    <p className="subtitle">
-      {before}
-      {/* The full stop goes with the address: cut with it, never left alone after the ellipsis. */}
-      <span className="ellipsis email-line" title={email} data-personal>
-        {`${email}${after}`}
-      </span>
+    <p className="subtitle" data-personal>
+      {withAddresses(t('newPassword.subtitle', { user: email }), [email])}
     </p>
   )
 }

@@ -8,7 +8,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from 'react-router'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaToken } from '~/components/captcha'
 import { useFactorLabel } from '~/components/factor-label'
@@ -133,6 +133,7 @@ function CodeStep({ view, hasError }: { view: Extract<SecondFactorView, { step: 
             inputRef={codeRef}
             label={t('mfa.code')}
             name="code"
+            className="code-input"
             type="text"
             inputMode="numeric"
             autoComplete="one-time-code"
@@ -159,30 +160,48 @@ function CodeStep({ view, hasError }: { view: Extract<SecondFactorView, { step: 
   )
 }
 
-/** 'Resend code': with JavaScript it waits out the cooldown; without it the server says to wait. */
+/**
+ * 'Resend code', lighter than 'Verify'. During its cooldown it is marked unavailable and says how
+ * long is left: the server's figure, counted down each second with JavaScript. Without JavaScript
+ * the figure is the page's and the button still posts: the server sends, or asks to wait.
+ */
 function ResendForm({ resendIn }: { resendIn: number }) {
   const { t } = useTranslation()
-  const [waiting, setWaiting] = useState(false)
+  const waitId = useId()
+  const [left, setLeft] = useState(resendIn)
   useEffect(() => {
+    setLeft(resendIn)
     if (resendIn <= 0) return
-    setWaiting(true)
-    const timer = setTimeout(() => setWaiting(false), resendIn * 1000)
-    return () => clearTimeout(timer)
+    const end = Date.now() + resendIn * 1000
+    const timer = setInterval(() => {
+      const rest = Math.max(0, Math.ceil((end - Date.now()) / 1000))
+      setLeft(rest)
+      if (rest === 0) clearInterval(timer)
+    }, 1000)
+    return () => clearInterval(timer)
   }, [resendIn])
+  const waiting = left > 0
   return (
-    <SecureForm className="stack">
+    <SecureForm className="stack resend">
       <button
         type="submit"
         name="intent"
         value="resend"
-        className="button-secondary"
+        className="button-text"
         aria-disabled={waiting || undefined}
+        aria-describedby={waiting ? waitId : undefined}
         onClick={(event) => {
           if (waiting) event.preventDefault()
         }}
       >
         {t('mfa.resend')}
       </button>
+      {/* Not a live region: a figure read out every second would drown the page; the button's description has it. */}
+      {waiting ? (
+        <p id={waitId} className="resend-wait">
+          {t('mfa.resendIn', { seconds: left })}
+        </p>
+      ) : null}
     </SecureForm>
   )
 }

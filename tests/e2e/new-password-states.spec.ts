@@ -127,6 +127,63 @@ test.describe('in English', () => {
     await expect(rules.getByRole('listitem').filter({ hasText: /^at least 12 characters/ })).toContainText('(met)')
   })
 
+  test('with JavaScript a broken rule is said before anything is sent, and both fields keep what was typed @js-only', async ({
+    page,
+    admin,
+    baseURL,
+  }) => {
+    await openEmailedLink(page, admin, baseURL!, { email: 'Email', submit: 'Send email' })
+    const posts: string[] = []
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posts.push(request.url())
+    })
+    const password = page.getByLabel('New password', { exact: true })
+    const confirmation = page.getByLabel('Confirm new password')
+    await password.fill('abcdefghijklmno')
+    await confirmation.fill('abcdefghijklmno')
+    await page.getByRole('button', { name: 'Change password' }).click()
+    await expect(password).toHaveAttribute('aria-invalid', 'true')
+    await expect(password).toHaveAccessibleDescription(/^Your password must mix at least 3 of the 4 types of characters\./)
+    await expect(password).toBeFocused()
+    await expect(password).toHaveValue('abcdefghijklmno')
+    await expect(confirmation).toHaveValue('abcdefghijklmno')
+    const rules = page.getByRole('list').first()
+    await expect(rules.getByRole('listitem').filter({ hasText: /^at least 12 characters/ })).toContainText('(met)')
+    await expect(rules.getByRole('listitem').filter({ hasText: /^upper case A-Z/ })).toContainText('(not met)')
+    expect(posts, 'nothing was sent').toEqual([])
+
+    // The confirmation too, before sending.
+    await password.fill('abcdefghijklmnO1')
+    await page.getByRole('button', { name: 'Change password' }).click()
+    await expect(confirmation).toBeFocused()
+    await expect(confirmation).toHaveAccessibleDescription('Please ensure the password and the confirmation are the same.')
+    await expect(password).toHaveValue('abcdefghijklmnO1')
+    expect(posts).toEqual([])
+  })
+
+  test('without JavaScript the answer to a rejected password names each unmet rule in the checklist @no-js-only', async ({
+    page,
+    admin,
+    baseURL,
+  }) => {
+    await openEmailedLink(page, admin, baseURL!, { email: 'Email', submit: 'Send email' })
+    await page.getByLabel('New password', { exact: true }).fill('abcdefghijklmno')
+    await page.getByLabel('Confirm new password').fill('abcdefghijklmno')
+    await page.getByRole('button', { name: 'Change password' }).click()
+    await expect(page.getByText('Your password must mix at least 3 of the 4 types of characters.')).toBeVisible()
+    // The password never comes back into the page; what it missed does.
+    await expect(page.getByLabel('New password', { exact: true })).toHaveValue('')
+    expect(await page.content()).not.toContain('abcdefghijklmno')
+    const rules = page.getByRole('list').first()
+    const item = (start: RegExp) => rules.getByRole('listitem').filter({ hasText: start })
+    await expect(item(/^at least 12 characters/)).toContainText('(met)')
+    await expect(item(/^at least 3 of 4 character types/)).toContainText('(not met)')
+    await expect(item(/^lower case a-z/)).toContainText('(met)')
+    await expect(item(/^upper case A-Z/)).toContainText('(not met)')
+    await expect(item(/^digits 0-9/)).toContainText('(not met)')
+    await expect(item(/^special characters/)).toContainText('(not met)')
+  })
+
   test('without JavaScript the rules read as a plain list, none ticked @no-js-only', async ({
     page,
     admin,

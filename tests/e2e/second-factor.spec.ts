@@ -56,6 +56,7 @@ const LABELS = {
     step: 'Vérification en deux étapes',
     code: 'Code de vérification',
     verify: 'Vérifier',
+    resend: 'Renvoyer le code',
     wrong: 'Code incorrect. Vérifiez-le et réessayez.',
     sentTo: (phone: string) => `Nous avons envoyé un code par SMS au ${phone}.`,
     signedIn: 'Votre session est ouverte',
@@ -73,6 +74,7 @@ const LABELS = {
     step: 'Two-step verification',
     code: 'Verification code',
     verify: 'Verify',
+    resend: 'Resend code',
     wrong: 'Wrong code. Please check it and try again.',
     sentTo: (phone: string) => `We sent a code by SMS to ${phone}.`,
     signedIn: 'You are signed in',
@@ -123,6 +125,31 @@ async function passwordSignIn(page: Page, l: Labels, email: string, path = '/') 
  * needs, there is no session yet; a wrong code is refused with an alert and the step stays; the
  * right one is submitted last (the caller checks where it lands).
  */
+/**
+ * The code field is sized for its six digits, spaced apart: they fit without scrolling, and the
+ * field is not a full-width text box. 'Resend code' is lighter than 'Verify' (a link-style button).
+ */
+async function expectCodeFieldShape(page: Page, l: Labels) {
+  const field = page.getByLabel(l.code)
+  await field.fill('000000')
+  const shape = await field.evaluate((input: HTMLInputElement) => ({
+    fits: input.scrollWidth <= input.clientWidth,
+    width: input.getBoundingClientRect().width,
+    formWidth: input.form!.getBoundingClientRect().width,
+    letterSpacing: getComputedStyle(input).letterSpacing,
+  }))
+  await field.fill('')
+  expect(shape.fits, 'six digits fit in the field').toBe(true)
+  expect(shape.width, 'the field is sized for six digits, not the whole form').toBeLessThan(shape.formWidth * 0.7)
+  expect(shape.letterSpacing).not.toBe('normal')
+  const resend = page.getByRole('button', { name: l.resend })
+  if ((await resend.count()) > 0) {
+    const weight = (name: string) =>
+      page.getByRole('button', { name, exact: true }).evaluate((b) => Number(getComputedStyle(b).fontWeight))
+    expect(await weight(l.resend), '“Resend code” is lighter than “Verify”').toBeLessThan(await weight(l.verify))
+  }
+}
+
 async function passCodeStep(page: Page, context: BrowserContext, admin: Admin, l: Labels, phone: string) {
   await expect(page.getByRole('heading', { name: l.step })).toBeVisible()
   expect(new URL(page.url()).pathname).toBe('/second-factor')
@@ -133,6 +160,8 @@ async function passCodeStep(page: Page, context: BrowserContext, admin: Admin, l
   await expect(field).toHaveAttribute('autocomplete', 'one-time-code')
   await expect(field).toHaveAttribute('inputmode', 'numeric')
   await expect(field).toHaveAttribute('maxlength', '6')
+  await expect(field).toHaveAttribute('pattern', '[0-9]{6}')
+  await expectCodeFieldShape(page, l)
   expect(await sessionCookie(context)).toBeUndefined()
   // The pending sign-in is in no page and no address: the emulator's credential starts with this.
   expect(await page.content()).not.toContain('eyJfQXV0aEVtdWxhdG9y')
@@ -251,13 +280,23 @@ test.describe('resending, in English', () => {
     await expect(page.getByText(LABELS.en.sentTo(masked(phone)))).toBeVisible()
     expect(await admin.lastSmsCode(phone)).toMatch(/^\d{6}$/)
     const resend = page.getByRole('button', { name: 'Resend code' })
+    // The wait is shown, tied to the button, which looks unavailable meanwhile; with JavaScript it counts down.
+    const wait = /^You can ask for a new code in (\d+)\u00a0s\.$/
+    await expect(resend).toHaveAccessibleDescription(wait)
+    await expect(resend).toHaveAttribute('aria-disabled', 'true')
+    const secondsLeft = async () => Number(wait.exec(await page.getByText(wait).innerText())![1])
+    const first = await secondsLeft()
+    expect(first).toBeGreaterThan(0)
+    expect(first).toBeLessThanOrEqual(30)
+    if (javaScriptEnabled) await expect.poll(secondsLeft, { timeout: 10_000 }).toBeLessThan(first)
     if (javaScriptEnabled) {
       // With JavaScript the button says it is not available yet, and a click does nothing.
       await expect(resend).toHaveAttribute('aria-disabled', 'true')
       await resend.click({ force: true })
       await expect(page.getByRole('alert')).toHaveCount(0)
     } else {
-      await resend.click()
+      // Marked unavailable, it still posts without JavaScript (force: Playwright will not click an aria-disabled button).
+      await resend.click({ force: true })
       await expect(page.getByRole('alert')).toHaveText('Please wait a few seconds before asking for a new code.')
     }
     await expect(page.getByLabel(LABELS.en.code)).toBeVisible()

@@ -1,5 +1,6 @@
 import type { AppLoadContext } from '~/.server/context'
 import type { TranslationKey } from '~/lib/i18n'
+import { newPasswordProblems, ruleStateOf, type PasswordRuleState } from '~/lib/password-policy'
 import { getConfig } from '~/.server/config'
 import { serverPasswordProblem, type ServerPasswordProblem } from '~/.server/policy/common-passwords'
 import {
@@ -58,6 +59,8 @@ export type ResetOutcome =
       httpStatus: 400
       passwordError: ServerPasswordProblem | 'validation.passwordRequired' | 'error.weakPassword' | null
       confirmationError: Extract<TranslationKey, 'validation.confirmRequired' | 'newPassword.mismatch'> | null
+      /** Which rules of the checklist the rejected password met (null when none was given): the page without JavaScript shows them. */
+      rules: PasswordRuleState | null
     }
   | { status: 'error'; httpStatus: number; message: MessageKey }
 
@@ -81,22 +84,22 @@ export async function completePasswordReset(
     return failure(codeOf(error), limit.release)
   }
 
-  const passwordError: ServerPasswordProblem | 'validation.passwordRequired' | null = input.password
-    ? serverPasswordProblem(input.password, { minLength: getConfig().passwordMinLength, email })
-    : 'validation.passwordRequired'
-  const confirmationError: 'validation.confirmRequired' | 'newPassword.mismatch' | null = !input.confirmation
-    ? 'validation.confirmRequired'
-    : input.password && input.confirmation !== input.password
-      ? 'newPassword.mismatch'
-      : null
-  if (passwordError || confirmationError) return { status: 'invalid', httpStatus: 400, passwordError, confirmationError }
+  const policy = { minLength: getConfig().passwordMinLength, email }
+  // The page's own check (newPasswordProblems), with the common-password list only the server has.
+  const { confirmationError } = newPasswordProblems(input, policy)
+  const passwordError = input.password ? serverPasswordProblem(input.password, policy) : 'validation.passwordRequired'
+  const rules = input.password ? ruleStateOf(input.password, policy) : null
+  if (passwordError || confirmationError) {
+    return { status: 'invalid', httpStatus: 400, passwordError, confirmationError, rules }
+  }
 
   try {
     await getIdentity().resetPassword(input.oobCode, input.password)
   } catch (error) {
     const code = codeOf(error)
     if (code === 'auth/weak-password') {
-      return { status: 'invalid', httpStatus: 400, passwordError: 'error.weakPassword', confirmationError: null }
+      const rules = ruleStateOf(input.password, { minLength: getConfig().passwordMinLength, email })
+      return { status: 'invalid', httpStatus: 400, passwordError: 'error.weakPassword', confirmationError: null, rules }
     }
     return failure(code, limit.release)
   }
