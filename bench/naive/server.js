@@ -1,7 +1,8 @@
-// The naive reference's server: express around its React Router build, as the framework's templates do.
+// The naive reference's server: express around its React Router build, as the framework's templates do,
+// with React Router's own Node adapter (the portal has no @react-router/express: ADR 032).
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createRequestHandler } from '@react-router/express'
+import { createRequestListener } from '@react-router/node'
 import express from 'express'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -11,5 +12,6 @@ const app = express()
 app.disable('x-powered-by')
 app.use('/assets', express.static(path.join(here, 'build/client/assets'), { immutable: true, maxAge: '1y' }))
 app.get('/healthz', (_req, res) => res.send('ok'))
-app.all('*', createRequestHandler({ build, mode: 'production' }))
+const listener = createRequestListener({ build, mode: 'production' })
+app.all('*', (req, res) => listener(req, res))
 app.listen(Number(process.env.PORT), '127.0.0.1')
