@@ -1,14 +1,30 @@
 import { defineConfig } from 'vitest/config'
 import path from 'node:path'
 
+/**
+ * Two projects. `unit`: the tests beside the code, which start nothing (no emulator, server or
+ * child process); `npm run test:unit` runs them alone. `integration`: tests/integration, with one
+ * Auth emulator for the run (tests/support/vitest-global-setup.ts) and the servers each file starts.
+ */
 export default defineConfig({
   resolve: { alias: { '~': path.resolve(__dirname, 'app') } },
   test: {
-    include: ['app/**/*.test.{ts,tsx}', 'locales/**/*.test.ts', 'deploy/**/*.test.ts', 'tests/integration/**/*.test.ts'],
-    exclude: ['tests/e2e/**', 'node_modules/**', 'build/**'],
-    globalSetup: ['tests/support/vitest-global-setup.ts'],
     env: { PLATFORM: 'test', LOG_LEVEL: 'silent' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['app/**/*.test.{ts,tsx}', 'locales/**/*.test.ts', 'deploy/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts'],
+          globalSetup: ['tests/support/vitest-global-setup.ts'],
+        },
+      },
+    ],
   },
 })

@@ -1,13 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
-import { existsSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
-import net, { type AddressInfo } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { startPortal, type Portal } from '../../dev/portal'
-import { getFreePort, waitFor } from '../../dev/ports'
+import { waitFor } from '../../dev/ports'
 import { browser } from '../support/ip-browser'
+import { type TestRedis, startRedis } from '../support/redis'
 
 /**
  * Password guessing against the real emulator, with the identity service 250 ms away (a loopback
@@ -23,7 +21,6 @@ const DELAY_MS = 250
 /** RATE_LIMIT_SIGNIN_PER_EMAIL_IP, set explicitly (it is also the default). */
 const PER_EMAIL_IP = 5
 const SESSION_SECRET = 'guessing-test-session-secret-0123456789abcdef'
-const REDIS_BIN = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find(existsSync) ?? 'redis-server'
 
 function body(req: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
@@ -163,32 +160,18 @@ describe('concurrent guesses on one replica, the identity service 250 ms away', 
 
 describe('concurrent guesses split across two replicas sharing Redis', () => {
   let identity: Awaited<ReturnType<typeof slowIdentity>>
-  let redis: ChildProcess | undefined
+  let redis: TestRedis | undefined
   let replicas: Portal[] = []
 
   beforeAll(async () => {
     identity = await slowIdentity()
-    const redisPort = await getFreePort()
-    redis = spawn(REDIS_BIN, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: 'ignore',
-    })
-    await waitFor(
-      'redis-server',
-      () =>
-        new Promise<boolean>((resolve) => {
-          const socket = net.connect(redisPort, '127.0.0.1')
-          socket.once('connect', () => socket.write('PING\r\n'))
-          socket.once('data', (d) => (socket.destroy(), resolve(d.toString().startsWith('+PONG'))))
-          socket.once('error', () => resolve(false))
-        }),
-      10_000,
-    )
+    redis = await startRedis()
     const env = {
       FIREBASE_AUTH_EMULATOR_HOST: identity.host,
       FIREBASE_PROJECT_ID: emulator.projectId,
       SESSION_SECRET,
       TRUST_PROXY: '1',
-      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      REDIS_URL: redis.url,
       RATE_LIMIT_SIGNIN_PER_EMAIL_IP: String(PER_EMAIL_IP),
     }
     const started = await Promise.allSettled([startPortal(env), startPortal(env)])
@@ -208,11 +191,7 @@ describe('concurrent guesses split across two replicas sharing Redis', () => {
 
   afterAll(async () => {
     await Promise.all(replicas.map((r) => r.stop()))
-    if (redis && redis.exitCode === null && redis.signalCode === null) {
-      const exited = once(redis, 'exit')
-      redis.kill('SIGKILL')
-      await exited
-    }
+    await redis?.stop()
     await identity?.close()
   })
 

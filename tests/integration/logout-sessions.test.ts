@@ -1,5 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Redis } from 'ioredis'
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest'
@@ -7,7 +5,8 @@ import { createEndedSessions } from '../../app/.server/auth/ended-sessions'
 import { endEverySession, endThisSession } from '../../app/.server/auth/logout'
 import { createSession, getSession } from '../../app/.server/auth/session'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { getFreePort, waitFor } from '../../dev/ports'
+import { waitFor } from '../../dev/ports'
+import { type TestRedis, startRedis } from '../support/redis'
 
 /**
  * "Log out" ends this browser's session only, and a copy of its cookie is refused afterwards;
@@ -98,7 +97,7 @@ describe('the list of ended sessions', () => {
   })
 
   describe('in Redis', () => {
-    let server: ChildProcess
+    let redis: TestRedis
     let url: string
     const clients: Redis[] = []
     // As the rate limits connect: fail at once rather than queue behind a dead Redis.
@@ -110,26 +109,13 @@ describe('the list of ended sessions', () => {
     }
 
     beforeAll(async () => {
-      const port = await getFreePort()
-      server = spawn(
-        '/usr/bin/redis-server',
-        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-        {
-          stdio: 'ignore',
-        },
-      )
-      url = `redis://127.0.0.1:${port}`
-      const probe = connect()
-      await waitFor('redis-server', async () => (await probe.ping().catch(() => '')) === 'PONG', 10_000)
+      redis = await startRedis()
+      url = redis.url
     })
 
     afterAll(async () => {
       for (const client of clients) client.disconnect()
-      if (server.exitCode === null && server.signalCode === null) {
-        const exited = once(server, 'exit')
-        server.kill('SIGKILL')
-        await exited
-      }
+      await redis?.stop()
     })
 
     it('is shared by the replicas, holds a hash and not the cookie, and lasts as long as the cookie would', async () => {
@@ -156,9 +142,7 @@ describe('the list of ended sessions', () => {
       const [one, two] = [connect(), connect()]
       await waitFor('redis clients', async () => one.status === 'ready' && two.status === 'ready', 10_000)
       const [replicaA, replicaB] = [createEndedSessions({ redis: one }), createEndedSessions({ redis: two })]
-      const exited = once(server, 'exit')
-      server.kill('SIGKILL')
-      await exited
+      await redis.stop()
       await replicaA.end('ended-while-down', Date.now() + 60_000)
       expect(await replicaA.isEnded('ended-while-down')).toBe(true)
       expect(await replicaB.isEnded('ended-while-down')).toBe(false)

@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import http from 'node:http'
-import net, { type AddressInfo } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { getFreePort, waitFor } from '../../dev/ports'
 import { SERVER_ENTRY, startPortal, type Portal } from '../../dev/portal'
+import { type TestRedis, startRedis } from '../support/redis'
 
 /**
  * /readyz on the production build (ADR 029): 200 while this process can serve, whatever Redis and
@@ -13,22 +13,10 @@ import { SERVER_ENTRY, startPortal, type Portal } from '../../dev/portal'
  */
 
 const emu = inject('emulator')
-const REDIS_BIN = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find(existsSync) ?? 'redis-server'
 
 interface Report {
   status: string
   dependencies: Record<string, string>
-}
-
-async function redisPing(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1')
-    socket.setTimeout(1_000)
-    socket.once('connect', () => socket.write('PING\r\n'))
-    socket.once('data', (d) => (socket.destroy(), resolve(d.toString().startsWith('+PONG'))))
-    socket.once('error', () => resolve(false))
-    socket.once('timeout', () => (socket.destroy(), resolve(false)))
-  })
 }
 
 /** A stand-in identity service: answers every project read at once (or never), and counts them. */
@@ -61,7 +49,7 @@ async function readyz(portal: Portal): Promise<{ status: number; body: Report; m
 }
 
 describe('/readyz while Redis is down', () => {
-  let redis: ChildProcess | undefined
+  let redis: TestRedis | undefined
   let portal: Portal | undefined
   let metricsUrl = ''
   let setupError: Error | undefined
@@ -69,20 +57,13 @@ describe('/readyz while Redis is down', () => {
   beforeAll(async () => {
     try {
       if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run \`npm run build\` first`)
-      const [redisPort, metricsPort] = [await getFreePort(), await getFreePort()]
-      redis = spawn(
-        REDIS_BIN,
-        ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-        {
-          stdio: 'ignore',
-        },
-      )
-      await waitFor('redis-server', () => redisPing(redisPort), 10_000)
+      redis = await startRedis()
+      const metricsPort = await getFreePort()
       metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`
       portal = await startPortal({
         FIREBASE_AUTH_EMULATOR_HOST: emu.host,
         FIREBASE_PROJECT_ID: emu.projectId,
-        REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+        REDIS_URL: redis.url,
         METRICS_PORT: String(metricsPort),
       })
     } catch (error) {
@@ -91,7 +72,7 @@ describe('/readyz while Redis is down', () => {
   })
   afterAll(async () => {
     await portal?.stop()
-    if (redis && redis.exitCode === null && redis.signalCode === null) redis.kill('SIGKILL')
+    await redis?.stop()
   })
 
   it('stays 200 and says redis is down (body and metrics)', async () => {
@@ -99,7 +80,7 @@ describe('/readyz while Redis is down', () => {
     await waitFor('redis up in /readyz', async () => (await readyz(portal!)).status === 200, 15_000)
     // The limits are counted in Redis until it goes, then in this process's memory.
     expect(await (await fetch(metricsUrl)).text()).toMatch(/^portal_rate_limit_store\{mode="redis"\} 1$/m)
-    redis!.kill('SIGKILL')
+    await redis!.stop()
     const seen: Array<{ status: number; body: Report }> = []
     await waitFor(
       'redis down in /readyz',

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
@@ -7,6 +6,7 @@ import { SERVER_ENTRY, startPortal, type Portal } from '../../dev/portal'
 import { getFreePort, waitFor } from '../../dev/ports'
 import { formClient } from '../support/form-client'
 import { startNginx, type Nginx } from '../support/nginx'
+import { type TestRedis, startRedis } from '../support/redis'
 
 /**
  * Two replicas of the production build behind a real nginx (deploy/nginx.conf and portal-proxy.conf, the
@@ -16,66 +16,12 @@ import { startNginx, type Nginx } from '../support/nginx'
  * and is stopped in afterAll.
  */
 
-const REDIS_BIN = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find(existsSync) ?? 'redis-server'
 const SESSION_SECRET = 'replica-test-session-secret-0123456789abcdef'
 const PASSWORD = 'Replica-password-2026'
 const SHUTDOWN_TIMEOUT_MS = 5_000
 
 const emu = inject('emulator')
 const admin = emulatorAdmin(emu)
-
-/** A child process whose output is kept (for failure messages) and which is always stopped. */
-interface Child {
-  process: ChildProcess
-  output(): string
-  stop(): Promise<void>
-}
-
-function run(command: string, args: string[]): Child {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-  let output = ''
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000)
-  }
-  child.stdout?.on('data', keep)
-  child.stderr?.on('data', keep)
-  child.on('error', (error) => keep(Buffer.from(`\n${command}: ${error.message}\n`)))
-  const exited = new Promise<void>((resolve) => {
-    if (child.exitCode !== null) resolve()
-    child.once('exit', () => resolve())
-    child.once('error', () => resolve())
-  })
-  return {
-    process: child,
-    output: () => output,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return
-      child.kill('SIGTERM')
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
-      await exited
-      clearTimeout(timer)
-    },
-  }
-}
-
-function alive(child: Child, name: string) {
-  if (child.process.exitCode !== null)
-    throw new Error(`${name} exited with ${child.process.exitCode}:\n${child.output()}`)
-}
-
-async function redisPing(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1')
-    socket.setTimeout(1_000)
-    socket.once('connect', () => socket.write('PING\r\n'))
-    socket.once('data', (data) => {
-      socket.destroy()
-      resolve(data.toString().startsWith('+PONG'))
-    })
-    socket.once('error', () => resolve(false))
-    socket.once('timeout', () => (socket.destroy(), resolve(false)))
-  })
-}
 
 /** A TCP relay to the emulator that can be stopped (connection refused, open sockets cut) and started again. */
 function tcpProxy(listenPort: number, targetPort: number) {
@@ -118,7 +64,7 @@ const logLines = (portal: Portal): LogLine[] =>
     .map((l) => JSON.parse(l) as LogLine)
 
 describe('two replicas behind nginx, with Redis', () => {
-  let redis: Child | undefined
+  let redis: TestRedis | undefined
   let nginx: Nginx | undefined
   let replicas: Portal[] = []
   let publicUrl = ''
@@ -131,10 +77,9 @@ describe('two replicas behind nginx, with Redis', () => {
       if (!existsSync(SERVER_ENTRY)) {
         throw new Error(`${SERVER_ENTRY} is missing. Run \`npm run build\` first (\`npm test\` builds before vitest).`)
       }
-      const [redisPort, nginxPort] = [await getFreePort(), await getFreePort()]
-      redis = run(REDIS_BIN, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'])
-      await waitFor('redis-server', async () => (alive(redis!, 'redis-server'), redisPing(redisPort)), 10_000)
-      redisUrl = `redis://127.0.0.1:${redisPort}`
+      redis = await startRedis()
+      const nginxPort = await getFreePort()
+      redisUrl = redis.url
 
       publicUrl = `http://127.0.0.1:${nginxPort}`
       const env = {
@@ -234,7 +179,6 @@ describe('two replicas behind nginx, with Redis', () => {
 
   it('keeps answering on both replicas while Redis is down, on in-memory limits', async () => {
     const { a, b } = ready()
-    const redisPort = Number(new URL(redisUrl).port)
     await redis!.stop()
     try {
       const post = await formClient(publicUrl, '/', { 'Accept-Language': 'en' })
@@ -251,8 +195,7 @@ describe('two replicas behind nginx, with Redis', () => {
       expect(statuses).toContain(429)
       for (const replica of [a, b]) expect(replica.output()).toContain('rate-limit-fallback')
     } finally {
-      redis = run(REDIS_BIN, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'])
-      await waitFor('redis-server', async () => (alive(redis!, 'redis-server'), redisPing(redisPort)), 10_000)
+      await redis!.restart()
     }
   })
 

@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { SERVER_ENTRY, startPortal, type Portal } from '../../dev/portal'
-import { getFreePort, waitFor } from '../../dev/ports'
+import { waitFor } from '../../dev/ports'
 import { browser } from '../support/ip-browser'
+import { type TestRedis, startRedis } from '../support/redis'
 
 /**
  * A SESSION_SECRET rotation as README describes it (ADR 034), on real processes of the production
@@ -15,7 +14,6 @@ import { browser } from '../support/ip-browser'
  * the first step on, which is what the default already derived (the README's procedure).
  */
 
-const REDIS_BIN = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find(existsSync) ?? 'redis-server'
 const OLD = 'rotation-test-old-secret-0123456789abcdef'
 const NEW = 'rotation-test-new-secret-fedcba9876543210'
 const PASSWORD = 'Rotation-password-2026'
@@ -24,23 +22,6 @@ const PER_EMAIL = 4
 
 const emu = inject('emulator')
 const admin = emulatorAdmin(emu)
-
-function startRedis(port: number): ChildProcess {
-  return spawn(REDIS_BIN, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  })
-}
-
-async function redisPing(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1')
-    socket.setTimeout(1_000)
-    socket.once('connect', () => socket.write('PING\r\n'))
-    socket.once('data', (data) => (socket.destroy(), resolve(data.toString().startsWith('+PONG'))))
-    socket.once('error', () => resolve(false))
-    socket.once('timeout', () => (socket.destroy(), resolve(false)))
-  })
-}
 
 /** The emailed code: the portal sends it off the response path. */
 async function resetCode(email: string): Promise<string> {
@@ -68,7 +49,7 @@ const securityLines = (portal: Portal): LogLine[] =>
     .filter((l) => l.security === true)
 
 describe('SESSION_SECRET rotation across replicas', () => {
-  let redis: ChildProcess | undefined
+  let redis: TestRedis | undefined
   const portals: Record<'before' | 'a' | 'b' | 'after', Portal | undefined> = {
     before: undefined,
     a: undefined,
@@ -80,13 +61,11 @@ describe('SESSION_SECRET rotation across replicas', () => {
   beforeAll(async () => {
     try {
       if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run \`npm run build\` first`)
-      const redisPort = await getFreePort()
-      redis = startRedis(redisPort)
-      await waitFor('redis-server', () => redisPing(redisPort), 10_000)
+      const { url } = (redis = await startRedis())
       const env = (secrets: string, pinned: boolean) => ({
         FIREBASE_AUTH_EMULATOR_HOST: emu.host,
         FIREBASE_PROJECT_ID: emu.projectId,
-        REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+        REDIS_URL: url,
         TRUST_PROXY: '1',
         LOG_LEVEL: 'info',
         RATE_LIMIT_SIGNIN_PER_EMAIL: String(PER_EMAIL),
@@ -111,7 +90,7 @@ describe('SESSION_SECRET rotation across replicas', () => {
 
   afterAll(async () => {
     await Promise.all(Object.values(portals).map((p) => p?.stop()))
-    redis?.kill('SIGTERM')
+    await redis?.stop()
   })
 
   function running() {

@@ -1,57 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
-import { readFileSync } from 'node:fs'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { getFreePort, waitFor } from '../../../dev/ports'
+import { describe, expect, it } from 'vitest'
+import { alice, allowed, fail, limits, makeLimits } from '../../../tests/support/rate-limits'
 import { captureLogs, logger } from '~/.server/ops/logger'
 import { hashEmail } from '~/.server/ops/security-events'
-import { type RateLimits, type SignInWho, createRateLimits } from './rate-limit'
-import { type Attempt, ipKey } from './rate-limit-attempt'
-
-const limits = {
-  signInPerEmailIp: 3,
-  signInPerIp: 10,
-  signInPerEmail: 5,
-  signInPerDevice: 4,
-  resetPerEmail: 2,
-  resetPerIp: 4,
-  newPasswordPerIp: 2,
-  mfaCodePerPending: 3,
-  mfaCodePerIp: 7,
-  mfaSmsPerPending: 2,
-  mfaSmsPerIp: 3,
-  mfaCodePerAccount: 8,
-  mfaSmsPerAccount: 5,
-  mfaSmsPerPhone: 4,
-  linkPerEmail: 2,
-  resetPerDevice: 2,
-}
-
-const open: RateLimits[] = []
-function make(redisUrl: string | null = null, keyPrefix = 'test', memoryMaxKeys?: number) {
-  const limits_ = createRateLimits({ limits, redisUrl, keyPrefix, memoryMaxKeys })
-  open.push(limits_)
-  return limits_
-}
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((l) => l.close()))
-})
-
-const alice = { ip: '203.0.113.7', email: 'Alice@Example.com' }
-
-/** A sign-in attempt that ends as a wrong password: its points stay. Returns whether it was let through. */
-async function fail(rl: RateLimits, who: SignInWho): Promise<boolean> {
-  const attempt = await rl.consumeSignIn(who)
-  if (attempt.ok) await attempt.release('failure')
-  return attempt.ok
-}
-
-/** Whether a sign-in attempt would be let through now, without counting it (released as 'void'). */
-async function allowed(rl: RateLimits, who: SignInWho): Promise<Attempt> {
-  const attempt = await rl.consumeSignIn(who)
-  if (attempt.ok) await attempt.release('void')
-  return attempt
-}
+import { ipKey } from './rate-limit-attempt'
 
 describe('keys', () => {
   it('hashes the canonical address, never storing it in clear', () => {
@@ -69,7 +20,7 @@ describe('keys', () => {
 
 describe('in memory', () => {
   it('refuses the attempt after N failures for one email from one address, with a retry delay', async () => {
-    const rl = make()
+    const rl = makeLimits()
     for (let i = 0; i < limits.signInPerEmailIp; i++) expect(await fail(rl, alice)).toBe(true)
     const refused = await rl.consumeSignIn(alice)
     expect(refused.ok).toBe(false)
@@ -82,7 +33,7 @@ describe('in memory', () => {
   })
 
   it('takes the point before the outcome: concurrent attempts pass only as often as the limit allows', async () => {
-    const rl = make()
+    const rl = makeLimits()
     const attempts = await Promise.all(Array.from({ length: 50 }, () => rl.consumeSignIn(alice)))
     expect(attempts.filter((a) => a.ok)).toHaveLength(limits.signInPerEmailIp)
     // While they are in flight, nothing more gets through, the right password included.
@@ -92,7 +43,7 @@ describe('in memory', () => {
   })
 
   it('an attempt given back (no verdict) does not count, and is released once', async () => {
-    const rl = make()
+    const rl = makeLimits()
     for (let i = 0; i < 20; i++) expect(await allowed(rl, alice)).toMatchObject({ ok: true })
     const attempt = await rl.consumeSignIn(alice)
     if (!attempt.ok) throw new Error('refused')
@@ -104,7 +55,7 @@ describe('in memory', () => {
   })
 
   it('a refused attempt counts nowhere: it does not fill the per-account limit', async () => {
-    const rl = make()
+    const rl = makeLimits()
     for (let i = 0; i < limits.signInPerEmailIp; i++) await fail(rl, alice)
     for (let i = 0; i < 20; i++) expect((await rl.consumeSignIn(alice)).ok).toBe(false)
     // The per-email count is still 3 of 5: two more failures from elsewhere, then it is full.
@@ -114,7 +65,7 @@ describe('in memory', () => {
   })
 
   it('a success clears the email+address counter only', async () => {
-    const rl = make()
+    const rl = makeLimits()
     await fail(rl, alice)
     await fail(rl, alice)
     const success = await rl.consumeSignIn(alice)
@@ -128,7 +79,7 @@ describe('in memory', () => {
   })
 
   it('caps one account attacked from many addresses', async () => {
-    const rl = make()
+    const rl = makeLimits()
     for (let i = 0; i < limits.signInPerEmail; i++) {
       expect(await fail(rl, { ip: `198.51.100.${i}`, email: 'alice@example.com' })).toBe(true)
     }
@@ -138,7 +89,7 @@ describe('in memory', () => {
   })
 
   it("a browser holding the account's device cookie is limited per device, not per account", async () => {
-    const rl = make()
+    const rl = makeLimits()
     for (let i = 0; i < limits.signInPerEmail; i++) await fail(rl, { ip: `198.51.100.${i}`, email: alice.email })
     expect((await rl.consumeSignIn({ ip: '192.0.2.99', email: alice.email })).ok).toBe(false)
     const owner = { ip: '192.0.2.99', email: alice.email, device: 'device-1' }
@@ -155,13 +106,13 @@ describe('in memory', () => {
   })
 
   it('caps one address spraying many accounts', async () => {
-    const rl = make()
+    const rl = makeLimits()
     for (let i = 0; i < limits.signInPerIp; i++) await fail(rl, { ip: alice.ip, email: `u${i}@example.com` })
     expect((await rl.consumeSignIn({ ip: alice.ip, email: 'new@example.com' })).ok).toBe(false)
   })
 
   it('limits reset requests per email and per address, and new passwords per address', async () => {
-    const rl = make()
+    const rl = makeLimits()
     expect(await rl.consumeReset(alice)).toMatchObject({ ok: true })
     expect(await rl.consumeReset(alice)).toMatchObject({ ok: true })
     expect(await rl.consumeReset(alice)).toMatchObject({ ok: false })
@@ -175,7 +126,7 @@ describe('in memory', () => {
   })
 
   it('a new password given back (the service failed) does not count', async () => {
-    const rl = make()
+    const rl = makeLimits()
     for (let i = 0; i < 5; i++) {
       const attempt = await rl.consumeNewPassword(alice)
       if (!attempt.ok) throw new Error('refused')
@@ -186,7 +137,7 @@ describe('in memory', () => {
   })
 
   it('20 concurrent second-factor codes for one pending sign-in: only the limit gets through', async () => {
-    const rl = make()
+    const rl = makeLimits()
     const attempts = await Promise.all(
       Array.from({ length: 20 }, () => rl.consumeMfaCode({ ...alice, pending: 'pending-1', account: 'a@example.com' })),
     )
@@ -201,7 +152,7 @@ describe('in memory', () => {
   })
 
   it('a right code forgets its pending sign-in’s count; a code the service never judged gives its point back', async () => {
-    const rl = make()
+    const rl = makeLimits()
     const who = { ...alice, pending: 'pending-3', account: alice.email }
     for (let i = 0; i < 2; i++) {
       const attempt = await rl.consumeMfaCode(who)
@@ -219,7 +170,7 @@ describe('in memory', () => {
   })
 
   it('SMS codes sent: per pending sign-in and per client', async () => {
-    const rl = make()
+    const rl = makeLimits()
     const sends = await Promise.all(
       Array.from({ length: 5 }, () => rl.consumeMfaSms({ ...alice, pending: 'p-a', account: 'a', phone: 'a' })),
     )
@@ -229,7 +180,7 @@ describe('in memory', () => {
   })
 
   it('thousands of refused requests for new addresses from one client leave no key behind', async () => {
-    const rl = make()
+    const rl = makeLimits()
     let passed = 0
     for (let i = 0; i < 3_000; i++) {
       const who = { ...alice, email: `new-${i}@example.com` }
@@ -247,7 +198,7 @@ describe('in memory', () => {
   })
 
   it('the memory store is bounded and never evicts a live per-account counter to make room', async () => {
-    const rl = make(null, 'test', 100)
+    const rl = makeLimits(null, 'test', 100)
     for (let i = 0; i < limits.signInPerEmail; i++) await fail(rl, { ip: `198.51.100.${i}`, email: alice.email })
     // A flood of accepted attempts: a new client and a new address each time.
     for (let i = 0; i < 2_000; i++) {
@@ -260,7 +211,7 @@ describe('in memory', () => {
   })
 
   it('second-factor codes for one account stop at its limit, across clients and pending sign-ins', async () => {
-    const rl = make()
+    const rl = makeLimits()
     let passed = 0
     for (let ip = 0; ip < 5; ip++) {
       for (let p = 0; p < 3; p++) {
@@ -281,7 +232,7 @@ describe('in memory', () => {
   })
 
   it('SMS sends stop at the account limit and at the phone limit, across clients and pending sign-ins', async () => {
-    const rl = make()
+    const rl = makeLimits()
     const sends = async (n: number, who: (i: number) => { account: string; phone: string }) => {
       let passed = 0
       for (let i = 0; i < n; i++) {
@@ -303,7 +254,7 @@ describe('in memory', () => {
   })
 
   it('sign-in links and resets count apart per address; the device cookie holder has its own reset budget', async () => {
-    const rl = make()
+    const rl = makeLimits()
     const strangers = (i: number) => ({ ip: `198.51.100.${i}`, email: alice.email })
     for (let i = 0; i < 5; i++) await rl.consumeEmailLink(strangers(i))
     expect(await rl.consumeEmailLink(strangers(9))).toMatchObject({ ok: false })
@@ -319,7 +270,7 @@ describe('in memory', () => {
     logger.level = 'warn'
     const logs = captureLogs()
     try {
-      const rl = make()
+      const rl = makeLimits()
       for (let i = 0; i < 3; i++) await rl.consumeReset(alice)
       const line = JSON.parse(logs.lines[0] ?? '{}') as Record<string, unknown>
       expect(line).toMatchObject({
@@ -329,179 +280,6 @@ describe('in memory', () => {
         emailHash: hashEmail(alice.email),
       })
       expect(logs.text().toLowerCase()).not.toContain('alice@example.com')
-    } finally {
-      logs.stop()
-      logger.level = 'silent'
-    }
-  })
-})
-
-describe('with Redis', () => {
-  let redisServer: ChildProcess | undefined
-  let url = ''
-
-  async function startRedis() {
-    const port = await getFreePort()
-    redisServer = spawn(
-      '/usr/bin/redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      {
-        stdio: 'ignore',
-      },
-    )
-    url = `redis://127.0.0.1:${port}`
-    const probe = createRateLimits({ limits, redisUrl: url })
-    await waitFor('redis-server', async () => (await probe.redis!.ping().catch(() => '')) === 'PONG', 10_000)
-    await probe.close()
-  }
-
-  async function stopRedis() {
-    // A process killed by a signal has a signalCode and no exitCode.
-    if (!redisServer || redisServer.exitCode !== null || redisServer.signalCode !== null) return
-    const exited = once(redisServer, 'exit')
-    redisServer.kill('SIGKILL')
-    await exited
-  }
-
-  async function ready(rl: RateLimits) {
-    if (rl.redis!.status !== 'ready') await once(rl.redis!, 'ready')
-    return rl
-  }
-
-  beforeAll(startRedis)
-  afterAll(stopRedis)
-
-  it('two replicas sharing Redis count together', async () => {
-    const prefix = `replicas-${Date.now()}`
-    const a = await ready(make(url, prefix))
-    const b = await ready(make(url, prefix))
-    await fail(a, alice)
-    await fail(b, alice)
-    const success = await a.consumeSignIn(alice)
-    if (!success.ok) throw new Error('refused')
-    // In flight on a: the last point is held, b refuses.
-    expect((await b.consumeSignIn(alice)).ok).toBe(false)
-    await success.release('failure')
-    expect((await a.consumeSignIn(alice)).ok).toBe(false)
-    // The clear email never reaches Redis.
-    const stored = await a.redis!.keys(`${prefix}:*`)
-    expect(stored.join()).toContain(hashEmail(alice.email))
-    expect(stored.join().toLowerCase()).not.toContain('alice@example.com')
-  })
-
-  it('concurrent attempts split across two replicas pass only as often as the limit allows', async () => {
-    const prefix = `concurrent-${Date.now()}`
-    const a = await ready(make(url, prefix))
-    const b = await ready(make(url, prefix))
-    const attempts = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).consumeSignIn(alice)))
-    expect(attempts.filter((x) => x.ok)).toHaveLength(limits.signInPerEmailIp)
-    // A success on one replica clears the pair for both.
-    const [first, ...rest] = attempts.filter((x) => x.ok)
-    for (const attempt of rest) await attempt.release('failure')
-    await first!.release('success')
-    expect(await allowed(b, alice)).toMatchObject({ ok: true })
-    // Refused attempts counted nowhere: the per-email counter holds the 2 failures not cleared.
-    const count = await a.redis!.get(`${prefix}:signInPerEmail:${hashEmail(alice.email)}`)
-    expect(Number(count)).toBe(limits.signInPerEmailIp - 1)
-  })
-
-  it('falls back to memory when Redis dies, logs it once, and never rejects', async () => {
-    const unhandled: unknown[] = []
-    const onUnhandled = (reason: unknown) => unhandled.push(reason)
-    process.on('unhandledRejection', onUnhandled)
-    logger.level = 'warn'
-    const logs = captureLogs()
-    try {
-      const rl = await ready(make(url, `fallback-${Date.now()}`))
-      await fail(rl, alice)
-      await stopRedis()
-      // Counting goes on in memory: the limit still applies, it does not fail open.
-      for (let i = 0; i < limits.signInPerEmailIp; i++) await fail(rl, alice)
-      expect((await rl.consumeSignIn(alice)).ok).toBe(false)
-      expect(await rl.consumeNewPassword(alice)).toMatchObject({ ok: true })
-      // A success clears the pair in memory too.
-      const bob = { ...alice, email: 'bob@example.com' }
-      await fail(rl, bob)
-      await fail(rl, bob)
-      const success = await rl.consumeSignIn(bob)
-      if (!success.ok) throw new Error('refused')
-      await success.release('success')
-      for (let i = 0; i < limits.signInPerEmailIp; i++) expect(await fail(rl, bob)).toBe(true)
-      // Let ioredis fail a few reconnections: still one log line.
-      await new Promise((r) => setTimeout(r, 1_500))
-      const fallbacks = logs.lines
-        .map((l) => JSON.parse(l) as Record<string, unknown>)
-        .filter((l) => l.event === 'rate-limit-fallback')
-      expect(fallbacks).toHaveLength(1)
-      expect(fallbacks[0]).toMatchObject({ level: 'error' })
-      await rl.close()
-      expect(unhandled).toEqual([])
-    } finally {
-      process.off('unhandledRejection', onUnhandled)
-      logs.stop()
-      logger.level = 'silent'
-    }
-  })
-})
-
-describe('with Redis set up as deploy/compose.yaml runs it, once it is full', () => {
-  let redisServer: ChildProcess | undefined
-  let url = ''
-
-  /** The Redis arguments of deploy/compose.yaml: what limits need (README, ADR 027). */
-  function composeRedisArgs(): string[] {
-    const compose = readFileSync(new URL('../../../deploy/compose.yaml', import.meta.url), 'utf8')
-    const command = /redis:\n(?:.*\n)*?\s+command: \[(.*)\]/.exec(compose)?.[1] ?? ''
-    return [...command.matchAll(/'([^']*)'/g)].map((m) => m[1]!).slice(1)
-  }
-
-  beforeAll(async () => {
-    const port = await getFreePort()
-    redisServer = spawn(
-      '/usr/bin/redis-server',
-      [...composeRedisArgs(), '--port', String(port), '--bind', '127.0.0.1'],
-      {
-        stdio: 'ignore',
-      },
-    )
-    url = `redis://127.0.0.1:${port}`
-    const probe = createRateLimits({ limits, redisUrl: url })
-    await waitFor('redis-server', async () => (await probe.redis!.ping().catch(() => '')) === 'PONG', 10_000)
-    await probe.close()
-  })
-
-  afterAll(async () => {
-    if (!redisServer || redisServer.exitCode !== null || redisServer.signalCode !== null) return
-    const exited = once(redisServer, 'exit')
-    redisServer.kill('SIGKILL')
-    await exited
-  })
-
-  it('keeps a spent account counter when Redis fills up, and a write it refuses is a refusal', async () => {
-    const rl = make(url, `full-${Date.now()}`)
-    if (rl.redis!.status !== 'ready') await once(rl.redis!, 'ready')
-    const redis = rl.redis!
-    expect(await redis.config('GET', 'maxmemory-policy')).toEqual(['maxmemory-policy', 'noeviction'])
-    for (let i = 0; i < limits.signInPerEmail; i++) await fail(rl, { ip: `198.51.100.${i}`, email: alice.email })
-    // Room for about 2 MB more, then a flood of keys that live longer than the account's counter.
-    const used = Number(/used_memory:(\d+)/.exec(await redis.info('memory'))?.[1])
-    await redis.config('SET', 'maxmemory', String(used + 2 * 1024 * 1024))
-    const filler = 'x'.repeat(4096)
-    let refused = 0
-    for (let i = 0; i < 2_000 && refused === 0; i++) {
-      await redis.set(`flood:${i}`, filler, 'EX', 24 * 3600).catch(() => refused++)
-    }
-    expect(refused).toBe(1)
-    logger.level = 'error'
-    const logs = captureLogs()
-    try {
-      // The account's guesses stay refused: nothing reached a fresh in-memory counter.
-      for (let i = 0; i < 10; i++) {
-        expect((await rl.consumeSignIn({ ip: `192.0.2.${i}`, email: alice.email })).ok).toBe(false)
-      }
-      // A write Redis refuses is a refusal for anyone, said once per limiter at error level.
-      expect((await rl.consumeSignIn({ ip: '192.0.2.99', email: 'fresh@example.com' })).ok).toBe(false)
-      expect(logs.text()).toMatch(/rate-limit-store-full/)
     } finally {
       logs.stop()
       logger.level = 'silent'
