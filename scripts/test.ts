@@ -1,5 +1,6 @@
 /**
- * `npm test`: typecheck, lint, build, unit + integration (vitest), browser (Playwright).
+ * `npm test`: typecheck, lint, build, unit tests, integration tests (vitest), browser tests (Playwright),
+ * then the time each part took.
  * Every step runs even when one fails; the last line sums all suites: `N passed, N failed`.
  * Typecheck and lint count as one check each, so a failure there can never read "0 failed".
  */
@@ -11,14 +12,18 @@ import path from 'node:path'
 const out = mkdtempSync(path.join(tmpdir(), 'portal-test-'))
 // The Node every step runs on: the project's own (ADR 033), which npm puts first on PATH.
 console.log(`Node.js ${process.version} (${process.execPath})`)
+const startedAt = Date.now()
 const totals = { passed: 0, failed: 0, skipped: 0 }
+const times: [string, number][] = []
 
 function run(name: string, command: string, args: string[], env: Record<string, string> = {}): boolean {
   console.log(`\n▶ ${name}: ${command} ${args.join(' ')}`)
   const started = Date.now()
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } })
   const ok = result.status === 0
-  console.log(`${ok ? '✔' : '✘'} ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`)
+  const seconds = (Date.now() - started) / 1000
+  times.push([name, seconds])
+  console.log(`${ok ? '✔' : '✘'} ${name} (${seconds.toFixed(1)} s)`)
   return ok
 }
 
@@ -35,17 +40,22 @@ check('typecheck', 'npx', ['tsc', '--noEmit'])
 check('lint', 'npx', ['eslint', '--max-warnings', '0', '.'])
 check('build', 'npm', ['run', 'build', '--silent'])
 
-const vitestJson = path.join(out, 'vitest.json')
-const vitestOk = run('unit and integration tests', 'npx', [
-  'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`,
-])
-const vitest = readJson<{ numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number }>(vitestJson)
-if (vitest) {
-  totals.passed += vitest.numPassedTests
-  totals.failed += vitest.numFailedTests
-  totals.skipped += vitest.numPendingTests + vitest.numTodoTests
+/** One vitest project (vitest.config.ts): unit tests start nothing, integration tests start the emulator. */
+function vitestProject(project: 'unit' | 'integration') {
+  const json = path.join(out, `vitest-${project}.json`)
+  const ok = run(`${project} tests`, 'npx', [
+    'vitest', 'run', `--project=${project}`, '--reporter=default', '--reporter=json', `--outputFile.json=${json}`,
+  ])
+  const vitest = readJson<{ numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number }>(json)
+  if (vitest) {
+    totals.passed += vitest.numPassedTests
+    totals.failed += vitest.numFailedTests
+    totals.skipped += vitest.numPendingTests + vitest.numTodoTests
+  }
+  if (!ok && (!vitest || vitest.numFailedTests === 0)) totals.failed += 1 // a suite that crashed
 }
-if (!vitestOk && (!vitest || vitest.numFailedTests === 0)) totals.failed += 1 // a suite that crashed
+vitestProject('unit')
+vitestProject('integration')
 
 const playwrightJson = path.join(out, 'playwright.json')
 const playwrightOk = run('browser tests', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson })
@@ -58,6 +68,9 @@ if (playwright) {
 if (!playwrightOk && (!playwright || playwright.stats.unexpected === 0)) totals.failed += 1
 
 rmSync(out, { recursive: true, force: true })
+console.log('\nTime per part:')
+for (const [name, seconds] of times) console.log(`  ${name.padEnd(28)} ${seconds.toFixed(1).padStart(6)} s`)
+console.log(`  ${'total'.padEnd(28)} ${((Date.now() - startedAt) / 1000).toFixed(1).padStart(6)} s`)
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : ''
 console.log(`\n${totals.passed} passed, ${totals.failed} failed${skipped}`)
 process.exit(totals.failed === 0 ? 0 : 1)
