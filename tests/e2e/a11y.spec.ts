@@ -5,29 +5,41 @@ import { expect, test } from './fixtures'
 
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
 const PASSWORD = 'Accessible-Pass-42'
+/** The axe rules that depend on colours: all that differs between the light and dark schemes. */
+const COLOUR_RULES = ['color-contrast', 'link-in-text-block']
 
 /**
  * axe runs inside the page, which needs JavaScript. Without it, the page's HTML as the visitor got
  * it is served again, at the same address and with the same styles, to a page where axe can run
  * (the app's scripts are not loaded, so it stays the no-JavaScript page).
  */
-async function expectNoViolations(page: Page, state: string, scheme: 'light' | 'dark' = 'light') {
+async function expectNoViolations(page: Page, state: string) {
   const jsOff = test.info().project.name === 'no-js'
   let target = page
   if (jsOff) {
     const html = await page.content()
-    const context = await page.context().browser()!.newContext({ colorScheme: scheme, javaScriptEnabled: true })
+    const context = await page.context().browser()!.newContext({ javaScriptEnabled: true })
     target = await context.newPage()
     await target.route('**/*.js', (route) => route.abort())
     await target.route(page.url(), (route) => route.fulfill({ body: html, contentType: 'text/html; charset=utf-8' }))
     await target.goto(page.url())
   }
-  const { violations } = await new AxeBuilder({ page: target }).withTags(WCAG_22_AA).analyze()
-  if (jsOff) await target.context().close()
-  expect(
-    violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    `axe violations on ${state}`,
-  ).toEqual([])
+  const found: string[] = []
+  const list = (scheme: string, violations: { id: string; nodes: { target: unknown[] }[] }[]) =>
+    violations.map((v) => `${scheme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+  try {
+    await target.emulateMedia({ colorScheme: 'light' })
+    found.push(...list('light', (await new AxeBuilder({ page: target }).withTags(WCAG_22_AA).analyze()).violations))
+    // The same page in dark: only colours change, so only the colour rules are run again.
+    await target.emulateMedia({ colorScheme: 'dark' })
+    await target.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)))
+    const dark = await new AxeBuilder({ page: target }).withRules(COLOUR_RULES).analyze()
+    found.push(...list('dark', dark.violations))
+  } finally {
+    if (jsOff) await target.context().close()
+    else await page.emulateMedia({ colorScheme: 'light' })
+  }
+  expect(found, `axe violations on ${state}`).toEqual([])
 }
 
 async function signIn(page: Page, email: string, password: string) {
@@ -37,156 +49,153 @@ async function signIn(page: Page, email: string, password: string) {
   await page.getByRole('button', { name: 'Se connecter' }).click()
 }
 
-for (const scheme of ['light', 'dark'] as const) {
-  test.describe(`every page and state is accessible (${scheme})`, () => {
-    test.use({ colorScheme: scheme })
-    // Each test walks a whole flow and runs axe on every state of it: several times one page's budget.
-    test.describe.configure({ timeout: 90_000 })
+test.describe('every page and state is accessible, light and dark', () => {
+  // Each test walks a whole flow and runs axe on every state of it: several times one page's budget.
+  test.describe.configure({ timeout: 90_000 })
 
-    test('sign-in: empty, field errors, wrong credentials, signed in, logout', async ({ page, admin }) => {
-      await page.goto('/')
-      await expectNoViolations(page, 'sign-in with the privacy notice', scheme)
-      await page.getByRole('button', { name: 'Se connecter' }).click()
-      await expect(page.getByText('Veuillez saisir votre adresse électronique.')).toBeVisible()
-      await expectNoViolations(page, 'sign-in field errors', scheme)
-      const email = uniqueEmail('a11y')
-      await admin.createUser(email, PASSWORD)
-      await signIn(page, email, 'Wrong-password-1')
-      await expect(page.getByRole('alert')).toBeVisible()
-      await expectNoViolations(page, 'sign-in wrong credentials', scheme)
-      await signIn(page, email, PASSWORD)
-      await expect(page.getByRole('heading', { name: 'Votre session est ouverte' })).toBeVisible()
-      await expectNoViolations(page, 'signed in', scheme)
-      await page.goto('/logout')
-      await expectNoViolations(page, 'logout', scheme)
+  test('sign-in: empty, field errors, wrong credentials, signed in, logout', async ({ page, admin }) => {
+    await page.goto('/')
+    await expectNoViolations(page, 'sign-in with the privacy notice')
+    await page.getByRole('button', { name: 'Se connecter' }).click()
+    await expect(page.getByText('Veuillez saisir votre adresse électronique.')).toBeVisible()
+    await expectNoViolations(page, 'sign-in field errors')
+    const email = uniqueEmail('a11y')
+    await admin.createUser(email, PASSWORD)
+    await signIn(page, email, 'Wrong-password-1')
+    await expect(page.getByRole('alert')).toBeVisible()
+    await expectNoViolations(page, 'sign-in wrong credentials')
+    await signIn(page, email, PASSWORD)
+    await expect(page.getByRole('heading', { name: 'Votre session est ouverte' })).toBeVisible()
+    await expectNoViolations(page, 'signed in')
+    await page.goto('/logout')
+    await expectNoViolations(page, 'logout')
+  })
+
+  test('account: the page, "Confirm it’s you" and a wrong password, the password, email and delete forms and their errors, the verification sent', async ({
+    page,
+    admin,
+  }) => {
+    // Long enough to wrap at 320 px: the whole address is shown, never cut.
+    const email = uniqueEmail(`a11y-account-${'long'.repeat(8)}`)
+    await admin.createUser(email, PASSWORD)
+    await page.setViewportSize({ width: 320, height: 640 })
+    await signIn(page, email, PASSWORD)
+    await page.getByRole('link', { name: 'Votre compte' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Votre compte')
+    await expect(page.getByText(email, { exact: true })).toBeVisible()
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+    expect(overflow, 'horizontal scrolling at 320 px').toBeLessThanOrEqual(0)
+    // Each action's label on one line at 320 px (ADR 035).
+    const lines = await page.locator('.actions button, .actions .button-link').evaluateAll((elements) =>
+      elements.map((element) => {
+        const range = document.createRange()
+        range.selectNodeContents(element)
+        const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)))
+        return `${element.textContent}: ${tops.size}`
+      }),
+    )
+    expect(lines.filter((line) => !line.endsWith(': 1')), 'labels on more than one line').toEqual([])
+    await expectNoViolations(page, 'account')
+    await page.getByRole('link', { name: 'Modifier le mot de passe' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Confirmez votre identité')
+    await expectNoViolations(page, 'confirm it’s you')
+    await page.getByLabel('Mot de passe', { exact: true }).fill('Wrong-password-1')
+    await page.getByRole('button', { name: 'Continuer' }).click()
+    await expect(page.getByRole('alert')).toBeVisible()
+    await expectNoViolations(page, 'confirm it’s you, wrong password')
+    await page.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD)
+    await page.getByRole('button', { name: 'Continuer' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Modifier le mot de passe')
+    await expectNoViolations(page, 'change password')
+    await page.getByRole('button', { name: 'Modifier le mot de passe' }).click()
+    await expect(page.getByText('Veuillez confirmer votre nouveau mot de passe.')).toBeVisible()
+    await expectNoViolations(page, 'change password, field errors')
+    await page.goto('/account/email')
+    await expect(page.getByLabel('Nouvelle adresse électronique')).toBeVisible()
+    await expectNoViolations(page, 'change email')
+    await page.goto('/account/delete')
+    await page.getByRole('button', { name: 'Supprimer mon compte' }).click()
+    await expect(page.getByText('Ce n’est pas l’adresse électronique de ce compte.')).toBeVisible()
+    await expectNoViolations(page, 'delete account, wrong address')
+    await page.goto('/account')
+    await page.getByRole('button', { name: 'Vérifier l’adresse' }).click()
+    await expect(page.getByRole('status')).toBeVisible()
+    await expectNoViolations(page, 'account, verification sent')
+  })
+
+  test('second factor: the chooser, the code step and a wrong code, in French and English', async ({
+    page,
+    admin,
+  }) => {
+    const email = uniqueEmail('a11y-mfa')
+    const { localId } = await admin.createUser(email, PASSWORD)
+    const phone = () => `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
+    const [work, other] = [phone(), phone()]
+    await admin.enrollSms(localId, [{ phoneNumber: work, displayName: 'Travail' }, { phoneNumber: other }])
+    await signIn(page, email, PASSWORD)
+    await expect(page.getByText('Choisissez comment confirmer votre identité.')).toBeVisible()
+    await expectNoViolations(page, 'second-factor chooser')
+    await page.getByRole('button', { name: /^Travail/ }).click()
+    await expect(page.getByLabel('Code de vérification')).toBeVisible()
+    await expectNoViolations(page, 'second-factor code step')
+    const code = (await admin.lastSmsCode(work))!
+    await page.getByLabel('Code de vérification').fill(`${code.slice(0, 5)}${(Number(code[5]) + 1) % 10}`)
+    await page.getByRole('button', { name: 'Vérifier' }).click()
+    await expect(page.getByRole('alert')).toBeVisible()
+    await expectNoViolations(page, 'second-factor wrong code')
+
+    await page.getByRole('button', { name: 'English' }).click()
+    await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible()
+    await expectNoViolations(page, 'second-factor code step (en)')
+    await page.getByRole('button', { name: 'Use another method' }).click()
+    await expect(page.getByText('Choose how to confirm it’s you.')).toBeVisible()
+    await expectNoViolations(page, 'second-factor chooser (en)')
+  })
+
+  test('forgot password, new password, invalid link, emailed-link guard', async ({ page }) => {
+    await page.goto('/forgot-password')
+    await expectNoViolations(page, 'forgot password')
+    await page.getByRole('button', { name: 'Envoyer le courriel' }).click()
+    await expect(page.getByText('Veuillez saisir votre adresse électronique.')).toBeVisible()
+    await expectNoViolations(page, 'forgot password field error')
+    await page.getByLabel('Adresse électronique').fill('someone@example.com')
+    await page.getByRole('button', { name: 'Envoyer le courriel' }).click()
+    await expect(page.getByRole('status')).toBeVisible()
+    await expectNoViolations(page, 'email sent')
+    await page.goto('/new-password')
+    await expectNoViolations(page, 'invalid reset link')
+    await page.goto('/action?mode=verifyEmail')
+    await expectNoViolations(page, 'emailed-link guard')
+  })
+
+  test.describe('error pages', () => {
+    test.use({ consoleErrorsExpected: true })
+    test('404', async ({ page }) => {
+      await page.goto('/nope')
+      await expectNoViolations(page, '404')
     })
-
-    test('account: the page, "Confirm it’s you" and a wrong password, the password, email and delete forms and their errors, the verification sent', async ({
-      page,
-      admin,
-    }) => {
-      // Long enough to wrap at 320 px: the whole address is shown, never cut.
-      const email = uniqueEmail(`a11y-account-${'long'.repeat(8)}`)
-      await admin.createUser(email, PASSWORD)
-      await page.setViewportSize({ width: 320, height: 640 })
-      await signIn(page, email, PASSWORD)
-      await page.getByRole('link', { name: 'Votre compte' }).click()
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Votre compte')
-      await expect(page.getByText(email, { exact: true })).toBeVisible()
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-      expect(overflow, 'horizontal scrolling at 320 px').toBeLessThanOrEqual(0)
-      // Each action's label on one line at 320 px (ADR 035).
-      const lines = await page.locator('.actions button, .actions .button-link').evaluateAll((elements) =>
-        elements.map((element) => {
-          const range = document.createRange()
-          range.selectNodeContents(element)
-          const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)))
-          return `${element.textContent}: ${tops.size}`
-        }),
-      )
-      expect(lines.filter((line) => !line.endsWith(': 1')), 'labels on more than one line').toEqual([])
-      await expectNoViolations(page, 'account', scheme)
-      await page.getByRole('link', { name: 'Modifier le mot de passe' }).click()
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Confirmez votre identité')
-      await expectNoViolations(page, 'confirm it’s you', scheme)
-      await page.getByLabel('Mot de passe', { exact: true }).fill('Wrong-password-1')
-      await page.getByRole('button', { name: 'Continuer' }).click()
-      await expect(page.getByRole('alert')).toBeVisible()
-      await expectNoViolations(page, 'confirm it’s you, wrong password', scheme)
-      await page.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD)
-      await page.getByRole('button', { name: 'Continuer' }).click()
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Modifier le mot de passe')
-      await expectNoViolations(page, 'change password', scheme)
-      await page.getByRole('button', { name: 'Modifier le mot de passe' }).click()
-      await expect(page.getByText('Veuillez confirmer votre nouveau mot de passe.')).toBeVisible()
-      await expectNoViolations(page, 'change password, field errors', scheme)
-      await page.goto('/account/email')
-      await expect(page.getByLabel('Nouvelle adresse électronique')).toBeVisible()
-      await expectNoViolations(page, 'change email', scheme)
-      await page.goto('/account/delete')
-      await page.getByRole('button', { name: 'Supprimer mon compte' }).click()
-      await expect(page.getByText('Ce n’est pas l’adresse électronique de ce compte.')).toBeVisible()
-      await expectNoViolations(page, 'delete account, wrong address', scheme)
-      await page.goto('/account')
-      await page.getByRole('button', { name: 'Vérifier l’adresse' }).click()
-      await expect(page.getByRole('status')).toBeVisible()
-      await expectNoViolations(page, 'account, verification sent', scheme)
-    })
-
-    test('second factor: the chooser, the code step and a wrong code, in French and English', async ({
-      page,
-      admin,
-    }) => {
-      const email = uniqueEmail('a11y-mfa')
-      const { localId } = await admin.createUser(email, PASSWORD)
-      const phone = () => `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
-      const [work, other] = [phone(), phone()]
-      await admin.enrollSms(localId, [{ phoneNumber: work, displayName: 'Travail' }, { phoneNumber: other }])
-      await signIn(page, email, PASSWORD)
-      await expect(page.getByText('Choisissez comment confirmer votre identité.')).toBeVisible()
-      await expectNoViolations(page, 'second-factor chooser', scheme)
-      await page.getByRole('button', { name: /^Travail/ }).click()
-      await expect(page.getByLabel('Code de vérification')).toBeVisible()
-      await expectNoViolations(page, 'second-factor code step', scheme)
-      const code = (await admin.lastSmsCode(work))!
-      await page.getByLabel('Code de vérification').fill(`${code.slice(0, 5)}${(Number(code[5]) + 1) % 10}`)
-      await page.getByRole('button', { name: 'Vérifier' }).click()
-      await expect(page.getByRole('alert')).toBeVisible()
-      await expectNoViolations(page, 'second-factor wrong code', scheme)
-
-      await page.getByRole('button', { name: 'English' }).click()
-      await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible()
-      await expectNoViolations(page, 'second-factor code step (en)', scheme)
-      await page.getByRole('button', { name: 'Use another method' }).click()
-      await expect(page.getByText('Choose how to confirm it’s you.')).toBeVisible()
-      await expectNoViolations(page, 'second-factor chooser (en)', scheme)
-    })
-
-    test('forgot password, new password, invalid link, emailed-link guard', async ({ page }) => {
-      await page.goto('/forgot-password')
-      await expectNoViolations(page, 'forgot password', scheme)
-      await page.getByRole('button', { name: 'Envoyer le courriel' }).click()
-      await expect(page.getByText('Veuillez saisir votre adresse électronique.')).toBeVisible()
-      await expectNoViolations(page, 'forgot password field error', scheme)
-      await page.getByLabel('Adresse électronique').fill('someone@example.com')
-      await page.getByRole('button', { name: 'Envoyer le courriel' }).click()
-      await expect(page.getByRole('status')).toBeVisible()
-      await expectNoViolations(page, 'email sent', scheme)
-      await page.goto('/new-password')
-      await expectNoViolations(page, 'invalid reset link', scheme)
-      await page.goto('/action?mode=verifyEmail')
-      await expectNoViolations(page, 'emailed-link guard', scheme)
-    })
-
-    test.describe('error pages', () => {
-      test.use({ consoleErrorsExpected: true })
-      test('404', async ({ page }) => {
-        await page.goto('/nope')
-        await expectNoViolations(page, '404', scheme)
-      })
-      for (const locale of ['fr-FR', 'en-US']) {
-        test.describe(locale, () => {
-          test.use({ locale })
-          test('a status of its own (414) and 404', async ({ page }) => {
-            expect((await page.goto(`/?q=${'a'.repeat(9000)}`))?.status()).toBe(414)
-            await expect(page.getByRole('heading', { level: 1 })).toHaveText(locale === 'fr-FR' ? 'Adresse trop longue' : 'Address too long')
-            await expectNoViolations(page, `414 (${locale})`, scheme)
-            await page.goto('/nope')
-            await expectNoViolations(page, `404 (${locale})`, scheme)
-          })
+    for (const locale of ['fr-FR', 'en-US']) {
+      test.describe(locale, () => {
+        test.use({ locale })
+        test('a status of its own (414) and 404', async ({ page }) => {
+          expect((await page.goto(`/?q=${'a'.repeat(9000)}`))?.status()).toBe(414)
+          await expect(page.getByRole('heading', { level: 1 })).toHaveText(locale === 'fr-FR' ? 'Adresse trop longue' : 'Address too long')
+          await expectNoViolations(page, `414 (${locale})`)
+          await page.goto('/nope')
+          await expectNoViolations(page, `404 (${locale})`)
         })
-      }
-    })
-
-    test.describe('in English', () => {
-      test.use({ locale: 'en-US' })
-      test('sign-in', async ({ page }) => {
-        await page.goto('/')
-        await expectNoViolations(page, 'English sign-in', scheme)
       })
+    }
+  })
+
+  test.describe('in English', () => {
+    test.use({ locale: 'en-US' })
+    test('sign-in', async ({ page }) => {
+      await page.goto('/')
+      await expectNoViolations(page, 'English sign-in')
     })
   })
-}
+})
 
 test('the new-password form is accessible, rules included', async ({ page, admin, baseURL }) => {
   const email = uniqueEmail('a11y-reset')
