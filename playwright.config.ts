@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test'
 
 /**
  * Debian's Chromium, never a downloaded browser. Every spec runs twice: with JavaScript
- * (the enhanced app) and without it (plain HTML forms).
+ * (the enhanced app) and without it (plain HTML forms), except those tagged below.
  */
 const launchOptions = {
   executablePath: '/usr/bin/chromium',
@@ -29,7 +29,9 @@ export default defineConfig({
   use: { launchOptions, locale: 'fr-FR', trace: 'off', screenshot: 'off' },
   projects: [
     // A test tagged @js-only or @no-js-only is about one of the two: it runs in that project alone.
+    // One tagged @once makes its own browser context or sends bare HTTP requests, so it would be the
+    // same test in both: it runs in `js` alone.
     { name: 'js', use: { javaScriptEnabled: true }, grepInvert: /@no-js-only/ },
-    { name: 'no-js', use: { javaScriptEnabled: false }, grepInvert: /@js-only/ },
+    { name: 'no-js', use: { javaScriptEnabled: false }, grepInvert: /@js-only|@once/ },
   ],
 })

@@ -18,14 +18,14 @@ test.describe('language', () => {
     })
   })
 
-  test('no Accept-Language renders French', async ({ baseURL }) => {
+  test('no Accept-Language renders French', { tag: '@once' }, async ({ baseURL }) => {
     const response = await fetch(`${baseURL}/`)
     const html = await response.text()
     expect(html).toContain('<html lang="fr-FR"')
     expect(html).toContain('<h1>Connexion</h1>')
   })
 
-  test('q-values decide between the languages', async ({ baseURL }) => {
+  test('q-values decide between the languages', { tag: '@once' }, async ({ baseURL }) => {
     const response = await fetch(`${baseURL}/`, { headers: { 'Accept-Language': 'de;q=1, fr;q=0.4, en;q=0.8' } })
     expect(await response.text()).toContain('<h1>Sign In</h1>')
   })

@@ -11,8 +11,8 @@ import { expect, test } from './fixtures'
  * answer 403 with its translated error page, and nothing may change: no session, no email sent,
  * no password changed, no session ended, no cookie set.
  *
- * The attacker's browser context is made here (JavaScript on, French), so every test runs the
- * same way in the `js` and `no-js` projects.
+ * The attacker's browser context is made here (JavaScript on, French): the same test in the `js`
+ * and `no-js` projects, so it runs once (@once).
  *
  * Three positions per action:
  * - cross-site (http://127.0.0.1:X → http://localhost:Y) without the token: the plain attack;
@@ -258,7 +258,7 @@ async function victimContext(browser: Browser, baseURL: string) {
   return browser.newContext({ baseURL, javaScriptEnabled: true, locale: 'fr-FR' })
 }
 
-test.describe('cross-site form posts are refused with 403 and change nothing', () => {
+test.describe('cross-site form posts are refused with 403 and change nothing', { tag: '@once' }, () => {
   for (const scenario of scenarios) {
     for (const variant of variants) {
       test(`${scenario.name} (${scenario.path}) — ${variant}`, async ({ browser, admin, baseURL }) => {

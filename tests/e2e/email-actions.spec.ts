@@ -241,7 +241,7 @@ test.describe('in English', () => {
 
 test.describe('over HTTP', () => {
   for (const mode of ['verifyEmail', 'recoverEmail', 'verifyAndChangeEmail', 'revertSecondFactorAddition']) {
-    test(`${mode} with an unknown code is an invalid link (400)`, async ({ request }) => {
+    test(`${mode} with an unknown code is an invalid link (400)`, { tag: '@once' }, async ({ request }) => {
       const first = await request.get(`/action?mode=${mode}&oobCode=not-a-code&apiKey=key&continueUrl=x&lang=en`, {
         maxRedirects: 0,
       })
@@ -255,7 +255,7 @@ test.describe('over HTTP', () => {
     })
   }
 
-  test('the confirm POST needs the CSRF token', async ({ request }) => {
+  test('the confirm POST needs the CSRF token', { tag: '@once' }, async ({ request }) => {
     const response = await request.post('/action', { form: { csrf: 'forged' }, maxRedirects: 0 })
     expect(response.status()).toBe(403)
   })

@@ -139,7 +139,7 @@ test.describe('in English', () => {
 })
 
 test.describe('over HTTP', () => {
-  test('known and unknown addresses get byte-identical answers, with the email cookie', async ({ request, admin }) => {
+  test('known and unknown addresses get byte-identical answers, with the email cookie', { tag: '@once' }, async ({ request, admin }) => {
     const known = uniqueEmail('known')
     await admin.createUser(known, 'Correct-Horse-42')
     const answers = []
@@ -163,7 +163,7 @@ test.describe('over HTTP', () => {
     expect(answers[0]).toEqual(answers[1])
   })
 
-  test('the link keeps the redirect, which the sign-in honours', async ({ request, admin, baseURL }) => {
+  test('the link keeps the redirect, which the sign-in honours', { tag: '@once' }, async ({ request, admin, baseURL }) => {
     const email = uniqueEmail('redirect')
     const sent = await postForm(
       request,

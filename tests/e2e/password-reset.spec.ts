@@ -129,7 +129,7 @@ test('an invalid or used code shows the invalid-link message with a way to ask a
 })
 
 test.describe('the emailed-link guard', () => {
-  test('a reset link goes to /new-password without mode and apiKey', async ({ request }) => {
+  test('a reset link goes to /new-password without mode and apiKey', { tag: '@once' }, async ({ request }) => {
     const response = await request.get('/action?mode=resetPassword&oobCode=abc&apiKey=key&lang=fr&continueUrl=x', {
       maxRedirects: 0,
     })
@@ -147,7 +147,7 @@ test.describe('the emailed-link guard', () => {
   }
 })
 
-test('the reset request answers byte-identically for a known and an unknown address', async ({ request, admin }) => {
+test('the reset request answers byte-identically for a known and an unknown address', { tag: '@once' }, async ({ request, admin }) => {
   const known = uniqueEmail('known')
   await admin.createUser(known, OLD_PASSWORD)
   const answers = []
@@ -164,7 +164,7 @@ test('the reset request answers byte-identically for a known and an unknown addr
   expect(answers[0]).toEqual(answers[1])
 })
 
-test('no code, password or token reaches the logs over the whole flow', async ({ playwright }) => {
+test('no code, password or token reaches the logs over the whole flow', { tag: '@once' }, async ({ playwright }) => {
   const emulatorOrigin = process.env.EMULATOR_ORIGIN!
   const projectId = process.env.EMULATOR_PROJECT_ID!
   const portal = await startPortal({
@@ -199,7 +199,7 @@ test('no code, password or token reaches the logs over the whole flow', async ({
   }
 })
 
-test('a new password ends every session that existed before it', async ({ request, admin, playwright, baseURL }) => {
+test('a new password ends every session that existed before it', { tag: '@once' }, async ({ request, admin, playwright, baseURL }) => {
   const email = uniqueEmail('revoke')
   await admin.createUser(email, OLD_PASSWORD)
   expect((await postForm(request, '/?index', { email, password: OLD_PASSWORD })).status()).toBe(303)

@@ -204,7 +204,7 @@ test.describe('over HTTP', () => {
     expect(mine().length - before).toBe(CODE_LIMIT)
   })
 
-  test('the step without a pending sign-in sends back to sign in', async ({ request }) => {
+  test('the step without a pending sign-in sends back to sign in', { tag: '@once' }, async ({ request }) => {
     const response = await request.get('/second-factor', { maxRedirects: 0 })
     expect(response.status()).toBe(302)
     expect(response.headers()['location']).toBe('/?mfaError=expired')

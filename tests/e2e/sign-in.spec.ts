@@ -72,7 +72,7 @@ test.describe('signing in', () => {
 })
 
 test.describe('sign-in over HTTP', () => {
-  test('success answers 303 with the session cookie and no-store', async ({ request, admin, baseURL }) => {
+  test('success answers 303 with the session cookie and no-store', { tag: '@once' }, async ({ request, admin, baseURL }) => {
     const email = uniqueEmail('http')
     await admin.createUser(email, PASSWORD)
     const response = await postForm(request, '/?index', { email, password: PASSWORD })
@@ -87,7 +87,7 @@ test.describe('sign-in over HTTP', () => {
     expect(baseURL).toMatch(/^http:\/\/localhost/)
   })
 
-  test('a wrong password and an unknown email answer byte-identically', async ({ request, admin }) => {
+  test('a wrong password and an unknown email answer byte-identically', { tag: '@once' }, async ({ request, admin }) => {
     const email = uniqueEmail('enum')
     await admin.createUser(email, PASSWORD)
     const wrong = await postForm(request, '/?index', { email, password: 'Wrong-password-1' })
@@ -102,7 +102,7 @@ test.describe('sign-in over HTTP', () => {
     expect(a).toBe(b)
   })
 
-  test('a disabled account gets the same message', async ({ request, admin }) => {
+  test('a disabled account gets the same message', { tag: '@once' }, async ({ request, admin }) => {
     const email = uniqueEmail('disabled')
     const { localId } = await admin.createUser(email, PASSWORD)
     await admin.disableUser(localId)
@@ -111,7 +111,7 @@ test.describe('sign-in over HTTP', () => {
     expect(alertMarkup(await response.text())).toContain('Adresse électronique ou mot de passe incorrect')
   })
 
-  test('a redirect to an authorized domain is followed; an open redirect is refused', async ({ request, admin }) => {
+  test('a redirect to an authorized domain is followed; an open redirect is refused', { tag: '@once' }, async ({ request, admin }) => {
     const email = uniqueEmail('redirect')
     await admin.createUser(email, PASSWORD)
     const evil = await postForm(request, '/?index', { email, password: PASSWORD, redirect: 'https://evil.example/' }, { formPage: '/?redirect=x' })
@@ -122,7 +122,7 @@ test.describe('sign-in over HTTP', () => {
     expect(ok.headers()['location']).toBe('http://localhost:9/after')
   })
 
-  test('after logout the old session cookie is rejected', async ({ request, admin, playwright, baseURL }) => {
+  test('after logout the old session cookie is rejected', { tag: '@once' }, async ({ request, admin, playwright, baseURL }) => {
     const email = uniqueEmail('logout')
     await admin.createUser(email, PASSWORD)
     const signIn = await postForm(request, '/?index', { email, password: PASSWORD })
@@ -141,7 +141,7 @@ test.describe('sign-in over HTTP', () => {
     await replay.dispose()
   })
 
-  test('an identity service that is down gives 503 and the unexpected-error message', async ({ playwright }) => {
+  test('an identity service that is down gives 503 and the unexpected-error message', { tag: '@once' }, async ({ playwright }) => {
     const closedPort = await getFreePort()
     const portal = await startPortal({ FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${closedPort}`, IDENTITY_TIMEOUT_MS: '2000' })
     try {

@@ -186,7 +186,7 @@ test.describe('in English', () => {
 })
 
 test.describe('over HTTP', () => {
-  test('the start needs the CSRF token', async ({ request }) => {
+  test('the start needs the CSRF token', { tag: '@once' }, async ({ request }) => {
     const response = await request.post('/sso/start', { form: { csrf: 'forged' }, maxRedirects: 0 })
     expect(response.status()).toBe(403)
   })
