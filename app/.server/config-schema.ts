@@ -82,6 +82,7 @@ export const EnvSchema = z
       )
       .optional(),
     FLAGS_OFREP_HEADERS: z.string().transform(parseHeaderList).optional(),
+    FLAGS_OFREP_MAX_AGE: z.coerce.number().int().min(1).max(3_600).default(30),
     FLAG_SSO: z.enum(['true', 'false']).optional(),
     FLAG_EMAIL_LINK_SIGN_IN: z.enum(['true', 'false']).optional(),
     SSO_PROVIDER_ID: z.string().regex(/^[\w.-]{1,128}$/).optional(),

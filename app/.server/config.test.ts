@@ -125,10 +125,11 @@ describe('configuration', () => {
     const none = parseConfig({})
     expect(none.ok && none.config.flagsRemote).toBeNull()
     const bare = parseConfig({ FLAGS_OFREP_URL: 'https://flags.example.com/' })
-    expect(bare.ok && bare.config.flagsRemote).toEqual({ url: 'https://flags.example.com', headers: [] })
+    expect(bare.ok && bare.config.flagsRemote).toEqual({ url: 'https://flags.example.com', headers: [], maxAgeMs: 30_000 })
     const withHeaders = parseConfig({
       FLAGS_OFREP_URL: 'http://127.0.0.1:8016/base',
       FLAGS_OFREP_HEADERS: 'Authorization: Bearer xyz:1=, X-Env:prod ,',
+      FLAGS_OFREP_MAX_AGE: '5',
     })
     expect(withHeaders.ok && withHeaders.config.flagsRemote).toEqual({
       url: 'http://127.0.0.1:8016/base',
@@ -136,7 +137,13 @@ describe('configuration', () => {
         ['Authorization', 'Bearer xyz:1='],
         ['X-Env', 'prod'],
       ],
+      maxAgeMs: 5_000,
     })
+  })
+
+  it.each(['0', '3601', '1.5', 'soon'])('rejects FLAGS_OFREP_MAX_AGE=%s', (value) => {
+    const result = parseConfig({ FLAGS_OFREP_URL: 'https://flags.example.com', FLAGS_OFREP_MAX_AGE: value })
+    expect(result).toEqual({ ok: false, errors: [expect.stringMatching(/^FLAGS_OFREP_MAX_AGE: /)] })
   })
 
   it.each([

@@ -75,7 +75,11 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     flagsFile: env.FLAGS_FILE ?? null,
     /** The remote flag service (OFREP); its base URL without a trailing slash. */
     flagsRemote: env.FLAGS_OFREP_URL
-      ? { url: env.FLAGS_OFREP_URL.replace(/\/+$/, ''), headers: env.FLAGS_OFREP_HEADERS ?? [] }
+      ? {
+          url: env.FLAGS_OFREP_URL.replace(/\/+$/, ''),
+          headers: env.FLAGS_OFREP_HEADERS ?? [],
+          maxAgeMs: env.FLAGS_OFREP_MAX_AGE * 1000,
+        }
       : null,
     flagOverrides: {
       sso: bool(env.FLAG_SSO),

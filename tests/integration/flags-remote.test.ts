@@ -223,11 +223,11 @@ describe('remote feature flags (OFREP) in the portal', () => {
   it('a 40 MB answer is not read past 64 KiB: the portal stays alive and keeps the last values, warns once', async () => {
     const huge = await startHugeServer(40 * 1024 * 1024)
     try {
-      const p = await portal({ FLAGS_OFREP_URL: huge.url, SSO_PROVIDER_ID: 'oidc.test' })
+      const p = await portal({ FLAGS_OFREP_URL: huge.url, SSO_PROVIDER_ID: 'oidc.test', FLAGS_OFREP_MAX_AGE: '2' })
       expect((await signInPage(p)).title).toBe(SSO_TITLE)
-      // Past the cache's age (30 s), a page starts a refresh in the background: the huge answer.
+      // Past the cache's age (FLAGS_OFREP_MAX_AGE), a page starts a refresh in the background: the huge answer.
       const calls = huge.requests
-      await new Promise((resolve) => setTimeout(resolve, 31_000))
+      await new Promise((resolve) => setTimeout(resolve, 2_500))
       expect((await signInPage(p)).title).toBe(SSO_TITLE)
       // Every answer begun has ended: read to its end, or dropped by the portal.
       await waitFor('the huge answer to end', async () => huge.requests > calls && huge.ended === huge.requests, 30_000)
@@ -277,7 +277,7 @@ describe('RemoteFlags cache', () => {
     const service = await startOfrepServer({ sso: true, emailLinkSignIn: false })
     const logs = captureLogs()
     try {
-      const flags = new RemoteFlags({ url: service.url, headers: [['Authorization', TOKEN]] }, timing)
+      const flags = new RemoteFlags({ url: service.url, headers: [['Authorization', TOKEN]], maxAgeMs: timing.maxAgeMs }, timing)
       expect(await flags.get()).toEqual({ sso: true, emailLinkSignIn: false })
 
       service.failWith = 503
@@ -314,7 +314,7 @@ describe('RemoteFlags cache', () => {
       )?.value ?? NaN
     const service = await startOfrepServer({ sso: true })
     try {
-      const flags = new RemoteFlags({ url: service.url, headers: [] }, timing)
+      const flags = new RemoteFlags({ url: service.url, headers: [], maxAgeMs: timing.maxAgeMs }, timing)
       expect(await flags.get()).toEqual({ sso: true })
       expect(await cacheAge()).toBeLessThan(1)
 
@@ -337,7 +337,7 @@ describe('RemoteFlags cache', () => {
     service.contentType = 'text/html; charset=utf-8'
     const logs = captureLogs()
     try {
-      const flags = new RemoteFlags({ url: service.url, headers: [] }, timing)
+      const flags = new RemoteFlags({ url: service.url, headers: [], maxAgeMs: timing.maxAgeMs }, timing)
       expect(await flags.get()).toEqual({})
       await waitFor('the warning', async () => logs.text().includes('flags-remote-failed'), 3_000)
       expect(logs.text()).toContain('not JSON: text/html')
@@ -354,7 +354,10 @@ describe('RemoteFlags cache', () => {
   it('never makes a caller wait longer than the first wait, nor at all once it has waited', async () => {
     const service = await startOfrepServer({ sso: true }, 2_000)
     try {
-      const flags = new RemoteFlags({ url: service.url, headers: [] }, { ...timing, callTimeoutMs: 5_000 })
+      const flags = new RemoteFlags(
+        { url: service.url, headers: [], maxAgeMs: timing.maxAgeMs },
+        { ...timing, callTimeoutMs: 5_000 },
+      )
       expect(await flags.get()).toEqual({})
       expect(await flags.get()).toEqual({})
       // Both callers had their answer while the service had answered nothing: neither waited for it.

@@ -26,8 +26,6 @@ const PROVIDER_TIMEOUT_MS = 2_000
 const REMOTE_CALL_TIMEOUT_MS = 2_000
 /** The longest any page waits for the remote service's very first answer. */
 const FIRST_WAIT_MS = 300
-/** How old the remote values may get before a page starts a background refresh. */
-const REMOTE_MAX_AGE_MS = 30_000
 /**
  * The most of one answer that is read: an evaluation is a few hundred bytes, and a parsed answer
  * costs many times its size (a 40 MB one exhausts the 192 MB heap).
@@ -94,11 +92,12 @@ export class RemoteFlags {
   private readonly client: Client
 
   constructor(
-    remote: { url: string; headers: Array<[string, string]> },
+    /** `maxAgeMs`: how old its values may get before a page starts a background refresh. */
+    remote: { url: string; headers: Array<[string, string]>; maxAgeMs: number },
     private readonly timing = {
       callTimeoutMs: REMOTE_CALL_TIMEOUT_MS,
       firstWaitMs: FIRST_WAIT_MS,
-      maxAgeMs: REMOTE_MAX_AGE_MS,
+      maxAgeMs: remote.maxAgeMs,
     },
   ) {
     const provider = new OFREPProvider({
