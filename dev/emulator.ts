@@ -98,6 +98,14 @@ async function stopChild(child: ChildProcess, exited: Promise<unknown>) {
   clearTimeout(timer)
 }
 
+/** An email the emulator "sent", from its documented `…/oobCodes` endpoint. */
+export interface OobCode {
+  email: string
+  oobCode: string
+  oobLink: string
+  requestType: string
+}
+
 /** Emulator-only administration, as Firebase documents it. */
 export function emulatorAdmin(emulator: Pick<Emulator, 'origin' | 'projectId'>) {
   const api = `${emulator.origin}/identitytoolkit.googleapis.com/v1`
@@ -115,6 +123,25 @@ export function emulatorAdmin(emulator: Pick<Emulator, 'origin' | 'projectId'>) 
     )
     return body.verificationCodes ?? []
   }
+  async function oobCodes(): Promise<OobCode[]> {
+    const body = await call<{ oobCodes?: [] }>(`${emulator.origin}/emulator/v1/projects/${emulator.projectId}/oobCodes`, {
+      method: 'GET',
+    })
+    return body.oobCodes ?? []
+  }
+  /** See `emailed` below. */
+  async function emailed(email: string, requestType: string, { after = 0, timeoutMs = 15_000 } = {}): Promise<OobCode> {
+    let found: OobCode[] = []
+    await waitFor(
+      `a ${requestType} email to ${email}`,
+      async () => {
+        found = (await oobCodes()).filter((c) => c.email === email && c.requestType === requestType)
+        return found.length > after
+      },
+      timeoutMs,
+    )
+    return found.at(-1)!
+  }
   return {
     async createUser(email: string, password: string): Promise<{ localId: string; idToken: string; refreshToken: string }> {
       return call(`${api}/accounts:signUp?key=${EMULATOR_API_KEY}`, {
@@ -130,11 +157,18 @@ export function emulatorAdmin(emulator: Pick<Emulator, 'origin' | 'projectId'>) 
         body: JSON.stringify({ localId, disableUser: true }),
       })
     },
-    async oobCodes(): Promise<Array<{ email: string; oobCode: string; oobLink: string; requestType: string }>> {
-      const body = await call<{ oobCodes?: [] }>(`${emulator.origin}/emulator/v1/projects/${emulator.projectId}/oobCodes`, {
-        method: 'GET',
-      })
-      return body.oobCodes ?? []
+    /** Every email the emulator "sent", oldest first. */
+    oobCodes,
+    /**
+     * The newest email of this kind (`PASSWORD_RESET`, `EMAIL_SIGNIN`, `VERIFY_EMAIL`, …) the
+     * emulator "sent" to `email`, waiting up to `timeoutMs` for it: the portal sends some off the
+     * response path. `after`: how many of its kind to that address come before, so that only a
+     * newer one is taken.
+     */
+    emailed,
+    /** The link of that email as the portal's own /action page (what the email template points at). */
+    async emailedLink(email: string, requestType: string, portalUrl: string, options?: { after?: number }): Promise<string> {
+      return `${portalUrl}/action${new URL((await emailed(email, requestType, options)).oobLink).search}`
     },
     /** The account's id (emulator admin lookup by email), or null when there is none. */
     async localIdOf(email: string): Promise<string | null> {

@@ -1,5 +1,4 @@
 import type { Page } from '@playwright/test'
-import type { emulatorAdmin } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
 import { expect, ownPortal, test as base } from './fixtures'
 
@@ -10,7 +9,6 @@ import { expect, ownPortal, test as base } from './fixtures'
  */
 
 const PASSWORD = 'Correct-Horse-42'
-type Admin = ReturnType<typeof emulatorAdmin>
 
 const test = base.extend<object, { addressPortal: Portal }>({
   addressPortal: ownPortal(() => ({ FLAG_EMAIL_LINK_SIGN_IN: 'true', RATE_LIMIT_RESET_PER_IP: '1000' })),
@@ -86,22 +84,6 @@ async function expectWholeNow(page: Page, email: string) {
   expect(found.sameLine, `“${found.nextChar}” stays on the address's last line`).toBe(true)
 }
 
-async function resetLink(admin: Admin, email: string, portalUrl: string): Promise<string> {
-  await expect
-    .poll(async () => (await admin.oobCodes()).some((c) => c.email === email && c.requestType === 'PASSWORD_RESET'))
-    .toBe(true)
-  const code = (await admin.oobCodes()).filter((c) => c.email === email && c.requestType === 'PASSWORD_RESET').at(-1)!
-  return `${portalUrl}/action${new URL(code.oobLink).search}`
-}
-
-async function signInLink(admin: Admin, email: string, portalUrl: string): Promise<string> {
-  await expect
-    .poll(async () => (await admin.oobCodes()).some((c) => c.email === email && c.requestType === 'EMAIL_SIGNIN'))
-    .toBe(true)
-  const code = (await admin.oobCodes()).filter((c) => c.email === email && c.requestType === 'EMAIL_SIGNIN').at(-1)!
-  return `${portalUrl}/action${new URL(code.oobLink).search}`
-}
-
 test.describe('from 320 to 1280 px', () => {
   test('the signed-in page shows the long address whole', async ({ page, admin }) => {
     const email = longAddress()
@@ -125,7 +107,7 @@ test.describe('from 320 to 1280 px', () => {
     await page.getByLabel('Adresse électronique').fill(email)
     await page.getByRole('button', { name: 'Envoyer le courriel' }).click()
     await expect(page.getByRole('status')).toBeVisible()
-    await page.goto(await resetLink(admin, email, baseURL!))
+    await page.goto(await admin.emailedLink(email, 'PASSWORD_RESET', baseURL!))
     await expect(page.getByRole('heading', { name: 'Veuillez saisir un nouveau mot de passe' })).toBeVisible()
     await expectWhole(page, email)
   })
@@ -139,7 +121,7 @@ test.describe('from 320 to 1280 px', () => {
     await page.goto('/')
     await page.getByLabel('Adresse électronique').fill(email)
     await page.getByRole('button', { name: 'Connexion par courriel' }).click()
-    await page.goto(await signInLink(admin, email, baseURL!))
+    await page.goto(await admin.emailedLink(email, 'EMAIL_SIGNIN', baseURL!))
     await expect(page.getByRole('heading', { name: 'Connexion par courriel' })).toBeVisible()
     await expectWhole(page, email)
   })

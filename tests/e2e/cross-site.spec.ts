@@ -64,15 +64,6 @@ function identity() {
   }
 }
 
-async function resetCodeFor(admin: Admin, email: string): Promise<string> {
-  for (let i = 0; i < 50; i++) {
-    const code = (await admin.oobCodes()).filter((c) => c.email === email && c.requestType === 'PASSWORD_RESET').at(-1)
-    if (code) return code.oobCode
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  throw new Error(`no reset code for ${email}`)
-}
-
 async function cookieNamed(context: BrowserContext, url: string, name: string) {
   return (await context.cookies(url)).find((c) => c.name === name)
 }
@@ -136,7 +127,7 @@ const scenarios: Scenario[] = [
       await admin.createUser(email, PASSWORD)
       const api = identity()
       await api.sendReset(email)
-      const oobCode = await resetCodeFor(admin, email)
+      const oobCode = (await admin.emailed(email, 'PASSWORD_RESET')).oobCode
       // The victim opened the emailed link: the code now sits in the reset_code cookie.
       const victim = await context.newPage()
       await victim.goto(

@@ -1,6 +1,6 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { EMULATOR_API_KEY, type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { EMULATOR_API_KEY, uniqueEmail } from '../../dev/emulator'
 import { alertMarkup, postForm } from '../support/http-forms'
 import { startPortal, type Portal } from '../../dev/portal'
 import { expect, test as base } from './fixtures'
@@ -13,7 +13,6 @@ import { expect, test as base } from './fixtures'
  */
 
 const PASSWORD = 'Correct-Horse-42'
-type Admin = ReturnType<typeof emulatorAdmin>
 
 /** A call to the emulator's public API, as a client app would make it. */
 async function identity(path: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -28,16 +27,6 @@ async function identity(path: string, body: Record<string, unknown>): Promise<Re
   const json = (await res.json()) as Record<string, unknown>
   if (!res.ok) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json)}`)
   return json
-}
-
-/** The emailed link, as the emulator recorded it, pointed at the portal's /action. */
-async function emailedLink(admin: Admin, email: string, requestType: string, portalUrl: string): Promise<string> {
-  for (let i = 0; i < 50; i++) {
-    const code = (await admin.oobCodes()).filter((c) => c.email === email && c.requestType === requestType).at(-1)
-    if (code) return `${portalUrl}/action${new URL(code.oobLink).search}`
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  throw new Error(`no ${requestType} email for ${email}`)
 }
 
 /** The loopback identity service: checks and applies REVERT_SECOND_FACTOR_ADDITION codes. */
@@ -107,7 +96,7 @@ test('an email address is verified from the emailed link (fr)', async ({ page, a
     idToken,
     continueUrl: 'http://localhost:9/app',
   })
-  const link = await emailedLink(admin, email, 'VERIFY_EMAIL', baseURL!)
+  const link = await admin.emailedLink(email, 'VERIFY_EMAIL', baseURL!)
 
   // A mail scanner opening the link spends nothing.
   const scanner = await playwright.request.newContext()
@@ -148,7 +137,7 @@ test.describe('in English', () => {
     const original = uniqueEmail('recover-old')
     const { idToken } = await admin.createUser(original, PASSWORD)
     await identity('accounts:update', { idToken, email: uniqueEmail('recover-new'), returnSecureToken: true })
-    const link = await emailedLink(admin, original, 'RECOVER_EMAIL', baseURL!)
+    const link = await admin.emailedLink(original, 'RECOVER_EMAIL', baseURL!)
 
     await page.goto(link)
     await expect(page.getByRole('heading', { name: 'Restore your email address' })).toBeVisible()
@@ -179,7 +168,7 @@ test.describe('in English', () => {
       newEmail: next,
       continueUrl: 'https://evil.example/',
     })
-    const link = await emailedLink(admin, original, 'VERIFY_AND_CHANGE_EMAIL', baseURL!)
+    const link = await admin.emailedLink(original, 'VERIFY_AND_CHANGE_EMAIL', baseURL!)
 
     await page.goto(link)
     await expect(page.getByRole('heading', { name: 'Confirm your new email address' })).toBeVisible()
@@ -199,7 +188,7 @@ test.describe('in English', () => {
     const email = uniqueEmail('mismatch')
     const { idToken } = await admin.createUser(email, PASSWORD)
     await identity('accounts:sendOobCode', { requestType: 'VERIFY_EMAIL', idToken })
-    const link = new URL(await emailedLink(admin, email, 'VERIFY_EMAIL', baseURL!))
+    const link = new URL(await admin.emailedLink(email, 'VERIFY_EMAIL', baseURL!))
     link.searchParams.set('mode', 'recoverEmail')
     const response = await page.goto(link.href)
     expect(response?.status()).toBe(400)

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { uniqueEmail } from '../../dev/emulator'
 import { alertMarkup, csrfFrom, postForm } from '../support/http-forms'
 import type { Portal } from '../../dev/portal'
 import { expect, ownPortal, test as base } from './fixtures'
@@ -10,7 +10,6 @@ import { expect, ownPortal, test as base } from './fixtures'
  * where a production project's email template sends it.
  */
 
-type Admin = ReturnType<typeof emulatorAdmin>
 
 const test = base.extend<object, { linkPortal: Portal }>({
   linkPortal: ownPortal(() => ({
@@ -22,16 +21,6 @@ const test = base.extend<object, { linkPortal: Portal }>({
   })),
   baseURL: async ({ linkPortal }, use) => use(linkPortal.url),
 })
-
-/** The emailed sign-in link as the emulator recorded it, pointed at the portal's /action. */
-async function signInLink(admin: Admin, email: string, portalUrl: string): Promise<string> {
-  for (let i = 0; i < 50; i++) {
-    const code = (await admin.oobCodes()).filter((c) => c.email === email && c.requestType === 'EMAIL_SIGNIN').at(-1)
-    if (code) return `${portalUrl}/action${new URL(code.oobLink).search}`
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  throw new Error(`no sign-in email for ${email}`)
-}
 
 async function askForLink(page: Page, email: string, labels: { email: string; button: string }, path = '/') {
   await page.goto(path)
@@ -50,7 +39,7 @@ test('a sign-in link asked for and opened in the same browser signs in with one 
   await expect(
     page.getByText('Si cette adresse électronique est valide, vous recevrez un courriel contenant un lien de connexion.'),
   ).toBeVisible()
-  const link = await signInLink(admin, email, baseURL!)
+  const link = await admin.emailedLink(email, 'EMAIL_SIGNIN', baseURL!)
   const oobCode = new URL(link).searchParams.get('oobCode')!
 
   await page.goto(link)
@@ -72,7 +61,7 @@ test('after Continue, the browser follows the application redirect the link carr
   // localhost is one of the emulator project's authorizedDomains; nothing listens on port 9.
   const labels = { email: 'Adresse électronique', button: 'Connexion par courriel' }
   await askForLink(page, email, labels, '/?redirect=http%3A%2F%2Flocalhost%3A9%2Fafter')
-  await page.goto(await signInLink(admin, email, baseURL!))
+  await page.goto(await admin.emailedLink(email, 'EMAIL_SIGNIN', baseURL!))
   // The target is not in this page's address: the CSP form-action must still allow the redirect.
   const followed = page.waitForRequest('http://localhost:9/after')
   await page.getByRole('button', { name: 'Continuer' }).click()
@@ -88,7 +77,7 @@ test.describe('in English', () => {
     await expect(
       page.getByText('If this email address is valid, you will receive an email with a link to sign in.'),
     ).toBeVisible()
-    const link = await signInLink(admin, email, baseURL!)
+    const link = await admin.emailedLink(email, 'EMAIL_SIGNIN', baseURL!)
 
     const other = await browser.newContext({ locale: 'en-US', javaScriptEnabled: test.info().project.name === 'js' })
     const phone = await other.newPage()
@@ -117,7 +106,7 @@ test.describe('in English', () => {
     const email = uniqueEmail('used')
     await askForLink(page, email, { email: 'Email', button: 'Email me a sign-in link' })
     await expect(page.getByText('If this email address is valid')).toBeVisible()
-    const link = await signInLink(admin, email, baseURL!)
+    const link = await admin.emailedLink(email, 'EMAIL_SIGNIN', baseURL!)
 
     const scanner = await playwright.request.newContext()
     expect((await scanner.get(link)).status()).toBe(200)
@@ -172,7 +161,7 @@ test.describe('over HTTP', () => {
       { formPage: '/' },
     )
     expect(sent.headers()['location']).toBe('/?emailLink=sent&redirect=http%3A%2F%2Flocalhost%3A9%2Fafter')
-    const link = await signInLink(admin, email, baseURL!)
+    const link = await admin.emailedLink(email, 'EMAIL_SIGNIN', baseURL!)
     expect(new URL(new URL(link).searchParams.get('continueUrl')!).searchParams.get('redirect')).toBe(
       'http://localhost:9/after',
     )

@@ -7,20 +7,6 @@ import { expect, test } from './fixtures'
 const OLD_PASSWORD = 'Old-password-2024'
 const NEW_PASSWORD = 'Brand-new-Secret-77'
 
-type Admin = ReturnType<typeof emulatorAdmin>
-
-/** The emailed link, as the emulator recorded it, pointed at the portal's /action. */
-async function resetLink(admin: Admin, email: string, portalUrl: string): Promise<string> {
-  for (let i = 0; i < 50; i++) {
-    const code = (await admin.oobCodes()).filter((c) => c.email === email && c.requestType === 'PASSWORD_RESET').at(-1)
-    if (code) {
-      const link = new URL(code.oobLink)
-      return `${portalUrl}/action${link.search}`
-    }
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  throw new Error(`no reset email for ${email}`)
-}
 
 async function requestReset(page: Page, email: string, labels: { email: string; submit: string }) {
   await page.goto('/forgot-password')
@@ -41,7 +27,7 @@ test('a forgotten password is reset from the emailed link (fr)', async ({ page, 
   await requestReset(page, email, { email: 'Adresse électronique', submit: 'Envoyer le courriel' })
   await expect(page.getByText('Si cette adresse électronique est valide, vous recevrez un courriel pour réinitialiser votre mot de passe.')).toBeVisible()
 
-  await page.goto(await resetLink(admin, email, baseURL!))
+  await page.goto(await admin.emailedLink(email, 'PASSWORD_RESET', baseURL!))
   // The code left the address bar.
   expect(new URL(page.url()).pathname).toBe('/new-password')
   expect(page.url()).not.toContain('oobCode')
@@ -73,7 +59,7 @@ test.describe('in English', () => {
     await admin.createUser(email, OLD_PASSWORD)
     await requestReset(page, email, { email: 'Email', submit: 'Send email' })
     await expect(page.getByText('If this email address is valid, you will receive an email to reset your password.')).toBeVisible()
-    await page.goto(await resetLink(admin, email, baseURL!))
+    await page.goto(await admin.emailedLink(email, 'PASSWORD_RESET', baseURL!))
     await expect(page.getByRole('heading', { name: 'Please enter a new password' })).toBeVisible()
 
     await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD)
@@ -104,7 +90,7 @@ test.describe('in English', () => {
     const first = await context.newPage()
     await requestReset(first, email, { email: 'Email', submit: 'Send email' })
     await expect(first.getByText('If this email address is valid')).toBeVisible()
-    const link = await resetLink(admin, email, baseURL!)
+    const link = await admin.emailedLink(email, 'PASSWORD_RESET', baseURL!)
     await first.goto(link)
     const second = await context.newPage()
     await second.goto(link)
@@ -179,7 +165,7 @@ test('no code, password or token reaches the logs over the whole flow', { tag: '
     const { idToken, refreshToken } = await admin.createUser(email, OLD_PASSWORD)
     expect((await postForm(request, '/?index', { email, password: 'Wrong-password-1' })).status()).toBe(400)
     expect((await postForm(request, '/forgot-password', { email })).status()).toBe(303)
-    const link = new URL(await resetLink(admin, email, portal.url))
+    const link = new URL(await admin.emailedLink(email, 'PASSWORD_RESET', portal.url))
     const oobCode = link.searchParams.get('oobCode')!
     await request.get(link.pathname + link.search)
     const csrf = await csrfFrom(request, '/new-password')
@@ -208,7 +194,7 @@ test('a new password ends every session that existed before it', { tag: '@once' 
   await new Promise((r) => setTimeout(r, 1100))
 
   expect((await postForm(request, '/forgot-password', { email })).status()).toBe(303)
-  const link = new URL(await resetLink(admin, email, baseURL!))
+  const link = new URL(await admin.emailedLink(email, 'PASSWORD_RESET', baseURL!))
   await request.get(link.pathname + link.search)
   const csrf = await csrfFrom(request, '/new-password')
   const done = await request.post('/new-password', { form: { csrf, password: NEW_PASSWORD, confirmation: NEW_PASSWORD } })

@@ -88,16 +88,6 @@ const LABELS = {
 } as const
 type Labels = (typeof LABELS)[keyof typeof LABELS]
 
-/** The emailed sign-in link as the emulator recorded it, pointed at the portal's /action. */
-async function signInLink(admin: Admin, email: string, portalUrl: string): Promise<string> {
-  for (let i = 0; i < 50; i++) {
-    const code = (await admin.oobCodes()).filter((c) => c.email === email && c.requestType === 'EMAIL_SIGNIN').at(-1)
-    if (code) return `${portalUrl}/action${new URL(code.oobLink).search}`
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  throw new Error(`no sign-in email for ${email}`)
-}
-
 /** Single sign-on through the emulator's provider page, answered as it would (see sso.spec.ts). */
 async function ssoSignIn(page: Page, l: Labels, claims: { sub: string; email: string }, path = '/') {
   await page.goto(path)
@@ -259,7 +249,7 @@ test('after an email link, the SMS code completes the sign-in and the link’s r
   await page.goto('/?redirect=http%3A%2F%2Flocalhost%3A9%2Fafter')
   await page.getByLabel(l.email).fill(email)
   await page.getByRole('button', { name: l.linkButton }).click()
-  await page.goto(await signInLink(admin, email, baseURL!))
+  await page.goto(await admin.emailedLink(email, 'EMAIL_SIGNIN', baseURL!))
   await page.getByRole('button', { name: l.continue }).click()
   const followed = page.waitForRequest('http://localhost:9/after')
   await passCodeStep(page, context, admin, l, phone)

@@ -36,15 +36,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-async function resetCode(email: string): Promise<string> {
-  for (let i = 0; i < 50; i++) {
-    const code = (await admin.oobCodes()).filter((c) => c.email === email && c.requestType === 'PASSWORD_RESET').at(-1)
-    if (code) return code.oobCode
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  throw new Error(`no reset code for ${email}`)
-}
-
 /** Each page state, as HTML, under a name saying what it is. */
 async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   const pages = new Map<string, string>()
@@ -78,7 +69,7 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   await keep('body-too-large', await browser.post('/forgot-password', { email: 'a'.repeat(20_000) }, '/forgot-password'), 413)
   await keep('logout-signed-out', await browser.get('/logout'), 200)
 
-  const code = await resetCode(email)
+  const code = (await admin.emailed(email, 'PASSWORD_RESET')).oobCode
   expect((await browser.get(`/new-password?oobCode=${encodeURIComponent(code)}&lang=${language}`)).status).toBe(302)
   await keep('new-password', await browser.get(`/new-password?lang=${language}`), 200)
   await keep('new-password-mismatch', await browser.post('/new-password', { password: 'Abcdef-12345', confirmation: 'Other' }, '/new-password'), 400)

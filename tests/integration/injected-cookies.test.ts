@@ -44,16 +44,6 @@ function providerAnswer(refresh: string, email: string): string {
   return `${url.searchParams.get('ibi')}://google/link?deep_link_id=${encodeURIComponent(callback)}`
 }
 
-/** The emailed code: the portal sends off the response path, so it may take a moment. */
-async function oobCode(email: string, requestType: string): Promise<string> {
-  for (let i = 0; i < 50; i++) {
-    const code = (await admin.oobCodes()).filter((c) => c.email === email && c.requestType === requestType).at(-1)
-    if (code) return code.oobCode
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  throw new Error(`no ${requestType} code for ${email}`)
-}
-
 async function passwordWorks(email: string, password: string): Promise<boolean> {
   const res = await fetch(`${api}/accounts:signInWithPassword?key=${EMULATOR_API_KEY}`, {
     method: 'POST',
@@ -118,7 +108,7 @@ describe('a short-lived cookie planted in another browser', () => {
     const attacker = new BrowserClient(portal.url)
     const sent = await attacker.post('/?index', { email, intent: 'email-link' })
     expect(sent.status).toBe(303)
-    const code = await oobCode(email, 'EMAIL_SIGNIN')
+    const code = (await admin.emailed(email, 'EMAIL_SIGNIN')).oobCode
     const opened = await attacker.get(`/action?mode=signIn&oobCode=${encodeURIComponent(code)}&apiKey=k`)
     expect(opened.status).toBe(302)
 
@@ -143,7 +133,7 @@ describe('a short-lived cookie planted in another browser', () => {
     await admin.createUser(email, PASSWORD)
     const attacker = new BrowserClient(portal.url)
     expect((await attacker.post('/forgot-password', { email }, '/forgot-password')).status).toBeLessThan(400)
-    const code = await oobCode(email, 'PASSWORD_RESET')
+    const code = (await admin.emailed(email, 'PASSWORD_RESET')).oobCode
     expect((await attacker.get(`/new-password?oobCode=${encodeURIComponent(code)}`)).status).toBe(302)
 
     const victim = new BrowserClient(portal.url)
@@ -219,9 +209,9 @@ describe('over https', () => {
     const signIn = await browser.post('/?index', { email, password: PASSWORD })
     expect(signIn.status).toBe(303)
     expect((await browser.post('/forgot-password', { email }, '/forgot-password')).status).toBeLessThan(400)
-    const reset = await oobCode(email, 'PASSWORD_RESET')
+    const reset = (await admin.emailed(email, 'PASSWORD_RESET')).oobCode
     expect((await browser.get(`/new-password?oobCode=${encodeURIComponent(reset)}`)).status).toBe(302)
-    const link = await oobCode(email, 'EMAIL_SIGNIN')
+    const link = (await admin.emailed(email, 'EMAIL_SIGNIN')).oobCode
     expect((await browser.get(`/action?mode=signIn&oobCode=${encodeURIComponent(link)}&apiKey=k`)).status).toBe(302)
     expect((await browser.post('/language', { locale: 'en' })).status).toBe(303)
     expect((await browser.post('/consent', {})).status).toBe(303)

@@ -23,22 +23,6 @@ const PER_EMAIL = 4
 const emu = inject('emulator')
 const admin = emulatorAdmin(emu)
 
-/** The emailed code: the portal sends it off the response path. */
-async function resetCode(email: string): Promise<string> {
-  let code: string | undefined
-  await waitFor(
-    `a reset code for ${email}`,
-    async () => {
-      code = (await admin.oobCodes())
-        .filter((c) => c.email === email && c.requestType === 'PASSWORD_RESET')
-        .at(-1)?.oobCode
-      return code !== undefined
-    },
-    15_000,
-  )
-  return code!
-}
-
 type LogLine = Record<string, unknown>
 const securityLines = (portal: Portal): LogLine[] =>
   portal
@@ -134,7 +118,7 @@ describe('SESSION_SECRET rotation across replicas', () => {
     const client = await browser(a.url, '198.51.100.33')
     await client.load('/forgot-password', a.url)
     expect((await client.post('/forgot-password', { email }, { at: b.url })).status).toBe(303)
-    const code = await resetCode(email)
+    const code = (await admin.emailed(email, 'PASSWORD_RESET')).oobCode
 
     for (const [maker, reader] of [
       [a, b],
