@@ -1,6 +1,4 @@
-import { createServer, type Server } from 'node:http'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
-import { pathWithinBounds } from '~/.server/http/path-bound'
 import { version } from '../../../package.json'
 
 /** The commit the build was made from (vite.config.ts), when git could tell. */
@@ -196,83 +194,4 @@ export function recordDependency(dependency: 'identity' | 'redis', up: boolean):
 /** The identity client's hook: one observation per call(), `code` null on success. */
 export function recordIdentityCall({ name, ms, code }: { name: string; ms: number; code: string | null }): void {
   metrics.identityCallDuration.observe({ call: name, outcome: code ?? 'ok' }, ms / 1000)
-}
-
-/** `GET /metrics` in the Prometheus text format; anything else is 404. Bind it where only the scraper reaches. */
-export function createMetricsServer(registry: Registry = metrics.registry): Server {
-  return createServer((req, res) => {
-    const path = (req.url ?? '').split('?')[0]
-    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
-      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not Found')
-      return
-    }
-    registry.metrics().then(
-      (body) => {
-        res.writeHead(200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' })
-        res.end(req.method === 'HEAD' ? undefined : body)
-      },
-      () => {
-        res.writeHead(500, { 'Content-Type': 'text/plain' }).end('metrics failed')
-      },
-    )
-  })
-}
-
-/** The paths express answers itself, before React Router: every other label comes from the build's route table. */
-const SERVER_ROUTES = ['/healthz', '/readyz', '/__manifest']
-
-type RouteManifest = Record<string, { parentId?: string; path?: string; index?: boolean } | undefined>
-
-/**
- * The `route` label of a request path: the React Router route pattern it matches (`/new-password`,
- * `/users/:id`), with data requests (`/x.data`, `/_.data`) counted as their page;
- * anything else (the 404 splat, probes for `/wp-login.php`) is 'other'. Static files are labelled
- * 'static' by the server itself. The label set is bounded by the build, never by what clients send.
- */
-export function routeLabeler(routes: RouteManifest | null): (path: string) => string {
-  const patterns = new Set(SERVER_ROUTES)
-  const fullPath = (id: string | undefined, depth = 0): string => {
-    const route = id ? routes?.[id] : undefined
-    if (!route || depth > 32) return ''
-    const parent = fullPath(route.parentId, depth + 1)
-    return route.path ? `${parent.replace(/\/$/, '')}/${route.path.replace(/^\//, '')}` : parent
-  }
-  for (const id of Object.keys(routes ?? {})) {
-    const pattern = fullPath(id) || '/'
-    // A splat (the not-found route) would label every unknown URL with its pattern: those are 'other'.
-    if (!pattern.includes('*') && !pattern.includes('?')) patterns.add(pattern.replace(/(.)\/$/, '$1'))
-  }
-  const dynamic = [...patterns]
-    .filter((p) => p.includes('/:'))
-    .map((p) => ({
-      pattern: p,
-      regex: new RegExp(
-        `^${p
-          .split('/')
-          .map((s) => (s.startsWith(':') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-          .join('/')}$`,
-      ),
-    }))
-
-  // Every request's path goes through here: no regex may backtrack on it (`/\/+$/` on '/' + 8,000
-  // slashes + 'x' took 130 ms), and a path over the bounds the server routes (ADR 016) is 'other' at once.
-  return (rawPath) => {
-    if (!pathWithinBounds(rawPath)) return 'other'
-    // React Router asks for the data of `/x` at `/x.data`, of `/` and `/x/` at `/_.data` and `/x/_.data`.
-    const page = rawPath.endsWith('/_.data') ? rawPath.slice(0, -'_.data'.length) : withoutSuffix(rawPath, '.data')
-    const path = trimTrailingSlashes(page)
-    if (patterns.has(path)) return path
-    return dynamic.find((d) => d.regex.test(path))?.pattern ?? 'other'
-  }
-}
-
-function withoutSuffix(value: string, suffix: string): string {
-  return value.endsWith(suffix) ? value.slice(0, -suffix.length) : value
-}
-
-/** '/a//' → '/a', '///' → '/': a loop, where `/\/+$/` backtracks quadratically on '///…///x'. */
-export function trimTrailingSlashes(path: string): string {
-  let end = path.length
-  while (end > 1 && path.charCodeAt(end - 1) === 47) end--
-  return end === path.length ? path : path.slice(0, end)
 }
