@@ -58,6 +58,8 @@ function auth() {
 export interface SessionUser {
   uid: string
   email: string | null
+  /** Signed in with "Keep me signed in": a new session of this browser (a password change) keeps it (ADR 037). */
+  remembered: boolean
 }
 
 /**
@@ -99,18 +101,36 @@ export function isRecentSignIn(authTime: number | null): authTime is number {
  * The Set-Cookie value for a new session; refuses tokens from a sign-in older than 5 minutes.
  * After a second factor, the token must also say it was made by one (ADR 022): a first-factor
  * token never opens a session of an account that has a second factor.
+ *
+ * By default the cookie ends with the browser (no Max-Age) and the identity service ends the
+ * session after SESSION_MAX_AGE anyway; with "Keep me signed in" (`remember`) both last
+ * SESSION_REMEMBER_MAX_AGE (ADR 037).
  */
-export async function createSession(idToken: string, options: { secondFactor?: boolean } = {}): Promise<string> {
+export async function createSession(
+  idToken: string,
+  options: { secondFactor?: boolean; remember: boolean },
+): Promise<string> {
   const { authTime, secondFactor } = tokenClaims(idToken)
   if (!isRecentSignIn(authTime)) {
     throw new Error('the ID token does not come from a recent sign-in')
   }
   if (options.secondFactor && !secondFactor) throw new Error('the ID token does not come from a second factor')
-  const maxAge = getConfig().sessionMaxAgeSeconds
+  const lifetime = sessionLifetime(options.remember)
   const cookie = await admin('createSessionCookie', () =>
-    auth().createSessionCookie(idToken, { expiresIn: maxAge * 1000 }),
+    auth().createSessionCookie(idToken, { expiresIn: lifetime * 1000 }),
   )
-  return setCookie(COOKIES.session, cookie, { maxAge })
+  return setCookie(COOKIES.session, cookie, options.remember ? { maxAge: lifetime } : {})
+}
+
+/** How long a session lasts at the identity service, in seconds. */
+function sessionLifetime(remember: boolean): number {
+  const config = getConfig()
+  return remember ? config.sessionRememberMaxAgeSeconds : config.sessionMaxAgeSeconds
+}
+
+/** The longest any session cookie can live, in seconds. */
+export function longestSession(): number {
+  return Math.max(sessionLifetime(true), sessionLifetime(false))
 }
 
 export function clearSessionCookie(): string {
@@ -163,7 +183,9 @@ async function verify(cookie: string): Promise<Exclude<SessionState, { status: '
   }
   try {
     const claims = await admin('verifySessionCookie', () => auth().verifySessionCookie(cookie, true))
-    return { status: 'signed-in', user: { uid: claims.uid, email: claims.email ?? null } }
+    // The cookie carries its own lifetime (`exp - iat`, as minted): "Keep me signed in" is the longer one.
+    const remembered = claims.exp - claims.iat > getConfig().sessionMaxAgeSeconds
+    return { status: 'signed-in', user: { uid: claims.uid, email: claims.email ?? null, remembered } }
   } catch (error) {
     const code = (error as { code?: string }).code ?? 'unknown'
     if (!(error instanceof IdentityError) && VERDICTS.has(code)) {
