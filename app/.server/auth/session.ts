@@ -7,6 +7,7 @@ import { logger } from '~/.server/ops/logger'
 import { recordSessionVerification } from '~/.server/ops/metrics'
 import { deadlineAgent, withDeadline } from './admin-http'
 import { getEndedSessions } from './ended-sessions'
+import { syncToken } from './token-sync'
 
 /**
  * Sessions are Firebase session cookies (firebase-admin), HttpOnly, verified with revocation
@@ -144,8 +145,11 @@ export function readSessionCookie(request: Request): string | null {
 export type SessionState =
   | { status: 'anonymous' }
   | { status: 'signed-in'; user: SessionUser }
-  /** A cookie was sent but is expired, revoked, malformed or its user disabled or deleted: clear it. */
-  | { status: 'invalid' }
+  /**
+   * A cookie was sent but is expired, revoked, malformed or its user disabled or deleted: clear it.
+   * `tokenSyncTold`: the session had ended elsewhere and token sync got its DELETE already.
+   */
+  | { status: 'invalid'; tokenSyncTold: boolean }
   /** The identity service could not judge the cookie (down, slow, overloaded): keep it, answer 503. */
   | { status: 'unavailable' }
 
@@ -165,6 +169,18 @@ const VERDICTS = new Set([
   'auth/invalid-argument',
 ])
 
+/**
+ * The verdicts that a real session ended without this browser logging out (a password change or
+ * "Log out of all devices" elsewhere, its lifetime, the account disabled or deleted): token sync,
+ * told only at sign-in and logout, has not heard of it.
+ */
+const ENDED_ELSEWHERE = new Set([
+  'auth/session-cookie-expired',
+  'auth/session-cookie-revoked',
+  'auth/user-disabled',
+  'auth/user-not-found',
+])
+
 /** Verifies the session cookie, checking revocation and disabled users (seed section 4). */
 export async function getSession(request: Request): Promise<SessionState> {
   const cookie = readSessionCookie(request)
@@ -179,7 +195,7 @@ async function verify(cookie: string): Promise<Exclude<SessionState, { status: '
   // Logged out in this browser: the identity service would still take it (./ended-sessions.ts).
   if (await getEndedSessions().isEnded(cookie)) {
     logger.info({ event: 'session-rejected', code: 'ended' }, 'session cookie rejected')
-    return { status: 'invalid' }
+    return { status: 'invalid', tokenSyncTold: false }
   }
   try {
     const claims = await admin('verifySessionCookie', () => auth().verifySessionCookie(cookie, true))
@@ -190,7 +206,10 @@ async function verify(cookie: string): Promise<Exclude<SessionState, { status: '
     const code = (error as { code?: string }).code ?? 'unknown'
     if (!(error instanceof IdentityError) && VERDICTS.has(code)) {
       logger.info({ event: 'session-rejected', code }, 'session cookie rejected')
-      return { status: 'invalid' }
+      // Told once: every caller clears an invalid cookie in the same answer.
+      const tokenSyncTold = ENDED_ELSEWHERE.has(code)
+      if (tokenSyncTold) await syncToken(null)
+      return { status: 'invalid', tokenSyncTold }
     }
     const reason = error instanceof IdentityError ? error.reason : undefined
     logger.warn({ event: 'session-unverified', code, reason }, 'session cookie could not be checked')
