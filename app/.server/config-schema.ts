@@ -38,6 +38,7 @@ export const EnvSchema = z
       .refine((v) => !v.includes(','), 'one secret, not a list: it does not rotate (README, secret rotation)')
       .optional(),
     SESSION_MAX_AGE: z.coerce.number().int().min(300).max(1_209_600).default(28_800),
+    SESSION_REMEMBER_MAX_AGE: z.coerce.number().int().min(300).max(1_209_600).default(1_209_600),
     TOKEN_SYNC_URL: z.url({ protocol: /^https?$/ }).optional(),
     TOKEN_SYNC_TIMEOUT_MS: positiveInt.default(2_000),
     DEFAULT_REDIRECT_URL: z.string().min(1).optional(),
@@ -128,6 +129,16 @@ export const EnvSchema = z
         code: 'custom',
         path: ['SESSION_SECRET'],
         message: 'each comma-separated secret must be at least 32 characters',
+      })
+    }
+    // "Keep me signed in" keeps the visitor at least as long as a session that ends with the browser
+    // (a value out of bounds already has its own line).
+    const remember = env.SESSION_REMEMBER_MAX_AGE
+    if (Number.isInteger(remember) && remember >= 300 && remember < env.SESSION_MAX_AGE) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SESSION_REMEMBER_MAX_AGE'],
+        message: `must be at least SESSION_MAX_AGE (${env.SESSION_MAX_AGE})`,
       })
     }
     if (env.IDENTIFIER_HASH_SECRET && !local && env.IDENTIFIER_HASH_SECRET.length < 32) {

@@ -101,6 +101,23 @@ describe('configuration', () => {
     })
   })
 
+  it('keeps a "Keep me signed in" session 14 days by default; SESSION_REMEMBER_MAX_AGE between 300 and 1209600, not under SESSION_MAX_AGE', () => {
+    const defaults = parseConfig({})
+    expect(defaults.ok && defaults.config.sessionRememberMaxAgeSeconds).toBe(1_209_600)
+    const custom = parseConfig({ SESSION_REMEMBER_MAX_AGE: '86400' })
+    expect(custom.ok && custom.config.sessionRememberMaxAgeSeconds).toBe(86_400)
+    for (const wrong of ['299', '1209601', '3.5', 'two weeks']) {
+      expect(parseConfig({ SESSION_MAX_AGE: '300', SESSION_REMEMBER_MAX_AGE: wrong })).toEqual({
+        ok: false,
+        errors: [expect.stringMatching(/^SESSION_REMEMBER_MAX_AGE: /)],
+      })
+    }
+    expect(parseConfig({ SESSION_MAX_AGE: '7200', SESSION_REMEMBER_MAX_AGE: '3600' })).toEqual({
+      ok: false,
+      errors: ['SESSION_REMEMBER_MAX_AGE: must be at least SESSION_MAX_AGE (7200)'],
+    })
+  })
+
   it('treats an empty variable as unset', () => {
     expect(parseConfig({ PORT: '' }).ok).toBe(true)
   })

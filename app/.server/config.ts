@@ -37,7 +37,10 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     sessionSecrets: list(env.SESSION_SECRET ?? DEV_SESSION_SECRET),
     /** The secret of the identifier hashes; null: the first of sessionSecrets (ADR 034). */
     identifierHashSecret: env.IDENTIFIER_HASH_SECRET ?? null,
+    /** A session that ends with the browser lasts at most this long at the identity service. */
     sessionMaxAgeSeconds: env.SESSION_MAX_AGE,
+    /** A session kept with "Keep me signed in": its cookie persists this long (ADR 037). */
+    sessionRememberMaxAgeSeconds: env.SESSION_REMEMBER_MAX_AGE,
     tokenSyncUrl: env.TOKEN_SYNC_URL ?? null,
     tokenSyncTimeoutMs: env.TOKEN_SYNC_TIMEOUT_MS,
     defaultRedirectUrl: env.DEFAULT_REDIRECT_URL ?? null,

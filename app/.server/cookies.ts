@@ -1,5 +1,4 @@
 import { LOCALE_COOKIE } from '~/lib/i18n'
-import { getConfig } from './config'
 import { hostCookieName, isSecureOrigin, openValue, readCookie, sealValue, serializeCookie } from './cookie-format'
 
 /**
@@ -12,7 +11,7 @@ export interface CookieSpec {
   /** What it is for. */
   purpose: string
   /** Lifetime in seconds (Max-Age); null for a browser-session cookie. */
-  maxAge: number | null | (() => number)
+  maxAge: number | null
   httpOnly: boolean
   /** `None` only where a cross-site POST must bring it back; browsers refuse it without Secure, so on plain http it is Lax. */
   sameSite: 'Lax' | 'None'
@@ -47,8 +46,9 @@ const PREFERENCE = {
 export const COOKIES = {
   session: {
     base: 'session',
-    purpose: 'the Firebase session cookie (app/.server/auth/session.ts)',
-    maxAge: () => getConfig().sessionMaxAgeSeconds,
+    purpose:
+      'the Firebase session cookie (app/.server/auth/session.ts): it ends with the browser, unless "Keep me signed in" gives it SESSION_REMEMBER_MAX_AGE (ADR 037)',
+    maxAge: null,
     httpOnly: true,
     sameSite: 'Lax',
     hostPrefix: true,
@@ -167,13 +167,9 @@ function attributes(cookie: CookieSpec, maxAge: number | undefined) {
   return { maxAge, httpOnly: cookie.httpOnly, sameSite }
 }
 
-function lifetime(cookie: CookieSpec): number | undefined {
-  return typeof cookie.maxAge === 'function' ? cookie.maxAge() : (cookie.maxAge ?? undefined)
-}
-
 /** The Set-Cookie for `value`, for its declared lifetime unless `maxAge` says otherwise. */
 export function setCookie(cookie: CookieSpec, value: string, options: { maxAge?: number } = {}): string {
-  return serializeCookie(cookieName(cookie), value, attributes(cookie, options.maxAge ?? lifetime(cookie)))
+  return serializeCookie(cookieName(cookie), value, attributes(cookie, options.maxAge ?? cookie.maxAge ?? undefined))
 }
 
 /** Its value in this request, or null. */

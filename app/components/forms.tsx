@@ -120,6 +120,16 @@ function PasswordInput({ inputRef, ...input }: { inputRef?: Ref<HTMLInputElement
   )
 }
 
+/** A checkbox with its label beside it: the label wraps it, so the whole line toggles it. */
+export function Checkbox({ label, ...input }: { label: string } & Omit<InputProps, 'type'>) {
+  return (
+    <label className="checkbox">
+      <input type="checkbox" {...input} />
+      <span>{label}</span>
+    </label>
+  )
+}
+
 /** What every email input is: its name, type, autocomplete (password managers) and bound. */
 const EMAIL_INPUT = { name: 'email', type: 'email', autoComplete: 'username', required: true, maxLength: EMAIL_MAX_LENGTH }
 

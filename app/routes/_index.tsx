@@ -12,7 +12,7 @@ import {
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
-import { EmailField, Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
+import { Checkbox, EmailField, Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
 import { SignedIn } from '~/components/signed-in'
 import { SecureForm } from '~/components/secure-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
@@ -89,11 +89,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
   // Kept for the form when it comes back; the password never is.
   const email = formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
+  // "Keep me signed in": the session cookie outlives the browser (ADR 037). Kept for the form too.
+  const remember = form.has('remember')
 
   const posted = form.has('redirect') ? formText(form, 'redirect') : null
   const target = await resolveRedirect(posted, context.publicOrigin)
   if (target.kind === 'invalid' || target.kind === 'missing') {
-    return data<ActionData>({ email, formError: REDIRECT_ERRORS[target.kind] }, { status: 400, headers: NO_STORE })
+    return data<ActionData>({ email, remember, formError: REDIRECT_ERRORS[target.kind] }, { status: 400, headers: NO_STORE })
   }
   const redirectParam = keptRedirect(posted, target)
   const captchaResponse = postedCaptchaToken(form)
@@ -101,11 +103,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // 'Email me a sign-in link' needs only the address.
     const parsed = ForgotPasswordFormSchema.safeParse({ email: form.get('email') })
     if (!parsed.success) {
-      return data<ActionData>({ email, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: NO_STORE })
+      return data<ActionData>({ email, remember, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: NO_STORE })
     }
     const sent = await sendSignInLink(
       request,
-      { email: parsed.data.email, redirect: redirectParam, locale: getLocale(request), captchaResponse },
+      { email: parsed.data.email, redirect: redirectParam, locale: getLocale(request), remember, captchaResponse },
       context,
     )
     const headers = new Headers(NO_STORE)
@@ -114,18 +116,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const parsed = SignInFormSchema.safeParse({ email: form.get('email'), password: form.get('password') })
   if (!parsed.success) {
-    return data<ActionData>({ email, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: NO_STORE })
+    return data<ActionData>({ email, remember, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: NO_STORE })
   }
   const outcome = await signInWithPassword(
     request,
-    { ...parsed.data, captchaResponse, redirect: redirectParam },
+    { ...parsed.data, remember, captchaResponse, redirect: redirectParam },
     context,
   )
   if (!outcome.ok) {
     const headers: Record<string, string> = { ...NO_STORE }
     if (outcome.retryAfterSeconds) headers['Retry-After'] = String(outcome.retryAfterSeconds)
     return data(
-      { email, formError: outcome.message, captcha: outcome.captcha ?? null },
+      { email, remember, formError: outcome.message, captcha: outcome.captcha ?? null },
       { status: outcome.status, headers },
     )
   }
@@ -137,6 +139,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 type ActionData = {
   email: string
+  remember: boolean
   formError?: TranslationKey
   fieldErrors?: FieldErrors
   captcha?: CaptchaSettings | null
@@ -186,6 +189,7 @@ export default function SignIn() {
           required
           error={fieldErrors.password ? t(fieldErrors.password) : null}
         />
+        <Checkbox label={t('signIn.remember')} name="remember" defaultChecked={actionData?.remember ?? false} />
         <SubmitButton pendingLabel={t('signIn.pending')}>{t('signIn.submit')}</SubmitButton>
         {emailLink ? (
           <button type="submit" name="intent" value="email-link" className="button-secondary">

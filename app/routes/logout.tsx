@@ -15,7 +15,7 @@ import { pageTitle } from '~/lib/meta'
 import { guardForm } from '~/.server/policy/form-guard'
 import { securityEvent } from '~/.server/ops/security-events'
 import { endEverySession, endThisSession, logoutCookies } from '~/.server/auth/logout'
-import { getSession } from '~/.server/auth/session'
+import { clearSessionCookie, getSession } from '~/.server/auth/session'
 import { formText } from '~/lib/schemas'
 import { syncToken } from '~/.server/auth/token-sync'
 
@@ -26,8 +26,10 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.logo
 /** GET never changes state: it only offers the button. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getSession(request)
+  const headers = new Headers(NO_STORE)
+  if (session.status === 'invalid') headers.append('Set-Cookie', clearSessionCookie())
   // While the identity service cannot judge the cookie, the visitor may still want to leave.
-  return data({ signedIn: session.status === 'signed-in' || session.status === 'unavailable' }, { headers: NO_STORE })
+  return data({ signedIn: session.status === 'signed-in' || session.status === 'unavailable' }, { headers })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -46,7 +48,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   // Refused from now on even when the service could not be asked, or after a revocation.
   await endThisSession(request).catch(() => undefined)
-  await syncToken(null)
+  if (session.status !== 'invalid' || !session.tokenSyncTold) await syncToken(null)
   const headers = new Headers(NO_STORE)
   for (const cookie of logoutCookies()) headers.append('Set-Cookie', cookie)
   return data({ done: true, everywhere }, { headers })

@@ -39,7 +39,7 @@ async function signedIn(email: string): Promise<Request> {
     },
   )
   const { idToken } = (await res.json()) as { idToken: string }
-  const [pair = ''] = (await createSession(idToken)).split(';')
+  const [pair = ''] = (await createSession(idToken, { remember: false })).split(';')
   return new Request('http://localhost:3000/logout', { headers: { Cookie: pair } })
 }
 

@@ -50,7 +50,7 @@ class Browser {
 async function account(tag: string): Promise<SessionUser & { email: string }> {
   const email = uniqueEmail(tag)
   const { localId } = await admin.createUser(email, PASSWORD)
-  return { uid: localId, email }
+  return { uid: localId, email, remembered: false }
 }
 
 async function confirmed(browser: Browser, user: SessionUser) {
@@ -150,7 +150,7 @@ describe('confirmPassword', () => {
   it('a session without an address has no password to type', async () => {
     const browser = new Browser()
     expect(
-      await confirmPassword(browser.request(), { uid: 'x', email: null }, { password: PASSWORD }, browser.context()),
+      await confirmPassword(browser.request(), { uid: 'x', email: null, remembered: false }, { password: PASSWORD }, browser.context()),
     ).toEqual({
       kind: 'no-password',
     })
@@ -159,7 +159,7 @@ describe('confirmPassword', () => {
 
 describe('readRecentLogin refuses', () => {
   it('when there is none', () => {
-    expect(readRecentLogin(new Browser().request(), { uid: 'someone', email: null })).toBeNull()
+    expect(readRecentLogin(new Browser().request(), { uid: 'someone', email: null, remembered: false })).toBeNull()
   })
 
   it('a seal older than 5 minutes', async () => {

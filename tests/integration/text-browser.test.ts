@@ -77,6 +77,7 @@ describe('lynx', () => {
         { type: email },
         'Down Arrow',
         { type: PASSWORD },
+        'Down Arrow', // "Keep me signed in", left unticked
         'Down Arrow', // the Login button
         '^J',
         // Print, "Save to a local file", clear the suggested name, type ours, Enter.

@@ -98,7 +98,12 @@ export async function changeOwnPassword(
   try {
     await endEverySession(user.uid)
     const { idToken: fresh } = await getIdentity().signInWithPassword(user.email, input.password)
-    const session = await signInWithIdToken(fresh, { email: user.email, method: 'password', redirect: null }, context)
+    // This browser keeps its choice: a session that ended with the browser still does (ADR 037).
+    const session = await signInWithIdToken(
+      fresh,
+      { email: user.email, method: 'password', redirect: null, remember: user.remembered },
+      context,
+    )
     return { status: 'done', setCookies: [...setCookies, ...session.setCookies], signedIn: true }
   } catch {
     // The password is changed; a second factor, a captcha or a failing service keeps this browser

@@ -141,7 +141,7 @@ export async function inspectEmailAction(request: Request): Promise<ActionPage |
 }
 
 function pageFor(mode: EmailActionMode, info: ActionCodeInfo, request: Request): ActionPage {
-  if (mode === 'signIn') return { mode, email: readEmailLinkCookie(request) }
+  if (mode === 'signIn') return { mode, email: readEmailLinkCookie(request)?.email ?? null }
   if (!info.email) return { mode: 'invalid' }
   if (mode === 'revertSecondFactorAddition') return { mode, email: info.email, factor: info.secondFactor }
   if (mode !== 'verifyAndChangeEmail') return { mode, email: info.email }
@@ -194,14 +194,19 @@ export async function applyEmailAction(
   if (stored.mode === 'signIn') {
     // Same browser: the address it asked with; another device: the one typed.
     const typed = formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
-    const email = readEmailLinkCookie(request) ?? typed
+    const asked = readEmailLinkCookie(request)
+    const email = asked?.email ?? typed
     const failure = (message: Failure['message'], httpStatus: number): ApplyOutcome => ({
       result: { status: 'error', message, email: typed },
       httpStatus,
       setCookies: [],
     })
     if (!email) return failure('validation.emailRequired', 400)
-    const outcome = await completeEmailLinkSignIn(request, { email, oobCode: stored.oobCode, continueUrl }, context)
+    const outcome = await completeEmailLinkSignIn(
+      request,
+      { email, oobCode: stored.oobCode, continueUrl, remember: asked?.remember ?? false },
+      context,
+    )
     if (outcome.ok) {
       const setCookies = [...outcome.setCookies, clearCodeCookie(), clearEmailLinkCookie()]
       return { redirect: outcome.location, httpStatus: 303, setCookies }

@@ -12,15 +12,28 @@ import { sendProtectedOobCode } from './protected-email'
 import { afterFirstFactor } from './sign-in'
 
 /**
- * Who asked for a sign-in link in this browser: the address, in a sealed, HttpOnly cookie bound
- * to this browser (ADR 017) that lives as long as the link is worth using. With it, opening the
- * link asks only for a click; without it (another device) the visitor types the address again,
- * as Firebase requires.
+ * Who asked for a sign-in link in this browser: the address and their "Keep me signed in", in a
+ * sealed, HttpOnly cookie bound to this browser (ADR 017) that lives as long as the link is worth
+ * using. With it, opening the link asks only for a click; without it (another device) the visitor
+ * types the address again, as Firebase requires, and the session ends with that browser.
  */
 const EMAIL_COOKIE = COOKIES.emailLink
 
-export function readEmailLinkCookie(request: Request): string | null {
-  return openForBrowser(request, EMAIL_COOKIE)
+export interface LinkRequest {
+  email: string
+  remember: boolean
+}
+
+export function readEmailLinkCookie(request: Request): LinkRequest | null {
+  const value = openForBrowser(request, EMAIL_COOKIE)
+  if (!value) return null
+  try {
+    const { email, remember } = JSON.parse(value) as Partial<LinkRequest>
+    return typeof email === 'string' && email ? { email, remember: remember === true } : null
+  } catch {
+    // Sealed before the choice travelled with it: the address alone.
+    return { email: value, remember: false }
+  }
 }
 
 export function clearEmailLinkCookie(): string {
@@ -71,7 +84,7 @@ export type EmailLinkMessage = MessageKey | 'emailLink.emailMismatch' | 'error.a
  */
 export async function completeEmailLinkSignIn(
   request: Request,
-  input: { email: string; oobCode: string; continueUrl: string | null },
+  input: { email: string; oobCode: string; continueUrl: string | null; remember: boolean },
   context: AppLoadContext,
 ): Promise<EmailLinkOutcome> {
   const device = deviceIdFor(request, input.email)
@@ -81,6 +94,7 @@ export async function completeEmailLinkSignIn(
     method: 'email-link' as const,
     email: input.email,
     redirect: redirectFromContinueUrl(input.continueUrl),
+    remember: input.remember,
   }
   // A good link is spent: with a second factor, that step finishes the sign-in (ADR 022).
   const answer = () => getIdentity().signInWithEmailLink(input.email, input.oobCode)
@@ -112,11 +126,12 @@ export async function completeEmailLinkSignIn(
  */
 export async function sendSignInLink(
   request: Request,
-  input: { email: string; redirect: string | null; locale: Locale; captchaResponse?: string },
+  input: { email: string; redirect: string | null; locale: Locale; remember: boolean; captchaResponse?: string },
   context: AppLoadContext,
 ): Promise<{ location: string; setCookies: string[] }> {
   await requestEmailLink(input, context)
   const next = new URLSearchParams({ emailLink: 'sent' })
   if (input.redirect) next.set('redirect', input.redirect)
-  return { location: `/?${next}`, setCookies: sealForBrowser(request, EMAIL_COOKIE, input.email) }
+  const asked: LinkRequest = { email: input.email, remember: input.remember }
+  return { location: `/?${next}`, setCookies: sealForBrowser(request, EMAIL_COOKIE, JSON.stringify(asked)) }
 }

@@ -21,7 +21,8 @@ const PREFIX = 'portal:ended-session:'
 
 export function createEndedSessions(options: { redis: Redis | null; memoryMax?: number }): EndedSessions {
   const memoryMax = options.memoryMax ?? 10_000
-  // Insertion order is expiry order (every session lasts as long), so the first entry goes first.
+  // Oldest first. Sessions have two lifetimes (ADR 037), so an expired entry may wait behind a longer
+  // one until the bound drops it; an expired entry refuses nothing (isEnded reads its time).
   const memory = new Map<string, number>()
   const idOf = (cookie: string) => createHash('sha256').update(cookie).digest('base64url')
   const failed = (err: unknown) => logger.warn({ event: 'ended-sessions-redis', err }, 'ended sessions: Redis failed')

@@ -1,7 +1,6 @@
-import { getConfig } from '~/.server/config'
 import { COOKIES, clearCookie, type CookieSpec } from '~/.server/cookies'
 import { getEndedSessions } from './ended-sessions'
-import { readSessionCookie, revokeSessions } from './session'
+import { longestSession, readSessionCookie, revokeSessions } from './session'
 
 /**
  * The Set-Cookie values of a logout: the session and every flow's cookie expire, from the
@@ -15,13 +14,13 @@ export function logoutCookies(): string[] {
 
 /**
  * "Log out": ends this browser's session only. Its cookie is refused from now on, until it would
- * have expired (its `exp`, read unverified, at most SESSION_MAX_AGE from now); the account's other
+ * have expired (its `exp`, read unverified, at most the longest session lifetime from now); the account's other
  * sessions go on. The route still sends logoutCookies().
  */
 export async function endThisSession(request: Request): Promise<void> {
   const cookie = readSessionCookie(request)
   if (!cookie) return
-  const longest = Date.now() + getConfig().sessionMaxAgeSeconds * 1000
+  const longest = Date.now() + longestSession() * 1000
   await getEndedSessions().end(cookie, Math.min(longest, expiryOf(cookie) ?? longest))
 }
 

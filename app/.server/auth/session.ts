@@ -7,6 +7,7 @@ import { logger } from '~/.server/ops/logger'
 import { recordSessionVerification } from '~/.server/ops/metrics'
 import { deadlineAgent, withDeadline } from './admin-http'
 import { getEndedSessions } from './ended-sessions'
+import { syncToken } from './token-sync'
 
 /**
  * Sessions are Firebase session cookies (firebase-admin), HttpOnly, verified with revocation
@@ -58,6 +59,8 @@ function auth() {
 export interface SessionUser {
   uid: string
   email: string | null
+  /** Signed in with "Keep me signed in": a new session of this browser (a password change) keeps it (ADR 037). */
+  remembered: boolean
 }
 
 /**
@@ -99,18 +102,36 @@ export function isRecentSignIn(authTime: number | null): authTime is number {
  * The Set-Cookie value for a new session; refuses tokens from a sign-in older than 5 minutes.
  * After a second factor, the token must also say it was made by one (ADR 022): a first-factor
  * token never opens a session of an account that has a second factor.
+ *
+ * By default the cookie ends with the browser (no Max-Age) and the identity service ends the
+ * session after SESSION_MAX_AGE anyway; with "Keep me signed in" (`remember`) both last
+ * SESSION_REMEMBER_MAX_AGE (ADR 037).
  */
-export async function createSession(idToken: string, options: { secondFactor?: boolean } = {}): Promise<string> {
+export async function createSession(
+  idToken: string,
+  options: { secondFactor?: boolean; remember: boolean },
+): Promise<string> {
   const { authTime, secondFactor } = tokenClaims(idToken)
   if (!isRecentSignIn(authTime)) {
     throw new Error('the ID token does not come from a recent sign-in')
   }
   if (options.secondFactor && !secondFactor) throw new Error('the ID token does not come from a second factor')
-  const maxAge = getConfig().sessionMaxAgeSeconds
+  const lifetime = sessionLifetime(options.remember)
   const cookie = await admin('createSessionCookie', () =>
-    auth().createSessionCookie(idToken, { expiresIn: maxAge * 1000 }),
+    auth().createSessionCookie(idToken, { expiresIn: lifetime * 1000 }),
   )
-  return setCookie(COOKIES.session, cookie, { maxAge })
+  return setCookie(COOKIES.session, cookie, options.remember ? { maxAge: lifetime } : {})
+}
+
+/** How long a session lasts at the identity service, in seconds. */
+function sessionLifetime(remember: boolean): number {
+  const config = getConfig()
+  return remember ? config.sessionRememberMaxAgeSeconds : config.sessionMaxAgeSeconds
+}
+
+/** The longest any session cookie can live, in seconds. */
+export function longestSession(): number {
+  return Math.max(sessionLifetime(true), sessionLifetime(false))
 }
 
 export function clearSessionCookie(): string {
@@ -124,8 +145,11 @@ export function readSessionCookie(request: Request): string | null {
 export type SessionState =
   | { status: 'anonymous' }
   | { status: 'signed-in'; user: SessionUser }
-  /** A cookie was sent but is expired, revoked, malformed or its user disabled or deleted: clear it. */
-  | { status: 'invalid' }
+  /**
+   * A cookie was sent but is expired, revoked, malformed or its user disabled or deleted: clear it.
+   * `tokenSyncTold`: the session had ended elsewhere and token sync got its DELETE already.
+   */
+  | { status: 'invalid'; tokenSyncTold: boolean }
   /** The identity service could not judge the cookie (down, slow, overloaded): keep it, answer 503. */
   | { status: 'unavailable' }
 
@@ -145,6 +169,18 @@ const VERDICTS = new Set([
   'auth/invalid-argument',
 ])
 
+/**
+ * The verdicts that a real session ended without this browser logging out (a password change or
+ * "Log out of all devices" elsewhere, its lifetime, the account disabled or deleted): token sync,
+ * told only at sign-in and logout, has not heard of it.
+ */
+const ENDED_ELSEWHERE = new Set([
+  'auth/session-cookie-expired',
+  'auth/session-cookie-revoked',
+  'auth/user-disabled',
+  'auth/user-not-found',
+])
+
 /** Verifies the session cookie, checking revocation and disabled users (seed section 4). */
 export async function getSession(request: Request): Promise<SessionState> {
   const cookie = readSessionCookie(request)
@@ -159,16 +195,21 @@ async function verify(cookie: string): Promise<Exclude<SessionState, { status: '
   // Logged out in this browser: the identity service would still take it (./ended-sessions.ts).
   if (await getEndedSessions().isEnded(cookie)) {
     logger.info({ event: 'session-rejected', code: 'ended' }, 'session cookie rejected')
-    return { status: 'invalid' }
+    return { status: 'invalid', tokenSyncTold: false }
   }
   try {
     const claims = await admin('verifySessionCookie', () => auth().verifySessionCookie(cookie, true))
-    return { status: 'signed-in', user: { uid: claims.uid, email: claims.email ?? null } }
+    // The cookie carries its own lifetime (`exp - iat`, as minted): "Keep me signed in" is the longer one.
+    const remembered = claims.exp - claims.iat > getConfig().sessionMaxAgeSeconds
+    return { status: 'signed-in', user: { uid: claims.uid, email: claims.email ?? null, remembered } }
   } catch (error) {
     const code = (error as { code?: string }).code ?? 'unknown'
     if (!(error instanceof IdentityError) && VERDICTS.has(code)) {
       logger.info({ event: 'session-rejected', code }, 'session cookie rejected')
-      return { status: 'invalid' }
+      // Told once: every caller clears an invalid cookie in the same answer.
+      const tokenSyncTold = ENDED_ELSEWHERE.has(code)
+      if (tokenSyncTold) await syncToken(null)
+      return { status: 'invalid', tokenSyncTold }
     }
     const reason = error instanceof IdentityError ? error.reason : undefined
     logger.warn({ event: 'session-unverified', code, reason }, 'session cookie could not be checked')

@@ -48,11 +48,19 @@ export type SignInMethod = 'password' | 'email-link' | 'sso'
  */
 export async function signInWithIdToken(
   idToken: string,
-  input: { email: string | null; method: SignInMethod; redirect: string | null; secondFactor?: 'phone' | 'totp' },
+  input: {
+    email: string | null
+    method: SignInMethod
+    redirect: string | null
+    /** "Keep me signed in", as chosen on the sign-in form (ADR 037). */
+    remember: boolean
+    secondFactor?: 'phone' | 'totp'
+  },
   context: AppLoadContext,
 ): Promise<{ setCookies: string[]; location: string }> {
+  const session = await createSession(idToken, { secondFactor: input.secondFactor !== undefined, remember: input.remember })
   // A CSRF token seen before the sign-in (a shared computer, or planted) is worth nothing after it.
-  const setCookies = [await createSession(idToken, { secondFactor: input.secondFactor !== undefined }), rotateCsrf()]
+  const setCookies = [session, rotateCsrf()]
   if (input.email) setCookies.push(deviceCookie(input.email))
   await syncToken(idToken)
   securityEvent('sign-in-success', {
@@ -74,7 +82,7 @@ export async function signInWithIdToken(
 export async function afterFirstFactor(
   request: Request,
   attempt: { release(outcome: 'success' | 'void'): Promise<void> },
-  first: { method: 'password' | 'email-link'; email: string; redirect: string | null },
+  first: { method: 'password' | 'email-link'; email: string; redirect: string | null; remember: boolean },
   answer: () => Promise<{ idToken: string; email?: string }>,
   context: AppLoadContext,
 ): Promise<{ ok: true; setCookies: string[]; location: string } | { ok: false; error: unknown }> {
@@ -105,7 +113,7 @@ export async function afterFirstFactor(
  */
 export async function signInWithPassword(
   request: Request,
-  input: { email: string; password: string; captchaResponse?: string; redirect?: string | null },
+  input: { email: string; password: string; remember: boolean; captchaResponse?: string; redirect?: string | null },
   context: AppLoadContext,
 ): Promise<SignInOutcome> {
   const device = deviceIdFor(request, input.email)
@@ -117,7 +125,7 @@ export async function signInWithPassword(
 
   const captchaResponse = captchaTokenToSend('signInWithPassword', input.captchaResponse)
   let answered = false
-  const first = { method: 'password' as const, email: input.email, redirect: input.redirect ?? null }
+  const first = { method: 'password' as const, email: input.email, redirect: input.redirect ?? null, remember: input.remember }
   const signedIn = await afterFirstFactor(
     request,
     limit,

@@ -41,7 +41,7 @@ export type { SecondFactorOutcomeOf, StepMessage } from './verify'
  */
 export async function beginSecondFactor(
   request: Request,
-  input: { mfa: MfaRequired; method: SignInMethod; email: string | null; redirect: string | null },
+  input: { mfa: MfaRequired; method: SignInMethod; email: string | null; redirect: string | null; remember: boolean },
   context: AppLoadContext,
 ): Promise<{ setCookies: string[]; location: string }> {
   const factors = input.mfa.factors
@@ -52,6 +52,7 @@ export async function beginSecondFactor(
     method: input.method,
     email: input.email,
     redirect: input.redirect,
+    remember: input.remember,
     chosen: factors.length === 1 ? factors[0]!.id : null,
     session: null,
     sentAt: null,

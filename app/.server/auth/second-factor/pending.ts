@@ -32,6 +32,8 @@ export interface Pending {
   email: string | null
   /** The redirect the first factor carried, already accepted by the redirect policy. */
   redirect: string | null
+  /** "Keep me signed in", as chosen on the sign-in form (ADR 037). */
+  remember: boolean
   chosen: string | null
   /** The SMS session of the chosen phone, once a code was sent. */
   session: string | null
@@ -78,6 +80,7 @@ export function readPending(request: Request): Pending | null {
       method: p.method,
       email: orNull(p.email),
       redirect: orNull(p.redirect),
+      remember: p.remember === true,
       chosen,
       session: chosen ? orNull(p.session) : null,
       sentAt: typeof p.sentAt === 'number' ? p.sentAt : null,

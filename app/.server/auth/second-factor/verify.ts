@@ -86,7 +86,7 @@ export async function verify(
     try {
       const session = await signInWithIdToken(
         tokens.idToken,
-        { email: p.email, method: p.method, redirect: p.redirect, secondFactor: factor.kind },
+        { email: p.email, method: p.method, redirect: p.redirect, remember: p.remember, secondFactor: factor.kind },
         context,
       )
       record(p, 'success')

@@ -119,13 +119,18 @@ export async function handleSsoCallback(request: Request, context: AppLoadContex
   if ('mfa' in finish) {
     const step = await beginSecondFactor(
       request,
-      { mfa: finish.mfa, method: 'sso', email: finish.email, redirect },
+      { mfa: finish.mfa, method: 'sso', email: finish.email, redirect, remember: false },
       context,
     )
     return { location: step.location, status: 303, setCookies: [...step.setCookies, clearStateCookie()] }
   }
   try {
-    const session = await signInWithIdToken(finish.idToken, { email: finish.email, method: 'sso', redirect }, context)
+    // Its button is a form of its own, without "Keep me signed in": the session ends with the browser (ADR 037).
+    const session = await signInWithIdToken(
+      finish.idToken,
+      { email: finish.email, method: 'sso', redirect, remember: false },
+      context,
+    )
     return { location: session.location, status: 303, setCookies: [...session.setCookies, clearStateCookie()] }
   } catch {
     return { location: signInPageWithError('unavailable', redirect), status: 303, setCookies: [clearStateCookie()] }

@@ -1,0 +1,203 @@
+import type { BrowserContext, Page } from '@playwright/test'
+import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import type { Portal } from '../../dev/portal'
+import { expect, ownPortal, test as base } from './fixtures'
+
+/**
+ * "Keep me signed in" (ADR 037): unchecked, the session cookie ends with the browser and the
+ * Firebase session lasts SESSION_MAX_AGE; checked, both last SESSION_REMEMBER_MAX_AGE. The choice
+ * is made on the sign-in form and holds through every way that form signs in, and through a
+ * password change. A portal of its own, with lifetimes that cannot be mistaken for the defaults.
+ */
+
+const PASSWORD = 'Correct-Horse-42'
+const NEW_PASSWORD = 'Another-Horse-2026'
+const MAX_AGE = 3_600
+const REMEMBER_MAX_AGE = 86_400
+type Admin = ReturnType<typeof emulatorAdmin>
+
+const test = base.extend<object, { rememberPortal: Portal }>({
+  rememberPortal: ownPortal(() => ({
+    SESSION_MAX_AGE: String(MAX_AGE),
+    SESSION_REMEMBER_MAX_AGE: String(REMEMBER_MAX_AGE),
+    FLAG_EMAIL_LINK_SIGN_IN: 'true',
+    RATE_LIMIT_SIGNIN_PER_IP: '10000',
+    RATE_LIMIT_RESET_PER_IP: '10000',
+    RATE_LIMIT_MFA_PER_IP: '10000',
+  })),
+  baseURL: async ({ rememberPortal }, use) => use(rememberPortal.url),
+})
+
+// Some tests walk two steps and a password change: several page budgets on a busy machine.
+test.describe.configure({ timeout: 90_000 })
+
+const LABELS = {
+  en: { email: 'Email', password: 'Password', remember: 'Keep me signed in', signIn: 'Login', signedIn: 'You are signed in' },
+  fr: {
+    email: 'Adresse électronique',
+    password: 'Mot de passe',
+    remember: 'Garder ma session ouverte',
+    signIn: 'Se connecter',
+    signedIn: 'Votre session est ouverte',
+  },
+} as const
+type Labels = (typeof LABELS)[keyof typeof LABELS]
+
+/** The session cookie as the browser keeps it, and the lifetime the identity service gave it (`exp - iat`). */
+async function session(context: BrowserContext) {
+  const cookie = (await context.cookies()).find((c) => c.name === 'session')
+  expect(cookie, 'a session cookie').toBeDefined()
+  const claims = JSON.parse(Buffer.from(cookie!.value.split('.')[1]!, 'base64url').toString('utf8')) as {
+    iat: number
+    exp: number
+  }
+  return { value: cookie!.value, expires: cookie!.expires, lifetime: claims.exp - claims.iat }
+}
+
+/** Ends with the browser: no expiry (Playwright says -1), and the service ends it after SESSION_MAX_AGE. */
+async function expectBrowserSession(context: BrowserContext) {
+  expect(await session(context)).toMatchObject({ expires: -1, lifetime: MAX_AGE })
+}
+
+/** Persists SESSION_REMEMBER_MAX_AGE from now (generous margins: a busy machine), at the service too. */
+async function expectRemembered(context: BrowserContext, since: number) {
+  const { expires, lifetime } = await session(context)
+  expect(lifetime).toBe(REMEMBER_MAX_AGE)
+  expect(expires).toBeGreaterThanOrEqual(since / 1000 + REMEMBER_MAX_AGE - 5)
+  expect(expires).toBeLessThanOrEqual(Date.now() / 1000 + REMEMBER_MAX_AGE + 5)
+}
+
+async function fillSignIn(page: Page, l: Labels, email: string, remember: boolean, path = '/') {
+  await page.goto(path)
+  const box = page.getByLabel(l.remember)
+  await expect(box, 'unchecked by default').not.toBeChecked()
+  await page.getByLabel(l.email, { exact: true }).fill(email)
+  await page.getByLabel(l.password, { exact: true }).fill(PASSWORD)
+  if (remember) await box.check()
+}
+
+for (const [lang, l] of Object.entries(LABELS)) {
+  test.describe(`in ${lang}`, () => {
+    test.use({ locale: lang === 'en' ? 'en-US' : 'fr-FR' })
+
+    test('unchecked: the session cookie ends with the browser', async ({ page, context, admin }) => {
+      const email = uniqueEmail('remember-off')
+      await admin.createUser(email, PASSWORD)
+      await fillSignIn(page, l, email, false)
+      await page.getByRole('button', { name: l.signIn }).click()
+      await expect(page.getByRole('heading', { name: l.signedIn })).toBeVisible()
+      await expectBrowserSession(context)
+    })
+
+    test('checked: the session cookie persists for SESSION_REMEMBER_MAX_AGE', async ({ page, context, admin }) => {
+      const email = uniqueEmail('remember-on')
+      await admin.createUser(email, PASSWORD)
+      await fillSignIn(page, l, email, true)
+      const since = Date.now()
+      await page.getByRole('button', { name: l.signIn }).click()
+      await expect(page.getByRole('heading', { name: l.signedIn })).toBeVisible()
+      await expectRemembered(context, since)
+    })
+  })
+}
+
+test.describe('in English', () => {
+  test.use({ locale: 'en-US' })
+  const l = LABELS.en
+
+  test('a refused sign-in keeps the box as it was', async ({ page, admin }) => {
+    const email = uniqueEmail('remember-wrong')
+    await admin.createUser(email, PASSWORD)
+    await fillSignIn(page, l, email, true)
+    await page.getByLabel(l.password, { exact: true }).fill('Not-the-password-1')
+    await page.getByRole('button', { name: l.signIn }).click()
+    await expect(page.getByRole('alert')).toHaveText('Wrong email address or password')
+    await expect(page.getByLabel(l.remember)).toBeChecked()
+  })
+
+  test('checked, then the second factor: the choice travels through the step', async ({ page, context, admin }) => {
+    const email = uniqueEmail('remember-mfa')
+    const phone = `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
+    const { localId } = await admin.createUser(email, PASSWORD)
+    await admin.enrollSms(localId, [{ phoneNumber: phone }])
+    await fillSignIn(page, l, email, true)
+    const since = Date.now()
+    await page.getByRole('button', { name: l.signIn }).click()
+    await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible()
+    expect(new URL(page.url()).search, 'the choice is in no address').toBe('')
+    await page.getByLabel('Verification code').fill((await admin.lastSmsCode(phone))!)
+    await page.getByRole('button', { name: 'Verify' }).click()
+    await expect(page.getByRole('heading', { name: l.signedIn })).toBeVisible()
+    await expectRemembered(context, since)
+  })
+
+  test('unchecked, then the second factor: a browser session', async ({ page, context, admin }) => {
+    const email = uniqueEmail('remember-mfa-off')
+    const phone = `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
+    const { localId } = await admin.createUser(email, PASSWORD)
+    await admin.enrollSms(localId, [{ phoneNumber: phone }])
+    await fillSignIn(page, l, email, false)
+    await page.getByRole('button', { name: l.signIn }).click()
+    await page.getByLabel('Verification code').fill((await admin.lastSmsCode(phone))!)
+    await page.getByRole('button', { name: 'Verify' }).click()
+    await expect(page.getByRole('heading', { name: l.signedIn })).toBeVisible()
+    await expectBrowserSession(context)
+  })
+
+  test('checked, then "Email me a sign-in link": the link opened in this browser keeps the choice', async ({
+    page,
+    context,
+    admin,
+    rememberPortal,
+  }) => {
+    const email = uniqueEmail('remember-link')
+    await admin.createUser(email, PASSWORD)
+    await fillSignIn(page, l, email, true)
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click()
+    await expect(page.getByRole('status')).toBeVisible()
+    const link = await signInLink(admin, email, rememberPortal.url)
+    await page.goto(link)
+    const since = Date.now()
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await expect(page.getByRole('heading', { name: l.signedIn })).toBeVisible()
+    await expectRemembered(context, since)
+  })
+
+  for (const remember of [true, false]) {
+    test(`a password change on /account/password keeps this browser's choice (${remember ? 'checked' : 'unchecked'})`, async ({
+      page,
+      context,
+      admin,
+    }) => {
+      const email = uniqueEmail('remember-password')
+      await admin.createUser(email, PASSWORD)
+      await fillSignIn(page, l, email, remember, '/account/password')
+      await page.getByRole('button', { name: l.signIn }).click()
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText("Confirm it's you")
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+      await page.getByRole('button', { name: 'Continue' }).click()
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Change password')
+      const before = await session(context)
+      // A new session is minted after the revocation, in a later second (ADR 005).
+      await page.waitForTimeout(1_100)
+      await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD)
+      await page.getByLabel('Confirm new password', { exact: true }).fill(NEW_PASSWORD)
+      const since = Date.now()
+      await page.getByRole('button', { name: 'Change password' }).click()
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account')
+      expect((await session(context)).value, 'a new session').not.toBe(before.value)
+      if (remember) await expectRemembered(context, since)
+      else await expectBrowserSession(context)
+    })
+  }
+})
+
+/** The emailed sign-in link as the emulator recorded it, pointed at the portal's /action. */
+async function signInLink(admin: Admin, email: string, portalUrl: string): Promise<string> {
+  for (let i = 0; i < 50; i++) {
+    const code = (await admin.oobCodes()).filter((c) => c.email === email && c.requestType === 'EMAIL_SIGNIN').at(-1)
+    if (code) return `${portalUrl}/action${new URL(code.oobLink).search}`
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`no sign-in email for ${email}`)
+}
