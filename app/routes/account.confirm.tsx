@@ -19,7 +19,9 @@ import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { postedCaptchaToken, type CaptchaSettings } from '~/lib/recaptcha'
 import { formText } from '~/lib/schemas'
 import { accountPath, requireSignedIn } from '~/.server/auth/account'
-import { confirmPassword } from '~/.server/auth/recent-login'
+import { confirmPassword, confirmThenOf } from '~/.server/auth/recent-login'
+import { beginSecondFactor } from '~/.server/auth/second-factor'
+import { signInPageError } from '~/.server/auth/sign-in-page'
 import { guardForm } from '~/.server/policy/form-guard'
 import { captchaSettings } from '~/.server/policy/recaptcha'
 
@@ -27,12 +29,17 @@ export const headers = routeHeaders
 
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.accountConfirm', NOT_INDEXED)
 
-/** "Confirm it's you" (ADR 036): the password again, then back to the account page that asked (`next`). */
+/**
+ * "Confirm it's you" (ADR 036): the password again, then the account's second factor if it has
+ * one (the sign-in's own step), then back to the account page that asked (`next`). A step that
+ * ended comes back here with its reason (`mfaError`).
+ */
 export async function loader({ request, url }: LoaderFunctionArgs) {
   const user = await requireSignedIn(request)
   return data(
     {
       next: accountPath(url.searchParams.get('next')),
+      stepError: url.searchParams.has('mfaError') ? signInPageError(url.searchParams) : null,
       noPassword: !user.email,
       captcha: captchaSettings('signInWithPassword'),
     },
@@ -45,19 +52,35 @@ type ActionData = { formError?: TranslationKey; passwordError?: TranslationKey; 
 export async function action({ request, url, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
   const user = await requireSignedIn(request)
+  const after = { next: accountPath(url.searchParams.get('next')), then: confirmThenOf(url.searchParams.get('then')) }
   const password = formText(form, 'password')
   if (!password) {
     return data<ActionData>({ passwordError: 'validation.passwordRequired' }, { status: 400, headers: NO_STORE })
   }
-  const outcome = await confirmPassword(request, user, { password, captchaResponse: postedCaptchaToken(form) }, context)
+  const outcome = await confirmPassword(
+    request,
+    user,
+    { password, captchaResponse: postedCaptchaToken(form) },
+    after,
+    context,
+  )
   switch (outcome.kind) {
     case 'confirmed': {
       const headers = new Headers(NO_STORE)
       for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
-      return redirect(accountPath(url.searchParams.get('next')), { status: 303, headers })
+      return redirect(outcome.location, { status: 303, headers })
     }
-    case 'second-factor':
-      return data<ActionData>({ formError: 'confirm.secondFactor' }, { status: 403, headers: NO_STORE })
+    case 'second-factor': {
+      // The sign-in's own step, which ends as this confirmation would have (ADR 038).
+      const step = await beginSecondFactor(
+        request,
+        { mfa: outcome.mfa, method: 'password', email: user.email, redirect: null, confirm: { uid: user.uid, ...after } },
+        context,
+      )
+      const headers = new Headers(NO_STORE)
+      for (const cookie of step.setCookies) headers.append('Set-Cookie', cookie)
+      return redirect(step.location, { status: 303, headers })
+    }
     case 'no-password':
       return data<ActionData>({ formError: 'confirm.noPassword' }, { status: 403, headers: NO_STORE })
     case 'refused': {
@@ -74,7 +97,7 @@ export async function action({ request, url, context }: ActionFunctionArgs) {
 
 export default function ConfirmItsYou() {
   const { t } = useTranslation()
-  const { noPassword, captcha } = useLoaderData<typeof loader>()
+  const { noPassword, stepError, captcha } = useLoaderData<typeof loader>()
   const result = useActionData<typeof action>() as ActionData | undefined
   const formRef = useRef<HTMLFormElement>(null)
   const { onSubmit, retrying } = useCaptchaForm({
@@ -84,7 +107,7 @@ export default function ConfirmItsYou() {
     actionFor: () => 'signInWithPassword',
   })
   useAfterSubmission(formRef, retrying ? undefined : result)
-  const formError = retrying ? null : (result?.formError ?? (noPassword ? 'confirm.noPassword' : null))
+  const formError = retrying ? null : (result?.formError ?? (noPassword ? 'confirm.noPassword' : stepError))
   return (
     <>
       <h1>{t('confirm.title')}</h1>

@@ -11,9 +11,9 @@ import type { TranslationKey } from '~/lib/i18n'
 import { COOKIES, clearCookie } from '~/.server/cookies'
 import { getLocale } from '~/.server/i18n'
 import { endEverySession, endThisSession, logoutCookies } from './logout'
-import { clearRecentLogin } from './recent-login'
+import { clearRecentLogin, confirmPageWith, type ConfirmThen } from './recent-login'
 import { clearSessionCookie, getSession, type SessionUser } from './session'
-import { signInWithIdToken } from './sign-in'
+import { afterFirstFactor } from './sign-in'
 import { syncToken } from './token-sync'
 
 /**
@@ -38,14 +38,17 @@ export function accountPath(next: string | null): string {
   return pathname === '/account' || pathname?.startsWith('/account/') ? path : '/account'
 }
 
-/** The recent-login step, then back to `path`. */
-export function confirmFirst(path: string): Response {
-  return redirect(`/account/confirm?${new URLSearchParams({ next: path })}`, { status: 303, headers: NO_STORE })
+/** The recent-login step, then back to `path`, doing `then` on the way. */
+export function confirmFirst(path: string, then: ConfirmThen | null = null): Response {
+  return redirect(confirmPageWith({ next: path, then }), { status: 303, headers: NO_STORE })
 }
 
 export type PasswordChangeOutcome =
-  /** Changed; `signedIn` false when this browser could not get its fresh session (sign in again). */
-  | { status: 'done'; setCookies: string[]; signedIn: boolean }
+  /**
+   * Changed; go to `location`: the account page with this browser's fresh session, or the
+   * second-factor step that makes it. Null when it could not be made (sign in again).
+   */
+  | { status: 'done'; setCookies: string[]; location: string | null }
   /** The service wants a fresher sign-in: through "Confirm it's you" again. */
   | { status: 'confirm' }
   | {
@@ -56,13 +59,17 @@ export type PasswordChangeOutcome =
     }
   | { status: 'error'; httpStatus: number; message: MessageKey }
 
+/** Where a password change ends, signed in again: the account page, which says so. */
+const PASSWORD_CHANGED = '/account?done=password'
+
 /**
  * Changes the signed-in account's password with the fresh ID token "Confirm it's you" sealed.
  * Every session of the account ends (the service's revocation), then this browser signs in again
  * with the new password: a session minted from the old token would count as revoked, its sign-in
- * being older than the revocation.
+ * being older than the revocation. An account with a second factor signs in through its step.
  */
 export async function changeOwnPassword(
+  request: Request,
   user: SessionUser & { email: string },
   idToken: string,
   input: { password: string; confirmation: string },
@@ -95,16 +102,22 @@ export async function changeOwnPassword(
   await limit.release('success')
   securityEvent('password-changed', { reqId: context.requestId, ip: context.clientIp, email: user.email })
   const setCookies = [clearRecentLogin()]
-  try {
-    await endEverySession(user.uid)
-    const { idToken: fresh } = await getIdentity().signInWithPassword(user.email, input.password)
-    const session = await signInWithIdToken(fresh, { email: user.email, method: 'password', redirect: null }, context)
-    return { status: 'done', setCookies: [...setCookies, ...session.setCookies], signedIn: true }
-  } catch {
-    // The password is changed; a second factor, a captcha or a failing service keeps this browser
-    // from its fresh session: it signs in again like every other device.
-    return { status: 'done', setCookies: [...setCookies, clearSessionCookie()], signedIn: false }
-  }
+  const signedIn = await endEverySession(user.uid).then(
+    () =>
+      afterFirstFactor(
+        request,
+        // The password was just set here: this sign-in is no guess and takes no points.
+        { release: async () => undefined },
+        { method: 'password', email: user.email, redirect: PASSWORD_CHANGED },
+        () => getIdentity().signInWithPassword(user.email, input.password),
+        context,
+      ),
+    (error: unknown) => ({ ok: false as const, error }),
+  )
+  if (signedIn.ok) return { status: 'done', setCookies: [...setCookies, ...signedIn.setCookies], location: signedIn.location }
+  // The password is changed; a captcha or a failing service keeps this browser from its fresh
+  // session: it signs in again like every other device.
+  return { status: 'done', setCookies: [...setCookies, clearSessionCookie()], location: null }
 }
 
 export type EmailChangeOutcome =
