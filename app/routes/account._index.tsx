@@ -16,6 +16,7 @@ import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { formText } from '~/lib/schemas'
 import type { TranslationKey } from '~/lib/i18n'
+import { providerName } from '~/lib/providers'
 import { confirmFirst, requireSignedIn } from '~/.server/auth/account'
 import { readRecentLogin } from '~/.server/auth/recent-login'
 import { readAccount } from '~/.server/auth/session'
@@ -26,17 +27,6 @@ import { guardForm } from '~/.server/policy/form-guard'
 export const headers = routeHeaders
 
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.account', NOT_INDEXED)
-
-/** Providers by their id; `saml.*` and `oidc.*` are the organisation's single sign-on. */
-const PROVIDER_NAMES: Record<string, string> = {
-  'google.com': 'Google',
-  'apple.com': 'Apple',
-  'microsoft.com': 'Microsoft',
-  'facebook.com': 'Facebook',
-  'github.com': 'GitHub',
-  'twitter.com': 'X',
-  'yahoo.com': 'Yahoo',
-}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireSignedIn(request)
@@ -59,7 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           ? { kind: 'password' as const }
           : /^(saml|oidc)\./.test(p.providerId)
             ? { kind: 'sso' as const }
-            : { kind: 'provider' as const, name: PROVIDER_NAMES[p.providerId] ?? p.providerId },
+            : { kind: 'provider' as const, name: providerName(p.providerId) ?? p.providerId },
       ),
       secondFactors: account.secondFactors,
       created: when(account.createdAt),

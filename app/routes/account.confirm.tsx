@@ -21,7 +21,6 @@ import { formText } from '~/lib/schemas'
 import { accountPath, requireSignedIn } from '~/.server/auth/account'
 import { confirmPassword, confirmThenOf } from '~/.server/auth/recent-login'
 import { beginSecondFactor } from '~/.server/auth/second-factor'
-import { signInPageError } from '~/.server/auth/sign-in-page'
 import { guardForm } from '~/.server/policy/form-guard'
 import { captchaSettings } from '~/.server/policy/recaptcha'
 
@@ -34,12 +33,18 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.acco
  * one (the sign-in's own step), then back to the account page that asked (`next`). A step that
  * ended comes back here with its reason (`mfaError`).
  */
+/** Why a second-factor step sent the visitor back here (its `mfaError`, as the sign-in page has). */
+const STEP_ERRORS: Partial<Record<string, TranslationKey>> = {
+  expired: 'confirm.stepExpired',
+  invalid: 'confirm.stepInvalid',
+}
+
 export async function loader({ request, url }: LoaderFunctionArgs) {
   const user = await requireSignedIn(request)
   return data(
     {
       next: accountPath(url.searchParams.get('next')),
-      stepError: url.searchParams.has('mfaError') ? signInPageError(url.searchParams) : null,
+      stepError: STEP_ERRORS[url.searchParams.get('mfaError') ?? ''] ?? null,
       noPassword: !user.email,
       captcha: captchaSettings('signInWithPassword'),
     },

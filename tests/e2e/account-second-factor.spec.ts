@@ -181,4 +181,9 @@ test('en français : « Confirmez votre identité » passe par le code d’un co
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.changePassword)
   await expect(page.getByLabel(l.newPassword, { exact: true })).toBeVisible()
   await expectNoSecret(page)
+  // A step that ended sends back here, asking for the password again (the visitor is still signed in).
+  await page.goto('/account/confirm?next=%2Faccount%2Fpassword&mfaError=expired')
+  await expect(page.getByRole('alert')).toHaveText(
+    'Votre vérification a expiré. Veuillez saisir à nouveau votre mot de passe.',
+  )
 })
