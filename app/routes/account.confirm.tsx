@@ -18,7 +18,7 @@ import type { TranslationKey } from '~/lib/i18n'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { postedCaptchaToken, type CaptchaSettings } from '~/lib/recaptcha'
 import { formText } from '~/lib/schemas'
-import { accountPath, requireSignedIn } from '~/.server/auth/account'
+import { accountPath, requireSignedIn, withoutPassword } from '~/.server/auth/account'
 import { confirmPassword, confirmThenOf } from '~/.server/auth/recent-login'
 import { beginSecondFactor } from '~/.server/auth/second-factor'
 import { guardForm } from '~/.server/policy/form-guard'
@@ -45,7 +45,8 @@ export async function loader({ request, url }: LoaderFunctionArgs) {
     {
       next: accountPath(url.searchParams.get('next')),
       stepError: STEP_ERRORS[url.searchParams.get('mfaError') ?? ''] ?? null,
-      noPassword: !user.email,
+      // An account of a provider only: the page says how to confirm (its provider, again).
+      noPassword: await withoutPassword(user),
       captcha: captchaSettings('signInWithPassword'),
     },
     { headers: NO_STORE },
@@ -57,6 +58,8 @@ type ActionData = { formError?: TranslationKey; passwordError?: TranslationKey; 
 export async function action({ request, url, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
   const user = await requireSignedIn(request)
+  // No password to check: nothing is sent to the service, nothing counted.
+  if (await withoutPassword(user)) return data<ActionData>({}, { status: 403, headers: NO_STORE })
   const after = { next: accountPath(url.searchParams.get('next')), then: confirmThenOf(url.searchParams.get('then')) }
   const password = formText(form, 'password')
   if (!password) {
@@ -112,12 +115,18 @@ export default function ConfirmItsYou() {
     actionFor: () => 'signInWithPassword',
   })
   useAfterSubmission(formRef, retrying ? undefined : result)
-  const formError = retrying ? null : (result?.formError ?? (noPassword ? 'confirm.noPassword' : stepError))
+  const formError = retrying ? null : (result?.formError ?? stepError)
   return (
     <>
       <h1>{t('confirm.title')}</h1>
       <p className="subtitle">{t('confirm.intro')}</p>
-      {formError ? <FormAlert>{t(formError)}</FormAlert> : null}
+      {noPassword ? (
+        <FormAlert>
+          {noPassword.provider ? t('confirm.viaProvider', { provider: noPassword.provider }) : t('confirm.noPassword')}
+        </FormAlert>
+      ) : formError ? (
+        <FormAlert>{t(formError)}</FormAlert>
+      ) : null}
       {noPassword ? null : (
         <SecureForm ref={formRef} className="stack" noValidate onSubmit={onSubmit}>
           <Field

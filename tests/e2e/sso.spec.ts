@@ -110,6 +110,30 @@ for (const [language, l] of Object.entries({
   })
 }
 
+for (const [language, l] of Object.entries({
+  fr: {
+    told: 'Ce compte se connecte avec Google et n’a pas de mot de passe. Pour confirmer votre identité, déconnectez-vous, reconnectez-vous avec Google, puis revenez ici dans les 5\u00a0minutes.',
+    password: 'Mot de passe',
+  },
+  en: {
+    told: "This account signs in with Google and has no password. To confirm it's you, log out, sign in again with Google, then come back here within 5 minutes.",
+    password: 'Password',
+  },
+})) {
+  test.describe(`"Confirm it's you" for an account of the provider only (${language})`, () => {
+    test.use({ locale: language === 'fr' ? 'fr-FR' : 'en-US' })
+
+    test('says how to confirm, and asks for no password it does not have', async ({ page }) => {
+      await page.goto('/')
+      const start = await startSso(page, language === 'fr' ? 'Continuer avec Google' : 'Continue with Google')
+      await page.goto(providerAnswer(start, claimsFor(uniqueEmail('sso-confirm'))))
+      await page.goto('/account/confirm?next=%2Faccount')
+      await expect(page.getByRole('alert')).toHaveText(l.told)
+      await expect(page.getByLabel(l.password, { exact: true })).toHaveCount(0)
+    })
+  })
+}
+
 test.describe('in English', () => {
   test.use({ locale: 'en-US' })
 

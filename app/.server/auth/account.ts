@@ -8,11 +8,12 @@ import { localPathOr } from '~/.server/policy/redirect'
 import { securityEvent } from '~/.server/ops/security-events'
 import { NO_STORE } from '~/lib/headers'
 import type { TranslationKey } from '~/lib/i18n'
+import { providerName } from '~/lib/providers'
 import { COOKIES, clearCookie } from '~/.server/cookies'
 import { getLocale } from '~/.server/i18n'
 import { endEverySession, endThisSession, logoutCookies } from './logout'
 import { clearRecentLogin, confirmPageWith, type ConfirmThen } from './recent-login'
-import { clearSessionCookie, getSession, type SessionUser } from './session'
+import { clearSessionCookie, getSession, readAccount, type SessionUser } from './session'
 import { afterFirstFactor } from './sign-in'
 import { syncToken } from './token-sync'
 
@@ -29,6 +30,22 @@ export async function requireSignedIn(request: Request): Promise<SessionUser> {
   const headers = new Headers(NO_STORE)
   if (session.status === 'invalid') headers.append('Set-Cookie', clearSessionCookie())
   throw redirect(`/?${new URLSearchParams({ redirect: url.pathname + url.search })}`, { headers })
+}
+
+/**
+ * How an account without a password confirms it is you: null when it has one (or when the service
+ * cannot say: the password step then answers for itself), else the provider it signs in with, by
+ * name when the portal knows it.
+ */
+export async function withoutPassword(user: SessionUser): Promise<{ provider: string | null } | null> {
+  if (!user.email) return { provider: null }
+  const account = await readAccount(user.uid).catch(() => null)
+  if (!account || account.providers.some((p) => p.providerId === 'password')) return null
+  const { ssoProviderId, ssoProviderName } = getConfig()
+  const names = account.providers.map((p) =>
+    providerName(p.providerId, p.providerId === ssoProviderId ? ssoProviderName : null),
+  )
+  return { provider: names.find((name) => name !== null) ?? null }
 }
 
 /** Where "Confirm it's you" returns: an account page only, else `/account`. */
