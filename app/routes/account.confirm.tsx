@@ -119,14 +119,15 @@ export default function ConfirmItsYou() {
   return (
     <>
       <h1>{t('confirm.title')}</h1>
-      <p className="subtitle">{t('confirm.intro')}</p>
-      {noPassword ? (
-        <FormAlert>
-          {noPassword.provider ? t('confirm.viaProvider', { provider: noPassword.provider }) : t('confirm.noPassword')}
-        </FormAlert>
-      ) : formError ? (
-        <FormAlert>{t(formError)}</FormAlert>
-      ) : null}
+      {/* No password to ask for: the page says how to confirm instead, as its text, not as an error. */}
+      <p className="subtitle">
+        {!noPassword
+          ? t('confirm.intro')
+          : noPassword.provider
+            ? t('confirm.viaProvider', { provider: noPassword.provider })
+            : t('confirm.noPassword')}
+      </p>
+      {formError && !noPassword ? <FormAlert>{t(formError)}</FormAlert> : null}
       {noPassword ? null : (
         <SecureForm ref={formRef} className="stack" noValidate onSubmit={onSubmit}>
           <Field
