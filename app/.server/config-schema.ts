@@ -87,6 +87,7 @@ export const EnvSchema = z
     FLAG_SSO: z.enum(['true', 'false']).optional(),
     FLAG_EMAIL_LINK_SIGN_IN: z.enum(['true', 'false']).optional(),
     SSO_PROVIDER_ID: z.string().regex(/^[\w.-]{1,128}$/).optional(),
+    SSO_PROVIDER_NAME: z.string().trim().min(1).max(64).optional(),
     METRICS_PORT: port.optional(),
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
     SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),

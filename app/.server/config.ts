@@ -1,3 +1,4 @@
+import { providerName } from '~/lib/providers'
 import type { z } from 'zod'
 import { EnvSchema, LOCAL_PLATFORMS, list, parseEmulatorHost } from './config-schema'
 
@@ -89,6 +90,8 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       emailLinkSignIn: bool(env.FLAG_EMAIL_LINK_SIGN_IN),
     },
     ssoProviderId: env.SSO_PROVIDER_ID ?? null,
+    /** The name on the single sign-on button ("Continue with …"); null: the generic wording. */
+    ssoProviderName: env.SSO_PROVIDER_ID ? providerName(env.SSO_PROVIDER_ID, env.SSO_PROVIDER_NAME ?? null) : null,
     metricsPort: env.METRICS_PORT ?? null,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     shutdownDelayMs: env.SHUTDOWN_DELAY_MS,

@@ -30,7 +30,7 @@ import { defaultRedirect, keptRedirect, resolveRedirect } from '~/.server/policy
 import { clearSessionCookie, getSession } from '~/.server/auth/session'
 import { signInWithPassword } from '~/.server/auth/sign-in'
 import { signInPageError } from '~/.server/auth/sign-in-page'
-import { ssoOffered } from '~/.server/auth/sso'
+import { ssoOffered, ssoProviderName } from '~/.server/auth/sso'
 
 export const headers = routeHeaders
 
@@ -60,6 +60,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       redirectError: target.kind === 'invalid' || target.kind === 'missing' ? REDIRECT_ERRORS[target.kind] : null,
       sso: flags.sso,
       ssoButton: ssoOffered(flags),
+      ssoName: ssoProviderName(),
       ssoError: signInPageError(params),
       emailLink: flags.emailLinkSignIn,
       linkSent: flags.emailLinkSignIn && params.get('emailLink') === 'sent',
@@ -147,7 +148,7 @@ type ActionData = {
 
 export default function SignIn() {
   const { t } = useTranslation()
-  const { user, continueTo, redirectError, sso, ssoButton, ssoError, emailLink, linkSent, captcha } =
+  const { user, continueTo, redirectError, sso, ssoButton, ssoName, ssoError, emailLink, linkSent, captcha } =
     useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as ActionData | undefined
   const [searchParams] = useSearchParams()
@@ -172,11 +173,35 @@ export default function SignIn() {
   if (email) forgot.set('email', email)
   if (redirectTo !== null) forgot.set('redirect', redirectTo)
 
+  const back = redirectTo !== null ? `/?${new URLSearchParams({ redirect: redirectTo })}` : '/'
+  if (linkSent && !actionData) {
+    // One state: the link is on its way. The form comes back through the link, redirect kept.
+    return (
+      <>
+        <h1>{t('emailLink.title')}</h1>
+        <FormAlert tone="success">{t('emailLink.sent')}</FormAlert>
+        <p className="links">
+          <Link to={back}>{t('error.backToSignIn')}</Link>
+        </p>
+      </>
+    )
+  }
+
   return (
     <>
       <h1>{sso ? t('signIn.titleSso') : t('signIn.title')}</h1>
       {formError ? <FormAlert>{t(formError)}</FormAlert> : null}
-      {linkSent && !actionData ? <FormAlert tone="success">{t('emailLink.sent')}</FormAlert> : null}
+      {ssoButton ? (
+        // The single sign-on variant: its provider first, by name when it is known.
+        <SecureForm action="/sso/start" className="stack">
+          {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
+          {authDomain !== null ? <input type="hidden" name="authDomain" value={authDomain} /> : null}
+          <button type="submit" className="button-secondary">
+            {ssoName ? t('sso.continueWith', { name: ssoName }) : t('sso.continue')}
+          </button>
+          <p className="separator">{t('sso.or')}</p>
+        </SecureForm>
+      ) : null}
       <SecureForm ref={formRef} className="stack" noValidate onSubmit={onSubmit}>
         {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
         <EmailField {...emailField} errorKey={fieldErrors.email} />
@@ -197,16 +222,6 @@ export default function SignIn() {
           </button>
         ) : null}
       </SecureForm>
-      {ssoButton ? (
-        <SecureForm action="/sso/start" className="stack">
-          {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
-          {authDomain !== null ? <input type="hidden" name="authDomain" value={authDomain} /> : null}
-          <p className="separator">{t('sso.or')}</p>
-          <button type="submit" className="button-secondary">
-            {t('sso.continue')}
-          </button>
-        </SecureForm>
-      ) : null}
       <p className="links">
         {/* Its link carries the typed address: kept out of Session Replay (ADR 030). */}
         <Link to={`/forgot-password${forgot.size ? `?${forgot}` : ''}`} data-personal>

@@ -1,7 +1,7 @@
 import {
   data,
   Link,
-  useActionData,
+  redirect,
   useLoaderData,
   useSearchParams,
   type ActionFunctionArgs,
@@ -15,29 +15,18 @@ import { SecureForm } from '~/components/secure-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { formText } from '~/lib/schemas'
+import type { TranslationKey } from '~/lib/i18n'
+import { providerName } from '~/lib/providers'
 import { confirmFirst, requireSignedIn } from '~/.server/auth/account'
 import { readRecentLogin } from '~/.server/auth/recent-login'
 import { readAccount } from '~/.server/auth/session'
+import { accountPageAfterVerification, sendVerificationEmail } from '~/.server/auth/verification'
 import { getLocale } from '~/.server/i18n'
-import { getIdentity, codeOf, outcomeOf, type MessageKey } from '~/.server/identity'
-import { securityEvent } from '~/.server/ops/security-events'
 import { guardForm } from '~/.server/policy/form-guard'
-import { consumeReset } from '~/.server/policy/rate-limit'
 
 export const headers = routeHeaders
 
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.account', NOT_INDEXED)
-
-/** Providers by their id; `saml.*` and `oidc.*` are the organisation's single sign-on. */
-const PROVIDER_NAMES: Record<string, string> = {
-  'google.com': 'Google',
-  'apple.com': 'Apple',
-  'microsoft.com': 'Microsoft',
-  'facebook.com': 'Facebook',
-  'github.com': 'GitHub',
-  'twitter.com': 'X',
-  'yahoo.com': 'Yahoo',
-}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireSignedIn(request)
@@ -60,7 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           ? { kind: 'password' as const }
           : /^(saml|oidc)\./.test(p.providerId)
             ? { kind: 'sso' as const }
-            : { kind: 'provider' as const, name: PROVIDER_NAMES[p.providerId] ?? p.providerId },
+            : { kind: 'provider' as const, name: providerName(p.providerId) ?? p.providerId },
       ),
       secondFactors: account.secondFactors,
       created: when(account.createdAt),
@@ -73,41 +62,40 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /**
  * "Send verification email": VERIFY_EMAIL needs an ID token, and the portal keeps one only after
- * "Confirm it's you" (ADR 036), so without it the visitor confirms first and comes back here.
+ * "Confirm it's you" (ADR 036): without it the visitor confirms first, and the email goes as the
+ * confirmation ends, without a second press. Either way the page then says how it went
+ * (`verification`).
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
   const user = await requireSignedIn(request)
-  if (formText(form, 'intent') !== 'verify') return data({ sent: false }, { status: 400, headers: NO_STORE })
+  if (formText(form, 'intent') !== 'verify') return data(null, { status: 400, headers: NO_STORE })
   const idToken = readRecentLogin(request, user)
-  if (!idToken) return confirmFirst('/account')
-  const limit = await consumeReset({ ip: context.clientIp, email: user.email ?? user.uid, reqId: context.requestId })
-  if (!limit.ok) return data({ sent: false, message: 'error.tooManyRequests' } as const, { status: 429, headers: NO_STORE })
-  try {
-    await getIdentity().sendOobCode({ requestType: 'VERIFY_EMAIL', idToken, locale: getLocale(request) })
-    await limit.release('success')
-  } catch (error) {
-    const { key, status } = outcomeOf(codeOf(error))
-    if (status >= 500) await limit.release('void')
-    return data({ sent: false, message: key }, { status, headers: NO_STORE })
-  }
-  securityEvent('verification-sent', { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined })
-  return data({ sent: true }, { headers: NO_STORE })
+  if (!idToken) return confirmFirst('/account', 'verify')
+  const sent = await sendVerificationEmail(request, user, idToken, context)
+  return redirect(accountPageAfterVerification(sent), { status: 303, headers: NO_STORE })
+}
+
+const VERIFICATION_ERRORS: Partial<Record<string, TranslationKey>> = {
+  limited: 'error.tooManyRequests',
+  failed: 'error.unexpected',
 }
 
 export default function Account() {
   const { t } = useTranslation()
   const factorLabel = useFactorLabel()
   const { email, verified, methods, secondFactors, created, lastSignIn, hasPassword } = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>() as { sent: boolean; message?: MessageKey } | undefined
   const [searchParams] = useSearchParams()
   const done = searchParams.get('done') === 'password'
+  const verification = searchParams.get('verification')
+  const sent = verification === 'sent'
+  const verificationError = VERIFICATION_ERRORS[verification ?? ''] ?? null
   return (
     <>
       <h1>{t('account.title')}</h1>
-      {done && !result ? <FormAlert tone="success">{t('account.passwordChanged')}</FormAlert> : null}
-      {result?.sent ? <FormAlert tone="success">{t('account.verificationSent')}</FormAlert> : null}
-      {result?.message ? <FormAlert>{t(result.message)}</FormAlert> : null}
+      {done ? <FormAlert tone="success">{t('account.passwordChanged')}</FormAlert> : null}
+      {sent ? <FormAlert tone="success">{t('account.verificationSent')}</FormAlert> : null}
+      {verificationError ? <FormAlert>{t(verificationError)}</FormAlert> : null}
       <h2 className="visually-hidden">{t('account.details')}</h2>
       <dl className="account-facts">
         <div>
@@ -149,7 +137,7 @@ export default function Account() {
       </dl>
       <h2 className="visually-hidden">{t('account.actions')}</h2>
       <div className="actions">
-        {!verified && !result?.sent ? (
+        {!verified && !sent ? (
           <SecureForm className="stack">
             <button type="submit" name="intent" value="verify" className="button-secondary button-block">
               {t('account.sendVerification')}

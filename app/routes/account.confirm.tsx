@@ -18,8 +18,9 @@ import type { TranslationKey } from '~/lib/i18n'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { postedCaptchaToken, type CaptchaSettings } from '~/lib/recaptcha'
 import { formText } from '~/lib/schemas'
-import { accountPath, requireSignedIn } from '~/.server/auth/account'
-import { confirmPassword } from '~/.server/auth/recent-login'
+import { accountPath, requireSignedIn, withoutPassword } from '~/.server/auth/account'
+import { confirmPassword, confirmThenOf } from '~/.server/auth/recent-login'
+import { beginSecondFactor } from '~/.server/auth/second-factor'
 import { guardForm } from '~/.server/policy/form-guard'
 import { captchaSettings } from '~/.server/policy/recaptcha'
 
@@ -27,13 +28,25 @@ export const headers = routeHeaders
 
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.accountConfirm', NOT_INDEXED)
 
-/** "Confirm it's you" (ADR 036): the password again, then back to the account page that asked (`next`). */
+/**
+ * "Confirm it's you" (ADR 036): the password again, then the account's second factor if it has
+ * one (the sign-in's own step), then back to the account page that asked (`next`). A step that
+ * ended comes back here with its reason (`mfaError`).
+ */
+/** Why a second-factor step sent the visitor back here (its `mfaError`, as the sign-in page has). */
+const STEP_ERRORS: Partial<Record<string, TranslationKey>> = {
+  expired: 'confirm.stepExpired',
+  invalid: 'confirm.stepInvalid',
+}
+
 export async function loader({ request, url }: LoaderFunctionArgs) {
   const user = await requireSignedIn(request)
   return data(
     {
       next: accountPath(url.searchParams.get('next')),
-      noPassword: !user.email,
+      stepError: STEP_ERRORS[url.searchParams.get('mfaError') ?? ''] ?? null,
+      // An account of a provider only: the page says how to confirm (its provider, again).
+      noPassword: await withoutPassword(user),
       captcha: captchaSettings('signInWithPassword'),
     },
     { headers: NO_STORE },
@@ -45,19 +58,37 @@ type ActionData = { formError?: TranslationKey; passwordError?: TranslationKey; 
 export async function action({ request, url, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
   const user = await requireSignedIn(request)
+  // No password to check: nothing is sent to the service, nothing counted.
+  if (await withoutPassword(user)) return data<ActionData>({}, { status: 403, headers: NO_STORE })
+  const after = { next: accountPath(url.searchParams.get('next')), then: confirmThenOf(url.searchParams.get('then')) }
   const password = formText(form, 'password')
   if (!password) {
     return data<ActionData>({ passwordError: 'validation.passwordRequired' }, { status: 400, headers: NO_STORE })
   }
-  const outcome = await confirmPassword(request, user, { password, captchaResponse: postedCaptchaToken(form) }, context)
+  const outcome = await confirmPassword(
+    request,
+    user,
+    { password, captchaResponse: postedCaptchaToken(form) },
+    after,
+    context,
+  )
   switch (outcome.kind) {
     case 'confirmed': {
       const headers = new Headers(NO_STORE)
       for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
-      return redirect(accountPath(url.searchParams.get('next')), { status: 303, headers })
+      return redirect(outcome.location, { status: 303, headers })
     }
-    case 'second-factor':
-      return data<ActionData>({ formError: 'confirm.secondFactor' }, { status: 403, headers: NO_STORE })
+    case 'second-factor': {
+      // The sign-in's own step, which ends as this confirmation would have (ADR 038).
+      const step = await beginSecondFactor(
+        request,
+        { mfa: outcome.mfa, method: 'password', email: user.email, redirect: null, remember: user.remembered, confirm: { uid: user.uid, ...after } },
+        context,
+      )
+      const headers = new Headers(NO_STORE)
+      for (const cookie of step.setCookies) headers.append('Set-Cookie', cookie)
+      return redirect(step.location, { status: 303, headers })
+    }
     case 'no-password':
       return data<ActionData>({ formError: 'confirm.noPassword' }, { status: 403, headers: NO_STORE })
     case 'refused': {
@@ -74,7 +105,7 @@ export async function action({ request, url, context }: ActionFunctionArgs) {
 
 export default function ConfirmItsYou() {
   const { t } = useTranslation()
-  const { noPassword, captcha } = useLoaderData<typeof loader>()
+  const { noPassword, stepError, captcha } = useLoaderData<typeof loader>()
   const result = useActionData<typeof action>() as ActionData | undefined
   const formRef = useRef<HTMLFormElement>(null)
   const { onSubmit, retrying } = useCaptchaForm({
@@ -84,12 +115,19 @@ export default function ConfirmItsYou() {
     actionFor: () => 'signInWithPassword',
   })
   useAfterSubmission(formRef, retrying ? undefined : result)
-  const formError = retrying ? null : (result?.formError ?? (noPassword ? 'confirm.noPassword' : null))
+  const formError = retrying ? null : (result?.formError ?? stepError)
   return (
     <>
       <h1>{t('confirm.title')}</h1>
-      <p className="subtitle">{t('confirm.intro')}</p>
-      {formError ? <FormAlert>{t(formError)}</FormAlert> : null}
+      {/* No password to ask for: the page says how to confirm instead, as its text, not as an error. */}
+      <p className="subtitle">
+        {!noPassword
+          ? t('confirm.intro')
+          : noPassword.provider
+            ? t('confirm.viaProvider', { provider: noPassword.provider })
+            : t('confirm.noPassword')}
+      </p>
+      {formError && !noPassword ? <FormAlert>{t(formError)}</FormAlert> : null}
       {noPassword ? null : (
         <SecureForm ref={formRef} className="stack" noValidate onSubmit={onSubmit}>
           <Field

@@ -43,6 +43,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const idToken = readRecentLogin(request, user)
   if (!user.email || !idToken) return confirmFirst(PATH)
   const outcome = await changeOwnPassword(
+    request,
     { ...user, email: user.email },
     idToken,
     { password: formText(form, 'password'), confirmation: formText(form, 'confirmation') },
@@ -52,8 +53,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (outcome.status === 'done') {
     const headers = new Headers(NO_STORE)
     for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
-    // Signed in again here: the account page says so, after a redirect (the CSRF token was renewed).
-    if (outcome.signedIn) return redirect('/account?done=password', { status: 303, headers })
+    // Signed in again here (or through the second-factor step): the account page says so, after a redirect (the CSRF token was renewed).
+    if (outcome.location) return redirect(outcome.location, { status: 303, headers })
     return data({ status: 'signed-out' } as const, { headers })
   }
   return data(outcome, { status: outcome.httpStatus, headers: NO_STORE })

@@ -73,7 +73,12 @@ export default function SecondFactorStep() {
   const { t } = useTranslation()
   const { view } = useLoaderData<typeof loader>()
   const message = useActionData<typeof action>()?.message
-  const back = view.redirect !== null ? `/?${new URLSearchParams({ redirect: view.redirect })}` : '/'
+  // "Confirm it's you" goes back to the account; a sign-in, to the sign-in page with its redirect.
+  const back = view.confirming
+    ? '/account'
+    : view.redirect !== null
+      ? `/?${new URLSearchParams({ redirect: view.redirect })}`
+      : '/'
   const alert = message ?? (view.notice && view.notice !== 'mfa.resent' ? view.notice : null)
 
   return (
@@ -83,7 +88,7 @@ export default function SecondFactorStep() {
       {view.notice === 'mfa.resent' && !message ? <p role="status">{t('mfa.resent')}</p> : null}
       {view.step === 'choose' ? <Chooser view={view} /> : <CodeStep view={view} hasError={Boolean(message)} />}
       <p className="links">
-        <Link to={back}>{t('mfa.back')}</Link>
+        <Link to={back}>{t(view.confirming ? 'account.back' : 'mfa.back')}</Link>
       </p>
     </>
   )

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test'
-import { uniqueEmail } from '../../dev/emulator'
+import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { expect, test } from './fixtures'
 
 /**
@@ -9,6 +9,8 @@ import { expect, test } from './fixtures'
 
 // Each test walks a flow over two or three browsers: several times one page's budget on a busy machine.
 test.describe.configure({ timeout: 90_000 })
+
+type Admin = ReturnType<typeof emulatorAdmin>
 
 const PASSWORD = 'Correct-Horse-42'
 const NEW_PASSWORD = 'Another-Horse-2026'
@@ -20,6 +22,11 @@ async function otherBrowser(
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext(options)
   return { context, page: await context.newPage() }
+}
+
+/** The VERIFY_EMAIL emails the emulator sent to `email` (its outbox: dev/outbox.ts reads the same list). */
+async function verificationEmails(admin: Admin, email: string): Promise<number> {
+  return (await admin.oobCodes()).filter((c) => c.email === email && c.requestType === 'VERIFY_EMAIL').length
 }
 
 async function signIn(page: Page, email: string, password: string) {
@@ -256,18 +263,45 @@ test('en français : la page du compte, la vérification de l’adresse après �
   // A date in French, e.g. « 26 novembre 2026 à 17:20 UTC ».
   await expect(page.getByRole('definition').filter({ hasText: /^\d{1,2} \p{L}+ \d{4} à \d{2}:\d{2} UTC$/u }).first()).toBeVisible()
 
+  // One press: "Confirm it's you" first, then the email goes without pressing again.
   await page.getByRole('button', { name: 'Vérifier l’adresse' }).click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Confirmez votre identité')
   await page.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD)
   await page.getByRole('button', { name: 'Continuer' }).click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Votre compte')
-  await page.getByRole('button', { name: 'Vérifier l’adresse' }).click()
   await expect(page.getByRole('status')).toHaveText(
     'Un lien de vérification est en route vers votre adresse. Ouvrez-le pour confirmer l’adresse.',
   )
-  await expect
-    .poll(async () => (await admin.oobCodes()).some((c) => c.email === email && c.requestType === 'VERIFY_EMAIL'))
-    .toBe(true)
+  await expect(page.getByRole('button', { name: 'Vérifier l’adresse' })).toBeHidden()
+  expect(await verificationEmails(admin, email)).toBe(1)
+})
+
+test.describe('in English, the verification email', () => {
+  test.use({ locale: 'en-US' })
+
+  test('"Send verification email" pressed once sends exactly one email, through "Confirm it\'s you" or right away', async ({
+    page,
+    admin,
+  }) => {
+    const email = uniqueEmail('verify-once')
+    await admin.createUser(email, PASSWORD)
+    await signIn(page, email, PASSWORD)
+    await page.goto('/account')
+    await page.getByRole('button', { name: 'Send verification email' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText("Confirm it's you")
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account')
+    const sent = 'A verification link is on its way to your address. Open it to confirm the address.'
+    await expect(page.getByRole('status')).toHaveText(sent)
+    expect(await verificationEmails(admin, email)).toBe(1)
+
+    // Confirmed less than 5 minutes ago: the next press sends at once, one more email.
+    await page.goto('/account')
+    await page.getByRole('button', { name: 'Send verification email' }).click()
+    await expect(page.getByRole('status')).toHaveText(sent)
+    expect(await verificationEmails(admin, email)).toBe(2)
+  })
 })
 
 test('en français : modifier le mot de passe demande d’abord « Confirmez votre identité »', async ({ page, admin }) => {

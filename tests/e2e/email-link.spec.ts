@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
 import { alertMarkup, csrfFrom, postForm } from '../support/http-forms'
@@ -10,6 +11,9 @@ import { expect, ownPortal, test as base } from './fixtures'
  * where a production project's email template sends it.
  */
 
+
+/** axe needs JavaScript in the page: the no-JS walk of every page is tests/e2e/a11y.spec.ts. */
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
 
 const test = base.extend<object, { linkPortal: Portal }>({
   linkPortal: ownPortal(() => ({
@@ -55,6 +59,51 @@ test('a sign-in link asked for and opened in the same browser signs in with one 
   expect(linkPortal.output()).not.toContain(oobCode)
   expect(linkPortal.output()).toContain('"method":"email-link"')
 })
+
+const SENT_STATE = {
+  fr: {
+    email: 'Adresse électronique',
+    button: 'Connexion par courriel',
+    heading: 'Connexion par courriel',
+    sent: 'Si cette adresse électronique est valide, vous recevrez un courriel contenant un lien de connexion.',
+    password: 'Mot de passe',
+    signIn: 'Se connecter',
+    back: 'Retour à la connexion',
+  },
+  en: {
+    email: 'Email',
+    button: 'Email me a sign-in link',
+    heading: 'Sign in with an email link',
+    sent: 'If this email address is valid, you will receive an email with a link to sign in.',
+    password: 'Password',
+    signIn: 'Login',
+    back: 'Back to login page',
+  },
+}
+
+for (const [language, l] of Object.entries(SENT_STATE)) {
+  test.describe(`the link-sent state (${language})`, () => {
+    test.use({ locale: language === 'fr' ? 'fr-FR' : 'en-US' })
+
+    test('says only that the link is on its way, with no live password form, and a way back that keeps the redirect', async ({
+      page,
+      javaScriptEnabled,
+    }) => {
+      await askForLink(page, uniqueEmail('link-sent'), l, '/?redirect=http%3A%2F%2Flocalhost%3A9%2Fafter')
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.heading)
+      await expect(page.getByRole('status')).toHaveText(l.sent)
+      await expect(page.getByLabel(l.password, { exact: true })).toHaveCount(0)
+      await expect(page.getByRole('button', { name: l.signIn })).toHaveCount(0)
+      if (javaScriptEnabled) {
+        const { violations } = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze()
+        expect(violations.map((v) => v.id)).toEqual([])
+      }
+      await page.getByRole('link', { name: l.back }).click()
+      await expect(page.getByLabel(l.password, { exact: true })).toBeVisible()
+      expect(new URL(page.url()).search).toBe('?redirect=http%3A%2F%2Flocalhost%3A9%2Fafter')
+    })
+  })
+}
 
 test('after Continue, the browser follows the application redirect the link carried', async ({ page, admin, baseURL }) => {
   const email = uniqueEmail('link-app')

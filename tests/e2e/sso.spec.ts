@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
 import { postForm } from '../support/http-forms'
@@ -14,6 +15,9 @@ import { expect, ownPortal, test as base } from './fixtures'
 
 const PASSWORD = 'Correct-Horse-42'
 const emulatorOrigin = () => process.env.EMULATOR_ORIGIN!
+
+/** axe needs JavaScript in the page: the no-JS walk of every page is tests/e2e/a11y.spec.ts. */
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
 
 const test = base.extend<object, { ssoPortal: Portal }>({
   ssoPortal: ownPortal(async () => {
@@ -36,7 +40,7 @@ const test = base.extend<object, { ssoPortal: Portal }>({
 })
 
 /** Clicks the button and waits for the emulator's provider page; answers its eventId and return address. */
-async function startSso(page: Page, label = 'Authentification unique') {
+async function startSso(page: Page, label = 'Continuer avec Google') {
   await page.getByRole('button', { name: label }).click()
   await page.waitForURL((url) => url.href.startsWith(`${emulatorOrigin()}/emulator/auth/handler`), {
     waitUntil: 'commit',
@@ -84,6 +88,53 @@ test('single sign-on through the provider page signs in with the provider’s em
   expect(page.url()).not.toContain('id_token')
 })
 
+for (const [language, l] of Object.entries({
+  fr: { button: 'Continuer avec Google', password: 'Mot de passe' },
+  en: { button: 'Continue with Google', password: 'Password' },
+})) {
+  test.describe(`the single sign-on variant (${language})`, () => {
+    test.use({ locale: language === 'fr' ? 'fr-FR' : 'en-US' })
+
+    test('names its provider, before the password form', async ({ page, javaScriptEnabled }) => {
+      await page.goto('/')
+      const sso = page.getByRole('button', { name: l.button, exact: true })
+      await expect(sso).toBeVisible()
+      const button = await sso.boundingBox()
+      const password = await page.getByLabel(l.password, { exact: true }).boundingBox()
+      expect(button!.y, 'the provider comes first on its own variant').toBeLessThan(password!.y)
+      if (javaScriptEnabled) {
+        const { violations } = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze()
+        expect(violations.map((v) => v.id)).toEqual([])
+      }
+    })
+  })
+}
+
+for (const [language, l] of Object.entries({
+  fr: {
+    told: 'Ce compte se connecte avec Google et n’a pas de mot de passe. Pour confirmer votre identité, déconnectez-vous, reconnectez-vous avec Google, puis revenez ici dans les 5\u00a0minutes.',
+    password: 'Mot de passe',
+  },
+  en: {
+    told: "This account signs in with Google and has no password. To confirm it's you, log out, sign in again with Google, then come back here within 5 minutes.",
+    password: 'Password',
+  },
+})) {
+  test.describe(`"Confirm it's you" for an account of the provider only (${language})`, () => {
+    test.use({ locale: language === 'fr' ? 'fr-FR' : 'en-US' })
+
+    test('says how to confirm, and asks for no password it does not have', async ({ page }) => {
+      await page.goto('/')
+      const start = await startSso(page, language === 'fr' ? 'Continuer avec Google' : 'Continue with Google')
+      await page.goto(providerAnswer(start, claimsFor(uniqueEmail('sso-confirm'))))
+      await page.goto('/account/confirm?next=%2Faccount')
+      await expect(page.getByText(l.told)).toBeVisible()
+      await expect(page.getByRole('alert')).toHaveCount(0)
+      await expect(page.getByLabel(l.password, { exact: true })).toHaveCount(0)
+    })
+  })
+}
+
 test.describe('in English', () => {
   test.use({ locale: 'en-US' })
 
@@ -91,7 +142,7 @@ test.describe('in English', () => {
     const email = uniqueEmail('sso-exists')
     await admin.createUser(email, PASSWORD)
     await page.goto('/')
-    const start = await startSso(page, 'Use single sign-on')
+    const start = await startSso(page, 'Continue with Google')
     // A provider that has not verified the address cannot take over the password account.
     await page.goto(providerAnswer(start, claimsFor(email, false)))
     await expect(page.getByRole('alert')).toHaveText(
@@ -105,7 +156,7 @@ test.describe('in English', () => {
     const { localId } = await admin.createUser(email, PASSWORD)
     await admin.disableUser(localId)
     await page.goto('/')
-    const start = await startSso(page, 'Use single sign-on')
+    const start = await startSso(page, 'Continue with Google')
     await page.goto(providerAnswer(start, claimsFor(email)))
     await expect(page.getByRole('alert')).toHaveText('This account has been disabled.')
   })
@@ -115,7 +166,7 @@ test.describe('in English', () => {
     context,
   }) => {
     await page.goto('/')
-    const start = await startSso(page, 'Use single sign-on')
+    const start = await startSso(page, 'Continue with Google')
     const answer = providerAnswer(start, claimsFor(uniqueEmail('sso-tamper')))
     const state = (await context.cookies()).find((c) => c.name === 'sso_state')!
     expect(state).toMatchObject({ httpOnly: true, path: '/' })
@@ -132,7 +183,7 @@ test.describe('in English', () => {
 
   test('the answer must carry this browser’s eventId', async ({ page }) => {
     await page.goto('/')
-    const start = await startSso(page, 'Use single sign-on')
+    const start = await startSso(page, 'Continue with Google')
     await page.goto(providerAnswer({ ...start, eventId: 'someone-elses' }, claimsFor(uniqueEmail('sso-event'))))
     await expect(page.getByRole('alert')).toHaveText('Single sign-on was cancelled or has expired. Please try again.')
   })
@@ -144,14 +195,14 @@ test.describe('in English', () => {
     ]
     for (const { query, message } of cases) {
       await page.goto('/?redirect=%2Fafter')
-      await startSso(page, 'Use single sign-on')
+      await startSso(page, 'Continue with Google')
       await page.goto(`${baseURL}/sso/callback?${query}`)
       await expect(page.getByRole('alert')).toHaveText(message)
       // The redirect the visitor came with is kept for the next try.
       expect(new URL(page.url()).searchParams.get('redirect')).toBe('/after')
     }
     await page.goto('/')
-    const start = await startSso(page, 'Use single sign-on')
+    const start = await startSso(page, 'Continue with Google')
     await page.goto(providerAnswer(start, { email: 'no-subject@example.com' }))
     await expect(page.getByRole('alert')).toHaveText('Your sign-in provider could not sign you in. Please try again.')
   })
@@ -163,7 +214,7 @@ test.describe('in English', () => {
     const email = uniqueEmail('sso-domain')
     const otherHost = `127.0.0.1:${ssoPortal.port}`
     await page.goto(`/?authDomain=${otherHost}`)
-    const start = await startSso(page, 'Use single sign-on')
+    const start = await startSso(page, 'Continue with Google')
     expect(start.ibi).toBe(`http://${otherHost}/sso/callback?emulator=`)
     // 127.0.0.1 does not get the state cookie set for localhost: the callback relays to the public origin.
     await page.goto(providerAnswer(start, claimsFor(email)))
@@ -178,7 +229,7 @@ test.describe('in English', () => {
       ['evil.example/path', 'auth-domain-invalid'],
     ] as const) {
       await page.goto(`/?${new URLSearchParams({ authDomain })}`)
-      const start = await startSso(page, 'Use single sign-on')
+      const start = await startSso(page, 'Continue with Google')
       expect(start.ibi).toBe(`${ssoPortal.url}/sso/callback?emulator=`)
       expect(ssoPortal.output()).toContain(event)
     }
@@ -206,7 +257,7 @@ test.describe('over HTTP', () => {
   test('with the flag off there is no button and the start refuses', async ({ page, playwright }) => {
     const global = process.env.PORTAL_URL!
     await page.goto(global)
-    await expect(page.getByRole('button', { name: 'Authentification unique' })).toHaveCount(0)
+    await expect(page.getByRole('button', { name: 'Continuer avec Google' })).toHaveCount(0)
     const request = await playwright.request.newContext({ baseURL: global })
     const response = await postForm(request, '/sso/start', {}, { formPage: '/' })
     expect(response.status()).toBe(303)

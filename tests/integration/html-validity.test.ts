@@ -88,7 +88,7 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   await keep('account-confirm-empty', await browser.post(confirmPage, { password: '' }, confirmPage), 400)
   await keep('account-confirm-wrong', await browser.post(confirmPage, { password: 'Wrong-Pass-1234' }, confirmPage), 400)
   await follow('account-password', await browser.post(confirmPage, { password: chosen }, confirmPage))
-  await keep('account-verification-sent', await browser.post('/account', { intent: 'verify' }, '/account'), 200)
+  await follow('account-verification-sent', await browser.post('/account', { intent: 'verify' }, '/account'))
   await keep('account-email', await browser.get('/account/email'), 200)
   await keep('account-email-invalid', await browser.post('/account/email', { email: 'not-an-email' }, '/account/email'), 400)
   await keep('account-email-sent', await browser.post('/account/email', { email: uniqueEmail('html-new') }, '/account/email'), 200)

@@ -22,6 +22,8 @@ const emu = vi.hoisted(() => {
 const admin = emulatorAdmin(emu)
 const PASSWORD = 'correct-horse-1'
 const ORIGIN = 'http://localhost:3000'
+/** Where each confirmation returns: the account page, nothing else to do. */
+const BACK = { next: '/account', then: null }
 
 afterEach(() => {
   vi.useRealTimers()
@@ -54,7 +56,7 @@ async function account(tag: string): Promise<SessionUser & { email: string }> {
 }
 
 async function confirmed(browser: Browser, user: SessionUser) {
-  const outcome = await confirmPassword(browser.request(), user, { password: PASSWORD }, browser.context())
+  const outcome = await confirmPassword(browser.request(), user, { password: PASSWORD }, BACK, browser.context())
   if (outcome.kind !== 'confirmed') throw new Error(`expected confirmed, got ${JSON.stringify(outcome)}`)
   browser.take(outcome.setCookies)
   return outcome
@@ -96,12 +98,12 @@ describe('confirmPassword', () => {
     // RATE_LIMIT_SIGNIN_PER_EMAIL_IP is 5 by default.
     for (let i = 0; i < 5; i++) {
       expect(
-        await confirmPassword(browser.request(), user, { password: 'not-the-password' }, browser.context()),
+        await confirmPassword(browser.request(), user, { password: 'not-the-password' }, BACK, browser.context()),
       ).toEqual({ kind: 'refused', status: 400, message: 'error.wrongCredentials' })
     }
     expect(browser.jar.size).toBe(0)
     // Even the right password is refused now, here and at sign-in, from this client.
-    const limited = await confirmPassword(browser.request(), user, { password: PASSWORD }, browser.context())
+    const limited = await confirmPassword(browser.request(), user, { password: PASSWORD }, BACK, browser.context())
     expect(limited).toMatchObject({ kind: 'refused', status: 429, message: 'error.tooManyRequests' })
     expect(await consumeSignIn({ ip: browser.ip, email: user.email })).toMatchObject({ ok: false })
     // Another client is not limited by them.
@@ -116,7 +118,7 @@ describe('confirmPassword', () => {
       if (!attempt.ok) throw new Error('expected the attempt to pass')
       await attempt.release('failure')
     }
-    expect(await confirmPassword(browser.request(), user, { password: PASSWORD }, browser.context())).toMatchObject({
+    expect(await confirmPassword(browser.request(), user, { password: PASSWORD }, BACK, browser.context())).toMatchObject({
       kind: 'refused',
       status: 429,
     })
@@ -126,11 +128,11 @@ describe('confirmPassword', () => {
     const user = await account('recover')
     const browser = new Browser()
     for (let i = 0; i < 4; i++) {
-      await confirmPassword(browser.request(), user, { password: 'not-the-password' }, browser.context())
+      await confirmPassword(browser.request(), user, { password: 'not-the-password' }, BACK, browser.context())
     }
     await confirmed(browser, user)
     for (let i = 0; i < 4; i++) {
-      await confirmPassword(browser.request(), user, { password: 'not-the-password' }, browser.context())
+      await confirmPassword(browser.request(), user, { password: 'not-the-password' }, BACK, browser.context())
     }
     await confirmed(browser, user)
   })
@@ -140,7 +142,7 @@ describe('confirmPassword', () => {
     await admin.enrollSms(user.uid, [{ phoneNumber: '+15555550142', displayName: 'Phone' }])
     const browser = new Browser()
     for (let i = 0; i < 6; i++) {
-      const outcome = await confirmPassword(browser.request(), user, { password: PASSWORD }, browser.context())
+      const outcome = await confirmPassword(browser.request(), user, { password: PASSWORD }, BACK, browser.context())
       expect(outcome.kind).toBe('second-factor')
       if (outcome.kind === 'second-factor') expect(outcome.mfa.factors).toMatchObject([{ kind: 'phone' }])
     }
@@ -150,7 +152,7 @@ describe('confirmPassword', () => {
   it('a session without an address has no password to type', async () => {
     const browser = new Browser()
     expect(
-      await confirmPassword(browser.request(), { uid: 'x', email: null, remembered: false }, { password: PASSWORD }, browser.context()),
+      await confirmPassword(browser.request(), { uid: 'x', email: null, remembered: false }, { password: PASSWORD }, BACK, browser.context()),
     ).toEqual({
       kind: 'no-password',
     })

@@ -8,12 +8,13 @@ import { localPathOr } from '~/.server/policy/redirect'
 import { securityEvent } from '~/.server/ops/security-events'
 import { NO_STORE } from '~/lib/headers'
 import type { TranslationKey } from '~/lib/i18n'
+import { providerName } from '~/lib/providers'
 import { COOKIES, clearCookie } from '~/.server/cookies'
 import { getLocale } from '~/.server/i18n'
 import { endEverySession, endThisSession, logoutCookies } from './logout'
-import { clearRecentLogin } from './recent-login'
-import { clearSessionCookie, getSession, type SessionUser } from './session'
-import { signInWithIdToken } from './sign-in'
+import { clearRecentLogin, confirmPageWith, type ConfirmThen } from './recent-login'
+import { clearSessionCookie, getSession, readAccount, type SessionUser } from './session'
+import { afterFirstFactor } from './sign-in'
 import { syncToken } from './token-sync'
 
 /**
@@ -31,6 +32,22 @@ export async function requireSignedIn(request: Request): Promise<SessionUser> {
   throw redirect(`/?${new URLSearchParams({ redirect: url.pathname + url.search })}`, { headers })
 }
 
+/**
+ * How an account without a password confirms it is you: null when it has one (or when the service
+ * cannot say: the password step then answers for itself), else the provider it signs in with, by
+ * name when the portal knows it.
+ */
+export async function withoutPassword(user: SessionUser): Promise<{ provider: string | null } | null> {
+  if (!user.email) return { provider: null }
+  const account = await readAccount(user.uid).catch(() => null)
+  if (!account || account.providers.some((p) => p.providerId === 'password')) return null
+  const { ssoProviderId, ssoProviderName } = getConfig()
+  const names = account.providers.map((p) =>
+    providerName(p.providerId, p.providerId === ssoProviderId ? ssoProviderName : null),
+  )
+  return { provider: names.find((name) => name !== null) ?? null }
+}
+
 /** Where "Confirm it's you" returns: an account page only, else `/account`. */
 export function accountPath(next: string | null): string {
   const path = localPathOr(next, '/account')
@@ -38,14 +55,17 @@ export function accountPath(next: string | null): string {
   return pathname === '/account' || pathname?.startsWith('/account/') ? path : '/account'
 }
 
-/** The recent-login step, then back to `path`. */
-export function confirmFirst(path: string): Response {
-  return redirect(`/account/confirm?${new URLSearchParams({ next: path })}`, { status: 303, headers: NO_STORE })
+/** The recent-login step, then back to `path`, doing `then` on the way. */
+export function confirmFirst(path: string, then: ConfirmThen | null = null): Response {
+  return redirect(confirmPageWith({ next: path, then }), { status: 303, headers: NO_STORE })
 }
 
 export type PasswordChangeOutcome =
-  /** Changed; `signedIn` false when this browser could not get its fresh session (sign in again). */
-  | { status: 'done'; setCookies: string[]; signedIn: boolean }
+  /**
+   * Changed; go to `location`: the account page with this browser's fresh session, or the
+   * second-factor step that makes it. Null when it could not be made (sign in again).
+   */
+  | { status: 'done'; setCookies: string[]; location: string | null }
   /** The service wants a fresher sign-in: through "Confirm it's you" again. */
   | { status: 'confirm' }
   | {
@@ -56,13 +76,17 @@ export type PasswordChangeOutcome =
     }
   | { status: 'error'; httpStatus: number; message: MessageKey }
 
+/** Where a password change ends, signed in again: the account page, which says so. */
+const PASSWORD_CHANGED = '/account?done=password'
+
 /**
  * Changes the signed-in account's password with the fresh ID token "Confirm it's you" sealed.
  * Every session of the account ends (the service's revocation), then this browser signs in again
  * with the new password: a session minted from the old token would count as revoked, its sign-in
- * being older than the revocation.
+ * being older than the revocation. An account with a second factor signs in through its step.
  */
 export async function changeOwnPassword(
+  request: Request,
   user: SessionUser & { email: string },
   idToken: string,
   input: { password: string; confirmation: string },
@@ -95,21 +119,22 @@ export async function changeOwnPassword(
   await limit.release('success')
   securityEvent('password-changed', { reqId: context.requestId, ip: context.clientIp, email: user.email })
   const setCookies = [clearRecentLogin()]
-  try {
-    await endEverySession(user.uid)
-    const { idToken: fresh } = await getIdentity().signInWithPassword(user.email, input.password)
-    // This browser keeps its choice: a session that ended with the browser still does (ADR 037).
-    const session = await signInWithIdToken(
-      fresh,
-      { email: user.email, method: 'password', redirect: null, remember: user.remembered },
-      context,
-    )
-    return { status: 'done', setCookies: [...setCookies, ...session.setCookies], signedIn: true }
-  } catch {
-    // The password is changed; a second factor, a captcha or a failing service keeps this browser
-    // from its fresh session: it signs in again like every other device.
-    return { status: 'done', setCookies: [...setCookies, clearSessionCookie()], signedIn: false }
-  }
+  const signedIn = await endEverySession(user.uid).then(
+    () =>
+      afterFirstFactor(
+        request,
+        // The password was just set here: this sign-in is no guess and takes no points.
+        { release: async () => undefined },
+        { method: 'password', email: user.email, redirect: PASSWORD_CHANGED, remember: user.remembered },
+        () => getIdentity().signInWithPassword(user.email, input.password),
+        context,
+      ),
+    (error: unknown) => ({ ok: false as const, error }),
+  )
+  if (signedIn.ok) return { status: 'done', setCookies: [...setCookies, ...signedIn.setCookies], location: signedIn.location }
+  // The password is changed; a captcha or a failing service keeps this browser from its fresh
+  // session: it signs in again like every other device.
+  return { status: 'done', setCookies: [...setCookies, clearSessionCookie()], location: null }
 }
 
 export type EmailChangeOutcome =

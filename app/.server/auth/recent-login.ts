@@ -9,6 +9,8 @@ import { consumeSignIn } from '~/.server/policy/rate-limit'
 import { captchaTokenToSend, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
 import { isRecentSignIn, tokenClaims, type SessionUser } from './session'
 import { passwordRefused, type PasswordRefusal } from './sign-in'
+import type { MfaError } from './sign-in-page'
+import { accountPageAfterVerification, sendVerificationEmail } from './verification'
 
 /**
  * "Confirm it's you" (ADR 036): changing the password or the address, a second factor, deleting
@@ -20,9 +22,22 @@ import { passwordRefused, type PasswordRefusal } from './sign-in'
 
 const PURPOSE = COOKIES.recentLogin.sealedAs
 
+/**
+ * Where a confirmation leads: back to `next` (an account page), after doing what the visitor had
+ * asked for when it was needed (`then`): an action whose button was pressed before the step
+ * completes after it, without a second press.
+ */
+export interface AfterConfirmation {
+  next: string
+  then: ConfirmThen | null
+}
+/** The actions that finish after "Confirm it's you": 'verify' sends the verification email. */
+export type ConfirmThen = 'verify'
+export const confirmThenOf = (value: string | null): ConfirmThen | null => (value === 'verify' ? value : null)
+
 export type ConfirmOutcome =
-  /** The token is sealed: append every one of `setCookies` to the response. */
-  | { kind: 'confirmed'; setCookies: string[] }
+  /** The token is sealed: append every one of `setCookies` to the response, and go to `location`. */
+  | { kind: 'confirmed'; setCookies: string[]; location: string }
   /** The password was right and the account has a second factor: the second-factor step comes next. */
   | { kind: 'second-factor'; mfa: MfaRequired }
   /** The session names no address, so there is no password to type: the account's provider confirms it. */
@@ -39,6 +54,7 @@ export async function confirmPassword(
   request: Request,
   user: SessionUser,
   input: { password: string; captchaResponse?: string },
+  after: AfterConfirmation,
   context: Pick<PortalContext, 'clientIp' | 'requestId'>,
 ): Promise<ConfirmOutcome> {
   const email = user.email
@@ -69,8 +85,8 @@ export async function confirmPassword(
     return { kind: 'refused', ...(await passwordRefused(code, limit, input.captchaResponse)) }
   }
   recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, null)
-  const setCookies = answer.localId === user.uid ? sealRecentLogin(request, user, answer.idToken) : null
-  if (!setCookies) {
+  const confirmed = answer.localId === user.uid ? await afterConfirmation(request, user, answer.idToken, after, context) : null
+  if (!confirmed) {
     // The address now opens another account (changed since this session began): nothing to confirm.
     await limit.release('void')
     securityEvent('recent-login-failure', { ...who, code: 'auth/user-mismatch' })
@@ -79,14 +95,44 @@ export async function confirmPassword(
   }
   await limit.release('success')
   securityEvent('recent-login', who)
-  return { kind: 'confirmed', setCookies }
+  return { kind: 'confirmed', ...confirmed }
+}
+
+/**
+ * The end of every confirmation (the password here, or the second-factor step): the token sealed
+ * for this browser, what was asked for before it done, and where to go. Null when the token is not
+ * from a sign-in of this account in the last 5 minutes.
+ */
+export async function afterConfirmation(
+  request: Request,
+  user: Pick<SessionUser, 'uid' | 'email'>,
+  idToken: string,
+  after: AfterConfirmation,
+  context: Pick<PortalContext, 'clientIp' | 'requestId'>,
+): Promise<{ setCookies: string[]; location: string } | null> {
+  const setCookies = sealRecentLogin(request, user, idToken)
+  if (!setCookies) return null
+  if (after.then !== 'verify') return { setCookies, location: after.next }
+  const sent = await sendVerificationEmail(request, user, idToken, context)
+  return { setCookies, location: accountPageAfterVerification(sent) }
+}
+
+/**
+ * The "Confirm it's you" page that returns to `next` (and then does `then`), saying why when a
+ * second-factor step ended (`mfaError`).
+ */
+export function confirmPageWith(after: AfterConfirmation, mfaError?: MfaError): string {
+  const params = new URLSearchParams({ next: after.next })
+  if (after.then) params.set('then', after.then)
+  if (mfaError) params.set('mfaError', mfaError)
+  return `/account/confirm?${params}`
 }
 
 /**
  * The Set-Cookie values that keep `idToken` for this browser, or null when the token is not from
  * a sign-in of this account in the last 5 minutes. For a token the second-factor step minted too.
  */
-export function sealRecentLogin(request: Request, user: SessionUser, idToken: string): string[] | null {
+export function sealRecentLogin(request: Request, user: Pick<SessionUser, 'uid'>, idToken: string): string[] | null {
   const { uid, authTime } = tokenClaims(idToken)
   if (uid !== user.uid || !isRecentSignIn(authTime)) return null
   return sealForBrowser(request, COOKIES.recentLogin, encryptValue(PURPOSE, idToken))

@@ -15,6 +15,7 @@ import {
   readPending,
   record,
   seal,
+  type Confirming,
   type Notice,
   type Pending,
 } from './pending'
@@ -37,11 +38,19 @@ export type { SecondFactorOutcomeOf, StepMessage } from './verify'
 /**
  * The first factor answered with a pending credential: the step begins. One factor is chosen at
  * once (an SMS code is sent at once); several go to the chooser. Answers the cookies to set and
- * where to go.
+ * where to go. With `confirm`, the step is "Confirm it's you" for the signed-in account (ADR 036):
+ * the same step, but its code seals a fresh token for this browser instead of making a session.
  */
 export async function beginSecondFactor(
   request: Request,
-  input: { mfa: MfaRequired; method: SignInMethod; email: string | null; redirect: string | null; remember: boolean },
+  input: {
+    mfa: MfaRequired
+    method: SignInMethod
+    email: string | null
+    redirect: string | null
+    remember: boolean
+    confirm?: Confirming
+  },
   context: AppLoadContext,
 ): Promise<{ setCookies: string[]; location: string }> {
   const factors = input.mfa.factors
@@ -53,6 +62,7 @@ export async function beginSecondFactor(
     email: input.email,
     redirect: input.redirect,
     remember: input.remember,
+    confirm: input.confirm ?? null,
     chosen: factors.length === 1 ? factors[0]!.id : null,
     session: null,
     sentAt: null,
@@ -72,9 +82,12 @@ export async function beginSecondFactor(
   return { setCookies: seal(request, pending), location: SECOND_FACTOR_PATH }
 }
 
-/** What the step shows: never the credential or the SMS session. */
+/**
+ * What the step shows: never the credential or the SMS session. `confirming`: the step is
+ * "Confirm it's you", whose way back is the account, not the sign-in page.
+ */
 export type SecondFactorView =
-  | { step: 'choose'; factors: SecondFactor[]; redirect: string | null; notice: Notice | null }
+  | { step: 'choose'; factors: SecondFactor[]; redirect: string | null; confirming: boolean; notice: Notice | null }
   | {
       step: 'code'
       factor: SecondFactor
@@ -86,6 +99,7 @@ export type SecondFactorView =
       resendIn: number
       several: boolean
       redirect: string | null
+      confirming: boolean
       notice: Notice | null
     }
 
@@ -96,8 +110,12 @@ export function secondFactorView(request: Request): { view: SecondFactorView; se
   // A notice is shown once.
   const setCookies = p.notice ? seal(request, { ...p, notice: null }) : []
   const factor = chosenFactor(p)
+  const confirming = p.confirm !== null
   if (!factor)
-    return { view: { step: 'choose', factors: p.factors, redirect: p.redirect, notice: p.notice }, setCookies }
+    return {
+      view: { step: 'choose', factors: p.factors, redirect: p.redirect, confirming, notice: p.notice },
+      setCookies,
+    }
   return {
     view: {
       step: 'code',
@@ -107,6 +125,7 @@ export function secondFactorView(request: Request): { view: SecondFactorView; se
       resendIn: p.sentAt === null ? 0 : Math.max(0, p.sentAt + RESEND_COOLDOWN - now()),
       several: p.factors.length > 1,
       redirect: p.redirect,
+      confirming,
       notice: p.notice,
     },
     setCookies,

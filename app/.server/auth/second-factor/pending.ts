@@ -2,6 +2,7 @@ import { COOKIES, clearCookie } from '~/.server/cookies'
 import type { SecondFactor } from '~/.server/identity'
 import { recordSecondFactor, type SecondFactorOutcome } from '~/.server/ops/metrics'
 import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
+import { confirmThenOf, type AfterConfirmation } from '../recent-login'
 import type { SignInMethod } from '../sign-in'
 
 /**
@@ -34,6 +35,12 @@ export interface Pending {
   redirect: string | null
   /** "Keep me signed in", as chosen on the sign-in form (ADR 037). */
   remember: boolean
+  /**
+   * Set when the step is "Confirm it's you" for the signed-in account `uid` (ADR 036): it ends by
+   * sealing the fresh token for this browser, doing `then` and going back to `next`, an account
+   * page; no session is made.
+   */
+  confirm: Confirming | null
   chosen: string | null
   /** The SMS session of the chosen phone, once a code was sent. */
   session: string | null
@@ -44,6 +51,10 @@ export interface Pending {
   notice: Notice | null
   /** When the pending sign-in ends, in seconds since the epoch. */
   expires: number
+}
+
+export interface Confirming extends AfterConfirmation {
+  uid: string
 }
 
 export const now = () => Math.floor(Date.now() / 1000)
@@ -63,6 +74,8 @@ export function clearPendingCookie(): string {
 
 const isString = (value: unknown): value is string => typeof value === 'string'
 const orNull = (value: unknown) => (isString(value) ? value : null)
+const isConfirming = (value: unknown): value is Confirming =>
+  typeof value === 'object' && value !== null && isString((value as Confirming).uid) && isString((value as Confirming).next)
 
 export function readPending(request: Request): Pending | null {
   const value = openForBrowser(request, PENDING_COOKIE)
@@ -81,6 +94,9 @@ export function readPending(request: Request): Pending | null {
       email: orNull(p.email),
       redirect: orNull(p.redirect),
       remember: p.remember === true,
+      confirm: isConfirming(p.confirm)
+        ? { uid: p.confirm.uid, next: p.confirm.next, then: confirmThenOf(orNull(p.confirm.then)) }
+        : null,
       chosen,
       session: chosen ? orNull(p.session) : null,
       sentAt: typeof p.sentAt === 'number' ? p.sentAt : null,

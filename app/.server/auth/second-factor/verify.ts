@@ -2,6 +2,7 @@ import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity, outcomeOf, type AuthCode, type MessageKey } from '~/.server/identity'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeMfaCode } from '~/.server/policy/rate-limit'
+import { afterConfirmation, confirmPageWith } from '../recent-login'
 import { signInWithIdToken } from '../sign-in'
 import {
   SECOND_FACTOR_PATH,
@@ -10,6 +11,7 @@ import {
   clearPendingCookie,
   factorKind,
   record,
+  type Confirming,
   type Pending,
 } from './pending'
 import { signInPageWith, type MfaError } from '../sign-in-page'
@@ -49,7 +51,10 @@ function verdictOf(code: AuthCode): 'wrong-code' | MfaError | null {
   }
 }
 
-/** The code was typed: mfaSignIn:finalize, then the same ending as every sign-in. */
+/**
+ * The code was typed: mfaSignIn:finalize, then the same ending as every sign-in, or, for "Confirm
+ * it's you", the fresh token sealed for this browser and back to the action.
+ */
 export async function verify(
   request: Request,
   p: Pending,
@@ -83,6 +88,7 @@ export async function verify(
         : { kind: 'totp', enrollmentId: factor.id, code },
     )
     await limit.release('success')
+    if (p.confirm) return await confirmed(request, p, p.confirm, tokens.idToken, context)
     try {
       const session = await signInWithIdToken(
         tokens.idToken,
@@ -120,6 +126,30 @@ export async function verify(
     : { kind: 'error', status: 503, message: 'error.unexpected' }
 }
 
+/** "Confirm it's you" passed its second factor: the token is kept for this browser (ADR 036), no session is made. */
+async function confirmed(
+  request: Request,
+  p: Pending,
+  confirm: Confirming,
+  idToken: string,
+  context: AppLoadContext,
+): Promise<SecondFactorOutcomeOf> {
+  const done = await afterConfirmation(request, { uid: confirm.uid, email: p.email }, idToken, confirm, context)
+  if (!done) {
+    // Another account's token, or a sign-in the service dated too long ago: confirm again.
+    record(p, 'expired')
+    return end(p, 'expired', 'auth/user-mismatch', context)
+  }
+  record(p, 'success')
+  securityEvent('recent-login', {
+    reqId: context.requestId,
+    ip: context.clientIp,
+    email: p.email ?? undefined,
+    secondFactor: factorKind(p),
+  })
+  return { kind: 'redirect', location: done.location, setCookies: [...done.setCookies, clearPendingCookie()] }
+}
+
 function failure(p: Pending, code: string, context: AppLoadContext) {
   securityEvent('second-factor-failure', {
     reqId: context.requestId,
@@ -131,7 +161,9 @@ function failure(p: Pending, code: string, context: AppLoadContext) {
   })
 }
 
+/** The step ends: back to sign in, or, for "Confirm it's you", back to confirm; with the reason. */
 function end(p: Pending, reason: MfaError, code: string, context: AppLoadContext): SecondFactorOutcomeOf {
   failure(p, code, context)
-  return { kind: 'redirect', location: signInPageWith('mfaError', reason, p.redirect), setCookies: [clearPendingCookie()] }
+  const location = p.confirm ? confirmPageWith(p.confirm, reason) : signInPageWith('mfaError', reason, p.redirect)
+  return { kind: 'redirect', location, setCookies: [clearPendingCookie()] }
 }

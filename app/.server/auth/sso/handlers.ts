@@ -25,6 +25,11 @@ export function ssoOffered(flags: Flags): boolean {
   return flags.sso && getConfig().ssoProviderId !== null
 }
 
+/** The name the button gives the provider ("Continue with …"), or null for the generic wording. */
+export function ssoProviderName(): string | null {
+  return getConfig().ssoProviderName
+}
+
 /** Null when single sign-on is off (flag) or no provider is configured. */
 export async function ssoSettings(): Promise<SsoSettings | null> {
   const config = getConfig()

@@ -1,0 +1,35 @@
+import type { AppLoadContext } from '~/.server/context'
+import { getLocale } from '~/.server/i18n'
+import { codeOf, getIdentity, outcomeOf } from '~/.server/identity'
+import { securityEvent } from '~/.server/ops/security-events'
+import { consumeReset } from '~/.server/policy/rate-limit'
+
+/** How "Send verification email" ended, as the account page's `verification` parameter says it. */
+export type VerificationOutcome = 'sent' | 'limited' | 'failed'
+
+/**
+ * "Send verification email" (VERIFY_EMAIL) with the ID token "Confirm it's you" sealed (ADR 036),
+ * counted in the reset emails' limits under the account's address.
+ */
+export async function sendVerificationEmail(
+  request: Request,
+  user: { uid: string; email: string | null },
+  idToken: string,
+  context: Pick<AppLoadContext, 'clientIp' | 'requestId'>,
+): Promise<VerificationOutcome> {
+  const limit = await consumeReset({ ip: context.clientIp, email: user.email ?? user.uid, reqId: context.requestId })
+  if (!limit.ok) return 'limited'
+  try {
+    await getIdentity().sendOobCode({ requestType: 'VERIFY_EMAIL', idToken, locale: getLocale(request) })
+  } catch (error) {
+    const { status, group } = outcomeOf(codeOf(error))
+    if (status >= 500) await limit.release('void')
+    return group === 'throttled' ? 'limited' : 'failed'
+  }
+  await limit.release('success')
+  securityEvent('verification-sent', { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined })
+  return 'sent'
+}
+
+/** The account page saying how it went. */
+export const accountPageAfterVerification = (outcome: VerificationOutcome) => `/account?verification=${outcome}`
