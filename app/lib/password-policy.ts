@@ -1,3 +1,4 @@
+import type { TranslationKey } from './i18n'
 import { PASSWORD_MAX_LENGTH } from './limits'
 
 /**
@@ -78,6 +79,14 @@ export function ruleStateOf(password: string, options: PasswordPolicyOptions): P
 export interface NewPasswordProblems {
   passwordError: PasswordProblem | 'validation.passwordRequired' | null
   confirmationError: 'validation.confirmRequired' | 'newPassword.mismatch' | null
+}
+
+/** The server's refusal of a new password, as the form shows it (both pages' actions answer with it). */
+export interface NewPasswordRejection {
+  passwordError: TranslationKey | null
+  confirmationError: NewPasswordProblems['confirmationError']
+  /** Which rules of the checklist the refused password met (null when none was given): shown without JavaScript. */
+  rules: PasswordRuleState | null
 }
 
 /**

@@ -1,5 +1,13 @@
 import { dictionary } from '@zxcvbn-ts/language-common'
-import { type PasswordPolicyOptions, type PasswordProblem, passwordProblem } from '~/lib/password-policy'
+import {
+  newPasswordProblems,
+  passwordProblem,
+  ruleStateOf,
+  type NewPasswordProblems,
+  type PasswordPolicyOptions,
+  type PasswordProblem,
+  type PasswordRuleState,
+} from '~/lib/password-policy'
 
 /**
  * Server-only: the zxcvbn-ts common-password list (about 49,000 entries, ~400 kB) stays out of
@@ -29,4 +37,30 @@ export type ServerPasswordProblem = PasswordProblem | 'newPassword.tooCommon'
 /** The shared rules first (same message as the live hints), then the common list. */
 export function serverPasswordProblem(password: string, options: PasswordPolicyOptions): ServerPasswordProblem | null {
   return passwordProblem(password, options) ?? (isCommonPassword(password) ? 'newPassword.tooCommon' : null)
+}
+
+/** Why the server refuses a new password (the service's own `weak-password` included), as the form shows it. */
+export interface PasswordRefusal {
+  passwordError: ServerPasswordProblem | 'validation.passwordRequired' | 'error.weakPassword' | null
+  confirmationError: NewPasswordProblems['confirmationError']
+  rules: PasswordRuleState | null
+}
+
+/**
+ * The check of both new-password forms: the page's own (newPasswordProblems) with what only the
+ * server has; null when the password can go to the identity service.
+ */
+export function refuseNewPassword(
+  input: { password: string; confirmation: string },
+  policy: PasswordPolicyOptions,
+): PasswordRefusal | null {
+  const { confirmationError } = newPasswordProblems(input, policy)
+  const passwordError = input.password ? serverPasswordProblem(input.password, policy) : 'validation.passwordRequired'
+  if (!passwordError && !confirmationError) return null
+  return { passwordError, confirmationError, rules: input.password ? ruleStateOf(input.password, policy) : null }
+}
+
+/** The service's own refusal (`auth/weak-password`), with what the checklist can say of the password. */
+export function refusedByService(password: string, policy: PasswordPolicyOptions): PasswordRefusal {
+  return { passwordError: 'error.weakPassword', confirmationError: null, rules: ruleStateOf(password, policy) }
 }
