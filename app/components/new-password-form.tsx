@@ -41,6 +41,8 @@ export function NewPasswordForm({
   const confirmationRef = useRef<HTMLInputElement>(null)
   // What the page found wrong before sending (JavaScript on); a newer answer of the server replaces it.
   const [checked, setChecked] = useState<NewPasswordProblems | null>(null)
+  // The password last sent: while the field still holds it, the checklist shows the server's judgement of it.
+  const [sent, setSent] = useState<string | null>(null)
   // A rejected password stays in both fields, to be corrected; any other answer empties them.
   const rejected = rejection !== null
   useAfterSubmission(formRef, result, rejected)
@@ -50,15 +52,19 @@ export function NewPasswordForm({
   }, [result, rejected, setPassword])
 
   const { passwordError, confirmationError } = checked ?? rejection ?? NO_PROBLEMS
+  const judged = rejection?.rules && (!password || password === sent) ? rejection.rules : null
 
   /** The shared rules, checked before sending: a broken one is said under its field, which gets the focus. */
   const checkBeforeSending = (event: FormEvent<HTMLFormElement>) => {
-    const sent = new FormData(event.currentTarget)
+    const form = new FormData(event.currentTarget)
     const problems = newPasswordProblems(
-      { password: formText(sent, 'password'), confirmation: formText(sent, 'confirmation') },
+      { password: formText(form, 'password'), confirmation: formText(form, 'confirmation') },
       { minLength, email },
     )
-    if (!problems.passwordError && !problems.confirmationError) return setChecked(null)
+    if (!problems.passwordError && !problems.confirmationError) {
+      setSent(formText(form, 'password'))
+      return setChecked(null)
+    }
     event.preventDefault()
     // Rendered first, so that the focused field is announced with its new message.
     flushSync(() => setChecked(problems))
@@ -83,9 +89,7 @@ export function NewPasswordForm({
             ? t(passwordError, { count: passwordError === 'newPassword.tooLong' ? PASSWORD_MAX_LENGTH : minLength })
             : null
         }
-        hint={
-          <PasswordRules id="password-rules" password={password} minLength={minLength} judged={rejection?.rules ?? null} />
-        }
+        hint={<PasswordRules id="password-rules" password={password} minLength={minLength} email={email} judged={judged} />}
       />
       <Field
         label={t('newPassword.confirm')}

@@ -27,6 +27,8 @@ const LABELS = {
     length: /^at least 12 characters/,
     met: '(met)',
     notMet: '(not met)',
+    guessable: 'Too easy to guess: a common word or password, even with capitals, digits or symbols added.',
+    guess: /^nothing easy to guess/,
   },
   fr: {
     email: 'Adresse électronique',
@@ -44,10 +46,28 @@ const LABELS = {
     length: /^au moins 12 caractères/,
     met: '(respecté)',
     notMet: '(non respecté)',
+    guessable:
+      'Trop facile à deviner\u00a0: un mot ou un mot de passe courant, même avec des majuscules, des chiffres ou des symboles ajoutés.',
+    guess: /^rien de facile à deviner/,
   },
 } as const
 
 type Labels = (typeof LABELS)[keyof typeof LABELS]
+
+/** A description that starts with `text`, whatever follows (the checklist). */
+const startsWith = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)
+
+/** Fills both fields with `password`, sends, and counts the POSTs the page made from then on. */
+async function send(page: Page, l: Labels, password: string): Promise<string[]> {
+  const posts: string[] = []
+  page.on('request', (request) => {
+    if (request.method() === 'POST') posts.push(request.url())
+  })
+  await page.getByLabel(l.newPassword, { exact: true }).fill(password)
+  await page.getByLabel(l.confirm, { exact: true }).fill(password)
+  await page.getByRole('button', { name: l.submit }).click()
+  return posts
+}
 
 /** Signs a new account in towards /account/password, through "Confirm it's you". */
 async function openChangePassword(page: Page, admin: { createUser(email: string, password: string): Promise<unknown> }, l: Labels) {
@@ -83,7 +103,7 @@ for (const [language, l] of Object.entries(LABELS)) {
       await confirmation.fill('abcdefghijklmno')
       await page.getByRole('button', { name: l.submit }).click()
       await expect(password).toHaveAttribute('aria-invalid', 'true')
-      await expect(password).toHaveAccessibleDescription(new RegExp(`^${l.tooFewClasses}`))
+      await expect(password).toHaveAccessibleDescription(startsWith(l.tooFewClasses))
       await expect(password).toBeFocused()
       await expect(password).toHaveValue('abcdefghijklmno')
       await expect(confirmation).toHaveValue('abcdefghijklmno')
@@ -105,6 +125,22 @@ for (const [language, l] of Object.entries(LABELS)) {
       await expect(item(l.length)).toContainText(l.met)
       await expect(item(l.classes)).toContainText(l.notMet)
       await expect(item(l.upper)).toContainText(l.notMet)
+    })
+
+    test('"Password1234!" is refused as too easy to guess, saying why, in the checklist too', async ({
+      page,
+      admin,
+      javaScriptEnabled,
+    }) => {
+      await openChangePassword(page, admin, l)
+      const posts = await send(page, l, 'Password1234!')
+      const password = page.getByLabel(l.newPassword, { exact: true })
+      await expect(password).toHaveAccessibleDescription(startsWith(l.guessable))
+      const guess = page.getByRole('list').first().getByRole('listitem').filter({ hasText: l.guess })
+      await expect(guess).toContainText(l.notMet)
+      // With JavaScript the page knew before sending; without it, the server said so.
+      if (javaScriptEnabled) expect(posts, 'nothing was sent').toEqual([])
+      else expect(posts).toHaveLength(1)
     })
   })
 }

@@ -153,11 +153,11 @@ test.describe('in English', () => {
     expect(posts, 'nothing was sent').toEqual([])
 
     // The confirmation too, before sending.
-    await password.fill('abcdefghijklmnO1')
+    await password.fill('Tundra-mosaic-Violet-48')
     await page.getByRole('button', { name: 'Change password' }).click()
     await expect(confirmation).toBeFocused()
     await expect(confirmation).toHaveAccessibleDescription('Please ensure the password and the confirmation are the same.')
-    await expect(password).toHaveValue('abcdefghijklmnO1')
+    await expect(password).toHaveValue('Tundra-mosaic-Violet-48')
     expect(posts).toEqual([])
   })
 
@@ -202,5 +202,28 @@ test.describe('in English', () => {
       await expect(rules.getByText(text)).toBeVisible()
     }
     await expect(rules).not.toContainText('met)')
+  })
+
+  test('"Password1234!" is refused as too easy to guess, saying why, in the checklist too', async ({
+    page,
+    admin,
+    baseURL,
+    javaScriptEnabled,
+  }) => {
+    await openEmailedLink(page, admin, baseURL!, { email: 'Email', submit: 'Send email' })
+    const posts: string[] = []
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posts.push(request.url())
+    })
+    await page.getByLabel('New password', { exact: true }).fill('Password1234!')
+    await page.getByLabel('Confirm new password').fill('Password1234!')
+    await page.getByRole('button', { name: 'Change password' }).click()
+    await expect(page.getByLabel('New password', { exact: true })).toHaveAccessibleDescription(
+      /^Too easy to guess: a common word or password, even with capitals, digits or symbols added\./,
+    )
+    const guess = page.getByRole('list').first().getByRole('listitem').filter({ hasText: /^nothing easy to guess/ })
+    await expect(guess).toContainText('(not met)')
+    // With JavaScript the page knew before sending; without it, the server said so.
+    expect(posts).toHaveLength(javaScriptEnabled ? 0 : 1)
   })
 })
