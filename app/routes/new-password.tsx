@@ -10,6 +10,7 @@ import {
 } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { withAddresses } from '~/components/address'
+import { ExpiredLink } from '~/components/expired-link'
 import { FormAlert } from '~/components/forms'
 import { NewPasswordForm } from '~/components/new-password-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
@@ -104,19 +105,7 @@ export default function NewPassword() {
     const again = loaderData.email
       ? `/forgot-password?${new URLSearchParams({ email: loaderData.email })}`
       : '/forgot-password'
-    return (
-      <>
-        <h1>{t('newPassword.invalidTitle')}</h1>
-        <FormAlert>{t('error.invalidLink')}</FormAlert>
-        <p className="subtitle">{t('newPassword.invalidText')}</p>
-        <div className="actions">
-          <Link to={again} className="button-primary button-link" data-personal>
-            {t('newPassword.requestNew')}
-          </Link>
-          <Link to={signInLink}>{t('error.backToSignIn')}</Link>
-        </div>
-      </>
-    )
+    return <ExpiredLink again={again} signIn={signInLink} />
   }
 
   if (loaderData.state === 'done') {
@@ -124,7 +113,6 @@ export default function NewPassword() {
       <>
         <h1>{t('newPassword.doneTitle')}</h1>
         <FormAlert tone="success">{t('newPassword.success')}</FormAlert>
-        <p className="subtitle">{t('newPassword.doneText')}</p>
         <Link to={signInLink} className="button-primary button-link">
           {t('newPassword.backToSignIn')}
         </Link>
