@@ -77,4 +77,10 @@ describe('translations', () => {
     expect(results.length).toBeGreaterThan(5)
     expect(literals).toEqual([])
   })
+
+  it('word the way back to sign-in one way per language, the seed’s in English', () => {
+    const ways = (locale: typeof en) => [locale.forgotPassword.back, locale.logout.backToSignIn, locale.error.backToSignIn, locale.mfa.back]
+    expect(new Set(ways(en))).toEqual(new Set(['Back to login page']))
+    expect(new Set(ways(fr)).size).toBe(1)
+  })
 })

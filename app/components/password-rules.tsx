@@ -3,24 +3,26 @@ import { evaluatePassword, type PasswordRuleState } from '~/lib/password-policy'
 
 /**
  * The rules as a checklist. Before anything is typed each is an empty circle; with JavaScript they
- * tick as the person types, and say so to screen readers ('met' / 'not met'). While nothing is
- * typed, `judged` (the server's check of a rejected password; without JavaScript the fields come
- * back empty) says which rules that password met and missed. The four character types sit under
- * their rule. The server decides all the same.
+ * tick as the person types, and say so to screen readers ('met' / 'not met'). `judged` (the
+ * server's check of a rejected password, given while the field is empty, as without JavaScript,
+ * or still holds what was sent) says which rules that password met and missed: the server knows
+ * more common words than the page. The four character types sit under their rule.
  */
 export function PasswordRules({
   id,
   password,
   minLength,
+  email,
   judged = null,
 }: {
   id: string
   password: string
   minLength: number
+  email: string
   judged?: PasswordRuleState | null
 }) {
   const { t } = useTranslation()
-  const state = password || !judged ? evaluatePassword(password, { minLength }) : judged
+  const state = judged ?? evaluatePassword(password, { minLength, email })
   const touched = password.length > 0 || judged !== null
   const status = (met: boolean) =>
     touched ? (
@@ -47,6 +49,7 @@ export function PasswordRules({
             {rule(state.special, t('newPassword.ruleSpecial'))}
           </ul>
         </li>
+        {rule(state.unguessable, t('newPassword.ruleGuess'))}
       </ul>
     </div>
   )

@@ -177,6 +177,7 @@ describe('newPasswordProblems (the page before sending, the server after)', () =
       digit: false,
       special: false,
       classes: false,
+      unguessable: false,
     })
   })
 })

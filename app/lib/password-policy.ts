@@ -1,9 +1,12 @@
+import { guessabilityProblem, type GuessReason } from './guessability'
+import type { TranslationKey } from './i18n'
 import { PASSWORD_MAX_LENGTH } from './limits'
 
 /**
  * The new-password rules (seed spec section 5), shared by the server check and the live
  * checklist in the browser. Keep it tiny and dependency-free: it ships to the browser.
- * The common-password list is server-only (app/.server/policy/common-passwords.ts).
+ * The whole common-password list is server-only (app/.server/policy/common-passwords.ts): the
+ * browser judges guessability with the most common words only (ADR 039).
  */
 
 /** Translation keys, in the order they are reported. */
@@ -13,8 +16,10 @@ export type PasswordProblem =
 export interface PasswordPolicyOptions {
   /** config.passwordMinLength, passed in so this module never reads server config. */
   minLength: number
-  /** The account's email: the password must not contain its local part. */
+  /** The account's email: the password must not contain its local part, nor be guessed from it. */
   email?: string | null
+  /** The common words guessed first (lower case → rank); the browser's short list when not given. */
+  words?: ReadonlyMap<string, number>
 }
 
 export interface PasswordChecklist {
@@ -27,12 +32,14 @@ export interface PasswordChecklist {
   classes: boolean
   notTooLong: boolean
   notEmail: boolean
+  /** Takes enough guesses (guessability.ts): no common word, piece of the address or pattern to lean on. */
+  unguessable: boolean
 }
 
 /** Local parts shorter than this are too likely to occur by chance ("al", "jo"). */
 const MIN_LOCAL_PART = 3
 
-export function evaluatePassword(password: string, { minLength, email }: PasswordPolicyOptions): PasswordChecklist {
+export function evaluatePassword(password: string, { minLength, email, words }: PasswordPolicyOptions): PasswordChecklist {
   // Code points, not UTF-16 units, so '😀' counts as one character as a person would count it.
   // No Unicode normalisation: we measure exactly what the identity service will receive.
   const length = [...password].length
@@ -54,10 +61,11 @@ export function evaluatePassword(password: string, { minLength, email }: Passwor
     classes,
     notTooLong: length <= PASSWORD_MAX_LENGTH,
     notEmail: local === null || !password.toLowerCase().includes(local),
+    unguessable: guessabilityProblem(password, { email, words }) === null,
   }
 }
 
-/** The first broken rule as a translation key, or null when the password is acceptable. */
+/** The first broken rule of length, character types and address, as a translation key, or null. */
 export function passwordProblem(password: string, options: PasswordPolicyOptions): PasswordProblem | null {
   const check = evaluatePassword(password, options)
   if (!check.length) return 'newPassword.tooShort'
@@ -67,22 +75,38 @@ export function passwordProblem(password: string, options: PasswordPolicyOptions
   return null
 }
 
+/** What is wrong with a new password: the rules above, then how easily it is guessed. */
+export function newPasswordProblem(password: string, options: PasswordPolicyOptions): PasswordProblem | GuessReason | null {
+  return passwordProblem(password, options) ?? guessabilityProblem(password, options)
+}
+
 /** The checklist's rules as the page shows them: what a rejected password met, never the password. */
-export type PasswordRuleState = Pick<PasswordChecklist, 'length' | 'lower' | 'upper' | 'digit' | 'special' | 'classes'>
+export type PasswordRuleState = Pick<
+  PasswordChecklist,
+  'length' | 'lower' | 'upper' | 'digit' | 'special' | 'classes' | 'unguessable'
+>
 
 export function ruleStateOf(password: string, options: PasswordPolicyOptions): PasswordRuleState {
-  const { length, lower, upper, digit, special, classes } = evaluatePassword(password, options)
-  return { length, lower, upper, digit, special, classes }
+  const { length, lower, upper, digit, special, classes, unguessable } = evaluatePassword(password, options)
+  return { length, lower, upper, digit, special, classes, unguessable }
 }
 
 export interface NewPasswordProblems {
-  passwordError: PasswordProblem | 'validation.passwordRequired' | null
+  passwordError: PasswordProblem | GuessReason | 'validation.passwordRequired' | null
   confirmationError: 'validation.confirmRequired' | 'newPassword.mismatch' | null
+}
+
+/** The server's refusal of a new password, as the form shows it (both pages' actions answer with it). */
+export interface NewPasswordRejection {
+  passwordError: TranslationKey | null
+  confirmationError: NewPasswordProblems['confirmationError']
+  /** Which rules of the checklist the refused password met (null when none was given): shown without JavaScript. */
+  rules: PasswordRuleState | null
 }
 
 /**
  * What is wrong with a new password and its confirmation, as far as the shared rules can tell: the
- * page says it before sending (JavaScript on), the server says the same after (and adds the
+ * page says it before sending (JavaScript on), the server says the same after (with the whole
  * common-password list). Each field gets its own first problem.
  */
 export function newPasswordProblems(
@@ -90,7 +114,7 @@ export function newPasswordProblems(
   options: PasswordPolicyOptions,
 ): NewPasswordProblems {
   return {
-    passwordError: password ? passwordProblem(password, options) : 'validation.passwordRequired',
+    passwordError: password ? newPasswordProblem(password, options) : 'validation.passwordRequired',
     confirmationError: !confirmation
       ? 'validation.confirmRequired'
       : password && confirmation !== password

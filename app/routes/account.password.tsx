@@ -8,15 +8,11 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from 'react-router'
-import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
-import { PasswordRules } from '~/components/password-rules'
-import { SecureForm } from '~/components/secure-form'
+import { FormAlert } from '~/components/forms'
+import { NewPasswordForm } from '~/components/new-password-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
-import { PASSWORD_MAX_LENGTH } from '~/lib/limits'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
-import { passwordRulesAttribute } from '~/lib/password-policy'
 import { formText } from '~/lib/schemas'
 import { changeOwnPassword, confirmFirst, requireSignedIn } from '~/.server/auth/account'
 import { readRecentLogin } from '~/.server/auth/recent-login'
@@ -64,13 +60,6 @@ export default function ChangePassword() {
   const { t } = useTranslation()
   const { email, minLength } = useLoaderData<typeof loader>()
   const result = useActionData<typeof action>()
-  const { value: password, setValue: setPassword, field: passwordField } = useFieldValue()
-  const formRef = useRef<HTMLFormElement>(null)
-  useAfterSubmission(formRef, result)
-  // An answer empties the password fields; the live rules follow them.
-  useEffect(() => {
-    if (result) setPassword('')
-  }, [result, setPassword])
 
   if (result?.status === 'signed-out') {
     return (
@@ -83,45 +72,18 @@ export default function ChangePassword() {
       </>
     )
   }
-  const passwordError = result?.status === 'invalid' ? result.passwordError : null
-  const confirmationError = result?.status === 'invalid' ? result.confirmationError : null
   const formError = result?.status === 'error' ? result.message : null
   return (
     <>
       <h1>{t('changePassword.title')}</h1>
       <p className="subtitle">{t('changePassword.intro')}</p>
       {formError ? <FormAlert>{t(formError)}</FormAlert> : null}
-      <SecureForm ref={formRef} className="stack" noValidate>
-        {/* Lets password managers save the new password under the right account. */}
-        <input type="text" name="username" autoComplete="username" value={email} readOnly hidden />
-        <Field
-          label={t('newPassword.password')}
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={minLength}
-          maxLength={PASSWORD_MAX_LENGTH}
-          passwordrules={passwordRulesAttribute(minLength)}
-          {...passwordField}
-          error={
-            passwordError
-              ? t(passwordError, { count: passwordError === 'newPassword.tooLong' ? PASSWORD_MAX_LENGTH : minLength })
-              : null
-          }
-          hint={<PasswordRules id="password-rules" password={password} minLength={minLength} />}
-        />
-        <Field
-          label={t('newPassword.confirm')}
-          name="confirmation"
-          type="password"
-          autoComplete="new-password"
-          required
-          maxLength={PASSWORD_MAX_LENGTH}
-          error={confirmationError ? t(confirmationError) : null}
-        />
-        <SubmitButton pendingLabel={t('newPassword.pending')}>{t('newPassword.submit')}</SubmitButton>
-      </SecureForm>
+      <NewPasswordForm
+        email={email}
+        minLength={minLength}
+        result={result}
+        rejection={result?.status === 'invalid' ? result : null}
+      />
       <p>
         <Link to="/account">{t('account.back')}</Link>
       </p>

@@ -1,7 +1,6 @@
 import {
   data,
   redirect,
-  Link,
   useActionData,
   useLoaderData,
   type ActionFunctionArgs,
@@ -9,9 +8,9 @@ import {
   type MetaFunction,
 } from 'react-router'
 import { useRef } from 'react'
-import { useTranslation } from 'react-i18next'
 import { EmailActionConfirm, EmailActionDone } from '~/components/email-action'
-import { FormAlert, useAfterSubmission } from '~/components/forms'
+import { ExpiredLink } from '~/components/expired-link'
+import { useAfterSubmission } from '~/components/forms'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import {
@@ -69,7 +68,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function EmailAction() {
-  const { t } = useTranslation()
   const { page } = useLoaderData<typeof loader>()
   const result = useActionData<typeof action>()?.result
   const formRef = useRef<HTMLFormElement>(null)
@@ -77,16 +75,7 @@ export default function EmailAction() {
 
   if (result?.status === 'done') return <EmailActionDone result={result} />
   if (page.mode === 'invalid' || result?.status === 'invalid-link') {
-    return (
-      <>
-        <h1>{t('meta.action')}</h1>
-        <FormAlert>{t('error.invalidLink')}</FormAlert>
-        <p className="links">
-          <Link to="/forgot-password">{t('newPassword.requestNew')}</Link>
-          <Link to="/">{t('error.backToSignIn')}</Link>
-        </p>
-      </>
-    )
+    return <ExpiredLink again="/forgot-password" />
   }
   return <EmailActionConfirm ref={formRef} page={page} error={result?.status === 'error' ? result : null} />
 }

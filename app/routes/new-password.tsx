@@ -8,17 +8,13 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from 'react-router'
-import { useEffect, useRef, useState, type FormEvent } from 'react'
-import { flushSync } from 'react-dom'
 import { useTranslation } from 'react-i18next'
 import { withAddresses } from '~/components/address'
-import { Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
-import { PasswordRules } from '~/components/password-rules'
-import { SecureForm } from '~/components/secure-form'
+import { ExpiredLink } from '~/components/expired-link'
+import { FormAlert } from '~/components/forms'
+import { NewPasswordForm } from '~/components/new-password-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
-import { PASSWORD_MAX_LENGTH } from '~/lib/limits'
-import { newPasswordProblems, passwordRulesAttribute, type NewPasswordProblems } from '~/lib/password-policy'
 import { formText } from '~/lib/form-text'
 import { LINK_QUERY_MAX_LENGTH } from '~/.server/auth/email-actions'
 import { completePasswordReset, continueParams, inspectResetCode } from '~/.server/auth/new-password'
@@ -37,8 +33,6 @@ export const headers = routeHeaders
 /** The title follows the page's state: the form, the password changed, or a link that no longer works. */
 export const meta: MetaFunction<typeof loader> = ({ matches, loaderData }) =>
   pageTitle(matches, loaderData ? STATE_TITLES[loaderData.state] : 'meta.newPassword', NOT_INDEXED)
-
-const NO_PROBLEMS = { passwordError: null, confirmationError: null } as const
 
 const STATE_TITLES = {
   form: 'meta.newPassword',
@@ -104,18 +98,6 @@ export default function NewPassword() {
   const { t } = useTranslation()
   const loaderData = useLoaderData<typeof loader>()
   const result = useActionData<typeof action>()
-  const { value: password, setValue: setPassword, field: passwordField } = useFieldValue()
-  const formRef = useRef<HTMLFormElement>(null)
-  const confirmationRef = useRef<HTMLInputElement>(null)
-  // What the page found wrong before sending (JavaScript on); a newer answer of the server replaces it.
-  const [checked, setChecked] = useState<NewPasswordProblems | null>(null)
-  // A rejected password stays in both fields, to be corrected; any other answer empties them.
-  const rejected = result?.status === 'invalid'
-  useAfterSubmission(formRef, result, rejected)
-  useEffect(() => {
-    setChecked(null)
-    if (result && result.status !== 'invalid') setPassword('')
-  }, [result, setPassword])
   const signInLink = `/${loaderData.signIn ? `?${loaderData.signIn}` : ''}`
 
   // This submission's own answer first: a link spent meanwhile (in another tab, which then set the done flag).
@@ -123,19 +105,7 @@ export default function NewPassword() {
     const again = loaderData.email
       ? `/forgot-password?${new URLSearchParams({ email: loaderData.email })}`
       : '/forgot-password'
-    return (
-      <>
-        <h1>{t('newPassword.invalidTitle')}</h1>
-        <FormAlert>{t('error.invalidLink')}</FormAlert>
-        <p className="subtitle">{t('newPassword.invalidText')}</p>
-        <div className="actions">
-          <Link to={again} className="button-primary button-link" data-personal>
-            {t('newPassword.requestNew')}
-          </Link>
-          <Link to={signInLink}>{t('error.backToSignIn')}</Link>
-        </div>
-      </>
-    )
+    return <ExpiredLink again={again} signIn={signInLink} />
   }
 
   if (loaderData.state === 'done') {
@@ -143,68 +113,24 @@ export default function NewPassword() {
       <>
         <h1>{t('newPassword.doneTitle')}</h1>
         <FormAlert tone="success">{t('newPassword.success')}</FormAlert>
-        <p className="subtitle">{t('newPassword.doneText')}</p>
         <Link to={signInLink} className="button-primary button-link">
           {t('newPassword.backToSignIn')}
         </Link>
       </>
     )
   }
-  const { minLength, email } = loaderData
-  const { passwordError, confirmationError } = checked ?? (result?.status === 'invalid' ? result : NO_PROBLEMS)
   const formError = result?.status === 'error' ? result.message : null
-  const judged = result?.status === 'invalid' ? result.rules : null
-
-  /** The shared rules, checked before sending: a broken one is said under its field, which gets the focus. */
-  const checkBeforeSending = (event: FormEvent<HTMLFormElement>) => {
-    const sent = new FormData(event.currentTarget)
-    const problems = newPasswordProblems(
-      { password: formText(sent, 'password'), confirmation: formText(sent, 'confirmation') },
-      { minLength, email },
-    )
-    if (!problems.passwordError && !problems.confirmationError) return setChecked(null)
-    event.preventDefault()
-    // Rendered first, so that the focused field is announced with its new message.
-    flushSync(() => setChecked(problems))
-    ;(problems.passwordError ? passwordField.inputRef.current : confirmationRef.current)?.focus()
-  }
   return (
     <>
       <h1>{t('newPassword.title')}</h1>
-      <Subtitle email={email} />
+      <Subtitle email={loaderData.email} />
       {formError ? <FormAlert>{t(formError)}</FormAlert> : null}
-      <SecureForm ref={formRef} className="stack" noValidate onSubmit={checkBeforeSending}>
-        {/* Lets password managers save the new password under the right account. */}
-        <input type="text" name="username" autoComplete="username" value={email} readOnly hidden />
-        <Field
-          label={t('newPassword.password')}
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={minLength}
-          maxLength={PASSWORD_MAX_LENGTH}
-          passwordrules={passwordRulesAttribute(minLength)}
-          {...passwordField}
-          error={
-            passwordError
-              ? t(passwordError, { count: passwordError === 'newPassword.tooLong' ? PASSWORD_MAX_LENGTH : minLength })
-              : null
-          }
-          hint={<PasswordRules id="password-rules" password={password} minLength={minLength} judged={judged} />}
-        />
-        <Field
-          label={t('newPassword.confirm')}
-          inputRef={confirmationRef}
-          name="confirmation"
-          type="password"
-          autoComplete="new-password"
-          required
-          maxLength={PASSWORD_MAX_LENGTH}
-          error={confirmationError ? t(confirmationError) : null}
-        />
-        <SubmitButton pendingLabel={t('newPassword.pending')}>{t('newPassword.submit')}</SubmitButton>
-      </SecureForm>
+      <NewPasswordForm
+        email={loaderData.email}
+        minLength={loaderData.minLength}
+        result={result}
+        rejection={result?.status === 'invalid' ? result : null}
+      />
     </>
   )
 }

@@ -287,10 +287,10 @@ test('complete a password reset with the keyboard alone', async ({ page, admin, 
     }
   }
   await tabTo(page, password)
-  await page.keyboard.type('Keyboard-Reset-2026')
+  await page.keyboard.type('Tundra-Mosaic-2026')
   await nextField()
   await expect(confirmation).toBeFocused()
-  await page.keyboard.type('Keyboard-Reset-2027')
+  await page.keyboard.type('Tundra-Mosaic-2027')
   await page.keyboard.press('Enter')
   await expect(page.getByText('Veuillez vérifier que le mot de passe et sa confirmation sont identiques.')).toBeVisible()
   if (javaScriptEnabled) {
@@ -303,9 +303,9 @@ test('complete a password reset with the keyboard alone', async ({ page, admin, 
   } else {
     await tabTo(page, password)
   }
-  await page.keyboard.type('Keyboard-Reset-2026')
+  await page.keyboard.type('Tundra-Mosaic-2026')
   await nextField()
-  await page.keyboard.type('Keyboard-Reset-2026')
+  await page.keyboard.type('Tundra-Mosaic-2026')
   await page.keyboard.press('Enter')
   await expect(page.getByText('Votre mot de passe a été modifié avec succès\u202f!')).toBeVisible()
 })

@@ -58,6 +58,9 @@ test('set, the new password heads and titles the page, with a sign-in button, on
   // A refresh sends nothing again and still says so.
   await page.reload()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Mot de passe modifié')
+  // Said once: the heading, the seed's message, the one action.
+  const lines = (await page.getByRole('main').innerText()).split('\n').map((line) => line.trim()).filter(Boolean)
+  expect(lines).toEqual(['Mot de passe modifié', 'Votre mot de passe a été modifié avec succès\u202f!', 'Se connecter'])
 })
 
 test.describe('in English', () => {
@@ -153,11 +156,11 @@ test.describe('in English', () => {
     expect(posts, 'nothing was sent').toEqual([])
 
     // The confirmation too, before sending.
-    await password.fill('abcdefghijklmnO1')
+    await password.fill('Tundra-mosaic-Violet-48')
     await page.getByRole('button', { name: 'Change password' }).click()
     await expect(confirmation).toBeFocused()
     await expect(confirmation).toHaveAccessibleDescription('Please ensure the password and the confirmation are the same.')
-    await expect(password).toHaveValue('abcdefghijklmnO1')
+    await expect(password).toHaveValue('Tundra-mosaic-Violet-48')
     expect(posts).toEqual([])
   })
 
@@ -202,5 +205,28 @@ test.describe('in English', () => {
       await expect(rules.getByText(text)).toBeVisible()
     }
     await expect(rules).not.toContainText('met)')
+  })
+
+  test('"Password1234!" is refused as too easy to guess, saying why, in the checklist too', async ({
+    page,
+    admin,
+    baseURL,
+    javaScriptEnabled,
+  }) => {
+    await openEmailedLink(page, admin, baseURL!, { email: 'Email', submit: 'Send email' })
+    const posts: string[] = []
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posts.push(request.url())
+    })
+    await page.getByLabel('New password', { exact: true }).fill('Password1234!')
+    await page.getByLabel('Confirm new password').fill('Password1234!')
+    await page.getByRole('button', { name: 'Change password' }).click()
+    await expect(page.getByLabel('New password', { exact: true })).toHaveAccessibleDescription(
+      /^Too easy to guess: a common word or password, even with capitals, digits or symbols added\./,
+    )
+    const guess = page.getByRole('list').first().getByRole('listitem').filter({ hasText: /^nothing easy to guess/ })
+    await expect(guess).toContainText('(not met)')
+    // With JavaScript the page knew before sending; without it, the server said so.
+    expect(posts).toHaveLength(javaScriptEnabled ? 0 : 1)
   })
 })

@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
 import { expect, test } from './fixtures'
 
@@ -110,5 +111,24 @@ test.describe('the 404 page', () => {
       await page.getByRole('link', { name: 'Back to login page' }).click()
       await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible()
     })
+  })
+})
+
+/** The card's visible text, line by line: what a visitor reads, each thing once. */
+const cardLines = async (page: Page) =>
+  (await page.getByRole('main').innerText()).split('\n').map((line) => line.trim()).filter(Boolean)
+
+test.describe('in English, each page says a thing once', () => {
+  test.use({ locale: 'en-US' })
+
+  test('an expired or invalid link looks the same on /new-password and /action: heading, one sentence, one action', async ({
+    page,
+  }) => {
+    const expected = ['Link expired or already used', 'This link is invalid or has expired.', 'Request a new link', 'Back to login page']
+    await page.goto('/new-password?oobCode=not-a-code')
+    expect(await cardLines(page)).toEqual(expected)
+    await page.goto('/action?mode=verifyEmail&oobCode=not-a-code&apiKey=x')
+    expect(await cardLines(page)).toEqual(expected)
+    await expect(page.getByRole('link', { name: 'Request a new link' })).toHaveClass(/\bbutton-primary\b/)
   })
 })

@@ -2,12 +2,11 @@ import { data, redirect } from 'react-router'
 import type { AppLoadContext } from '~/.server/context'
 import { getConfig } from '~/.server/config'
 import { codeOf, getIdentity, outcomeOf, type MessageKey } from '~/.server/identity'
-import { serverPasswordProblem, type ServerPasswordProblem } from '~/.server/policy/common-passwords'
+import { refuseNewPassword, refusedByService, type PasswordRefusal } from '~/.server/policy/common-passwords'
 import { consumeNewPassword, consumeReset } from '~/.server/policy/rate-limit'
 import { localPathOr } from '~/.server/policy/redirect'
 import { securityEvent } from '~/.server/ops/security-events'
 import { NO_STORE } from '~/lib/headers'
-import type { TranslationKey } from '~/lib/i18n'
 import { providerName } from '~/lib/providers'
 import { COOKIES, clearCookie } from '~/.server/cookies'
 import { getLocale } from '~/.server/i18n'
@@ -68,12 +67,7 @@ export type PasswordChangeOutcome =
   | { status: 'done'; setCookies: string[]; location: string | null }
   /** The service wants a fresher sign-in: through "Confirm it's you" again. */
   | { status: 'confirm' }
-  | {
-      status: 'invalid'
-      httpStatus: 400
-      passwordError: ServerPasswordProblem | 'validation.passwordRequired' | 'error.weakPassword' | null
-      confirmationError: Extract<TranslationKey, 'validation.confirmRequired' | 'newPassword.mismatch'> | null
-    }
+  | ({ status: 'invalid'; httpStatus: 400 } & PasswordRefusal)
   | { status: 'error'; httpStatus: number; message: MessageKey }
 
 /** Where a password change ends, signed in again: the account page, which says so. */
@@ -92,15 +86,9 @@ export async function changeOwnPassword(
   input: { password: string; confirmation: string },
   context: AppLoadContext,
 ): Promise<PasswordChangeOutcome> {
-  const passwordError = input.password
-    ? serverPasswordProblem(input.password, { minLength: getConfig().passwordMinLength, email: user.email })
-    : 'validation.passwordRequired'
-  const confirmationError = !input.confirmation
-    ? 'validation.confirmRequired'
-    : input.password && input.confirmation !== input.password
-      ? 'newPassword.mismatch'
-      : null
-  if (passwordError || confirmationError) return { status: 'invalid', httpStatus: 400, passwordError, confirmationError }
+  const policy = { minLength: getConfig().passwordMinLength, email: user.email }
+  const refusal = refuseNewPassword(input, policy)
+  if (refusal) return { status: 'invalid', httpStatus: 400, ...refusal }
 
   const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
   if (!limit.ok) return { status: 'error', httpStatus: 429, message: 'error.tooManyRequests' }
@@ -108,9 +96,7 @@ export async function changeOwnPassword(
     await getIdentity().changePassword(idToken, input.password)
   } catch (error) {
     const code = codeOf(error)
-    if (code === 'auth/weak-password') {
-      return { status: 'invalid', httpStatus: 400, passwordError: 'error.weakPassword', confirmationError: null }
-    }
+    if (code === 'auth/weak-password') return { status: 'invalid', httpStatus: 400, ...refusedByService(input.password, policy) }
     if (code === 'auth/requires-recent-login') return { status: 'confirm' }
     const { key, status } = outcomeOf(code)
     if (status >= 500) await limit.release('void')

@@ -1,8 +1,6 @@
 import type { AppLoadContext } from '~/.server/context'
-import type { TranslationKey } from '~/lib/i18n'
-import { newPasswordProblems, ruleStateOf, type PasswordRuleState } from '~/lib/password-policy'
 import { getConfig } from '~/.server/config'
-import { serverPasswordProblem, type ServerPasswordProblem } from '~/.server/policy/common-passwords'
+import { refuseNewPassword, refusedByService, type PasswordRefusal } from '~/.server/policy/common-passwords'
 import {
   codeOf,
   getIdentity,
@@ -54,14 +52,7 @@ export function continueParams(search: URLSearchParams): string {
 export type ResetOutcome =
   | { status: 'done'; httpStatus: 200 }
   | { status: 'invalid-link'; httpStatus: 400 }
-  | {
-      status: 'invalid'
-      httpStatus: 400
-      passwordError: ServerPasswordProblem | 'validation.passwordRequired' | 'error.weakPassword' | null
-      confirmationError: Extract<TranslationKey, 'validation.confirmRequired' | 'newPassword.mismatch'> | null
-      /** Which rules of the checklist the rejected password met (null when none was given): the page without JavaScript shows them. */
-      rules: PasswordRuleState | null
-    }
+  | ({ status: 'invalid'; httpStatus: 400 } & PasswordRefusal)
   | { status: 'error'; httpStatus: number; message: MessageKey }
 
 /** Sets the new password with the code, then ends every session the account had. */
@@ -85,21 +76,15 @@ export async function completePasswordReset(
   }
 
   const policy = { minLength: getConfig().passwordMinLength, email }
-  // The page's own check (newPasswordProblems), with the common-password list only the server has.
-  const { confirmationError } = newPasswordProblems(input, policy)
-  const passwordError = input.password ? serverPasswordProblem(input.password, policy) : 'validation.passwordRequired'
-  const rules = input.password ? ruleStateOf(input.password, policy) : null
-  if (passwordError || confirmationError) {
-    return { status: 'invalid', httpStatus: 400, passwordError, confirmationError, rules }
-  }
+  const refusal = refuseNewPassword(input, policy)
+  if (refusal) return { status: 'invalid', httpStatus: 400, ...refusal }
 
   try {
     await getIdentity().resetPassword(input.oobCode, input.password)
   } catch (error) {
     const code = codeOf(error)
     if (code === 'auth/weak-password') {
-      const rules = ruleStateOf(input.password, { minLength: getConfig().passwordMinLength, email })
-      return { status: 'invalid', httpStatus: 400, passwordError: 'error.weakPassword', confirmationError: null, rules }
+      return { status: 'invalid', httpStatus: 400, ...refusedByService(input.password, policy) }
     }
     return failure(code, limit.release)
   }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { commonPasswordCount, isCommonPassword, serverPasswordProblem } from './common-passwords'
+import { dictionary } from '@zxcvbn-ts/language-common'
+import { COMMON_WORDS } from '~/lib/common-words'
+import { commonPasswordCount, commonWords, isCommonPassword, refuseNewPassword, serverPasswordProblem } from './common-passwords'
 
 describe('isCommonPassword', () => {
   it('ships the full zxcvbn-ts list (at least 10,000 entries)', () => {
@@ -45,5 +47,40 @@ describe('serverPasswordProblem', () => {
   it('accepts a strong, uncommon password', () => {
     expect(serverPasswordProblem('Tr0ub4dor&3x!', opts)).toBeNull()
     expect(serverPasswordProblem('correct Horse battery staple', opts)).toBeNull()
+  })
+})
+
+describe('guessability on the server, with every common word (ADR 039)', () => {
+  const policy = { minLength: 12, email: 'camille.durand@example.fr' }
+
+  it.each([
+    ['Password1234!', 'newPassword.guessableWord'],
+    ['Azerty123!!!', 'newPassword.guessableWord'],
+    ['Soleil2024!!', 'newPassword.guessableWord'],
+    ['Camille2026!!', 'newPassword.guessableEmail'],
+    ['Durand.1990!!', 'newPassword.guessableEmail'],
+    ['Zyxwvu987654!', 'newPassword.guessablePattern'],
+  ])('refuses %s: %s', (password, reason) => {
+    expect(serverPasswordProblem(password, policy)).toBe(reason)
+  })
+
+  it.each(['violet-Tundra-mosaic-48', 'Brand-new-Secret-77', 'Tr0ub4dor&3x!', 'correct Horse battery staple'])(
+    'accepts %s',
+    (password) => {
+      expect(serverPasswordProblem(password, policy)).toBeNull()
+    },
+  )
+
+  it('names the rule in the checklist of a refused password', () => {
+    expect(refuseNewPassword({ password: 'Password1234!', confirmation: 'Password1234!' }, policy)).toMatchObject({
+      passwordError: 'newPassword.guessableWord',
+      rules: { length: true, classes: true, unguessable: false },
+    })
+  })
+
+  it('knows more than the browser, which has the head of the same list', () => {
+    const head = dictionary.passwords.flatMap((word, index) => (/^[a-z]{4,}$/.test(word) ? [[word, index + 1]] : []))
+    expect(Object.entries(COMMON_WORDS)).toEqual(head.slice(0, Object.keys(COMMON_WORDS).length))
+    expect(commonWords().size).toBeGreaterThan(50_000)
   })
 })
