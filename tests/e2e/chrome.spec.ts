@@ -57,7 +57,7 @@ test.describe('the error page', () => {
     expect(response?.status()).toBe(404)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page introuvable /nope?x=1')
     await expect(page.locator('#auth-portal-app')).toBeVisible()
-    await expect(page.getByRole('img', { name: 'Portail d’authentification' })).toBeVisible()
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Portail d’authentification' })).toBeVisible()
     await expect(page.getByRole('link', { name: 'Retour à la connexion' })).toHaveAttribute('href', '/')
   })
 
@@ -90,7 +90,7 @@ test('the brand logo and the container are on every page', async ({ page }) => {
   for (const path of ['/', '/forgot-password', '/new-password', '/logout']) {
     await page.goto(path)
     await expect(page.locator('#auth-portal-app')).toBeVisible()
-    await expect(page.getByRole('img', { name: 'Portail d’authentification' })).toBeVisible()
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Portail d’authentification' })).toHaveAttribute('href', '/')
   }
 })
 

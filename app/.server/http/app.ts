@@ -9,6 +9,8 @@ import { logger } from '~/.server/ops/logger'
 import { recordHttpRequest, routeLabeler } from '~/.server/ops/metrics'
 import { getReadiness, type Readiness } from '~/.server/ops/readiness'
 import { formActionSources } from '~/.server/policy/redirect'
+import { brandAssets, brandFiles } from '~/.server/brand'
+import { setBrand } from '~/lib/brand'
 import { bodyLimit } from './body-limit'
 import { boundedManifestQuery, longPathReplacement, pathWithinBounds } from './path-bound'
 import { pageShells } from './page-shells'
@@ -114,6 +116,11 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
       })
       .catch(next)
   })
+
+  // The pages of this app show its brand; its files are served from memory (ADR 040).
+  const brand = brandAssets(config.brand)
+  setBrand(brand.page)
+  app.use(brandFiles(brand))
 
   if (clientDir) {
     app.use(
