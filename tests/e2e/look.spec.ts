@@ -1,50 +1,36 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { contrast } from '../../app/lib/contrast'
 import { expect, test } from './fixtures'
 
 /**
- * The look (issue 18): the logo centred over the card, the show-password toggle, placeholders that
- * fit a 320 px screen. Each runs with JavaScript on and off (the two projects).
+ * The look: the logo centred over the card and visible in either scheme, the show-password toggle,
+ * placeholders that fit a 320 px screen, the footer's notice. Each runs with JavaScript on and off (the two projects).
  */
 
 const PASSWORD = 'Old-password-2024'
 
 /**
- * Where the logo's drawn pixels are centred, relative to the card's centre, in CSS pixels. Each
- * image is drawn into a canvas at its rendered size (four times finer) and its columns scanned for
- * any opaque pixel: what the images draw counts, not their boxes.
+ * Where the logo is centred, relative to the card's centre, in CSS pixels: from the mark's left edge
+ * to the end of the name's text (a range's box: what is drawn, not the element's).
  */
 async function logoOffsetFromCard(page: Page): Promise<{ offset: number; left: number; right: number }> {
-  return page.evaluate(async () => {
-    const images = [...document.querySelectorAll<HTMLImageElement>('.logo img')]
-    await Promise.all(images.map((img) => img.decode()))
-    let left = Infinity
-    let right = -Infinity
-    for (const img of images) {
-      const box = img.getBoundingClientRect()
-      const scale = 4
-      const canvas = document.createElement('canvas')
-      canvas.width = Math.round(box.width * scale)
-      canvas.height = Math.round(box.height * scale)
-      const context = canvas.getContext('2d')!
-      context.drawImage(img, 0, 0, canvas.width, canvas.height)
-      const { data } = context.getImageData(0, 0, canvas.width, canvas.height)
-      const drawn = (x: number) => {
-        for (let y = 0; y < canvas.height; y++) if ((data[(y * canvas.width + x) * 4 + 3] ?? 0) > 16) return true
-        return false
-      }
-      let first = 0
-      while (first < canvas.width && !drawn(first)) first++
-      let last = canvas.width - 1
-      while (last >= 0 && !drawn(last)) last--
-      if (first > last) continue
-      left = Math.min(left, box.left + first / scale)
-      right = Math.max(right, box.left + (last + 1) / scale)
-    }
+  return page.evaluate(() => {
+    const mark = document.querySelector('.logo-mark')!.getBoundingClientRect()
+    const range = document.createRange()
+    range.selectNodeContents(document.querySelector('.logo-name')!)
+    const name = range.getBoundingClientRect()
+    const [left, right] = [Math.min(mark.left, name.left), Math.max(mark.right, name.right)]
     const card = document.querySelector('main')!.getBoundingClientRect()
     return { offset: (left + right) / 2 - (card.left + card.right) / 2, left, right }
   })
+}
+
+/** WCAG contrast of two computed CSS colours (rgb()). */
+function contrastOf(a: string, b: string): number {
+  const rgb = (css: string) => css.match(/\d+(\.\d+)?/g)!.slice(0, 3).map(Number) as [number, number, number]
+  return contrast(rgb(a), rgb(b))
 }
 
 test.describe('the logo', () => {
@@ -59,11 +45,38 @@ test.describe('the logo', () => {
     })
   }
 
-  test('keeps its two images and its name', async ({ page }) => {
-    await page.goto('/')
-    await expect(page.locator('.logo img')).toHaveCount(2)
-    await expect(page.getByRole('img', { name: 'Portail d’authentification' })).toBeVisible()
-  })
+  for (const [locale, name] of [
+    ['fr-FR', 'Portail d’authentification'],
+    ['en-US', 'Authentication portal'],
+  ] as const) {
+    test.describe(locale, () => {
+      test.use({ locale })
+      test('is a wordless mark beside the brand’s name as text, in the page’s language', async ({ page }) => {
+        await page.goto('/')
+        const link = page.getByRole('banner').getByRole('link', { name, exact: true })
+        await expect(link).toHaveAttribute('href', '/')
+        await expect(link).toHaveText(name)
+        await expect(link.locator('svg')).toHaveAttribute('aria-hidden', 'true')
+        await expect(page).toHaveTitle(new RegExp(` · ${name}$`))
+      })
+    })
+  }
+
+  for (const scheme of ['light', 'dark'] as const) {
+    test.describe(scheme, () => {
+      test.use({ colorScheme: scheme })
+      test('its mark stands out from the page (3:1, WCAG 1.4.11) and its lock from the tile', async ({ page }) => {
+        await page.goto('/')
+        const colours = await page.evaluate(() => ({
+          tile: getComputedStyle(document.querySelector('.logo-mark rect')!).fill,
+          lock: getComputedStyle(document.querySelector('.logo-mark path')!).fill,
+          page: getComputedStyle(document.body).backgroundColor,
+        }))
+        expect(contrastOf(colours.tile, colours.page), `${colours.tile} on ${colours.page}`).toBeGreaterThanOrEqual(3)
+        expect(contrastOf(colours.lock, colours.tile), `${colours.lock} on ${colours.tile}`).toBeGreaterThanOrEqual(4.5)
+      })
+    })
+  }
 })
 
 /** Opens the new-password page from a fresh reset email. */
