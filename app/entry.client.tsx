@@ -2,6 +2,7 @@ import { StrictMode, startTransition } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { HydratedRouter } from 'react-router/dom'
 import { I18nextProvider } from 'react-i18next'
+import { brandFromAttribute, setBrand } from '~/lib/brand'
 import { DEFAULT_LOCALE, LOCALES } from '~/lib/i18n'
 import { createBrowserI18n } from '~/lib/i18n-browser'
 import { afterLoadWhenIdle } from '~/lib/idle'
@@ -10,6 +11,8 @@ import { resumeInterruptedNavigation, watchLinkClicks } from '~/lib/reload-at-ta
 // The server wrote the page's language in <html lang>; start in the same one to hydrate cleanly.
 const iso = document.documentElement.lang
 const lng = LOCALES.find((l) => l.iso === iso)?.code ?? DEFAULT_LOCALE
+// And with the operator's brand it rendered (app/lib/brand.ts).
+setBrand(brandFromAttribute(document.getElementById('auth-portal-app')?.dataset.brand))
 
 /**
  * Error reporting, when the server turned it on (SENTRY_DSN), loads as its own chunk once the page

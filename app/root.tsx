@@ -17,6 +17,7 @@ import { ErrorPage, GeneralErrorBoundary } from '~/components/error-boundary'
 import { LanguageSwitch } from '~/components/language-switch'
 import { Logo } from '~/components/logo'
 import { BrowserCookieCheck, PrivacyNotice } from '~/components/notices'
+import { brandAttribute, getBrand } from '~/lib/brand'
 import { ERROR_ROUTE } from '~/lib/error-status'
 import { DEFAULT_LOCALE, isLocale, isoOf } from '~/lib/i18n'
 import { pageTitle, rootLoaded, titleText } from '~/lib/meta'
@@ -29,10 +30,15 @@ import { issueCsrf } from '~/.server/policy/csrf'
 import { browserSentryConfig } from '~/.server/ops/sentry'
 import { getLocale } from '~/.server/i18n'
 
-export const links: LinksFunction = () => [
-  { rel: 'stylesheet', href: stylesUrl },
-  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
-]
+export const links: LinksFunction = () => {
+  const { stylesheet } = getBrand()
+  return [
+    { rel: 'stylesheet', href: stylesUrl },
+    // The brand's accent overrides the portal's colours: after its stylesheet (ADR 040).
+    ...(stylesheet ? [{ rel: 'stylesheet', href: stylesheet }] : []),
+    { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+  ]
+}
 
 /** Pages without a title of their own (the error pages) get this one; without root data, Layout writes it. */
 export const meta: MetaFunction = ({ matches }) => (rootLoaded(matches) ? pageTitle(matches, 'meta.error') : [])
@@ -75,9 +81,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body>
-        <div id="auth-portal-app" className="app">
+        <div id="auth-portal-app" className="app" data-brand={brandAttribute()}>
           <header className="app-header">
-            <Logo />
+            <Logo locale={locale} />
           </header>
           <main className="card">
             {root ? <BrowserCookieCheck helpUrl={root.cookiesHelpUrl} /> : null}

@@ -48,13 +48,14 @@ export async function startPortal(
   child.stderr.on('data', collect)
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   const url = `http://localhost:${port}`
-  await waitFor('the portal', async () => {
-    if (child.exitCode !== null) throw new Error(`the portal exited with ${child.exitCode}:\n${output}`)
-    return (await fetch(`${url}/healthz`)).ok
-  }, 30_000).catch((error: Error) => {
-    child.kill('SIGKILL')
-    throw new Error(`${error.message}\n${output}`)
-  })
+  // An exit ends the wait too (waitFor takes a throwing check for "not yet"): a refused start fails at once.
+  await waitFor('the portal', async () => child.exitCode !== null || (await fetch(`${url}/healthz`)).ok, 30_000).catch(
+    (error: Error) => {
+      child.kill('SIGKILL')
+      throw new Error(`${error.message}\n${output}`)
+    },
+  )
+  if (child.exitCode !== null) throw new Error(`the portal exited with ${child.exitCode}:\n${output}`)
   return {
     url,
     port,

@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
+import { parseConfig } from '../app/.server/config'
 import { EnvSchema } from '../app/.server/config-schema'
 import { emulatorAdmin, startEmulator } from '../dev/emulator'
 import { getFreePort } from '../dev/ports'
@@ -30,6 +31,13 @@ function newestMtime(entry: string): number {
   const stat = statSync(entry)
   if (!stat.isDirectory()) return stat.mtimeMs
   return Math.max(0, ...readdirSync(entry).map((name) => newestMtime(path.join(entry, name))))
+}
+
+// The settings are checked before anything starts: a wrong one is one line (as `npm run serve` says it), not an emulator's start-up.
+const checked = parseConfig({ ...portalSettingsFrom(process.env), PLATFORM: 'local' })
+if (!checked.ok) {
+  for (const problem of checked.errors) console.error(`Invalid configuration: ${problem}`)
+  process.exit(1)
 }
 
 if (!existsSync(SERVER_ENTRY) || Math.max(...SOURCES.map(newestMtime)) > statSync(SERVER_ENTRY).mtimeMs) {

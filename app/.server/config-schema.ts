@@ -1,6 +1,8 @@
 import { isIP } from 'node:net'
 import { z } from 'zod'
+import { MIN_TEXT_CONTRAST, darkAccent, parseHex, ratioText, toHex, weakest } from '~/lib/contrast'
 import { PASSWORD_MAX_LENGTH } from '~/lib/limits'
+import { readLogo, type LogoFile } from './brand-logo'
 
 /**
  * Every environment variable the portal reads, with its type, bounds and default, and the checks
@@ -15,6 +17,19 @@ export const LOCAL_PLATFORMS: readonly Platform[] = ['local', 'test']
 const port = z.coerce.number().int().min(0).max(65535)
 const positiveInt = z.coerce.number().int().positive()
 const ratio = z.coerce.number().min(0).max(1)
+/** A brand name: one line of text, short enough for the header at 320 px and a tab's title. */
+const brandName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(60)
+  .refine((v) => !/[\p{Cc}\p{Cf}]/u.test(v), 'must be one line of plain text')
+const logoFile = z.string().transform((file, ctx): LogoFile => {
+  const logo = readLogo(file)
+  if (typeof logo !== 'string') return logo
+  ctx.addIssue({ code: 'custom', message: logo })
+  return z.NEVER
+})
 
 export const EnvSchema = z
   .object({
@@ -88,6 +103,12 @@ export const EnvSchema = z
     FLAG_EMAIL_LINK_SIGN_IN: z.enum(['true', 'false']).optional(),
     SSO_PROVIDER_ID: z.string().regex(/^[\w.-]{1,128}$/).optional(),
     SSO_PROVIDER_NAME: z.string().trim().min(1).max(64).optional(),
+    BRAND_NAME: brandName.optional(),
+    BRAND_NAME_FR: brandName.optional(),
+    BRAND_NAME_EN: brandName.optional(),
+    BRAND_LOGO: logoFile.optional(),
+    BRAND_LOGO_DARK: logoFile.optional(),
+    BRAND_ACCENT: z.string().transform(parseAccent).optional(),
     METRICS_PORT: port.optional(),
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
     SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
@@ -141,11 +162,35 @@ export const EnvSchema = z
         path: ['SESSION_REMEMBER_MAX_AGE'],
         message: `must be at least SESSION_MAX_AGE (${env.SESSION_MAX_AGE})`,
       })
+      }
+    if (env.BRAND_LOGO_DARK && !env.BRAND_LOGO) {
+      ctx.addIssue({ code: 'custom', path: ['BRAND_LOGO_DARK'], message: 'needs BRAND_LOGO, the logo of the light scheme' })
     }
     if (env.IDENTIFIER_HASH_SECRET && !local && env.IDENTIFIER_HASH_SECRET.length < 32) {
       ctx.addIssue({ code: 'custom', path: ['IDENTIFIER_HASH_SECRET'], message: 'must be at least 32 characters' })
     }
   })
+
+/**
+ * `BRAND_ACCENT`: `#rgb` or `#rrggbb`, refused when its text would read under 4.5:1 in the light
+ * scheme; the dark scheme's is derived from it (ADR 040).
+ */
+export function parseAccent(value: string, ctx: z.RefinementCtx): { light: string; dark: string } {
+  const rgb = parseHex(value)
+  if (!rgb) {
+    ctx.addIssue({ code: 'custom', message: `${value} is not a colour this setting takes: #rgb or #rrggbb (e.g. #7a1fa2)` })
+    return z.NEVER
+  }
+  const low = weakest(rgb, 'light')
+  if (low.ratio < MIN_TEXT_CONTRAST) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `${value} gives ${ratioText(low.ratio)} on ${low.against} (needs ${MIN_TEXT_CONTRAST}:1)`,
+    })
+    return z.NEVER
+  }
+  return { light: toHex(rgb), dark: toHex(darkAccent(rgb)) }
+}
 
 /** Express's names for address ranges (proxy-addr). */
 const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal'])

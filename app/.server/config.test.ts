@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
 import { parseConfig } from './config'
 import { parseEmulatorHost } from './config-schema'
 
@@ -216,5 +219,69 @@ describe('configuration', () => {
       errors: [expect.stringMatching(/^RECAPTCHA_SCRIPT_URL: /)],
     })
     expect(parseConfig({ PLATFORM: 'test', RECAPTCHA_SCRIPT_URL: 'http://127.0.0.1:9/recaptcha/enterprise.js' }).ok).toBe(true)
+  })
+})
+
+describe('the brand settings', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'brand-config-'))
+  const file = (name: string, content: string | Buffer) => {
+    const at = path.join(dir, name)
+    writeFileSync(at, content)
+    return at
+  }
+  const svg = file('logo.svg', '<?xml version="1.0"?>\n<!-- Acme -->\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 40"><rect width="120" height="40"/></svg>')
+  // A PNG's signature and IHDR: 64 × 32.
+  const png = file('logo.png', Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.from([0, 0, 0, 64, 0, 0, 0, 32]), Buffer.alloc(20)]))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  const errorsOf = (env: Record<string, string>) => {
+    const result = parseConfig(env)
+    return result.ok ? [] : result.errors
+  }
+
+  it('takes a name for every language, and per language', () => {
+    const both = parseConfig({ BRAND_NAME: '  Acme ' })
+    expect(both.ok && both.config.brand.name).toEqual({ fr: 'Acme', en: 'Acme' })
+    const each = parseConfig({ BRAND_NAME: 'Acme', BRAND_NAME_FR: 'Acmé', BRAND_NAME_EN: 'Acme Inc.' })
+    expect(each.ok && each.config.brand.name).toEqual({ fr: 'Acmé', en: 'Acme Inc.' })
+    const french = parseConfig({ BRAND_NAME_FR: 'Acmé' })
+    expect(french.ok && french.config.brand.name).toEqual({ fr: 'Acmé', en: null })
+    const none = parseConfig({})
+    expect(none.ok && none.config.brand).toEqual({ name: { fr: null, en: null }, logo: null, logoDark: null, accent: null })
+    expect(errorsOf({ BRAND_NAME: 'A'.repeat(61) })).toEqual([expect.stringMatching(/^BRAND_NAME: /)])
+    expect(errorsOf({ BRAND_NAME_EN: 'Acme\nInc.' })).toEqual(['BRAND_NAME_EN: must be one line of plain text'])
+  })
+
+  it('takes an accent whose text reads at 4.5:1, and derives the dark scheme’s', () => {
+    const result = parseConfig({ BRAND_ACCENT: '#7A1FA2' })
+    expect(result.ok && result.config.brand.accent).toEqual({ light: '#7a1fa2', dark: expect.stringMatching(/^#[0-9a-f]{6}$/) })
+    expect(parseConfig({ BRAND_ACCENT: '#03c' }).ok).toBe(true)
+  })
+
+  it('refuses a low-contrast or unreadable accent with one line saying why', () => {
+    expect(errorsOf({ BRAND_ACCENT: '#ffff00' })).toEqual(['BRAND_ACCENT: #ffff00 gives 1.0:1 on the page background #f4f6fb (needs 4.5:1)'])
+    // 4.5:1 on white, but not on the page around the card, where the footer's links are.
+    expect(errorsOf({ BRAND_ACCENT: '#1a73e8' })).toEqual(['BRAND_ACCENT: #1a73e8 gives 4.1:1 on the page background #f4f6fb (needs 4.5:1)'])
+    expect(errorsOf({ BRAND_ACCENT: 'purple' })).toEqual(['BRAND_ACCENT: purple is not a colour this setting takes: #rgb or #rrggbb (e.g. #7a1fa2)'])
+  })
+
+  it('reads an SVG or PNG logo with its proportions', () => {
+    const result = parseConfig({ BRAND_LOGO: svg, BRAND_LOGO_DARK: png })
+    expect(result.ok && result.config.brand.logo).toMatchObject({ type: 'image/svg+xml', width: 120, height: 40 })
+    expect(result.ok && result.config.brand.logoDark).toMatchObject({ type: 'image/png', width: 64, height: 32 })
+  })
+
+  it('refuses a missing, unreadable, oversized, or other logo file with one line naming the setting', () => {
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ BRAND_LOGO: path.join(dir, 'missing.svg') }, `BRAND_LOGO: cannot read ${path.join(dir, 'missing.svg')} (ENOENT)`],
+      [{ BRAND_LOGO: dir }, `BRAND_LOGO: cannot read ${dir} (EISDIR)`],
+      [{ BRAND_LOGO: file('big.svg', `<svg viewBox="0 0 1 1">${' '.repeat(21 * 1024)}</svg>`) }, `BRAND_LOGO: ${path.join(dir, 'big.svg')} is 22 KB, over the 20 KB a logo may weigh`],
+      [{ BRAND_LOGO: file('logo.jpg', Buffer.from('ffd8ffe000104a464946', 'hex')) }, `BRAND_LOGO: ${path.join(dir, 'logo.jpg')} is neither an SVG nor a PNG file`],
+      [{ BRAND_LOGO: file('page.html', '<html><svg viewBox="0 0 1 1"></svg></html>') }, `BRAND_LOGO: ${path.join(dir, 'page.html')} is neither an SVG nor a PNG file`],
+      [{ BRAND_LOGO: file('sizeless.svg', '<svg xmlns="http://www.w3.org/2000/svg"></svg>') }, `BRAND_LOGO: ${path.join(dir, 'sizeless.svg')}: its <svg> needs a viewBox or a width and height, for its proportions`],
+      [{ BRAND_LOGO: svg, BRAND_LOGO_DARK: path.join(dir, 'none.png') }, `BRAND_LOGO_DARK: cannot read ${path.join(dir, 'none.png')} (ENOENT)`],
+      [{ BRAND_LOGO_DARK: svg }, 'BRAND_LOGO_DARK: needs BRAND_LOGO, the logo of the light scheme'],
+    ]
+    for (const [env, line] of cases) expect(errorsOf(env)).toEqual([line])
   })
 })

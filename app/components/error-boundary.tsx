@@ -17,9 +17,13 @@ export function GeneralErrorBoundary() {
   const location = useLocation()
   const root = useRouteLoaderData<typeof rootLoader>('root')
 
+  // Seed section 2: the error is written to the console. An answer given on purpose (404, 403…) is no
+  // failure of the page: a readable line, not console.error (which also printed a minified class name).
+  // The path only: a query may hold a one-time code.
   useEffect(() => {
-    console.error(error)
-  }, [error])
+    if (isRouteErrorResponse(error)) console.info(`${error.status} ${location.pathname}`)
+    else console.error(error)
+  }, [error, location.pathname])
 
   const status = isRouteErrorResponse(error) ? error.status : null
   const copy = errorCopy(status)
@@ -37,6 +41,7 @@ export function GeneralErrorBoundary() {
   // A form post without the cookie its page set: the browser blocks cookies (e.g. in a frame).
   const cookiesBlocked = isRouteErrorResponse(error) && error.status === 403 && error.data?.reason === 'cookie-missing'
   const helpUrl = cookiesBlocked ? (error.data.cookiesHelpUrl ?? root?.cookiesHelpUrl) : null
+  const framed = cookiesBlocked && error.data.framed === true
   // The same address again: an emailed link's code waits in its cookie, so the link is not lost.
   // Not for a request the HTTP server refused: its address in the browser is another one.
   const retry = offersRetry(status) && location.pathname !== ERROR_ROUTE ? location.pathname + location.search : null
@@ -45,7 +50,7 @@ export function GeneralErrorBoundary() {
     <ErrorPage heading={heading} retry={retry}>
       {status === 404 ? <p className="error-lead">{t('errorPage.404.lead')}</p> : null}
       {copy.text ? <p>{t(copy.text)}</p> : null}
-      {helpUrl ? <CookieWarning helpUrl={helpUrl} /> : null}
+      {helpUrl ? <CookieWarning helpUrl={helpUrl} thirdParty={framed} /> : null}
     </ErrorPage>
   )
 }

@@ -1,16 +1,32 @@
-import { useTranslation } from 'react-i18next'
+import { brandName, getBrand } from '~/lib/brand'
+import type { Locale } from '~/lib/i18n'
 
 /**
- * The brand: the mark and the name, two images (seed section 2). The name is drawn as outlines
- * (DejaVu Sans Bold, 20 px), its viewBox fitted to the letters, so the pair is centred over the card
- * on every system; both images follow the colour scheme from inside the SVG.
+ * The brand over the card, a link to sign-in. The operator's logo (BRAND_LOGO, and BRAND_LOGO_DARK
+ * for the dark scheme) is an image whose alt text is the brand's name. The portal's own is a mark
+ * without words beside the name as text, so that it reads in the page's language, follows BRAND_NAME
+ * and is drawn in the accent of either scheme (ADR 040).
  */
-export function Logo() {
-  const { t } = useTranslation()
+export function Logo({ locale }: { locale: Locale }) {
+  const { logo } = getBrand()
+  const name = brandName(locale)
+  if (logo) {
+    return (
+      <a href="/" className="logo">
+        <picture>
+          {logo.dark ? <source srcSet={logo.dark} media="(prefers-color-scheme: dark)" /> : null}
+          <img src={logo.src} alt={name} width={logo.width} height={logo.height} />
+        </picture>
+      </a>
+    )
+  }
   return (
     <a href="/" className="logo">
-      <img src="/logo-mark.svg" alt="" width="40" height="40" />
-      <img src="/logo-name.svg" alt={t('brand.logoAlt')} width="127" height="17" />
+      <svg className="logo-mark" viewBox="0 0 40 40" width="40" height="40" aria-hidden="true" focusable="false">
+        <rect width="40" height="40" rx="10" />
+        <path d="M20 9a7 7 0 0 0-7 7v3h-1a2 2 0 0 0-2 2v9a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2v-9a2 2 0 0 0-2-2h-1v-3a7 7 0 0 0-7-7zm-4 10v-3a4 4 0 0 1 8 0v3zm4 4a2 2 0 0 1 1 3.7V29h-2v-2.3a2 2 0 0 1 1-3.7z" />
+      </svg>
+      <span className="logo-name">{name}</span>
     </a>
   )
 }

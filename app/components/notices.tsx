@@ -1,5 +1,6 @@
 import { useFetcher, useLocation } from 'react-router'
 import { useEffect, useState } from 'react'
+import { createPortal } from 'react-dom'
 import { useTranslation } from 'react-i18next'
 import { SecureForm } from './secure-form'
 
@@ -35,20 +36,37 @@ export function PrivacyNotice({ privacyPolicyUrl }: { privacyPolicyUrl: string }
   )
 }
 
-/** 'Please enable third-party cookies…' with a link to help (seed section 2). */
-export function CookieWarning({ helpUrl }: { helpUrl: string }) {
+/**
+ * Cookies are off: the portal's own cookie was refused. In another site's frame the portal's cookies are
+ * third-party ones, and the seed's 'Please enable third-party cookies…' says so; on the portal's own page
+ * they are first-party, and the message says to allow this site's cookies. A link to help either way.
+ */
+export function CookieWarning({ helpUrl, thirdParty }: { helpUrl: string; thirdParty: boolean }) {
   const { t } = useTranslation()
   return (
     <div className="alert alert-error" role="alert">
-      <p>{t('notice.thirdPartyCookies')}</p>
+      <p>{t(thirdParty ? 'notice.thirdPartyCookies' : 'notice.siteCookies')}</p>
       <a href={helpUrl}>{t('notice.thirdPartyCookiesHelp')}</a>
     </div>
   )
 }
 
-/** In the browser: the warning when cookies are off (e.g. the portal framed by another site). */
+/**
+ * In the browser: the warning when cookies are off, right after the page's heading (the heading says
+ * where one is; the warning says why nothing will work). The layout holds no heading of its own, so
+ * the warning goes into a place made after the page's h1, again at each navigation.
+ */
 export function BrowserCookieCheck({ helpUrl }: { helpUrl: string }) {
-  const [blocked, setBlocked] = useState(false)
-  useEffect(() => setBlocked(!navigator.cookieEnabled), [])
-  return blocked ? <CookieWarning helpUrl={helpUrl} /> : null
+  const { key } = useLocation()
+  const [slot, setSlot] = useState<HTMLElement | null>(null)
+  useEffect(() => {
+    if (navigator.cookieEnabled) return
+    const place = document.createElement('div')
+    const heading = document.querySelector('main h1')
+    if (heading) heading.after(place)
+    else document.querySelector('main')?.prepend(place)
+    setSlot(place)
+    return () => place.remove()
+  }, [key])
+  return slot ? createPortal(<CookieWarning helpUrl={helpUrl} thirdParty={window.self !== window.top} />, slot) : null
 }

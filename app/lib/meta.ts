@@ -1,5 +1,6 @@
 import type { MetaDescriptor } from 'react-router'
 import { DEFAULT_LOCALE, isLocale, type Locale } from './i18n'
+import { brandName } from './brand'
 import { translate } from './translator'
 
 type Matches = ReadonlyArray<{ id: string; loaderData: unknown } | undefined>
@@ -22,9 +23,9 @@ export function rootLoaded(matches: Matches): boolean {
   return rootLocale(matches) !== null
 }
 
-/** A page's title: its own words, then the brand. */
+/** A page's title: its own words, then the brand's name (BRAND_NAME). */
 export function titleText(locale: Locale, key: string): string {
-  return `${translate(locale, key)} · ${translate(locale, 'brand.name')}`
+  return `${translate(locale, key)} · ${brandName(locale)}`
 }
 
 /** A page's title and description in the page's language. */

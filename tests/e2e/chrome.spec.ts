@@ -50,15 +50,19 @@ test.describe('language', () => {
 })
 
 test.describe('the error page', () => {
-  test.use({ consoleErrorsExpected: true })
-
-  test('an unknown path answers 404 with the path, in French', async ({ page }) => {
+  test('an unknown path answers 404 with the path, in French, and logs no error', async ({ page, javaScriptEnabled }) => {
+    const logged: string[] = []
+    page.on('console', (message) => {
+      if (!message.text().startsWith('Failed to load resource')) logged.push(`${message.type()}: ${message.text()}`)
+    })
     const response = await page.goto('/nope?x=1')
     expect(response?.status()).toBe(404)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page introuvable /nope?x=1')
     await expect(page.locator('#auth-portal-app')).toBeVisible()
-    await expect(page.getByRole('img', { name: 'Portail d’authentification' })).toBeVisible()
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Portail d’authentification' })).toBeVisible()
     await expect(page.getByRole('link', { name: 'Retour à la connexion' })).toHaveAttribute('href', '/')
+    // With JavaScript, the error page writes a readable line (seed section 2), never console.error.
+    if (javaScriptEnabled) await expect.poll(() => logged).toEqual(['info: 404 /nope'])
   })
 
   test.describe('in English', () => {
@@ -86,11 +90,37 @@ test('the privacy notice, once accepted, never shows again', async ({ page, cont
   await expect(page.getByRole('region', { name: 'Politique de confidentialité' })).toHaveCount(0)
 })
 
+for (const [locale, heading, message] of [
+  ['fr-FR', 'Connexion', 'Veuillez activer les cookies de ce site dans votre navigateur pour continuer.'],
+  ['en-US', 'Sign In', 'Please enable cookies for this site in your browser to continue.'],
+] as const) {
+  test.describe(`a browser refusing cookies (${locale})`, () => {
+    test.use({ locale })
+    test('is told, after the heading, to allow this site’s cookies (first-party) @js-only', async ({ page }) => {
+      await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'cookieEnabled', { get: () => false }))
+      await page.goto('/')
+      const warning = page.getByRole('alert')
+      await expect(warning).toContainText(message)
+      await expect(warning).not.toContainText(/third-party|tiers/)
+      const h1 = page.getByRole('heading', { level: 1 })
+      await expect(h1).toHaveText(heading)
+      const order = await h1.evaluate((title, alert) => title.compareDocumentPosition(alert!), await warning.elementHandle())
+      expect(order & 4, 'the warning follows the heading').toBe(4)
+      // Still after the heading on the next page.
+      await page.getByRole('link', { name: /Mot de passe oublié|Forgot password/ }).click()
+      await expect(page.getByRole('heading', { level: 1 })).not.toHaveText(heading)
+      await expect(page.getByRole('alert')).toHaveCount(1)
+      const next = await page.getByRole('heading', { level: 1 }).evaluate((title, alert) => title.compareDocumentPosition(alert!), await page.getByRole('alert').elementHandle())
+      expect(next & 4).toBe(4)
+    })
+  })
+}
+
 test('the brand logo and the container are on every page', async ({ page }) => {
   for (const path of ['/', '/forgot-password', '/new-password', '/logout']) {
     await page.goto(path)
     await expect(page.locator('#auth-portal-app')).toBeVisible()
-    await expect(page.getByRole('img', { name: 'Portail d’authentification' })).toBeVisible()
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Portail d’authentification' })).toHaveAttribute('href', '/')
   }
 })
 

@@ -1,50 +1,36 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { contrast } from '../../app/lib/contrast'
 import { expect, test } from './fixtures'
 
 /**
- * The look (issue 18): the logo centred over the card, the show-password toggle, placeholders that
- * fit a 320 px screen. Each runs with JavaScript on and off (the two projects).
+ * The look: the logo centred over the card and visible in either scheme, the show-password toggle,
+ * placeholders that fit a 320 px screen, the footer's notice. Each runs with JavaScript on and off (the two projects).
  */
 
 const PASSWORD = 'Old-password-2024'
 
 /**
- * Where the logo's drawn pixels are centred, relative to the card's centre, in CSS pixels. Each
- * image is drawn into a canvas at its rendered size (four times finer) and its columns scanned for
- * any opaque pixel: what the images draw counts, not their boxes.
+ * Where the logo is centred, relative to the card's centre, in CSS pixels: from the mark's left edge
+ * to the end of the name's text (a range's box: what is drawn, not the element's).
  */
 async function logoOffsetFromCard(page: Page): Promise<{ offset: number; left: number; right: number }> {
-  return page.evaluate(async () => {
-    const images = [...document.querySelectorAll<HTMLImageElement>('.logo img')]
-    await Promise.all(images.map((img) => img.decode()))
-    let left = Infinity
-    let right = -Infinity
-    for (const img of images) {
-      const box = img.getBoundingClientRect()
-      const scale = 4
-      const canvas = document.createElement('canvas')
-      canvas.width = Math.round(box.width * scale)
-      canvas.height = Math.round(box.height * scale)
-      const context = canvas.getContext('2d')!
-      context.drawImage(img, 0, 0, canvas.width, canvas.height)
-      const { data } = context.getImageData(0, 0, canvas.width, canvas.height)
-      const drawn = (x: number) => {
-        for (let y = 0; y < canvas.height; y++) if ((data[(y * canvas.width + x) * 4 + 3] ?? 0) > 16) return true
-        return false
-      }
-      let first = 0
-      while (first < canvas.width && !drawn(first)) first++
-      let last = canvas.width - 1
-      while (last >= 0 && !drawn(last)) last--
-      if (first > last) continue
-      left = Math.min(left, box.left + first / scale)
-      right = Math.max(right, box.left + (last + 1) / scale)
-    }
+  return page.evaluate(() => {
+    const mark = document.querySelector('.logo-mark')!.getBoundingClientRect()
+    const range = document.createRange()
+    range.selectNodeContents(document.querySelector('.logo-name')!)
+    const name = range.getBoundingClientRect()
+    const [left, right] = [Math.min(mark.left, name.left), Math.max(mark.right, name.right)]
     const card = document.querySelector('main')!.getBoundingClientRect()
     return { offset: (left + right) / 2 - (card.left + card.right) / 2, left, right }
   })
+}
+
+/** WCAG contrast of two computed CSS colours (rgb()). */
+function contrastOf(a: string, b: string): number {
+  const rgb = (css: string) => css.match(/\d+(\.\d+)?/g)!.slice(0, 3).map(Number) as [number, number, number]
+  return contrast(rgb(a), rgb(b))
 }
 
 test.describe('the logo', () => {
@@ -59,11 +45,38 @@ test.describe('the logo', () => {
     })
   }
 
-  test('keeps its two images and its name', async ({ page }) => {
-    await page.goto('/')
-    await expect(page.locator('.logo img')).toHaveCount(2)
-    await expect(page.getByRole('img', { name: 'Portail d’authentification' })).toBeVisible()
-  })
+  for (const [locale, name] of [
+    ['fr-FR', 'Portail d’authentification'],
+    ['en-US', 'Authentication portal'],
+  ] as const) {
+    test.describe(locale, () => {
+      test.use({ locale })
+      test('is a wordless mark beside the brand’s name as text, in the page’s language', async ({ page }) => {
+        await page.goto('/')
+        const link = page.getByRole('banner').getByRole('link', { name, exact: true })
+        await expect(link).toHaveAttribute('href', '/')
+        await expect(link).toHaveText(name)
+        await expect(link.locator('svg')).toHaveAttribute('aria-hidden', 'true')
+        await expect(page).toHaveTitle(new RegExp(` · ${name}$`))
+      })
+    })
+  }
+
+  for (const scheme of ['light', 'dark'] as const) {
+    test.describe(scheme, () => {
+      test.use({ colorScheme: scheme })
+      test('its mark stands out from the page (3:1, WCAG 1.4.11) and its lock from the tile', async ({ page }) => {
+        await page.goto('/')
+        const colours = await page.evaluate(() => ({
+          tile: getComputedStyle(document.querySelector('.logo-mark rect')!).fill,
+          lock: getComputedStyle(document.querySelector('.logo-mark path')!).fill,
+          page: getComputedStyle(document.body).backgroundColor,
+        }))
+        expect(contrastOf(colours.tile, colours.page), `${colours.tile} on ${colours.page}`).toBeGreaterThanOrEqual(3)
+        expect(contrastOf(colours.lock, colours.tile), `${colours.lock} on ${colours.tile}`).toBeGreaterThanOrEqual(4.5)
+      })
+    })
+  }
 })
 
 /** Opens the new-password page from a fresh reset email. */
@@ -170,6 +183,27 @@ test.describe('the show-password toggle', () => {
   })
 })
 
+test('the password rules, before anything is judged, are a bulleted list, not empty circles that read as radio buttons', async ({
+  page,
+  admin,
+  baseURL,
+}) => {
+  await openNewPassword(page, admin, baseURL!)
+  const items = page.getByRole('main').getByRole('listitem')
+  await expect(items).toHaveCount(6)
+  const marks = await items.evaluateAll((lis) =>
+    lis.map((li) => {
+      const mark = getComputedStyle(li, '::before')
+      return { width: parseFloat(mark.width), border: parseFloat(mark.borderTopWidth), fill: mark.backgroundColor }
+    }),
+  )
+  for (const mark of marks) {
+    expect(mark.width, 'a bullet, not a 16 px circle').toBeLessThanOrEqual(8)
+    expect(mark.border, 'filled, not a ring').toBe(0)
+    expect(mark.fill).not.toBe('rgba(0, 0, 0, 0)')
+  }
+})
+
 /** Each placeholder's text width (canvas measureText, the input's computed font) against the room inside it. */
 async function placeholderFit(page: Page) {
   return page.evaluate(() =>
@@ -204,27 +238,18 @@ for (const [locale, password] of [
 
 test.describe('the footer at 320 px', () => {
   test.use({ viewport: { width: 320, height: 640 } })
-  test('the privacy notice is a banner of its own, the language switch a compact control', async ({ page }) => {
+  test('the privacy notice is a small note under the card, the language switch a compact control', async ({ page }) => {
     await page.goto('/')
     const notice = page.getByRole('region', { name: 'Politique de confidentialité' })
-    const look = await notice.evaluate((el) => {
-      const style = getComputedStyle(el)
-      return {
-        background: style.backgroundColor,
-        page: getComputedStyle(document.body).backgroundColor,
-        border: parseFloat(style.borderTopWidth),
-        padding: parseFloat(style.paddingLeft),
-      }
-    })
-    expect(look.background, 'a background of its own').not.toBe(look.page)
-    expect(look.background).not.toBe('rgba(0, 0, 0, 0)')
-    expect(look.border).toBeGreaterThan(0)
-    expect(look.padding).toBeGreaterThanOrEqual(12)
     const box = (await notice.boundingBox())!
+    const card = (await page.getByRole('main').boundingBox())!
+    expect(box.y, 'under the card').toBeGreaterThan(card.y + card.height)
+    expect(box.height, `${box.height} px against the card's ${card.height} px`).toBeLessThan(card.height * 0.25)
     const button = (await notice.getByRole('button', { name: 'J’ai compris' }).boundingBox())!
     expect(button.x).toBeGreaterThanOrEqual(box.x)
     expect(button.x + button.width).toBeLessThanOrEqual(box.x + box.width)
     expect(button.y + button.height).toBeLessThanOrEqual(box.y + box.height)
+    expect(button.height, 'a target of at least 24 px').toBeGreaterThanOrEqual(24)
 
     const english = (await page.getByRole('button', { name: 'English', exact: true }).boundingBox())!
     const french = (await page.getByRole('button', { name: 'Français', exact: true }).boundingBox())!
@@ -234,6 +259,72 @@ test.describe('the footer at 320 px', () => {
     expect(english.height, 'a target of at least 24 px').toBeGreaterThanOrEqual(24)
   })
 })
+
+test.describe('the card', () => {
+  for (const width of [320, 1280]) {
+    test(`has as much room above its content as below at ${width} px`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 800 })
+      for (const path of ['/', '/forgot-password', '/nope']) {
+        await page.goto(path)
+        const { top, bottom } = await page.getByRole('main').evaluate((main) => {
+          const card = main.getBoundingClientRect()
+          const style = getComputedStyle(main)
+          const inner = { top: card.top + parseFloat(style.borderTopWidth), bottom: card.bottom - parseFloat(style.borderBottomWidth) }
+          // The content's extent: the boxes of the card's children, with their margins.
+          const boxes = [...main.children].map((child) => {
+            const box = child.getBoundingClientRect()
+            const margins = getComputedStyle(child)
+            return { top: box.top - parseFloat(margins.marginTop), bottom: box.bottom + parseFloat(margins.marginBottom) }
+          })
+          return {
+            top: Math.min(...boxes.map((b) => b.top)) - inner.top,
+            bottom: inner.bottom - Math.max(...boxes.map((b) => b.bottom)),
+          }
+        })
+        expect(Math.abs(top - bottom), `${path}: ${top} px above, ${bottom} px below`).toBeLessThanOrEqual(1)
+      }
+    })
+  }
+
+  test.describe('in the dark scheme', () => {
+    test.use({ colorScheme: 'dark' })
+    test('shows its edge against the page', async ({ page }) => {
+      await page.goto('/')
+      const { edge, width, around } = await page.getByRole('main').evaluate((main) => ({
+        edge: getComputedStyle(main).borderTopColor,
+        width: parseFloat(getComputedStyle(main).borderTopWidth),
+        around: getComputedStyle(document.body).backgroundColor,
+      }))
+      expect(width).toBeGreaterThanOrEqual(1)
+      expect(contrastOf(edge, around), `${edge} on ${around}`).toBeGreaterThanOrEqual(2)
+    })
+  })
+})
+
+for (const scheme of ['light', 'dark'] as const) {
+  test.describe(`hover (${scheme})`, () => {
+    test.use({ colorScheme: scheme })
+    test('the main button, the outlined button and the links answer the pointer', async ({ page }) => {
+      await page.goto('/')
+      const looks = (name: string, property: string) =>
+        page.getByRole(name === 'link' ? 'link' : 'button', { name: name === 'link' ? 'Mot de passe oublié\u202f?' : name }).evaluate(
+          (el, prop) => getComputedStyle(el).getPropertyValue(prop),
+          property,
+        )
+      const cases = [
+        ['Se connecter', 'background-color'],
+        ['J’ai compris', 'box-shadow'],
+        ['link', 'text-decoration-thickness'],
+      ] as const
+      for (const [name, property] of cases) {
+        await page.mouse.move(0, 0)
+        const rest = await looks(name, property)
+        await (name === 'link' ? page.getByRole('link', { name: 'Mot de passe oublié\u202f?' }) : page.getByRole('button', { name })).hover()
+        await expect.poll(() => looks(name, property), `${name}: ${property}`).not.toBe(rest)
+      }
+    })
+  })
+}
 
 for (const scheme of ['light', 'dark'] as const) {
   test.describe(`a pending submit button (${scheme})`, () => {

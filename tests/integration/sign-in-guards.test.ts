@@ -48,22 +48,29 @@ describe('the reset request', () => {
 })
 
 describe('a post whose cookies the browser did not send', () => {
-  it('explains that cookies are blocked, with the help link, instead of a bare 403', async () => {
+  it('explains that cookies are blocked, with the help link, instead of a bare 403: the site’s own, or third-party ones in a frame', async () => {
     const emu = { FIREBASE_AUTH_EMULATOR_HOST: emulator.host, FIREBASE_PROJECT_ID: emulator.projectId }
     const portal = await startPortal({ ...emu, COOKIES_HELP_URL: 'https://help.example/cookies' })
     try {
       const page = await (await fetch(`${portal.url}/forgot-password`)).text()
       const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? ''
-      const res = await fetch(`${portal.url}/forgot-password`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { Origin: portal.url },
-        body: new URLSearchParams({ csrf, email: 'someone@example.com' }),
-      })
-      expect(res.status).toBe(403)
-      const html = await res.text()
-      expect(html).toContain('Veuillez activer les cookies tiers dans votre navigateur pour continuer.')
+      const post = (headers: Record<string, string>) =>
+        fetch(`${portal.url}/forgot-password`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { Origin: portal.url, ...headers },
+          body: new URLSearchParams({ csrf, email: 'someone@example.com' }),
+        })
+      // The portal's own page: its cookie is a first-party one.
+      const own = await post({ 'Sec-Fetch-Dest': 'document' })
+      expect(own.status).toBe(403)
+      const html = await own.text()
+      expect(html).toContain('Veuillez activer les cookies de ce site dans votre navigateur pour continuer.')
+      expect(html).not.toContain('cookies tiers')
       expect(html).toContain('href="https://help.example/cookies"')
+      // In another site's frame, the seed's message.
+      const framed = await (await post({ 'Sec-Fetch-Dest': 'iframe', Cookie: 'i18n_redirected=en' })).text()
+      expect(framed).toContain('Please enable third-party cookies in your browser to continue.')
     } finally {
       await portal.stop()
     }

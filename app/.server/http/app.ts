@@ -10,6 +10,8 @@ import { recordHttpRequest } from '~/.server/ops/metrics'
 import { routeLabeler } from '~/.server/http/route-labels'
 import { getReadiness, type Readiness } from '~/.server/http/readiness'
 import { formActionSources } from '~/.server/policy/redirect'
+import { brandAssets, brandFiles } from '~/.server/brand'
+import { setBrand } from '~/lib/brand'
 import { bodyLimit } from './body-limit'
 import { boundedManifestQuery, longPathReplacement, pathWithinBounds } from './path-bound'
 import { pageShells } from './page-shells'
@@ -115,6 +117,11 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
       })
       .catch(next)
   })
+
+  // The pages of this app show its brand; its files are served from memory (ADR 040).
+  const brand = brandAssets(config.brand)
+  setBrand(brand.page)
+  app.use(brandFiles(brand))
 
   if (clientDir) {
     app.use(

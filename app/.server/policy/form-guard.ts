@@ -24,8 +24,12 @@ export async function guardForm(request: Request, context: AppLoadContext): Prom
   const verdict = verifyCsrf(request, form, { publicOrigin: context.publicOrigin, origin: context.requestOrigin })
   if (!verdict.ok) {
     securityEvent('csrf-refused', { reqId: context.requestId, ip: context.clientIp, reason: verdict.reason })
-    // The error page has no loader data to read the help link from: it travels with the refusal.
-    const help = verdict.reason === 'cookie-missing' ? { cookiesHelpUrl: getConfig().cookiesHelpUrl } : {}
+    // The error page has no loader data to read the help link from: it travels with the refusal, and
+    // whether the form was in another site's frame, where the portal's cookies are third-party ones.
+    const help =
+      verdict.reason === 'cookie-missing'
+        ? { cookiesHelpUrl: getConfig().cookiesHelpUrl, framed: request.headers.get('sec-fetch-dest') === 'iframe' }
+        : {}
     throw data({ reason: verdict.reason, ...help }, { status: 403 })
   }
   return { form }

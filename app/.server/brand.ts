@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto'
+import type { RequestHandler } from 'express'
+import type { Brand } from '~/lib/brand'
+import type { LogoFile } from './brand-logo'
+import type { Config } from './config'
+
+/**
+ * The brand's files (README, Your brand; ADR 040): the logos and the accent's stylesheet, read at
+ * start-up and served from memory under URLs named by their content, so that browsers and CDNs may
+ * keep them for a year: another file is another URL.
+ */
+interface BrandFile {
+  body: Buffer
+  type: string
+}
+
+export interface BrandAssets {
+  /** What pages show (app/lib/brand.ts). */
+  page: Brand
+  files: Map<string, BrandFile>
+}
+
+export const BRAND_PATH = '/brand/'
+
+function hashed(files: Map<string, BrandFile>, stem: string, extension: string, file: BrandFile): string {
+  const hash = createHash('sha256').update(file.body).digest('hex').slice(0, 16)
+  const url = `${BRAND_PATH}${stem}-${hash}.${extension}`
+  files.set(url, file)
+  return url
+}
+
+const extensionOf = (logo: LogoFile) => (logo.type === 'image/png' ? 'png' : 'svg')
+
+export function brandAssets(brand: Config['brand']): BrandAssets {
+  const files = new Map<string, BrandFile>()
+  const page: Brand = {}
+  const names = Object.fromEntries(Object.entries(brand.name).filter(([, name]) => name !== null))
+  if (Object.keys(names).length) page.name = names
+  if (brand.logo) {
+    const { logo, logoDark } = brand
+    page.logo = {
+      src: hashed(files, 'logo', extensionOf(logo), { body: logo.bytes, type: logo.type }),
+      ...(logoDark
+        ? { dark: hashed(files, 'logo-dark', extensionOf(logoDark), { body: logoDark.bytes, type: logoDark.type }) }
+        : {}),
+      width: logo.width,
+      height: logo.height,
+    }
+  }
+  if (brand.accent) {
+    const { light, dark } = brand.accent
+    // Buttons, links and focus rings read --accent and --focus (app/styles.css); the button text keeps its colour.
+    const css =
+      `:root{--accent:${light};--focus:${light}}\n` +
+      `@media (prefers-color-scheme:dark){:root{--accent:${dark};--focus:${dark}}}\n`
+    page.stylesheet = hashed(files, 'accent', 'css', { body: Buffer.from(css), type: 'text/css; charset=utf-8' })
+  }
+  return { page, files }
+}
+
+/** A year, and never revalidated: the URL changes with the content. */
+const IMMUTABLE = 'public, max-age=31536000, immutable'
+
+/** Serves the brand's files (GET and HEAD); anything else under /brand/ is left to the not-found page. */
+export function brandFiles({ files }: BrandAssets): RequestHandler {
+  return (req, res, next) => {
+    const file = (req.method === 'GET' || req.method === 'HEAD') && files.get(req.path)
+    if (!file) return next()
+    res.locals.route = 'static'
+    res.set('Cache-Control', IMMUTABLE).type(file.type)
+    // An SVG opened on its own is a document of this origin: it may run nothing and load nothing.
+    if (file.type === 'image/svg+xml')
+      res.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+    res.send(file.body)
+  }
+}
