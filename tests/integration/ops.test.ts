@@ -13,7 +13,7 @@ import type { RecaptchaConfig } from '../../app/.server/identity'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { fakeBuild } from '../support/fake-build'
 import { formClient } from '../support/form-client'
-import { getFreePort } from '../../dev/ports'
+import { getFreePort, waitFor } from '../../dev/ports'
 import { SERVER_ENTRY, startPortal, type Portal } from '../../dev/portal'
 
 /**
@@ -263,7 +263,13 @@ describe('the production build', () => {
     const res = await fetch(metricsUrl)
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toContain('text/plain')
-    const text = await res.text()
+    let text = await res.text()
+    // The reset email is sent off the response path: its identity call may still be in flight.
+    await waitFor(
+      'the identity calls to end',
+      async () => /^portal_identity_calls_in_flight 0$/m.test((text = await (await fetch(metricsUrl)).text())),
+      10_000,
+    )
     const metric = (pattern: RegExp) => expect(text, pattern.source).toMatch(pattern)
     metric(/^http_request_duration_seconds_count\{route="\/",method="GET",status="200"\} \d+/m)
     metric(/^http_request_duration_seconds_count\{route="\/",method="POST",status="400"\} 1$/m)
