@@ -7,7 +7,7 @@ import path from 'node:path'
  * Auth emulator for the run (tests/support/vitest-global-setup.ts) and the servers each file starts.
  */
 export default defineConfig({
-  resolve: { alias: { '~': path.resolve(__dirname, 'app') } },
+  resolve: { alias: { '~': path.resolve(import.meta.dirname, 'app') } },
   test: {
     env: { PLATFORM: 'test', LOG_LEVEL: 'silent' },
     testTimeout: 30_000,

@@ -8,7 +8,7 @@ import { deviceIdFor } from '~/.server/policy/device'
 import { consumeSignIn } from '~/.server/policy/rate-limit'
 import { captchaTokenToSend, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
 import { isRecentSignIn, tokenClaims, type SessionUser } from './session'
-import { passwordRefused, type PasswordRefusal } from './sign-in'
+import { signInRefused, type SignInRefusal } from './finish-sign-in'
 import type { MfaError } from './sign-in-page'
 import { accountPageAfterVerification, sendVerificationEmail } from './verification'
 
@@ -42,7 +42,7 @@ export type ConfirmOutcome =
   | { kind: 'second-factor'; mfa: MfaRequired }
   /** The session names no address, so there is no password to type: the account's provider confirms it. */
   | { kind: 'no-password' }
-  | ({ kind: 'refused'; retryAfterSeconds?: number } & PasswordRefusal)
+  | ({ kind: 'refused'; retryAfterSeconds?: number } & SignInRefusal)
 
 /**
  * Checks the password of the signed-in account. It counts in sign-in's limits as a sign-in does
@@ -82,7 +82,7 @@ export async function confirmPassword(
     const code = codeOf(error)
     recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, code)
     securityEvent('recent-login-failure', { ...who, code })
-    return { kind: 'refused', ...(await passwordRefused(code, limit, input.captchaResponse)) }
+    return { kind: 'refused', ...(await signInRefused(code, limit, input.captchaResponse)) }
   }
   recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, null)
   const confirmed = answer.localId === user.uid ? await afterConfirmation(request, user, answer.idToken, after, context) : null

@@ -1,78 +1,16 @@
 import type { AppLoadContext } from '~/.server/context'
-import type { CaptchaSettings } from '~/lib/recaptcha'
-import { rotateCsrf } from '~/.server/policy/csrf'
-import { deviceCookie, deviceIdFor } from '~/.server/policy/device'
-import {
-  codeOf,
-  getIdentity,
-  groupOf,
-  mfaRequiredOf,
-  outcomeOf,
-  type AuthCode,
-  type MessageKey,
-} from '~/.server/identity'
+import { codeOf, getIdentity, mfaRequiredOf } from '~/.server/identity'
 import { recordSignIn } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/security-events'
+import { deviceIdFor } from '~/.server/policy/device'
 import { consumeSignIn } from '~/.server/policy/rate-limit'
-import {
-  captchaSettings,
-  captchaTokenToSend,
-  isCaptchaRefusal,
-  recordCaptchaOutcome,
-  refreshAfterDemand,
-} from '~/.server/policy/recaptcha'
-import { defaultRedirect, redirectTarget } from '~/.server/policy/redirect'
+import { captchaTokenToSend, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
+import { signInRefused, signInWithIdToken, type SignInRefusal } from './finish-sign-in'
 import { beginSecondFactor } from './second-factor'
-import { createSession } from './session'
-import { syncToken } from './token-sync'
 
 export type SignInOutcome =
   | { ok: true; setCookies: string[]; location: string }
-  | {
-      ok: false
-      status: number
-      message: MessageKey | 'error.captchaNeedsJs'
-      retryAfterSeconds?: number
-      /** The service refused for want of a good captcha token: a page with JavaScript gets a fresh one and retries once. */
-      captcha?: CaptchaSettings
-    }
-
-export type SignInMethod = 'password' | 'email-link' | 'sso'
-
-/**
- * The end of every sign-in (password, email link, single sign-on): the session cookie from a fresh
- * ID token and the device cookie naming the account (app/.server/policy/device.ts; none without an email),
- * token sync, the security event, and where to go (the redirect policy, checked again). The caller
- * appends every one of `setCookies` to its response. Throws when the session cannot be made; the
- * caller answers with its own message.
- */
-export async function signInWithIdToken(
-  idToken: string,
-  input: {
-    email: string | null
-    method: SignInMethod
-    redirect: string | null
-    /** "Keep me signed in", as chosen on the sign-in form (ADR 037). */
-    remember: boolean
-    secondFactor?: 'phone' | 'totp'
-  },
-  context: AppLoadContext,
-): Promise<{ setCookies: string[]; location: string }> {
-  const session = await createSession(idToken, { secondFactor: input.secondFactor !== undefined, remember: input.remember })
-  // A CSRF token seen before the sign-in (a shared computer, or planted) is worth nothing after it.
-  const setCookies = [session, rotateCsrf()]
-  if (input.email) setCookies.push(deviceCookie(input.email))
-  await syncToken(idToken)
-  securityEvent('sign-in-success', {
-    reqId: context.requestId,
-    ip: context.clientIp,
-    email: input.email ?? undefined,
-    method: input.method,
-    secondFactor: input.secondFactor,
-  })
-  recordSignIn('success')
-  return { setCookies, location: (await redirectTarget(input.redirect, context.publicOrigin)) ?? defaultRedirect() }
-}
+  | ({ ok: false; retryAfterSeconds?: number } & SignInRefusal)
 
 /**
  * The end of a first factor the service accepted (password, email link): the session when it is
@@ -145,34 +83,5 @@ export async function signInWithPassword(
 
   securityEvent('sign-in-failure', { reqId: context.requestId, ip: context.clientIp, email: input.email, code })
   recordSignIn(code)
-  return { ok: false, ...(await passwordRefused(code, limit, input.captchaResponse)) }
-}
-
-export type PasswordRefusal = Omit<Extract<SignInOutcome, { ok: false }>, 'ok' | 'retryAfterSeconds'>
-
-/**
- * A password the service did not accept, at sign-in or when confirming it is you: its points and
- * its answer. A wrong password keeps its points; a captcha demand or a failing service judged
- * nothing. `posted` is the captcha field as the form posted it (see signInWithPassword).
- */
-export async function passwordRefused(
-  code: AuthCode,
-  attempt: { release(outcome: 'failure' | 'void'): Promise<void> },
-  posted: string | undefined,
-): Promise<PasswordRefusal> {
-  // Codes that say "these credentials do not open an account" are all answered alike (no enumeration).
-  const credentials = groupOf(code) === 'credentials'
-  await attempt.release(credentials ? 'failure' : 'void')
-  if (isCaptchaRefusal(code)) {
-    // Refused for the captcha, never for the credentials. Without JavaScript (nothing posted) the
-    // visitor is told the check needs it; with it the page gets a fresh token and retries once.
-    await refreshAfterDemand('signInWithPassword')
-    const captcha = captchaSettings('signInWithPassword') ?? undefined
-    if (posted === undefined) return { status: 400, message: 'error.captchaNeedsJs', captcha }
-    if (captcha) return { status: 400, message: 'error.captchaRequired', captcha }
-    return { status: 503, message: 'error.unexpected' }
-  }
-  if (credentials) return { status: 400, message: 'error.wrongCredentials' }
-  const { key, status } = outcomeOf(code)
-  return { status, message: key }
+  return { ok: false, ...(await signInRefused(code, limit, input.captchaResponse)) }
 }

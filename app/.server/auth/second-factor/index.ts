@@ -4,7 +4,7 @@ import type { CaptchaSettings } from '~/lib/recaptcha'
 import type { MfaRequired, SecondFactor } from '~/.server/identity'
 import { securityEvent } from '~/.server/ops/security-events'
 import { captchaSettings } from '~/.server/policy/recaptcha'
-import type { SignInMethod } from '../sign-in'
+import type { SignInMethod } from '../finish-sign-in'
 import {
   PENDING_MAX_AGE,
   RESEND_COOLDOWN,

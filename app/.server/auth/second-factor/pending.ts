@@ -3,7 +3,7 @@ import type { SecondFactor } from '~/.server/identity'
 import { recordSecondFactor, type SecondFactorOutcome } from '~/.server/ops/metrics'
 import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
 import { confirmThenOf, type AfterConfirmation } from '../recent-login'
-import type { SignInMethod } from '../sign-in'
+import type { SignInMethod } from '../finish-sign-in'
 
 /**
  * The pending sign-in of the second-factor step (ADR 022): the first factor's pending credential,

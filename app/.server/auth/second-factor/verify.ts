@@ -3,7 +3,7 @@ import { codeOf, getIdentity, outcomeOf, type AuthCode, type MessageKey } from '
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeMfaCode } from '~/.server/policy/rate-limit'
 import { afterConfirmation, confirmPageWith } from '../recent-login'
-import { signInWithIdToken } from '../sign-in'
+import { signInWithIdToken } from '../finish-sign-in'
 import {
   SECOND_FACTOR_PATH,
   accountOf,

@@ -6,7 +6,7 @@ import { logger } from '~/.server/ops/logger'
 import { securityEvent } from '~/.server/ops/security-events'
 import { acceptedRedirect } from '~/.server/policy/redirect'
 import { beginSecondFactor } from '../second-factor'
-import { signInWithIdToken } from '../sign-in'
+import { signInWithIdToken } from '../finish-sign-in'
 import { signInPageWith, type SsoError } from '../sign-in-page'
 import {
   CALLBACK_PATH,

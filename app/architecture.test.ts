@@ -1,0 +1,103 @@
+import { readFileSync, readdirSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+/**
+ * The import rules of docs/architecture.md, checked over every product module of app/ (tests
+ * excluded): no import circle, and no import from a lower layer to a higher one. Type-only imports
+ * (`import type`) are left out: they are erased from the build, and React Router's typed loaders are
+ * meant to be named from below (`useRouteLoaderData<typeof rootLoader>`).
+ */
+
+const APP = import.meta.dirname
+
+/** Top to bottom: a module may import its own layer and those below it, never one above. */
+const LAYERS = [
+  ['routes', 'root.tsx', 'entry.server.tsx', 'entry.client.tsx'],
+  ['components'],
+  ['.server/http'],
+  ['.server/auth'],
+  ['.server/preferences'],
+  ['.server/policy'],
+  ['.server/identity'],
+  ['.server/ops'],
+  ['.server/i18n', '.server/context', '.server/brand'],
+  ['.server/cookies'],
+  ['.server/cookie-format'],
+  ['.server/keys'],
+  ['.server/config'],
+  ['.server/config-schema'],
+  ['.server/brand-logo'],
+  ['lib'],
+  ['i18next.d.ts'],
+]
+
+function modules(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name)
+    if (statSync(file).isDirectory()) return modules(file)
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [file] : []
+  })
+}
+
+function resolve(from: string, specifier: string): string | null {
+  const base = specifier.startsWith('~/')
+    ? path.join(APP, specifier.slice(2))
+    : specifier.startsWith('.')
+      ? path.resolve(path.dirname(from), specifier)
+      : null
+  if (!base) return null
+  const candidates = [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')]
+  return candidates.find((c) => c.startsWith(APP) && statSync(c, { throwIfNoEntry: false })?.isFile()) ?? null
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g
+const graph = new Map<string, string[]>()
+for (const file of modules(APP)) {
+  const source = readFileSync(file, 'utf8')
+  graph.set(
+    file,
+    [...source.matchAll(IMPORT)].flatMap((m) => resolve(file, (m[1] ?? m[2])!) ?? []),
+  )
+}
+const name = (file: string) => path.relative(APP, file)
+
+function layerOf(file: string): number {
+  const relative = name(file)
+  const index = LAYERS.findIndex((layer) =>
+    layer.some((l) => relative === l || relative.startsWith(`${l}/`) || relative === `${l}.ts`),
+  )
+  if (index < 0) throw new Error(`${relative} is in no layer: add it to LAYERS and docs/architecture.md`)
+  return index
+}
+
+describe('the import graph of app/', () => {
+  it('reads the modules and their imports', () => {
+    expect(graph.size).toBeGreaterThan(50)
+    expect(graph.get(path.join(APP, 'routes/_index.tsx'))?.length).toBeGreaterThan(3)
+  })
+
+  it('has no import circle', () => {
+    const circles: string[] = []
+    const state = new Map<string, 'open' | 'done'>()
+    const visit = (file: string, trail: string[]) => {
+      if (state.get(file) === 'done') return
+      if (state.get(file) === 'open') {
+        circles.push([...trail.slice(trail.indexOf(file)), file].map(name).join(' → '))
+        return
+      }
+      state.set(file, 'open')
+      for (const next of graph.get(file) ?? []) visit(next, [...trail, file])
+      state.set(file, 'done')
+    }
+    for (const file of graph.keys()) visit(file, [])
+    expect(circles).toEqual([])
+  })
+
+  it('imports only downwards, layer by layer', () => {
+    const upwards = [...graph].flatMap(([file, imports]) =>
+      imports.filter((to) => layerOf(to) < layerOf(file)).map((to) => `${name(file)} → ${name(to)}`),
+    )
+    expect(upwards).toEqual([])
+  })
+})
