@@ -126,7 +126,7 @@ function useUnreachableTarget(): string | null {
   return failed?.key === key ? failed.to : null
 }
 
-/** Seed section 8: 'An error occured while accessing this website: "{url}"', and a way to try again. */
+/** 'An error occured while accessing this website: "{url}"', and a way to try again. */
 function AccessError({ to }: { to: string }) {
   const { t } = useTranslation()
   return (

@@ -3,7 +3,7 @@ import { DEFAULT_LOCALE, LOCALE_CODES, i18nOptions, isLocale, type Locale } from
 import { COOKIES, getCookie } from './cookies'
 
 /**
- * Choice order (seed section 4): the `i18n_redirected` cookie, then Accept-Language by q-value,
+ * Choice order: the `i18n_redirected` cookie, then Accept-Language by q-value,
  * then French. The cookie holds a plain code, as the seed's portal wrote it. (remix-i18next's
  * header detection keeps only the single best language of the header, supported or not, so
  * `de, en;q=0.8` would fall back to French: ADR 004.)

@@ -6,7 +6,7 @@ import type { loader as rootLoader } from '~/root'
 import { CookieWarning } from './notices'
 
 /**
- * The error page (seed section 2): a heading with the error's status message, or
+ * The error page: a heading with the error's status message, or
  * message.unknownError when there is none; 404 says 'Page not found' and the full path. Each
  * status the portal answers with this page has its own heading and a line saying what to do
  * (app/lib/error-status.ts). No stack trace is ever shown.
@@ -17,7 +17,7 @@ export function GeneralErrorBoundary() {
   const location = useLocation()
   const root = useRouteLoaderData<typeof rootLoader>('root')
 
-  // Seed section 2: the error is written to the console. An answer given on purpose (404, 403…) is no
+  // The error is written to the console. An answer given on purpose (404, 403…) is no
   // failure of the page: a readable line, not console.error (which also printed a minified class name).
   // The path only: a query may hold a one-time code.
   useEffect(() => {

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { SecureForm } from './secure-form'
 
 /**
- * The privacy notice (seed section 2). Accepting posts to /consent: without JavaScript the page
+ * The privacy notice. Accepting posts to /consent: without JavaScript the page
  * comes back without the notice; with it the notice goes at once, without a reload.
  */
 export function PrivacyNotice({ privacyPolicyUrl }: { privacyPolicyUrl: string }) {

@@ -3,7 +3,7 @@ import type { TranslationKey } from './i18n'
 import { PASSWORD_MAX_LENGTH } from './limits'
 
 /**
- * The new-password rules (seed spec section 5), shared by the server check and the live
+ * The new-password rules, shared by the server check and the live
  * checklist in the browser. Keep it tiny and dependency-free: it ships to the browser.
  * The whole common-password list is server-only (app/.server/policy/common-passwords.ts): the
  * browser judges guessability with the most common words only (ADR 039).

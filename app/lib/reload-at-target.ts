@@ -1,5 +1,5 @@
 /**
- * Seed sections 2 and 9: when a page's script cannot be loaded during a client navigation (e.g. a
+ * When a page's script cannot be loaded during a client navigation (e.g. a
  * deploy replaced it), React Router reloads the page the visitor is on. This sends them on to the page they
  * asked for instead, at most once per 10 seconds so that a broken page cannot loop. When it gives up,
  * the page says which address could not be reached (error.accessError), with a link to retry.

@@ -1,5 +1,5 @@
 /**
- * Removes secrets from what goes to error reporting (seed section 9: events and breadcrumbs):
+ * Removes secrets from what goes to error reporting (events and breadcrumbs):
  * passwords, tokens, oobCodes, second-factor codes and pending credentials, cookies, the Authorization header, CSRF tokens and API keys,
  * whether they sit under a key or in a URL's query string; and the account address a link carries (`email=`). Used on both sides.
  */

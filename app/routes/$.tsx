@@ -9,7 +9,7 @@ export const meta: MetaFunction = ({ matches, error }) =>
   pageTitle(matches, isRouteErrorResponse(error) && error.status !== 404 ? 'meta.error' : 'error.pageNotFound')
 
 /**
- * Any unknown path: 404 with 'Page not found' and the path (seed section 2). A path over the
+ * Any unknown path: 404 with 'Page not found' and the path. A path over the
  * server's bounds arrives as LONG_PATH_ROUTE with its start (app/.server/http/app.ts, ADR 016): the
  * page shows that start and '…', from the error's data so that the browser, whose address is
  * still the long one, renders the same heading when it hydrates.

@@ -27,7 +27,7 @@ export const headers = routeHeaders
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.action', NOT_INDEXED)
 
 /**
- * The guard for emailed links (seed section 2, ADR 011): a reset link goes on to /new-password
+ * The guard for emailed links (ADR 011): a reset link goes on to /new-password
  * without `mode` and `apiKey`; the other modes move their code into a cookie and reload on a
  * clean URL, whose GET checks the code without spending it. Missing or unknown modes are a 400.
  */

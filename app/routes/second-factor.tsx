@@ -146,7 +146,7 @@ function CodeStep({ view, hasError }: { view: Extract<SecondFactorView, { step: 
             minLength={6}
             maxLength={6}
             required
-            // The step exists for this one field, reached by the visitor's own submission: focusing it is expected (issue 15).
+            // The step exists for this one field, reached by the visitor's own submission: focusing it is expected.
             // eslint-disable-next-line jsx-a11y/no-autofocus
             autoFocus
           />

@@ -61,7 +61,7 @@ test.describe('the error page', () => {
     await expect(page.locator('#auth-portal-app')).toBeVisible()
     await expect(page.getByRole('banner').getByRole('link', { name: 'Portail d’authentification' })).toBeVisible()
     await expect(page.getByRole('link', { name: 'Retour à la connexion' })).toHaveAttribute('href', '/')
-    // With JavaScript, the error page writes a readable line (seed section 2), never console.error.
+    // With JavaScript, the error page writes a readable line, never console.error.
     if (javaScriptEnabled) await expect.poll(() => logged).toEqual(['info: 404 /nope'])
   })
 

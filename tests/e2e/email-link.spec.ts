@@ -6,7 +6,7 @@ import type { Portal } from '../../dev/portal'
 import { expect, ownPortal, test as base } from './fixtures'
 
 /**
- * Email-link sign-in (seed sections 4, 7) on a portal started with FLAG_EMAIL_LINK_SIGN_IN. The
+ * Email-link sign-in on a portal started with FLAG_EMAIL_LINK_SIGN_IN. The
  * emulator records the emails it would send; the link is pointed at the portal's /action, which is
  * where a production project's email template sends it.
  */

@@ -3,7 +3,7 @@ import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { expect, test } from './fixtures'
 
 /**
- * The new-password page follows its state (issue 18), with JavaScript and without: the form, the
+ * The new-password page follows its state, with JavaScript and without: the form, the
  * password changed, a link that no longer works. Each heading and title says which; the address
  * keeps nothing of the emailed link but the `redirect` a sign-in needs.
  */

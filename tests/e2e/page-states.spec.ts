@@ -3,7 +3,7 @@ import { uniqueEmail } from '../../dev/emulator'
 import { expect, test } from './fixtures'
 
 /**
- * Headings and titles follow the page's state (issue 18), with JavaScript and without: a sent
+ * Headings and titles follow the page's state, with JavaScript and without: a sent
  * reset email is no longer a request for an address, a signed-in page is no longer a sign-in form.
  */
 const PASSWORD = 'States-Pass-2026'
@@ -87,7 +87,7 @@ test.describe('in English', () => {
   })
 })
 
-// The error page writes the error to the console (seed section 2).
+// The error page writes the error to the console.
 test.describe('the 404 page', () => {
   test.use({ consoleErrorsExpected: true })
 

@@ -124,7 +124,7 @@ test.describe('the emailed-link guard', () => {
     expect(response.headers()['location']).toBe('/new-password?oobCode=abc&lang=fr&continueUrl=x')
   })
 
-  // A link without its apiKey is no link the identity service sent (seed section 4).
+  // A link without its apiKey is no link the identity service sent.
   for (const query of ['', '?mode=resetPassword', '?mode=bogus&oobCode=abc&apiKey=k', '?mode=resetPassword&oobCode=abc']) {
     test(`/action${query} is an invalid link (400)`, async ({ page }) => {
       const response = await page.goto(`/action${query}`)

@@ -11,7 +11,7 @@ import {
 import { expect, test } from './fixtures'
 
 /**
- * reCAPTCHA Enterprise as Identity Platform enforces it (issue 16, ADR 020), in a browser. A
+ * reCAPTCHA Enterprise as Identity Platform enforces it (ADR 020), in a browser. A
  * loopback identity service enforces it on email and password in front of the emulator, and a
  * stub of Google's enterprise.js is served through RECAPTCHA_SCRIPT_URL
  * (tests/support/recaptcha.ts). English, for the seed's labels 'Login' and 'Send email'.

@@ -4,7 +4,7 @@ import type { Portal } from '../../dev/portal'
 import { expect, ownPortal, test as base } from './fixtures'
 
 /**
- * The second factor at sign-in (issue 15, ADR 022) against the Firebase Auth emulator, which
+ * The second factor at sign-in (ADR 022) against the Firebase Auth emulator, which
  * speaks SMS second factors: it "sends" its codes to `/emulator/v1/projects/{id}/verificationCodes`.
  * Every way of signing in ends on the same step: password, email link and single sign-on.
  * A portal of its own, with email-link sign-in and single sign-on on.

@@ -7,7 +7,7 @@ import { BrowserClient } from '../support/browser-client'
 import { startPortal, type Portal } from '../../dev/portal'
 
 /**
- * The error page (seed section 2, issue 17 §3): every status the portal answers with it has its own
+ * The error page: every status the portal answers with it has its own
  * translated heading and a line saying what to do, with a way back to sign-in, in both languages.
  * Against the production build, as a browser without JavaScript receives it.
  */

@@ -4,7 +4,7 @@ import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../../dev/emulator
 import { startPortal, type Portal } from '../../dev/portal'
 
 /**
- * Cookies set by someone else (issue 13, part 4). An attacker who can plant a cookie in the
+ * Cookies set by someone else. An attacker who can plant a cookie in the
  * victim's browser (a sibling subdomain, or the network over http) replays the short-lived cookie
  * of their own pending sign-in, emailed code or reset code. Each is sealed to the browser that
  * started its flow (ADR 017), so in any other browser it is worth nothing: no session, no password

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { startPortal, type Portal } from '../../dev/portal'
 
 /**
- * Issue 13 part 3: a long path must cost no more than a short unknown one. React Router matches every
+ * A long path must cost no more than a short unknown one. React Router matches every
  * parent of a path (lazy route discovery) and a trailing-slash regex backtracked on every request,
  * so `/a/a/…` with 4,000 segments took ~800 ms. Timings are compared as ratios of medians against
  * `/nope` on the same server, never as milliseconds.

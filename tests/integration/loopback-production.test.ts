@@ -4,7 +4,7 @@ import { formClient } from '../support/form-client'
 import { startPortal, type Portal } from '../../dev/portal'
 
 /**
- * Issue 13 part 5 (ADR 016): `localhost` is in every Firebase project's authorizedDomains (the
+ * `localhost` is in every Firebase project's authorizedDomains (the
  * emulator's too). Outside PLATFORM local/test/development it must not receive a redirect after
  * sign-in, the single-sign-on callback (`authDomain`), nor stand in CSP form-action, unless
  * REDIRECT_ALLOWED_ORIGINS names it. Each case is checked against PLATFORM=test first, where

@@ -13,7 +13,7 @@ import {
 } from '../support/recaptcha'
 
 /**
- * reCAPTCHA Enterprise as Identity Platform enforces it (issue 16, ADR 020), without a browser:
+ * reCAPTCHA Enterprise as Identity Platform enforces it (ADR 020), without a browser:
  * what the pages announce, the CSP, what reaches the identity service, and the answers to forms
  * posted without JavaScript (no token) or with the token the page's script adds. The browser side
  * (one click, the retry) is tests/e2e/recaptcha.spec.ts.

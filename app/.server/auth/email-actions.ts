@@ -19,7 +19,7 @@ import { logger } from '~/.server/ops/logger'
 import { redirectTarget } from '~/.server/policy/redirect'
 
 /**
- * The emailed-link guard, `/action` (seed sections 2 and 5). A reset link goes on to
+ * The emailed-link guard, `/action`. A reset link goes on to
  * /new-password as before. Every other mode: the first GET moves the code from the address bar
  * into a short-lived signed cookie and reloads on a clean URL (no mode, apiKey or code, ADR 011);
  * GETs only check the code (mail scanners open links); the 'Continue' POST spends it.
@@ -75,7 +75,7 @@ export function routeEmailLink(request: Request, url = new URL(request.url)): Li
   const oobCode = params.get('oobCode')
   if (mode === null && oobCode === null) return { kind: 'pending' }
   if (url.search.length > LINK_QUERY_MAX_LENGTH) return { kind: 'invalid' }
-  // A link the identity service sent has all three (seed section 4): apiKey, oobCode and mode.
+  // A link the identity service sent has all three: apiKey, oobCode and mode.
   if (!oobCode || !params.get('apiKey') || (mode !== 'resetPassword' && !isMode(mode))) return { kind: 'invalid' }
   if (mode === 'resetPassword') {
     const next = new URLSearchParams(params)

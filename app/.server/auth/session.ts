@@ -181,7 +181,7 @@ const ENDED_ELSEWHERE = new Set([
   'auth/user-not-found',
 ])
 
-/** Verifies the session cookie, checking revocation and disabled users (seed section 4). */
+/** Verifies the session cookie, checking revocation and disabled users. */
 export async function getSession(request: Request): Promise<SessionState> {
   const cookie = readSessionCookie(request)
   if (!cookie) return { status: 'anonymous' }

@@ -2,7 +2,7 @@ import { getConfig } from '~/.server/config'
 import { logger } from '~/.server/ops/logger'
 
 /**
- * Seed section 7: an optional call that tells another service about the session. POST with the
+ * An optional call that tells another service about the session. POST with the
  * ID token after sign-in, DELETE without one at logout, at account deletion, and once when a
  * session turns out to have ended elsewhere (./session.ts). A failure is logged and does not block
  * the visitor (ADR 006): the portal's own session is the source of truth.

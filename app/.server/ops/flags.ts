@@ -7,7 +7,7 @@ import { logger } from './logger'
 import { recordCacheFilled } from './metrics'
 
 /**
- * Feature flags (seed sections 1, 9), first answer wins:
+ * Feature flags, first answer wins:
  *   1. a `FLAG_<NAME>` setting of 'true' or 'false';
  *   2. the remote flag service (`FLAGS_OFREP_URL`, OpenFeature Remote Evaluation Protocol), from a
  *      cache refreshed in the background: a page never waits on it, except once at start-up for

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type * as AuthorizedDomains from './authorized-domains'
 
 /**
- * The authorizedDomains cache (issue 13 part 6): five minutes after a successful read, and after a
+ * The authorizedDomains cache: five minutes after a successful read, and after a
  * failed one a back-off (30 s) instead of a new read on every page view during an outage.
  * Fake timers drive Date.now; the identity client is a stub.
  */

@@ -1,5 +1,5 @@
 /**
- * Where the portal may send the browser after sign-in (seed spec section 2: 'Invalid redirect
+ * Where the portal may send the browser after sign-in ('Invalid redirect
  * URL' / 'Missing redirect URL'). Pure; the caller passes the configured origins and the
  * identity project's authorizedDomains.
  *

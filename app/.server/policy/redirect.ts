@@ -24,7 +24,7 @@ export function localPathOr(value: unknown, fallback = '/'): string {
 }
 
 /**
- * Where to go after sign-in, from the `redirect` parameter (seed section 2): the policy in
+ * Where to go after sign-in, from the `redirect` parameter: the policy in
  * redirect-policy.ts, with the identity project's authorizedDomains and REDIRECT_ALLOWED_ORIGINS.
  */
 export async function resolveRedirect(raw: string | null, publicOrigin: string) {

@@ -24,7 +24,7 @@ import { sendSms } from './sms'
 import { verify, type SecondFactorOutcomeOf } from './verify'
 
 /**
- * The second factor at sign-in (issue 15, ADR 022). When a first factor (password, email link,
+ * The second factor at sign-in (ADR 022). When a first factor (password, email link,
  * single sign-on) answers with a pending credential instead of tokens, no session is made: the
  * pending sign-in goes into a sealed, short-lived cookie bound to this browser (./pending), and the
  * visitor goes to /second-factor. There they choose a factor (when there are several), receive

@@ -46,7 +46,7 @@ export interface SsoSettings {
 }
 
 /**
- * The `authDomain` override (seed section 2). Firebase's authDomain is the host that handles the
+ * The `authDomain` override. Firebase's authDomain is the host that handles the
  * provider's return; here it is the host of our callback URL. Only a valid host name (parseAuthDomain)
  * that the redirect policy would accept (our origin, REDIRECT_ALLOWED_ORIGINS, an authorized domain)
  * is used; anything else is logged and ignored, so it can never send a credential elsewhere.
