@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Locator, Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
-import { expect, test } from './fixtures'
+import { expect, openNewPassword, signIn, test } from './fixtures'
 
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
 const PASSWORD = 'Accessible-Pass-42'
@@ -40,13 +40,6 @@ async function expectNoViolations(page: Page, state: string) {
     else await page.emulateMedia({ colorScheme: 'light' })
   }
   expect(found, `axe violations on ${state}`).toEqual([])
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/')
-  await page.getByLabel('Adresse électronique').fill(email)
-  await page.getByLabel('Mot de passe').fill(password)
-  await page.getByRole('button', { name: 'Se connecter' }).click()
 }
 
 test.describe('every page and state is accessible, light and dark', () => {
@@ -197,17 +190,10 @@ test.describe('every page and state is accessible, light and dark', () => {
   })
 })
 
-test('the new-password form is accessible, rules included', async ({ page, admin, baseURL }) => {
+test('the new-password form is accessible, rules included', async ({ page, admin }) => {
   const email = uniqueEmail('a11y-reset')
   await admin.createUser(email, PASSWORD)
-  await page.goto('/forgot-password')
-  await page.getByLabel('Adresse électronique').fill(email)
-  await page.getByRole('button', { name: 'Envoyer le courriel' }).click()
-  await expect(page.getByRole('status')).toBeVisible()
-  await expect.poll(async () => (await admin.oobCodes()).some((c) => c.email === email)).toBe(true)
-  const code = (await admin.oobCodes()).filter((c) => c.email === email).at(-1)!
-  await page.goto(`${baseURL}/action${new URL(code.oobLink).search}`)
-  await expect(page.getByRole('heading', { name: 'Veuillez saisir un nouveau mot de passe' })).toBeVisible()
+  await openNewPassword(page, admin, email)
   await expectNoViolations(page, 'new password')
   await page.getByLabel('Nouveau mot de passe', { exact: true }).fill('short')
   await page.getByRole('button', { name: 'Modifier le mot de passe' }).click()

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import type { Portal } from '../../dev/portal'
-import { expect, ownPortal, test as base } from './fixtures'
+import { expect, openNewPassword, ownPortal, signIn, test as base } from './fixtures'
 
 /**
  * Wherever the visitor's address is shown it is shown whole: it wraps inside the card (no
@@ -88,27 +88,15 @@ test.describe('from 320 to 1280 px', () => {
   test('the signed-in page shows the long address whole', async ({ page, admin }) => {
     const email = longAddress()
     await admin.createUser(email, PASSWORD)
-    await page.goto('/')
-    await page.getByLabel('Adresse électronique').fill(email)
-    await page.getByLabel('Mot de passe').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Se connecter' }).click()
+    await signIn(page, email, PASSWORD)
     await expect(page.getByRole('heading', { name: 'Votre session est ouverte' })).toBeVisible()
     await expectWhole(page, email)
   })
 
-  test('the new-password subtitle shows the long address whole, its full stop with it', async ({
-    page,
-    admin,
-    baseURL,
-  }) => {
+  test('the new-password subtitle shows the long address whole, its full stop with it', async ({ page, admin }) => {
     const email = longAddress()
     await admin.createUser(email, PASSWORD)
-    await page.goto('/forgot-password')
-    await page.getByLabel('Adresse électronique').fill(email)
-    await page.getByRole('button', { name: 'Envoyer le courriel' }).click()
-    await expect(page.getByRole('status')).toBeVisible()
-    await page.goto(await admin.emailedLink(email, 'PASSWORD_RESET', baseURL!))
-    await expect(page.getByRole('heading', { name: 'Veuillez saisir un nouveau mot de passe' })).toBeVisible()
+    await openNewPassword(page, admin, email)
     await expectWhole(page, email)
   })
 

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test'
 import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { expect, test } from './fixtures'
+import { expect, signIn, test } from './fixtures'
 
 /**
  * The signed-in half: the account page, "Confirm it's you", changing the password, and the two
@@ -27,13 +27,6 @@ async function otherBrowser(
 /** The VERIFY_EMAIL emails the emulator sent to `email` (its outbox: dev/outbox.ts reads the same list). */
 async function verificationEmails(admin: Admin, email: string): Promise<number> {
   return (await admin.oobCodes()).filter((c) => c.email === email && c.requestType === 'VERIFY_EMAIL').length
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/')
-  await page.getByLabel('Email', { exact: true }).fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Login' }).click()
 }
 
 /**

@@ -1,4 +1,4 @@
-import { test as base, expect } from '@playwright/test'
+import { test as base, expect, type Page } from '@playwright/test'
 import { emulatorAdmin } from '../../dev/emulator'
 import { startPortal, type Portal } from '../../dev/portal'
 
@@ -56,6 +56,31 @@ export function ownPortal(
     },
     { scope: 'worker' },
   ]
+}
+
+/** The sign-in form's labels in each language. */
+const SIGN_IN = {
+  fr: { email: 'Adresse électronique', password: 'Mot de passe', submit: 'Se connecter' },
+  en: { email: 'Email', password: 'Password', submit: 'Login' },
+}
+
+/** Fills and posts the sign-in form at `path` (the sign-in page by default), in whichever language it is. */
+export async function signIn(page: Page, email: string, password: string, path = '/') {
+  await page.goto(path)
+  const l = SIGN_IN[(await page.locator('html').getAttribute('lang')) === 'en' ? 'en' : 'fr']
+  await page.getByLabel(l.email, { exact: true }).fill(email)
+  await page.getByLabel(l.password, { exact: true }).fill(password)
+  await page.getByRole('button', { name: l.submit }).click()
+}
+
+/** Asks for a password reset for `email` (in French) and opens the new-password page from the email. */
+export async function openNewPassword(page: Page, admin: ReturnType<typeof emulatorAdmin>, email: string) {
+  await page.goto('/forgot-password')
+  await page.getByLabel('Adresse électronique').fill(email)
+  await page.getByRole('button', { name: 'Envoyer le courriel' }).click()
+  await expect(page.getByRole('status')).toBeVisible()
+  await page.goto(await admin.emailedLink(email, 'PASSWORD_RESET', new URL(page.url()).origin))
+  await expect(page.getByRole('heading', { name: 'Veuillez saisir un nouveau mot de passe' })).toBeVisible()
 }
 
 export { expect }

@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { contrast } from '../../app/lib/contrast'
-import { expect, test } from './fixtures'
+import { expect, openNewPassword, test } from './fixtures'
 
 /**
  * The look: the logo centred over the card and visible in either scheme, the show-password toggle,
@@ -80,17 +80,10 @@ test.describe('the logo', () => {
 })
 
 /** Opens the new-password page from a fresh reset email. */
-async function openNewPassword(page: Page, admin: ReturnType<typeof emulatorAdmin>, baseURL: string) {
+async function newPasswordPage(page: Page, admin: ReturnType<typeof emulatorAdmin>) {
   const email = uniqueEmail('look-reset')
   await admin.createUser(email, PASSWORD)
-  await page.goto('/forgot-password')
-  await page.getByLabel('Adresse électronique').fill(email)
-  await page.getByRole('button', { name: 'Envoyer le courriel' }).click()
-  await expect(page.getByRole('status')).toBeVisible()
-  await expect.poll(async () => (await admin.oobCodes()).some((c) => c.email === email)).toBe(true)
-  const code = (await admin.oobCodes()).filter((c) => c.email === email).at(-1)!
-  await page.goto(`${baseURL}/action${new URL(code.oobLink).search}`)
-  await expect(page.getByRole('heading', { name: 'Veuillez saisir un nouveau mot de passe' })).toBeVisible()
+  await openNewPassword(page, admin, email)
 }
 
 /**
@@ -159,8 +152,8 @@ test.describe('the show-password toggle', () => {
     })
   })
 
-  test('on the new password and its confirmation', async ({ page, admin, baseURL, javaScriptEnabled }) => {
-    await openNewPassword(page, admin, baseURL!)
+  test('on the new password and its confirmation', async ({ page, admin, javaScriptEnabled }) => {
+    await newPasswordPage(page, admin)
     if (!javaScriptEnabled) {
       await expect(page.getByRole('button', { name: 'Afficher le mot de passe' })).toHaveCount(0)
       return
@@ -186,9 +179,8 @@ test.describe('the show-password toggle', () => {
 test('the password rules, before anything is judged, are a bulleted list, not empty circles that read as radio buttons', async ({
   page,
   admin,
-  baseURL,
 }) => {
-  await openNewPassword(page, admin, baseURL!)
+  await newPasswordPage(page, admin)
   const items = page.getByRole('main').getByRole('listitem')
   // Length, the four kinds of character (a list of their own), "three of four" and "nothing easy to guess".
   await expect(items).toHaveCount(7)

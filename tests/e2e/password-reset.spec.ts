@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { csrfFrom, postForm } from '../support/http-forms'
 import { startPortal } from '../../dev/portal'
-import { expect, test } from './fixtures'
+import { expect, signIn, test } from './fixtures'
 
 const OLD_PASSWORD = 'Old-password-2024'
 const NEW_PASSWORD = 'Brand-new-Secret-77'
@@ -12,13 +12,6 @@ async function requestReset(page: Page, email: string, labels: { email: string; 
   await page.goto('/forgot-password')
   await page.getByLabel(labels.email).fill(email)
   await page.getByRole('button', { name: labels.submit }).click()
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/')
-  await page.getByLabel('Adresse électronique').fill(email)
-  await page.getByLabel('Mot de passe').fill(password)
-  await page.getByRole('button', { name: 'Se connecter' }).click()
 }
 
 test('a forgotten password is reset from the emailed link (fr)', async ({ page, admin, baseURL }) => {

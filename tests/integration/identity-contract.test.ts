@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, inject, it } from 'vitest'
-import { authCodeFor, createIdentityClient, IdentityError, type AuthCode } from '../../app/.server/identity'
+import { authCodeFor, createIdentityClient, IdentityError } from '../../app/.server/identity'
 import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { codeOf } from '../support/identity-errors'
 
 /**
  * The client against the real Firebase Auth emulator: the same requests production gets, and the
@@ -19,17 +20,6 @@ const identity = createIdentityClient({
 afterAll(() => identity.close())
 
 const PASSWORD = 'correct-horse-1'
-
-async function codeOf(promise: Promise<unknown>): Promise<AuthCode> {
-  const error: unknown = await promise.then(
-    () => {
-      throw new Error('expected the call to fail')
-    },
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(IdentityError)
-  return (error as IdentityError).code
-}
 
 /**
  * A call the portal does not make (token refresh), sent to the emulator directly: a refusal

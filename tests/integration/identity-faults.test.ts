@@ -1,7 +1,8 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createIdentityClient, IdentityError, mfaRequiredOf, type IdentityClient } from '../../app/.server/identity'
+import { createIdentityClient, mfaRequiredOf, type IdentityClient } from '../../app/.server/identity'
+import { failure } from '../support/identity-errors'
 
 /**
  * The client against a small real HTTP server that misbehaves on purpose: slow, failing,
@@ -72,17 +73,6 @@ function client(overrides: { timeoutMs?: number; tenantId?: string | null; maxIn
 function json(res: http.ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { 'content-type': 'application/json' })
   res.end(JSON.stringify(body))
-}
-
-async function failure(promise: Promise<unknown>): Promise<IdentityError> {
-  const error: unknown = await promise.then(
-    () => {
-      throw new Error('expected the call to fail')
-    },
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(IdentityError)
-  return error as IdentityError
 }
 
 const SIGN_IN = {

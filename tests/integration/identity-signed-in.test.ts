@@ -1,8 +1,9 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { createIdentityClient, IdentityError, type AuthCode } from '../../app/.server/identity'
+import { createIdentityClient } from '../../app/.server/identity'
 import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { codeOf } from '../support/identity-errors'
 
 /**
  * The calls made with the signed-in visitor's ID token (app/.server/identity/signed-in.ts, and
@@ -18,17 +19,6 @@ const identity = createIdentityClient({ ...options, emulatorOrigin: emu.origin }
 afterAll(() => identity.close())
 
 const PASSWORD = 'correct-horse-1'
-
-async function codeOf(promise: Promise<unknown>): Promise<AuthCode> {
-  const error: unknown = await promise.then(
-    () => {
-      throw new Error('expected the call to fail')
-    },
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(IdentityError)
-  return (error as IdentityError).code
-}
 
 async function codesFor(email: string, requestType: string) {
   return (await admin.oobCodes()).filter((c) => c.email === email && c.requestType === requestType)
