@@ -79,14 +79,16 @@ export default function SecondFactorStep() {
     : view.redirect !== null
       ? `/?${new URLSearchParams({ redirect: view.redirect })}`
       : '/'
-  const alert = message ?? (view.notice && view.notice !== 'mfa.resent' ? view.notice : null)
+  // A wrong code is about the one field: it stands under it. What ends or stops the step is at the top.
+  const codeError = message === 'mfa.wrongCode' ? message : null
+  const alert = codeError ? null : (message ?? (view.notice && view.notice !== 'mfa.resent' ? view.notice : null))
 
   return (
     <>
       <h1>{t('mfa.title')}</h1>
       {alert ? <FormAlert>{t(alert)}</FormAlert> : null}
       {view.notice === 'mfa.resent' && !message ? <p role="status">{t('mfa.resent')}</p> : null}
-      {view.step === 'choose' ? <Chooser view={view} /> : <CodeStep view={view} hasError={Boolean(message)} />}
+      {view.step === 'choose' ? <Chooser view={view} /> : <CodeStep view={view} hasError={Boolean(message)} codeError={codeError} />}
       <p className="links">
         <Link to={back}>{t(view.confirming ? 'account.back' : 'mfa.back')}</Link>
       </p>
@@ -112,7 +114,15 @@ function Chooser({ view }: { view: Extract<SecondFactorView, { step: 'choose' }>
   )
 }
 
-function CodeStep({ view, hasError }: { view: Extract<SecondFactorView, { step: 'code' }>; hasError: boolean }) {
+function CodeStep({
+  view,
+  hasError,
+  codeError,
+}: {
+  view: Extract<SecondFactorView, { step: 'code' }>
+  hasError: boolean
+  codeError: 'mfa.wrongCode' | null
+}) {
   const { t } = useTranslation()
   const { factor } = view
   const formRef = useRef<HTMLFormElement>(null)
@@ -124,9 +134,12 @@ function CodeStep({ view, hasError }: { view: Extract<SecondFactorView, { step: 
   const canVerify = phone === null || view.sent
 
   useEffect(() => {
-    // After a wrong code the field is emptied for the next one (the alert has the focus).
-    if (hasError && codeRef.current) codeRef.current.value = ''
-  }, [hasError])
+    // After a refused code the field is emptied for the next one; a wrong code puts the focus on it,
+    // where its message is read as the field's description (any other error's alert has the focus).
+    if (!hasError || !codeRef.current) return
+    codeRef.current.value = ''
+    if (codeError) codeRef.current.focus()
+  }, [hasError, codeError])
 
   return (
     <>
@@ -138,6 +151,7 @@ function CodeStep({ view, hasError }: { view: Extract<SecondFactorView, { step: 
             inputRef={codeRef}
             label={t('mfa.code')}
             name="code"
+            error={codeError ? t(codeError) : null}
             className="code-input"
             type="text"
             inputMode="numeric"

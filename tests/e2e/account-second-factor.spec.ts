@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test'
 import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
-import { expect, ownPortal, test as base } from './fixtures'
+import { expect, expectFieldError, ownPortal, test as base, wrongCodeFor } from './fixtures'
 
 /**
  * "Confirm it's you" for an account with a second factor (ADR 036, ADR 038): the password, then
@@ -26,7 +26,6 @@ const test = base.extend<object, { confirmPortal: Portal }>({
 test.describe.configure({ timeout: 90_000 })
 
 const uniquePhone = () => `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
-const wrongCodeFor = (code: string) => `${code.slice(0, 5)}${(Number(code[5]) + 1) % 10}`
 /** How every token the emulator mints begins (header {"alg":"none",…}), and its pending credentials. */
 const SECRETS = ['eyJhbGciOi', 'eyJfQXV0aEVtdWxhdG9y']
 
@@ -110,7 +109,7 @@ async function confirmWithCode(page: Page, admin: Admin, l: Labels, phone: strin
   expect(code, 'the confirmation sent its own code').toMatch(/^\d{6}$/)
   await page.getByLabel(l.code).fill(wrongCodeFor(code!))
   await page.getByRole('button', { name: l.verify }).click()
-  await expect(page.getByRole('alert')).toHaveText(l.wrong)
+  await expectFieldError(page, l.code, l.wrong)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.step)
   // The way back from this step is the account, not the sign-in page.
   await expect(page.getByRole('link', { name: l.back })).toHaveAttribute('href', '/account')

@@ -83,4 +83,18 @@ export async function openNewPassword(page: Page, admin: ReturnType<typeof emula
   await expect(page.getByRole('heading', { name: 'Veuillez saisir un nouveau mot de passe' })).toBeVisible()
 }
 
+/**
+ * An error about one field's value stands under that field, which names it as its description and
+ * is marked invalid; the page has no alert of its own for it.
+ */
+export async function expectFieldError(page: Page, label: string, message: string) {
+  const field = page.getByLabel(label, { exact: true })
+  await expect(field).toHaveAccessibleDescription(message)
+  await expect(field).toHaveAttribute('aria-invalid', 'true')
+  await expect(page.getByRole('alert')).toHaveCount(0)
+}
+
+/** A code the emulator did not send: the right one with its last digit changed. */
+export const wrongCodeFor = (code: string) => `${code.slice(0, 5)}${(Number(code[5]) + 1) % 10}`
+
 export { expect }

@@ -9,7 +9,7 @@ import {
   type MfaIdentity,
 } from '../support/mfa-identity'
 import { startPortal, type Portal } from '../../dev/portal'
-import { expect, test as base } from './fixtures'
+import { expect, expectFieldError, test as base } from './fixtures'
 
 /**
  * Authenticator-app (TOTP) second factors, which the emulator does not speak: a small identity
@@ -75,7 +75,7 @@ test('an authenticator app: the code step, a wrong code refused, the right one s
 
   await page.getByLabel('Code de vérification').fill('000000')
   await page.getByRole('button', { name: 'Vérifier' }).click()
-  await expect(page.getByRole('alert')).toHaveText('Code incorrect. Vérifiez-le et réessayez.')
+  await expectFieldError(page, 'Code de vérification', 'Code incorrect. Vérifiez-le et réessayez.')
   await page.getByLabel('Code de vérification').fill(TOTP_CODE)
   await page.getByRole('button', { name: 'Vérifier' }).click()
   await expect(page.getByRole('heading', { name: 'Votre session est ouverte' })).toBeVisible()
@@ -138,7 +138,7 @@ test.describe('in English', () => {
     await signIn(page, email, EN)
     await page.getByLabel('Verification code').fill('999999')
     await page.getByRole('button', { name: 'Verify' }).click()
-    await expect(page.getByRole('alert')).toHaveText('Wrong code. Please check it and try again.')
+    await expectFieldError(page, 'Verification code', 'Wrong code. Please check it and try again.')
     await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible()
     await expect(page.getByLabel('Verification code')).toHaveValue('')
   })

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from '@playwright/test'
 import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
-import { expect, ownPortal, test as base } from './fixtures'
+import { expect, expectFieldError, ownPortal, test as base, wrongCodeFor } from './fixtures'
 
 /**
  * The second factor at sign-in (ADR 022) against the Firebase Auth emulator, which
@@ -40,9 +40,6 @@ async function mfaAccount(admin: Admin, phones: Array<{ phoneNumber: string; dis
   await admin.enrollSms(localId, phones)
   return email
 }
-
-/** A code the emulator did not send: the right one with its last digit changed. */
-const wrongCodeFor = (code: string) => `${code.slice(0, 5)}${(Number(code[5]) + 1) % 10}`
 
 async function sessionCookie(context: BrowserContext) {
   return (await context.cookies()).find((c) => c.name === 'session')
@@ -160,7 +157,7 @@ async function passCodeStep(page: Page, context: BrowserContext, admin: Admin, l
   expect(code, 'the emulator sent a code at once').toMatch(/^\d{6}$/)
   await field.fill(wrongCodeFor(code!))
   await page.getByRole('button', { name: l.verify }).click()
-  await expect(page.getByRole('alert')).toHaveText(l.wrong)
+  await expectFieldError(page, l.code, l.wrong)
   await expect(page.getByRole('heading', { name: l.step })).toBeVisible()
   expect(await sessionCookie(context)).toBeUndefined()
 
@@ -346,7 +343,7 @@ test('no answer of the portal is a 401 without a challenge: wrong password, unkn
   const code = await admin.lastSmsCode(phone)
   await page.getByLabel(l.code).fill(wrongCodeFor(code!))
   await page.getByRole('button', { name: l.verify }).click()
-  await expect(page.getByRole('alert')).toHaveText(l.wrong)
+  await expectFieldError(page, l.code, l.wrong)
   expect(
     answers.some((status) => status >= 400),
     'the failures were answered with an error status',
