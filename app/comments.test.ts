@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
  * A comment says the fact itself or points to a file of this repository (an ADR, a module): never
  * to a specification section or an issue, which a reader of the code cannot open.
  */
-const OUTSIDE = /seed[- ](?:spec|sections?)\b|\bissues? #?\d+/i
+const OUTSIDE = /\bseed(?:[- ](?:spec|sections?|\d)|'s)\b|\bissues? #?\d+/i
 
 const files = execFileSync('git', ['ls-files', 'app', 'dev', 'scripts', 'server', 'tests', 'deploy'], {
   cwd: `${import.meta.dirname}/..`,

@@ -47,7 +47,7 @@ async function routerStateDecoded() {
   }
 }
 
-// A click cut short by a failed page script: go on to the page it was going to (seed 2, 9).
+// A click cut short by a failed page script: go on to the page it was going to.
 if (!resumeInterruptedNavigation()) {
   watchLinkClicks()
   void routerStateDecoded().then(hydrate)

@@ -4,7 +4,7 @@ import { COOKIES, getCookie } from './cookies'
 
 /**
  * Choice order: the `i18n_redirected` cookie, then Accept-Language by q-value,
- * then French. The cookie holds a plain code, as the seed's portal wrote it. (remix-i18next's
+ * then French. The cookie holds a plain code, as the portal before this one wrote it. (remix-i18next's
  * header detection keeps only the single best language of the header, supported or not, so
  * `de, en;q=0.8` would fall back to French: ADR 004.)
  */

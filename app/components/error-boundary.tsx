@@ -28,7 +28,7 @@ export function GeneralErrorBoundary() {
   const status = isRouteErrorResponse(error) ? error.status : null
   const copy = errorCopy(status)
   const title = t(copy.title.key, copy.title.values)
-  // 404: 'Page not found' and the path, the path set apart; the heading's text stays the seed's.
+  // 404: 'Page not found' and the path, the path set apart; the heading says 'Page not found'.
   const heading =
     status === 404 ? (
       <>

@@ -4,7 +4,7 @@ import { FormAlert } from './forms'
 
 /**
  * The one page of an emailed link that no longer works (/new-password, /action): a heading, the
- * seed's sentence, one action (a new link) and the way back to sign-in, said once each.
+ * sentence the product has always used, one action (a new link) and the way back to sign-in, said once each.
  */
 export function ExpiredLink({ again, signIn = '/' }: { again: string; signIn?: string }) {
   const { t } = useTranslation()

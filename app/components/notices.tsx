@@ -38,7 +38,7 @@ export function PrivacyNotice({ privacyPolicyUrl }: { privacyPolicyUrl: string }
 
 /**
  * Cookies are off: the portal's own cookie was refused. In another site's frame the portal's cookies are
- * third-party ones, and the seed's 'Please enable third-party cookies…' says so; on the portal's own page
+ * third-party ones, and 'Please enable third-party cookies…' says so; on the portal's own page
  * they are first-party, and the message says to allow this site's cookies. A link to help either way.
  */
 export function CookieWarning({ helpUrl, thirdParty }: { helpUrl: string; thirdParty: boolean }) {

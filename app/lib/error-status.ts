@@ -4,7 +4,7 @@ import type { TranslationKey } from './i18n'
  * What the error page says for a status: each status the portal answers with the
  * error page has its own heading, saying what happened in the visitor's words (not the HTTP reason
  * phrase), and a line saying what to do; another status gets a generic heading naming it. Only an
- * error without a status is headed message.unknownError. 404 keeps the seed's 'Page not found' + the path.
+ * error without a status is headed message.unknownError. 404 keeps 'Page not found' + the path.
  */
 export const STATUSES_WITH_A_PAGE = [400, 403, 404, 405, 413, 414, 429, 500, 503] as const
 type PageStatus = (typeof STATUSES_WITH_A_PAGE)[number]

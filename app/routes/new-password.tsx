@@ -135,7 +135,7 @@ export default function NewPassword() {
   )
 }
 
-/** The seed's subtitle, its {{user}} the account's address, shown whole (wrapped when long). */
+/** The subtitle, its {{user}} the account's address, shown whole (wrapped when long). */
 function Subtitle({ email }: { email: string }) {
   const { t } = useTranslation()
   return (

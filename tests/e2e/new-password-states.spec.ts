@@ -58,7 +58,7 @@ test('set, the new password heads and titles the page, with a sign-in button, on
   // A refresh sends nothing again and still says so.
   await page.reload()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Mot de passe modifié')
-  // Said once: the heading, the seed's message, the one action.
+  // Said once: the heading, the message, the one action.
   const lines = (await page.getByRole('main').innerText()).split('\n').map((line) => line.trim()).filter(Boolean)
   expect(lines).toEqual(['Mot de passe modifié', 'Votre mot de passe a été modifié avec succès\u202f!', 'Se connecter'])
 })

@@ -14,7 +14,7 @@ import { expect, test } from './fixtures'
  * reCAPTCHA Enterprise as Identity Platform enforces it (ADR 020), in a browser. A
  * loopback identity service enforces it on email and password in front of the emulator, and a
  * stub of Google's enterprise.js is served through RECAPTCHA_SCRIPT_URL
- * (tests/support/recaptcha.ts). English, for the seed's labels 'Login' and 'Send email'.
+ * (tests/support/recaptcha.ts). English, for the labels 'Login' and 'Send email'.
  */
 test.use({ locale: 'en-US' })
 

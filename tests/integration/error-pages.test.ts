@@ -14,7 +14,7 @@ import { startPortal, type Portal } from '../../dev/portal'
 const emulator = inject('emulator')
 const LANGUAGES = { en, fr } as const
 type Language = keyof typeof LANGUAGES
-/** The statuses whose heading is their own (404 keeps the seed's: error.pageNotFound). */
+/** The statuses whose heading is their own (404 keeps error.pageNotFound). */
 type TitledStatus = Exclude<keyof typeof en.errorPage, '404' | 'other'>
 
 function heading(html: string): string | null {

@@ -68,7 +68,7 @@ describe('a post whose cookies the browser did not send', () => {
       expect(html).toContain('Veuillez activer les cookies de ce site dans votre navigateur pour continuer.')
       expect(html).not.toContain('cookies tiers')
       expect(html).toContain('href="https://help.example/cookies"')
-      // In another site's frame, the seed's message.
+      // In another site's frame, the third-party cookie message.
       const framed = await (await post({ 'Sec-Fetch-Dest': 'iframe', Cookie: 'i18n_redirected=en' })).text()
       expect(framed).toContain('Please enable third-party cookies in your browser to continue.')
     } finally {
