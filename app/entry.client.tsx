@@ -4,13 +4,15 @@ import { HydratedRouter } from 'react-router/dom'
 import { I18nextProvider } from 'react-i18next'
 import { brandFromAttribute, setBrand } from '~/lib/brand'
 import { DEFAULT_LOCALE, LOCALES } from '~/lib/i18n'
-import { createBrowserI18n } from '~/lib/i18n-browser'
+import { createBrowserI18n, loadStrings } from '~/lib/i18n-browser'
 import { afterLoadWhenIdle } from '~/lib/idle'
 import { resumeInterruptedNavigation, watchLinkClicks } from '~/lib/reload-at-target'
 
 // The server wrote the page's language in <html lang>; start in the same one to hydrate cleanly.
 const iso = document.documentElement.lang
 const lng = LOCALES.find((l) => l.iso === iso)?.code ?? DEFAULT_LOCALE
+// Its strings, fetched at once, in parallel with decoding the server's data (app/lib/translator.ts).
+const strings = loadStrings(lng)
 // And with the operator's brand it rendered (app/lib/brand.ts).
 setBrand(brandFromAttribute(document.getElementById('auth-portal-app')?.dataset.brand))
 
@@ -50,7 +52,7 @@ async function routerStateDecoded() {
 // A click cut short by a failed page script: go on to the page it was going to.
 if (!resumeInterruptedNavigation()) {
   watchLinkClicks()
-  void routerStateDecoded().then(hydrate)
+  void Promise.all([routerStateDecoded(), strings]).then(hydrate)
 }
 
 function hydrate() {

@@ -20,6 +20,7 @@ import { BrowserCookieCheck, PrivacyNotice } from '~/components/notices'
 import { brandAttribute, getBrand } from '~/lib/brand'
 import { ERROR_ROUTE } from '~/lib/error-status'
 import { DEFAULT_LOCALE, isLocale, isoOf } from '~/lib/i18n'
+import { stringsUrl } from '~/lib/i18n-browser'
 import { pageTitle, rootLoaded, titleText } from '~/lib/meta'
 import { useNonce } from '~/lib/nonce'
 import { navigationArrived, takeUnreachableTarget } from '~/lib/reload-at-target'
@@ -68,6 +69,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const locale = root?.locale ?? (isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE)
   // A request the HTTP server refused: the browser's address is another, so nothing to hydrate.
   const scripts = useLocation().pathname !== ERROR_ROUTE
+  // The language the page came in: its strings are the ones to preload, even after a switch in place.
+  const [firstLocale] = useState(locale)
   return (
     <html lang={isoOf(locale)} dir="ltr">
       <head>
@@ -79,6 +82,8 @@ export function Layout({ children }: { children: ReactNode }) {
         {/* The browser reporter's settings (BrowserSentryConfig), read once the page is idle (ADR 030). */}
         {root?.sentry ? <meta name="sentry" content={JSON.stringify(root.sentry)} /> : null}
         <Links />
+        {/* The page's strings, which the script needs before it takes over the page (app/lib/i18n-browser.ts). */}
+        {scripts ? <link rel="preload" as="fetch" href={stringsUrl(firstLocale)} crossOrigin="anonymous" /> : null}
       </head>
       <body>
         <div id="auth-portal-app" className="app" data-brand={brandAttribute()}>

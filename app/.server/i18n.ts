@@ -1,5 +1,6 @@
 import { createInstance, type i18n } from 'i18next'
-import { DEFAULT_LOCALE, LOCALE_CODES, i18nOptions, isLocale, type Locale } from '~/lib/i18n'
+import { DEFAULT_LOCALE, LOCALE_CODES, isLocale, type Locale } from '~/lib/i18n'
+import { i18nOptions } from '~/lib/strings'
 import { COOKIES, getCookie } from './cookies'
 
 /**

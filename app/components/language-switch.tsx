@@ -1,7 +1,8 @@
 import { useFetcher, useLocation } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { ERROR_ROUTE } from '~/lib/error-status'
-import { LOCALES, type Locale } from '~/lib/i18n'
+import { LOCALES, isLocale, type Locale } from '~/lib/i18n'
+import { loadStrings } from '~/lib/i18n-browser'
 import { SecureForm } from './secure-form'
 
 /**
@@ -22,7 +23,11 @@ export function LanguageSwitch({ current }: { current: Locale }) {
         const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null
         const form = new FormData(event.currentTarget, submitter)
         form.set('inPlace', '1')
-        fetcher.submit(form, { method: 'post', action: '/language' })
+        // The new language's strings first, so that the page and its title change together.
+        const next = form.get('locale')
+        void (isLocale(next) ? loadStrings(next) : Promise.resolve()).then(() =>
+          fetcher.submit(form, { method: 'post', action: '/language' }),
+        )
       }}
     >
       {/* The page of a request the server refused has no address of its own to come back to. */}

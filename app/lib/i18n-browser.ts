@@ -1,6 +1,35 @@
 import type { i18n } from 'i18next'
-import { isLocale, type Locale } from './i18n'
-import { translate } from './translator'
+import { isLocale, type Locale, type Strings } from './i18n'
+import { knowStrings, knowsStrings, translate } from './translator'
+
+/**
+ * Each language's strings file, served as a static file with a hashed name: the page preloads its
+ * own language's (app/root.tsx), the browser fetches another when the visitor switches (ADR 044).
+ */
+const STRINGS = import.meta.glob<string>('../../locales/*/common.json', { query: '?url', import: 'default', eager: true })
+
+export function stringsUrl(locale: Locale): string | undefined {
+  return STRINGS[`../../locales/${locale}/common.json`]
+}
+
+const loading = new Map<Locale, Promise<void>>()
+
+/** Makes sure the translator knows `locale`'s strings, fetching them once. */
+export function loadStrings(locale: Locale): Promise<void> {
+  const url = stringsUrl(locale)
+  if (knowsStrings(locale) || !url) return Promise.resolve()
+  let load = loading.get(locale)
+  if (!load) {
+    load = fetch(url).then(async (res) => {
+      if (!res.ok) throw new Error(`the ${locale} strings answered ${res.status}`)
+      knowStrings(locale, (await res.json()) as Strings)
+    })
+    // A failed fetch may be tried again.
+    load.catch(() => loading.delete(locale))
+    loading.set(locale, load)
+  }
+  return load
+}
 
 /**
  * The browser's i18n instance for react-i18next: the few members its hooks use (useTranslation,
@@ -34,6 +63,7 @@ export function createBrowserI18n(initial: Locale): i18n {
     store: { on() {}, off() {} },
     async changeLanguage(next: string) {
       if (isLocale(next) && next !== language) {
+        await loadStrings(next)
         language = next
         for (const listener of listeners) listener(next)
       }

@@ -1,5 +1,4 @@
-import en from '../../locales/en/common.json'
-import fr from '../../locales/fr/common.json'
+import type en from '../../locales/en/common.json'
 
 /** The supported languages: one place for the list, the default and the resources. */
 export const LOCALES = [
@@ -32,25 +31,5 @@ type KeysOf<T, Prefix extends string = ''> = {
  */
 export type TranslationKey = KeysOf<typeof en>
 
-/** Whether a string is a key of the English file (the French one has the same keys). */
-export function isTranslationKey(value: string): value is TranslationKey {
-  let node: unknown = en
-  for (const part of value.split('.')) {
-    node = node !== null && typeof node === 'object' && Object.hasOwn(node, part) ? (node as Record<string, unknown>)[part] : undefined
-  }
-  return typeof node === 'string'
-}
-
-/** Both languages are small; shipping both lets the switch change language in place. */
-export const resources = { en: { common: en }, fr: { common: fr } }
-
-export const i18nOptions = {
-  supportedLngs: LOCALE_CODES,
-  fallbackLng: DEFAULT_LOCALE,
-  defaultNS: 'common',
-  ns: ['common'],
-  resources,
-  // React escapes what it renders.
-  interpolation: { escapeValue: false },
-  initImmediate: false,
-} as const
+/** The strings of one language, as its file holds them. */
+export type Strings = typeof en

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-import { isTranslationKey } from './i18n'
+import { isTranslationKey } from './translator'
 import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, type FieldErrors } from './limits'
 
 /**

@@ -1,7 +1,8 @@
 import { createInstance } from 'i18next'
 import { describe, expect, it } from 'vitest'
 import { createBrowserI18n } from './i18n-browser'
-import { LOCALE_CODES, i18nOptions, resources } from './i18n'
+import { LOCALE_CODES } from './i18n'
+import { i18nOptions, resources } from './strings'
 import { translate } from './translator'
 
 function keys(node: unknown, prefix = ''): string[] {

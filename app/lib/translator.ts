@@ -1,4 +1,32 @@
-import { resources, type Locale } from './i18n'
+import type { Locale, Strings, TranslationKey } from './i18n'
+
+/**
+ * The strings of each language the translator knows. The server knows both. A browser knows only
+ * its page's language (app/lib/i18n-browser.ts fetches it, and another one when the visitor
+ * switches): the import below is in server code alone, so a first visit downloads one language's
+ * strings, not both (ADR 044).
+ */
+const known: Partial<Record<Locale, Strings>> = {}
+if (import.meta.env.SSR) {
+  const { resources } = await import('./strings')
+  for (const [locale, { common }] of Object.entries(resources)) known[locale as Locale] = common
+}
+
+export function knowStrings(locale: Locale, strings: Strings) {
+  known[locale] = strings
+}
+
+export function knowsStrings(locale: Locale): boolean {
+  return known[locale] !== undefined
+}
+
+function lookup(locale: Locale, key: string): unknown {
+  let node: unknown = known[locale]
+  for (const part of key.split('.')) {
+    node = node !== null && typeof node === 'object' && Object.hasOwn(node, part) ? (node as Record<string, unknown>)[part] : undefined
+  }
+  return node
+}
 
 /**
  * The lookup every page needs: a dotted key in one language, with `{{name}}` placeholders filled.
@@ -6,10 +34,14 @@ import { resources, type Locale } from './i18n'
  * (ADR 012); app/lib/translator.test.ts checks it answers exactly as i18next does for every key.
  */
 export function translate(locale: Locale, key: string, values: Record<string, unknown> = {}): string {
-  let node: unknown = resources[locale].common
-  for (const part of key.split('.')) node = (node as Record<string, unknown> | undefined)?.[part]
-  if (typeof node !== 'string') return key
-  return node.replace(/{{\s*(\w+)\s*}}/g, (placeholder, name: string) =>
+  const text = lookup(locale, key)
+  if (typeof text !== 'string') return key
+  return text.replace(/{{\s*(\w+)\s*}}/g, (placeholder, name: string) =>
     values[name] === undefined ? placeholder : String(values[name]),
   )
+}
+
+/** Whether a string is a key of the English file (the French one has the same keys); on the server. */
+export function isTranslationKey(value: string): value is TranslationKey {
+  return typeof lookup('en', value) === 'string'
 }

@@ -47,6 +47,23 @@ test.describe('language', () => {
     await page.getByRole('button', { name: 'Français', exact: true }).click()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Veuillez saisir votre adresse électronique')
   })
+
+  test('a page fetches its own language’s strings alone; the switch fetches the other, title included @js-only', async ({
+    page,
+  }) => {
+    const strings: string[] = []
+    page.on('request', (request) => {
+      if (/\/assets\/common-[\w-]+\.json$/.test(request.url())) strings.push(request.url())
+    })
+    await page.goto('/forgot-password')
+    await expect(page).toHaveTitle(/^Mot de passe oublié · /)
+    await expect.poll(() => strings.length, 'the French strings, fetched once').toBe(1)
+    await page.getByRole('button', { name: 'English', exact: true }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Please enter your email address')
+    await expect(page).toHaveTitle(/^Forgot password · /)
+    expect(strings, 'then the English ones').toHaveLength(2)
+    expect(strings[1]).not.toBe(strings[0])
+  })
 })
 
 test.describe('the error page', () => {

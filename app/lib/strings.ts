@@ -1,0 +1,20 @@
+import en from '../../locales/en/common.json'
+import fr from '../../locales/fr/common.json'
+import { DEFAULT_LOCALE, LOCALE_CODES } from './i18n'
+
+/**
+ * Both languages' strings, for the server (and tests). Only the server imports this module: a
+ * browser fetches its page's language alone (app/lib/i18n-browser.ts, ADR 044).
+ */
+export const resources = { en: { common: en }, fr: { common: fr } }
+
+export const i18nOptions = {
+  supportedLngs: LOCALE_CODES,
+  fallbackLng: DEFAULT_LOCALE,
+  defaultNS: 'common',
+  ns: ['common'],
+  resources,
+  // React escapes what it renders.
+  interpolation: { escapeValue: false },
+  initImmediate: false,
+} as const
