@@ -115,6 +115,25 @@ describe('deploy/nginx.conf', () => {
     expect(page?.html).toContain(email)
   })
 
+  it('compresses the hashed scripts, styles and strings, never a page (which holds a CSRF token: BREACH)', async () => {
+    const nginx = await startNginx(nginxPort, [portal.port])
+    try {
+      const gzip = { 'Accept-Encoding': 'gzip' }
+      const page = await fetch(`${nginx.url}/`, { headers: gzip })
+      const html = await page.text()
+      expect(page.headers.get('content-encoding')).toBeNull()
+      const assets = [...html.matchAll(/href="(\/assets\/[^"]+\.(?:js|css|json))"/g)].map((m) => m[1]!)
+      expect(assets.some((a) => a.endsWith('.json')), 'the page preloads its strings').toBe(true)
+      for (const asset of assets) {
+        const answer = await fetch(`${nginx.url}${asset}`, { headers: gzip })
+        await answer.arrayBuffer()
+        expect([asset, answer.status, answer.headers.get('content-encoding')]).toEqual([asset, 200, 'gzip'])
+      }
+    } finally {
+      await nginx.stop()
+    }
+  })
+
   it('without its header buffers, the same answer is nginx\'s 502 (what the sizes are for)', async () => {
     const { answer, logs } = await signInThrough((conf) => conf.replace(/^ *proxy_(buffer_size|buffers|busy_buffers_size) .*$/gm, ''))
     expect(answer.status).toBe(502)
