@@ -94,6 +94,14 @@ describe('the import graph of app/', () => {
     expect(circles).toEqual([])
   })
 
+  it('keeps routes off the cookie registry: cookies are set by the flows', () => {
+    const registry = ['.server/cookies.ts', '.server/cookie-format.ts'].map((file) => path.join(APP, file))
+    const reaching = [...graph].flatMap(([file, imports]) =>
+      name(file).startsWith('routes/') ? imports.filter((to) => registry.includes(to)).map((to) => `${name(file)} → ${name(to)}`) : [],
+    )
+    expect(reaching).toEqual([])
+  })
+
   it('imports only downwards, layer by layer', () => {
     const upwards = [...graph].flatMap(([file, imports]) =>
       imports.filter((to) => layerOf(to) < layerOf(file)).map((to) => `${name(file)} → ${name(to)}`),

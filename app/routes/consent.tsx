@@ -1,13 +1,12 @@
 import type { ActionFunctionArgs } from 'react-router'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { COOKIES, setCookie } from '~/.server/cookies'
 import { guardForm } from '~/.server/policy/form-guard'
-import { preferenceSaved, visitGoesToSignIn } from '~/.server/preferences'
+import { saveConsent, visitGoesToSignIn } from '~/.server/preferences'
 
 /** Accepting the privacy notice: a cookie, then back to the page (or data for the fetcher). */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
-  return preferenceSaved(form, setCookie(COOKIES.consent, '1'), { accepted: true })
+  return saveConsent(form)
 }
 
 export const loader = visitGoesToSignIn

@@ -1,16 +1,15 @@
 import { data, type ActionFunctionArgs } from 'react-router'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { isLocale } from '~/lib/i18n'
-import { COOKIES, setCookie } from '~/.server/cookies'
 import { guardForm } from '~/.server/policy/form-guard'
-import { preferenceSaved, visitGoesToSignIn } from '~/.server/preferences'
+import { saveLocale, visitGoesToSignIn } from '~/.server/preferences'
 
 /** Sets the language cookie; a plain form post comes back to the page it came from. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
   const locale = form.get('locale')
   if (!isLocale(locale)) throw data({ reason: 'bad-form' }, { status: 400 })
-  return preferenceSaved(form, setCookie(COOKIES.locale, locale), { locale })
+  return saveLocale(form, locale)
 }
 
 export const loader = visitGoesToSignIn
