@@ -67,7 +67,7 @@ const SIGN_IN = {
 /** Fills and posts the sign-in form at `path` (the sign-in page by default), in whichever language it is. */
 export async function signIn(page: Page, email: string, password: string, path = '/') {
   await page.goto(path)
-  const l = SIGN_IN[(await page.locator('html').getAttribute('lang')) === 'en' ? 'en' : 'fr']
+  const l = SIGN_IN[(await page.locator('html').getAttribute('lang'))?.startsWith('en') ? 'en' : 'fr']
   await page.getByLabel(l.email, { exact: true }).fill(email)
   await page.getByLabel(l.password, { exact: true }).fill(password)
   await page.getByRole('button', { name: l.submit }).click()
