@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import type { BrowserContext, Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
@@ -79,6 +80,14 @@ const LABELS = {
 } as const
 type Labels = (typeof LABELS)[keyof typeof LABELS]
 
+/** axe needs JavaScript in the page: the no-JS walk of every page is tests/e2e/a11y.spec.ts. */
+async function expectNoViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze()
+  expect(violations.map((v) => v.id)).toEqual([])
+}
+
 /** Signs in through the provider as the account of `claims` (a new one the first time). */
 async function signInWithProvider(page: Page, l: Labels, claims: Record<string, unknown>, remember = false) {
   await page.goto('/')
@@ -137,13 +146,16 @@ for (const [lang, l] of Object.entries(LABELS)) {
 
     test('another account of the provider coming back is refused; the visitor stays signed in as themselves', async ({
       page,
+      javaScriptEnabled,
     }) => {
       const email = uniqueEmail(`sso-mine-${lang}`)
       await signInWithProvider(page, l, claimsFor(email))
       await page.goto('/account/delete')
+      if (javaScriptEnabled) await expectNoViolations(page)
       await confirmWithProvider(page, l, claimsFor(uniqueEmail(`sso-other-${lang}`)))
       await expect(page.getByRole('alert')).toHaveText(l.mismatch)
       await expect(page.getByRole('heading', { name: l.confirmTitle })).toBeVisible()
+      if (javaScriptEnabled) await expectNoViolations(page)
       // Nothing was confirmed: the action still asks, and the account page is still this account's.
       await page.goto('/account/delete')
       await expect(page.getByRole('heading', { name: l.confirmTitle })).toBeVisible()

@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test'
 /**
  * The Auth emulator's fake provider page, as the single sign-on specs drive it. It needs
  * JavaScript, so the specs send the answer it would have sent (its iOS deep-link format).
+ * Without a browser: `providerStart` reads the same from /sso/start's answer.
  */
 
 const emulatorOrigin = () => process.env.EMULATOR_ORIGIN!
@@ -25,9 +26,10 @@ export function providerAnswer(
   start: { eventId: string; ibi: string },
   claims: Record<string, unknown>,
   providerId = 'google.com',
+  emulator = emulatorOrigin(),
 ): string {
-  const handler = `${emulatorOrigin()}/emulator/auth/handler?providerId=${providerId}&id_token=${encodeURIComponent(JSON.stringify(claims))}`
-  const callback = `${emulatorOrigin()}/__/auth/callback?authType=signInViaRedirect&link=${encodeURIComponent(handler)}&eventId=${start.eventId}`
+  const handler = `${emulator}/emulator/auth/handler?providerId=${providerId}&id_token=${encodeURIComponent(JSON.stringify(claims))}`
+  const callback = `${emulator}/__/auth/callback?authType=signInViaRedirect&link=${encodeURIComponent(handler)}&eventId=${start.eventId}`
   return `${start.ibi}://google/link?deep_link_id=${encodeURIComponent(callback)}`
 }
 
@@ -37,3 +39,9 @@ export const claimsFor = (email: string, verified = true) => ({
   email,
   email_verified: verified,
 })
+
+/** The provider page's eventId and return address, from /sso/start's answer (its Refresh header). */
+export function providerStart(response: Response): { eventId: string; ibi: string } {
+  const url = new URL((response.headers.get('refresh') ?? '').replace(/^0;url=/, ''))
+  return { eventId: url.searchParams.get('eventId')!, ibi: url.searchParams.get('ibi')! }
+}
