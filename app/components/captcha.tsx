@@ -42,8 +42,11 @@ interface CaptchaFormOptions {
   settings: CaptchaSettings | null | undefined
   /** The action's answer; `captcha` in it means the service refused for the captcha: retry once. */
   result: { captcha?: CaptchaSettings | null } | undefined
-  /** The action of a submission, from the button that made it (a form may have two). */
-  actionFor: (submitter: HTMLElement | null) => CaptchaAction
+  /**
+   * The action of a submission, from the button that made it (a form may have two); null for a
+   * button that calls nothing the captcha protects (single sign-on): it is submitted as it is.
+   */
+  actionFor: (submitter: HTMLElement | null) => CaptchaAction | null
 }
 
 /**
@@ -71,7 +74,8 @@ export function useCaptchaForm({ form, settings, result, actionFor }: CaptchaFor
       if (state.current.busy) return
       state.current.busy = true
       try {
-        const token = await getToken(latestActionFor.current(submitter))
+        const action = latestActionFor.current(submitter)
+        const token = action === null ? undefined : await getToken(action)
         const data = new FormData(element, submitter?.getAttribute('type') === 'submit' ? submitter : null)
         if (token !== undefined) data.set(CAPTCHA_TOKEN_FIELD, token)
         submit(data, { method: 'post', action: element.getAttribute('action') ?? undefined })
@@ -87,7 +91,7 @@ export function useCaptchaForm({ form, settings, result, actionFor }: CaptchaFor
     state.current.phase = 'first'
     state.current.submitter = (event.nativeEvent as SubmitEvent).submitter ?? null
     // Not protected: React Router submits the form as it is.
-    if (!protectedNow) return
+    if (!protectedNow || latestActionFor.current(state.current.submitter) === null) return
     event.preventDefault()
     void send(event.currentTarget, state.current.submitter)
   }

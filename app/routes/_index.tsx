@@ -159,7 +159,11 @@ export default function SignIn() {
     form: formRef,
     settings: captcha,
     result: actionData,
-    actionFor: (submitter) => (submitter?.getAttribute('value') === 'email-link' ? 'getOobCode' : 'signInWithPassword'),
+    actionFor: (submitter) => {
+      const intent = submitter?.getAttribute('value')
+      // Single sign-on calls nothing the captcha protects: it goes as it is.
+      return intent === 'sso' ? null : intent === 'email-link' ? 'getOobCode' : 'signInWithPassword'
+    },
   })
   // While a refused captcha is retried, its answer is neither shown nor allowed to empty the password.
   useAfterSubmission(formRef, retrying ? undefined : actionData)
@@ -191,19 +195,24 @@ export default function SignIn() {
     <>
       <h1>{sso ? t('signIn.titleSso') : t('signIn.title')}</h1>
       {formError ? <FormAlert>{t(formError)}</FormAlert> : null}
-      {ssoButton ? (
-        // The single sign-on variant: its provider first, by name when it is known.
-        <SecureForm action="/sso/start" className="stack">
-          {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
-          {authDomain !== null ? <input type="hidden" name="authDomain" value={authDomain} /> : null}
-          <button type="submit" className="button-secondary">
-            {ssoName ? t('sso.continueWith', { name: ssoName }) : t('sso.continue')}
-          </button>
-          <p className="separator">{t('sso.or')}</p>
-        </SecureForm>
-      ) : null}
       <SecureForm ref={formRef} className="stack" noValidate onSubmit={onSubmit}>
         {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
+        {ssoButton ? (
+          // The single sign-on variant: its provider first, by name when it is known, in the same
+          // form so that it takes "Keep me signed in" along (ADR 043). Enter in a field presses a
+          // form's first button: here the hidden copy of "Login", so a typed password never starts
+          // single sign-on.
+          <>
+            <button type="submit" hidden tabIndex={-1} aria-hidden="true">
+              {t('signIn.submit')}
+            </button>
+            {authDomain !== null ? <input type="hidden" name="authDomain" value={authDomain} /> : null}
+            <button type="submit" name="intent" value="sso" formAction="/sso/start" formNoValidate className="button-secondary">
+              {ssoName ? t('sso.continueWith', { name: ssoName }) : t('sso.continue')}
+            </button>
+            <p className="separator">{t('sso.or')}</p>
+          </>
+        ) : null}
         <EmailField {...emailField} errorKey={fieldErrors.email} />
         <Field
           label={t('signIn.password')}

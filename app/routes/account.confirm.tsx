@@ -21,6 +21,7 @@ import { formText } from '~/lib/schemas'
 import { accountPath, requireSignedIn, withoutPassword } from '~/.server/auth/account'
 import { confirmPassword, confirmThenOf } from '~/.server/auth/recent-login'
 import { beginSecondFactor } from '~/.server/auth/second-factor'
+import { SIGN_IN_PAGE_ERRORS } from '~/.server/auth/sign-in-page'
 import { guardForm } from '~/.server/policy/form-guard'
 import { captchaSettings } from '~/.server/policy/recaptcha'
 
@@ -30,22 +31,28 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.acco
 
 /**
  * "Confirm it's you" (ADR 036): the password again, then the account's second factor if it has
- * one (the sign-in's own step), then back to the account page that asked (`next`). A step that
- * ended comes back here with its reason (`mfaError`).
+ * one (the sign-in's own step), then back to the account page that asked (`next`). An account of
+ * the portal's provider only goes through that provider again (ADR 043). A step or a round trip
+ * that did not confirm comes back here with its reason (`mfaError`, `ssoError`).
  */
-/** Why a second-factor step sent the visitor back here (its `mfaError`, as the sign-in page has). */
 const STEP_ERRORS: Partial<Record<string, TranslationKey>> = {
   expired: 'confirm.stepExpired',
   invalid: 'confirm.stepInvalid',
 }
+const SSO_ERRORS: Partial<Record<string, TranslationKey>> = {
+  ...SIGN_IN_PAGE_ERRORS.ssoError,
+  mismatch: 'confirm.userMismatch',
+}
 
 export async function loader({ request, url }: LoaderFunctionArgs) {
   const user = await requireSignedIn(request)
+  const params = url.searchParams
   return data(
     {
-      next: accountPath(url.searchParams.get('next')),
-      stepError: STEP_ERRORS[url.searchParams.get('mfaError') ?? ''] ?? null,
-      // An account of a provider only: the page says how to confirm (its provider, again).
+      next: accountPath(params.get('next')),
+      then: confirmThenOf(params.get('then')),
+      stepError: STEP_ERRORS[params.get('mfaError') ?? ''] ?? SSO_ERRORS[params.get('ssoError') ?? ''] ?? null,
+      // An account of a provider only: its provider again, through the portal's single sign-on when it is that one.
       noPassword: await withoutPassword(user),
       captcha: captchaSettings('signInWithPassword'),
     },
@@ -105,7 +112,7 @@ export async function action({ request, url, context }: ActionFunctionArgs) {
 
 export default function ConfirmItsYou() {
   const { t } = useTranslation()
-  const { noPassword, stepError, captcha } = useLoaderData<typeof loader>()
+  const { next, then, noPassword, stepError, captcha } = useLoaderData<typeof loader>()
   const result = useActionData<typeof action>() as ActionData | undefined
   const formRef = useRef<HTMLFormElement>(null)
   const { onSubmit, retrying } = useCaptchaForm({
@@ -123,11 +130,25 @@ export default function ConfirmItsYou() {
       <p className="subtitle">
         {!noPassword
           ? t('confirm.intro')
-          : noPassword.provider
-            ? t('confirm.viaProvider', { provider: noPassword.provider })
-            : t('confirm.noPassword')}
+          : noPassword.sso
+            ? noPassword.provider
+              ? t('confirm.withProvider', { provider: noPassword.provider })
+              : t('confirm.withSso')
+            : noPassword.provider
+              ? t('confirm.viaProvider', { provider: noPassword.provider })
+              : t('confirm.noPassword')}
       </p>
-      {formError && !noPassword ? <FormAlert>{t(formError)}</FormAlert> : null}
+      {formError && (!noPassword || noPassword.sso) ? <FormAlert>{t(formError)}</FormAlert> : null}
+      {noPassword?.sso ? (
+        <SecureForm action="/sso/start" className="stack">
+          <input type="hidden" name="intent" value="confirm" />
+          <input type="hidden" name="next" value={next} />
+          {then ? <input type="hidden" name="then" value={then} /> : null}
+          <button type="submit" className="button-primary">
+            {noPassword.provider ? t('sso.continueWith', { name: noPassword.provider }) : t('sso.continue')}
+          </button>
+        </SecureForm>
+      ) : null}
       {noPassword ? null : (
         <SecureForm ref={formRef} className="stack" noValidate onSubmit={onSubmit}>
           <Field

@@ -81,6 +81,18 @@ export default function DeleteAccount() {
       </>
     )
   }
+  if (result?.formError === 'deleteAccount.restricted') {
+    // The project forbids it: nothing to type again or press, only the way back.
+    return (
+      <>
+        <h1>{t('deleteAccount.title')}</h1>
+        <FormAlert>{t(result.formError)}</FormAlert>
+        <p>
+          <Link to="/account">{t('account.back')}</Link>
+        </p>
+      </>
+    )
+  }
   return (
     <>
       <h1>{t('deleteAccount.title')}</h1>

@@ -5,6 +5,8 @@ import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import { formText } from '~/lib/schemas'
 import { guardForm } from '~/.server/policy/form-guard'
+import { accountPath, requireSignedIn } from '~/.server/auth/account'
+import { confirmThenOf } from '~/.server/auth/recent-login'
 import { startSso } from '~/.server/auth/sso'
 
 export const headers = routeHeaders
@@ -12,17 +14,29 @@ export const headers = routeHeaders
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.sso')
 
 /**
- * The 'Use single sign-on' button posts here (CSRF-checked). A form post may not be
- * redirected to another origin (CSP form-action 'self'), so the answer is a page that moves on
- * by itself: a Refresh header without JavaScript, location.assign with it, and a link for both.
+ * The 'Use single sign-on' button of the sign-in form posts here (CSRF-checked), with "Keep me
+ * signed in"; so does "Confirm it's you" for an account of the provider (`intent=confirm`, its
+ * `next` and `then`: ADR 043). A form post may not be redirected to another origin (CSP
+ * form-action 'self'), so the answer is a page that moves on by itself: a Refresh header without
+ * JavaScript, location.assign with it, and a link for both.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
+  const confirm =
+    formText(form, 'intent') === 'confirm'
+      ? {
+          uid: (await requireSignedIn(request)).uid,
+          next: accountPath(formText(form, 'next') || null),
+          then: confirmThenOf(formText(form, 'then') || null),
+        }
+      : null
   const outcome = await startSso(
     request,
     {
       redirect: form.has('redirect') ? formText(form, 'redirect') : null,
       authDomain: formText(form, 'authDomain') || null,
+      remember: form.has('remember'),
+      confirm,
     },
     context,
   )

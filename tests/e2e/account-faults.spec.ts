@@ -133,6 +133,9 @@ test('a project that forbids deletion: the visitor is told so and the account st
   await expect(page.getByRole('alert')).toHaveText(
     'Deleting accounts is turned off for this service: contact the people who run it.',
   )
-  await expect(page.getByLabel('Type your email address to confirm')).toHaveValue(email)
+  // Nothing to try again: no field, no button, the way back.
+  await expect(page.getByLabel('Type your email address to confirm')).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Delete my account' })).toHaveCount(0)
+  await expect(page.getByRole('link', { name: 'Back to your account' })).toBeVisible()
   expect(await admin.localIdOf(email)).not.toBeNull()
 })

@@ -1,9 +1,9 @@
 import AxeBuilder from '@axe-core/playwright'
-import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
 import { postForm } from '../support/http-forms'
 import type { Portal } from '../../dev/portal'
 import { getFreePort } from '../../dev/ports'
+import { claimsFor, providerAnswer, startSso } from '../support/sso-provider'
 import { expect, ownPortal, test as base } from './fixtures'
 
 /**
@@ -37,29 +37,6 @@ const test = base.extend<object, { ssoPortal: Portal }>({
     await page.route(/^https:\/\/(unpkg\.com|fonts\.googleapis\.com)\//, (route) => route.abort())
     await use(page)
   },
-})
-
-/** Clicks the button and waits for the emulator's provider page; answers its eventId and return address. */
-async function startSso(page: Page, label = 'Continuer avec Google') {
-  await page.getByRole('button', { name: label }).click()
-  await page.waitForURL((url) => url.href.startsWith(`${emulatorOrigin()}/emulator/auth/handler`), {
-    waitUntil: 'commit',
-  })
-  const url = new URL(page.url())
-  return { eventId: url.searchParams.get('eventId')!, ibi: url.searchParams.get('ibi')!, url }
-}
-
-/** The address the fake provider page sends the browser to (its iOS deep-link format). */
-function providerAnswer(start: { eventId: string; ibi: string }, claims: Record<string, unknown>): string {
-  const handler = `${emulatorOrigin()}/emulator/auth/handler?providerId=google.com&id_token=${encodeURIComponent(JSON.stringify(claims))}`
-  const callback = `${emulatorOrigin()}/__/auth/callback?authType=signInViaRedirect&link=${encodeURIComponent(handler)}&eventId=${start.eventId}`
-  return `${start.ibi}://google/link?deep_link_id=${encodeURIComponent(callback)}`
-}
-
-const claimsFor = (email: string, verified = true) => ({
-  sub: `${Date.now()}${Math.random()}`.replace('.', ''),
-  email,
-  email_verified: verified,
 })
 
 test('single sign-on through the provider page signs in with the provider’s email (fr)', async ({
@@ -112,25 +89,29 @@ for (const [language, l] of Object.entries({
 
 for (const [language, l] of Object.entries({
   fr: {
-    told: 'Ce compte se connecte avec Google et n’a pas de mot de passe. Pour confirmer votre identité, déconnectez-vous, reconnectez-vous avec Google, puis revenez ici dans les 5\u00a0minutes.',
+    told: 'Ce compte se connecte avec Facebook et n’a pas de mot de passe. Pour confirmer votre identité, déconnectez-vous, reconnectez-vous avec Facebook, puis revenez ici dans les 5\u00a0minutes.',
     password: 'Mot de passe',
+    button: 'Continuer avec Google',
   },
   en: {
-    told: "This account signs in with Google and has no password. To confirm it's you, log out, sign in again with Google, then come back here within 5 minutes.",
+    told: "This account signs in with Facebook and has no password. To confirm it's you, log out, sign in again with Facebook, then come back here within 5 minutes.",
     password: 'Password',
+    button: 'Continue with Google',
   },
 })) {
-  test.describe(`"Confirm it's you" for an account of the provider only (${language})`, () => {
+  test.describe(`"Confirm it's you" for an account of another provider than the portal's (${language})`, () => {
     test.use({ locale: language === 'fr' ? 'fr-FR' : 'en-US' })
 
     test('says how to confirm, and asks for no password it does not have', async ({ page }) => {
       await page.goto('/')
-      const start = await startSso(page, language === 'fr' ? 'Continuer avec Google' : 'Continue with Google')
-      await page.goto(providerAnswer(start, claimsFor(uniqueEmail('sso-confirm'))))
+      const start = await startSso(page, l.button)
+      await page.goto(providerAnswer(start, claimsFor(uniqueEmail('sso-confirm')), 'facebook.com'))
       await page.goto('/account/confirm?next=%2Faccount')
       await expect(page.getByText(l.told)).toBeVisible()
       await expect(page.getByRole('alert')).toHaveCount(0)
       await expect(page.getByLabel(l.password, { exact: true })).toHaveCount(0)
+      // The portal's provider cannot confirm an account of another one: no button for it.
+      await expect(page.getByRole('button', { name: l.button })).toHaveCount(0)
     })
   })
 }

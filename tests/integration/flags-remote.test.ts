@@ -134,7 +134,7 @@ async function signInPage(portal: Portal) {
   const html = await (await fetch(`${portal.url}/`, { headers: { 'Accept-Language': 'en' } })).text()
   return {
     title: /<h1>([^<]*)<\/h1>/.exec(html)?.[1],
-    ssoButton: html.includes('action="/sso/start"'),
+    ssoButton: /formaction="\/sso\/start"/i.test(html),
   }
 }
 

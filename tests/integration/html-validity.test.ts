@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, inject, it } from 'vitest'
 import { BrowserClient } from '../support/browser-client'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { startPortal, type Portal } from '../../dev/portal'
+import { claimsFor, providerAnswer, providerStart } from '../support/sso-provider'
 
 /**
  * Every page state as a browser without JavaScript receives it, in both languages, through the Nu
@@ -18,6 +19,8 @@ const emulator = inject('emulator')
 const admin = emulatorAdmin(emulator)
 const PASSWORD = 'Valid-Html-Pass-2026'
 let portal: Portal
+/** The single sign-on variant (ADR 043): its sign-in page, and "Confirm it's you" through the provider. */
+let ssoPortal: Portal
 const dir = mkdtempSync(path.join(tmpdir(), 'portal-html-'))
 
 beforeAll(async () => {
@@ -29,10 +32,17 @@ beforeAll(async () => {
     RATE_LIMIT_SIGNIN_PER_IP: '10000',
     RATE_LIMIT_NEW_PASSWORD_PER_IP: '10000',
   })
+  ssoPortal = await startPortal({
+    FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+    FIREBASE_PROJECT_ID: emulator.projectId,
+    FLAG_SSO: 'true',
+    SSO_PROVIDER_ID: 'google.com',
+  })
 })
 
 afterAll(async () => {
   await portal?.stop()
+  await ssoPortal?.stop()
   rmSync(dir, { recursive: true, force: true })
 })
 
@@ -117,6 +127,19 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   const sent = (await admin.lastSmsCode(work!.phoneNumber))!
   const wrong = `${sent.slice(0, 5)}${(Number(sent[5]) + 1) % 10}`
   await keep('second-factor-wrong-code', await mfa.post('/second-factor', { code: wrong }, '/second-factor'), 400)
+
+  // Single sign-on: the variant's sign-in page; an account of the provider confirms through it, or
+  // another account comes back.
+  const sso = new BrowserClient(ssoPortal.url)
+  sso.plant('i18n_redirected', language)
+  await keep('sign-in-sso', await sso.get('/'), 200)
+  const answer = async (start: Response, claims: Record<string, unknown>) =>
+    sso.get(providerAnswer(providerStart(start), claims, 'google.com', emulator.origin))
+  expect((await answer(await sso.post('/sso/start', {}), claimsFor(uniqueEmail('html-sso')))).status).toBe(303)
+  const confirmSso = '/account/confirm?next=%2Faccount%2Fdelete'
+  await keep('account-confirm-provider', await sso.get(confirmSso), 200)
+  const other = await sso.post('/sso/start', { intent: 'confirm', next: '/account/delete' }, confirmSso)
+  await follow('account-confirm-mismatch', await answer(other, claimsFor(uniqueEmail('html-sso-other'))))
   return pages
 }
 
@@ -137,7 +160,7 @@ it('every page state is valid HTML in both languages (Nu Html Checker)', { timeo
       files.push(file)
     }
   }
-  expect(files.length).toBe(76)
+  expect(files.length).toBe(82)
   const { stderr } = await promisify(execFile)('java', ['-jar', vnuJar, '--format', 'json', '--exit-zero-always', ...files], {
     maxBuffer: 64 * 1024 * 1024,
   })

@@ -99,12 +99,17 @@ const state = (overrides: Partial<SsoState> = {}): SsoState => ({
   redirect: null,
   callbackOrigin: PUBLIC_ORIGIN,
   nonce: 'n',
+  remember: false,
+  confirm: null,
   ...overrides,
 })
 
+/** A sign-in's start: no redirect, the public origin, neither "Keep me signed in" nor a confirmation. */
+const plain = { redirect: null, callbackOrigin: PUBLIC_ORIGIN, remember: false, confirm: null }
+
 describe('starting single sign-on (createAuthUri)', () => {
   it('asks for the provider page with our callback, and keeps the sessionId and redirect', async () => {
-    const { authUri, state } = await beginSso({ redirect: '/after', callbackOrigin: PUBLIC_ORIGIN }, settings())
+    const { authUri, state } = await beginSso({ ...plain, redirect: '/after' }, settings())
     expect(seen).toEqual([
       {
         path: '/v1/accounts:createAuthUri',
@@ -120,20 +125,20 @@ describe('starting single sign-on (createAuthUri)', () => {
   })
 
   it('puts the callback on the authDomain host when one was accepted', async () => {
-    await beginSso({ redirect: null, callbackOrigin: 'https://auth.example.com' }, settings())
+    await beginSso({ ...plain, callbackOrigin: 'https://auth.example.com' }, settings())
     expect(seen[0]?.body.continueUri).toBe('https://auth.example.com/sso/callback')
   })
 
   it('refuses an answer without a sessionId, or whose authUri is not https', async () => {
     replies['/v1/accounts:createAuthUri'] = { status: 200, body: { authUri: 'https://idp.example/auth' } }
-    await expect(beginSso({ redirect: null, callbackOrigin: PUBLIC_ORIGIN }, settings())).rejects.toThrow()
+    await expect(beginSso(plain, settings())).rejects.toThrow()
     replies['/v1/accounts:createAuthUri'] = { status: 200, body: { authUri: 'javascript:alert(1)', sessionId: 's' } }
-    await expect(beginSso({ redirect: null, callbackOrigin: PUBLIC_ORIGIN }, settings())).rejects.toThrow()
+    await expect(beginSso(plain, settings())).rejects.toThrow()
   })
 
   it('passes on a service refusal (an unknown provider) as an IdentityError', async () => {
     replies['/v1/accounts:createAuthUri'] = { status: 400, body: { error: { message: 'OPERATION_NOT_ALLOWED' } } }
-    await expect(beginSso({ redirect: null, callbackOrigin: PUBLIC_ORIGIN }, settings())).rejects.toMatchObject({
+    await expect(beginSso(plain, settings())).rejects.toMatchObject({
       code: 'auth/operation-not-allowed',
     })
   })

@@ -5,6 +5,7 @@ import { codeOf, getIdentity, outcomeOf, type MessageKey } from '~/.server/ident
 import { refuseNewPassword, refusedByService, type PasswordRefusal } from '~/.server/policy/common-passwords'
 import { consumeNewPassword, consumeReset } from '~/.server/policy/rate-limit'
 import { localPathOr } from '~/.server/policy/redirect'
+import { getFlags } from '~/.server/ops/flags'
 import { securityEvent } from '~/.server/ops/security-events'
 import { NO_STORE } from '~/lib/headers'
 import { providerName } from '~/lib/providers'
@@ -14,6 +15,7 @@ import { endEverySession, endThisSession, logoutCookies } from './logout'
 import { clearRecentLogin, confirmPageWith, type ConfirmThen } from './recent-login'
 import { clearSessionCookie, getSession, readAccount, type SessionUser } from './session'
 import { afterFirstFactor } from './sign-in'
+import { ssoOffered } from './sso'
 import { syncToken } from './token-sync'
 
 /**
@@ -34,17 +36,22 @@ export async function requireSignedIn(request: Request): Promise<SessionUser> {
 /**
  * How an account without a password confirms it is you: null when it has one (or when the service
  * cannot say: the password step then answers for itself), else the provider it signs in with, by
- * name when the portal knows it.
+ * name when the portal knows it, and whether that is the portal's single sign-on, offered now
+ * (`sso`: the page sends the visitor through it, ADR 043).
  */
-export async function withoutPassword(user: SessionUser): Promise<{ provider: string | null } | null> {
-  if (!user.email) return { provider: null }
+export async function withoutPassword(user: SessionUser): Promise<{ provider: string | null; sso: boolean } | null> {
   const account = await readAccount(user.uid).catch(() => null)
-  if (!account || account.providers.some((p) => p.providerId === 'password')) return null
+  if (!account) return user.email ? null : { provider: null, sso: false }
+  if (account.providers.some((p) => p.providerId === 'password')) return null
   const { ssoProviderId, ssoProviderName } = getConfig()
-  const names = account.providers.map((p) =>
+  const ofThePortal = account.providers.find((p) => p.providerId === ssoProviderId)
+  const names = [...(ofThePortal ? [ofThePortal] : []), ...account.providers].map((p) =>
     providerName(p.providerId, p.providerId === ssoProviderId ? ssoProviderName : null),
   )
-  return { provider: names.find((name) => name !== null) ?? null }
+  return {
+    provider: names.find((name) => name !== null) ?? null,
+    sso: ofThePortal !== undefined && ssoOffered(await getFlags()),
+  }
 }
 
 /** Where "Confirm it's you" returns: an account page only, else `/account`. */

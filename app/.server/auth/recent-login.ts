@@ -9,7 +9,7 @@ import { consumeSignIn } from '~/.server/policy/rate-limit'
 import { captchaTokenToSend, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
 import { isRecentSignIn, tokenClaims, type SessionUser } from './session'
 import { signInRefused, type SignInRefusal } from './finish-sign-in'
-import type { MfaError } from './sign-in-page'
+import type { MfaError, SsoError } from './sign-in-page'
 import { accountPageAfterVerification, sendVerificationEmail } from './verification'
 
 /**
@@ -118,13 +118,16 @@ export async function afterConfirmation(
 }
 
 /**
- * The "Confirm it's you" page that returns to `next` (and then does `then`), saying why when a
- * second-factor step ended (`mfaError`).
+ * Why a confirmation came back to its page: its second-factor step ended (`mfaError`), or the
+ * provider's round trip did not confirm (`ssoError`; `mismatch`: another account came back).
  */
-export function confirmPageWith(after: AfterConfirmation, mfaError?: MfaError): string {
+export type ConfirmReason = { mfaError: MfaError } | { ssoError: SsoError | 'mismatch' }
+
+/** The "Confirm it's you" page that returns to `next` (and then does `then`), saying why it is shown again. */
+export function confirmPageWith(after: AfterConfirmation, reason?: ConfirmReason): string {
   const params = new URLSearchParams({ next: after.next })
   if (after.then) params.set('then', after.then)
-  if (mfaError) params.set('mfaError', mfaError)
+  for (const [param, value] of Object.entries(reason ?? {})) params.set(param, value)
   return `/account/confirm?${params}`
 }
 

@@ -74,8 +74,12 @@ export function clearPendingCookie(): string {
 
 const isString = (value: unknown): value is string => typeof value === 'string'
 const orNull = (value: unknown) => (isString(value) ? value : null)
-const isConfirming = (value: unknown): value is Confirming =>
-  typeof value === 'object' && value !== null && isString((value as Confirming).uid) && isString((value as Confirming).next)
+/** A confirmation read back from a sealed cookie (this one, or single sign-on's state), or null. */
+export function confirmingOf(value: unknown): Confirming | null {
+  if (typeof value !== 'object' || value === null) return null
+  const { uid, next, then } = value as Record<string, unknown>
+  return isString(uid) && isString(next) ? { uid, next, then: confirmThenOf(orNull(then)) } : null
+}
 
 export function readPending(request: Request): Pending | null {
   const value = openForBrowser(request, PENDING_COOKIE)
@@ -94,9 +98,7 @@ export function readPending(request: Request): Pending | null {
       email: orNull(p.email),
       redirect: orNull(p.redirect),
       remember: p.remember === true,
-      confirm: isConfirming(p.confirm)
-        ? { uid: p.confirm.uid, next: p.confirm.next, then: confirmThenOf(orNull(p.confirm.then)) }
-        : null,
+      confirm: confirmingOf(p.confirm),
       chosen,
       session: chosen ? orNull(p.session) : null,
       sentAt: typeof p.sentAt === 'number' ? p.sentAt : null,

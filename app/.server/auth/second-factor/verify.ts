@@ -164,6 +164,8 @@ function failure(p: Pending, code: string, context: AppLoadContext) {
 /** The step ends: back to sign in, or, for "Confirm it's you", back to confirm; with the reason. */
 function end(p: Pending, reason: MfaError, code: string, context: AppLoadContext): SecondFactorOutcomeOf {
   failure(p, code, context)
-  const location = p.confirm ? confirmPageWith(p.confirm, reason) : signInPageWith('mfaError', reason, p.redirect)
+  const location = p.confirm
+    ? confirmPageWith(p.confirm, { mfaError: reason })
+    : signInPageWith('mfaError', reason, p.redirect)
   return { kind: 'redirect', location, setCookies: [clearPendingCookie()] }
 }

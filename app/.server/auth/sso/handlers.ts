@@ -5,8 +5,11 @@ import { getFlags, type Flags } from '~/.server/ops/flags'
 import { logger } from '~/.server/ops/logger'
 import { securityEvent } from '~/.server/ops/security-events'
 import { acceptedRedirect } from '~/.server/policy/redirect'
+import { afterConfirmation, confirmPageWith, type ConfirmReason } from '../recent-login'
 import { beginSecondFactor } from '../second-factor'
 import { signInWithIdToken } from '../finish-sign-in'
+import type { Confirming } from '../second-factor/pending'
+import { getSession, tokenClaims } from '../session'
 import { signInPageWith, type SsoError } from '../sign-in-page'
 import {
   CALLBACK_PATH,
@@ -47,26 +50,31 @@ const signInPageWithError = (error: SsoError, redirect: string | null) => signIn
 
 export type StartOutcome = { ok: true; authUri: string; setCookies: string[] } | { ok: false; location: string }
 
-/** POST /sso/start, after the CSRF check. */
+/**
+ * POST /sso/start, after the CSRF check. `remember`: "Keep me signed in" (ADR 037). `confirm`:
+ * "Confirm it's you" for the signed-in account (ADR 043), which comes back to its own page.
+ */
 export async function startSso(
   request: Request,
-  input: { redirect: string | null; authDomain: string | null },
+  input: { redirect: string | null; authDomain: string | null; remember: boolean; confirm: Confirming | null },
   context: AppLoadContext,
 ): Promise<StartOutcome> {
   const settings = await ssoSettings()
-  const redirect = await acceptedRedirect(input.redirect, context.publicOrigin)
-  if (!settings) return { ok: false, location: signInPageWithError('unavailable', redirect) }
+  const redirect = input.confirm ? null : await acceptedRedirect(input.redirect, context.publicOrigin)
+  const failed = (error: SsoError) =>
+    input.confirm ? confirmPageWith(input.confirm, { ssoError: error }) : signInPageWithError(error, redirect)
+  if (!settings) return { ok: false, location: failed('unavailable') }
   const callbackOrigin = await callbackOriginFor(input.authDomain, context.publicOrigin)
   try {
-    const { authUri, state } = await beginSso({ redirect, callbackOrigin }, settings)
+    const { authUri, state } = await beginSso(
+      { redirect, callbackOrigin, remember: input.remember, confirm: input.confirm },
+      settings,
+    )
     return { ok: true, authUri, setCookies: sealState(request, state) }
   } catch (error) {
     const code = codeOf(error)
     logger.warn({ event: 'sso-start-failed', code, reqId: context.requestId }, 'single sign-on could not start')
-    return {
-      ok: false,
-      location: signInPageWithError(code === 'auth/network-request-failed' ? 'unavailable' : 'provider', redirect),
-    }
+    return { ok: false, location: failed(code === 'auth/network-request-failed' ? 'unavailable' : 'provider') }
   }
 }
 
@@ -110,7 +118,9 @@ export async function handleSsoCallback(request: Request, context: AppLoadContex
   const finish: SsoFinish = settings
     ? await finishSso({ search: url.searchParams, postBody, state }, settings)
     : { ok: false, error: 'unavailable' }
+  if (state?.confirm) return confirmedByProvider(request, state.confirm, finish, context)
   const redirect = state?.redirect ?? null
+  const remember = state?.remember ?? false
   if (!finish.ok) {
     securityEvent('sign-in-failure', {
       reqId: context.requestId,
@@ -124,20 +134,62 @@ export async function handleSsoCallback(request: Request, context: AppLoadContex
   if ('mfa' in finish) {
     const step = await beginSecondFactor(
       request,
-      { mfa: finish.mfa, method: 'sso', email: finish.email, redirect, remember: false },
+      { mfa: finish.mfa, method: 'sso', email: finish.email, redirect, remember },
       context,
     )
     return { location: step.location, status: 303, setCookies: [...step.setCookies, clearStateCookie()] }
   }
   try {
-    // Its button is a form of its own, without "Keep me signed in": the session ends with the browser (ADR 037).
     const session = await signInWithIdToken(
       finish.idToken,
-      { email: finish.email, method: 'sso', redirect, remember: false },
+      { email: finish.email, method: 'sso', redirect, remember },
       context,
     )
     return { location: session.location, status: 303, setCookies: [...session.setCookies, clearStateCookie()] }
   } catch {
     return { location: signInPageWithError('unavailable', redirect), status: 303, setCookies: [clearStateCookie()] }
   }
+}
+
+/**
+ * The provider came back for "Confirm it's you" (ADR 043): the same account as this browser's
+ * session, and the fresh token is sealed as a password confirmation's is; its second factor, if it
+ * has one, through the sign-in's own step (ADR 038). Any other answer changes nothing: the visitor
+ * stays signed in as themselves and is told why on the confirm page.
+ */
+async function confirmedByProvider(
+  request: Request,
+  confirm: Confirming,
+  finish: SsoFinish,
+  context: AppLoadContext,
+): Promise<CallbackOutcome> {
+  const back = (location: string, setCookies: string[] = []) => ({
+    location,
+    status: 303 as const,
+    setCookies: [...setCookies, clearStateCookie()],
+  })
+  const session = await getSession(request)
+  // Signed out, or someone else, since the start: the confirm page asks again (or for a sign-in).
+  if (session.status !== 'signed-in' || session.user.uid !== confirm.uid) return back(confirmPageWith(confirm))
+  const user = session.user
+  const who = { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined, method: 'sso' }
+  const refused = (reason: ConfirmReason, code?: string) => {
+    securityEvent('recent-login-failure', { ...who, code })
+    return back(confirmPageWith(confirm, reason))
+  }
+  if (!finish.ok) return refused({ ssoError: finish.error }, finish.code)
+  if ('mfa' in finish) {
+    const step = await beginSecondFactor(
+      request,
+      { mfa: finish.mfa, method: 'sso', email: user.email, redirect: null, remember: user.remembered, confirm },
+      context,
+    )
+    return back(step.location, step.setCookies)
+  }
+  if (tokenClaims(finish.idToken).uid !== user.uid) return refused({ ssoError: 'mismatch' }, 'auth/user-mismatch')
+  const done = await afterConfirmation(request, user, finish.idToken, confirm, context)
+  // A token the service dated too long ago: nothing to seal.
+  if (!done) return refused({ ssoError: 'provider' })
+  securityEvent('recent-login', who)
+  return back(done.location, done.setCookies)
 }

@@ -10,6 +10,7 @@ import {
 } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
 import { resolveRedirect } from '~/.server/policy/redirect'
+import type { Confirming } from '../second-factor/pending'
 import type { SsoError } from '../sign-in-page'
 
 /**
@@ -36,7 +37,17 @@ export interface SsoState {
   callbackOrigin: string
   /** Emulator only: ties the fake provider's answer to this browser (its eventId). */
   nonce: string
+  /** "Keep me signed in", as chosen on the sign-in form (ADR 037). */
+  remember: boolean
+  /**
+   * Set when the round trip is "Confirm it's you" for the signed-in account `uid` (ADR 043): the
+   * callback seals the fresh token for this browser instead of making a session.
+   */
+  confirm: Confirming | null
 }
+
+/** What the start carries to the callback, in the state cookie. */
+export type SsoIntent = Pick<SsoState, 'redirect' | 'callbackOrigin' | 'remember' | 'confirm'>
 
 export interface SsoSettings {
   identity: Pick<IdentityClient, 'createAuthUri' | 'signInWithIdp'>
@@ -89,25 +100,19 @@ export function emulatorAuthUri(
 }
 
 /** The first step: the provider's URL and the state to keep in the browser. */
-export async function beginSso(
-  input: { redirect: string | null; callbackOrigin: string },
-  settings: SsoSettings,
-): Promise<{ authUri: string; state: SsoState }> {
+export async function beginSso(input: SsoIntent, settings: SsoSettings): Promise<{ authUri: string; state: SsoState }> {
   const nonce = randomBytes(16).toString('base64url')
   const continueUri = `${input.callbackOrigin}${CALLBACK_PATH}`
   if (settings.emulator) {
     return {
       authUri: emulatorAuthUri({ ...settings, emulator: settings.emulator }, input.callbackOrigin, nonce),
-      state: { sessionId: nonce, redirect: input.redirect, callbackOrigin: input.callbackOrigin, nonce },
+      state: { ...input, sessionId: nonce, nonce },
     }
   }
   const answer = await settings.identity.createAuthUri({ providerId: settings.providerId, continueUri })
   const authUri = answer.authUri ? safeProviderUrl(answer.authUri) : null
   if (!authUri || !answer.sessionId) throw new Error('createAuthUri gave no authUri or sessionId')
-  return {
-    authUri,
-    state: { sessionId: answer.sessionId, redirect: input.redirect, callbackOrigin: input.callbackOrigin, nonce },
-  }
+  return { authUri, state: { ...input, sessionId: answer.sessionId, nonce } }
 }
 
 /** The provider's page must be an https URL (it goes into a Refresh header and a link). */

@@ -1,5 +1,6 @@
 import { COOKIES, clearCookie } from '~/.server/cookies'
 import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
+import { confirmingOf } from '../second-factor/pending'
 import type { SsoState } from './protocol'
 
 /**
@@ -29,6 +30,8 @@ export function readState(request: Request): SsoState | null {
       callbackOrigin: state.callbackOrigin,
       nonce: state.nonce,
       redirect: typeof state.redirect === 'string' ? state.redirect : null,
+      remember: state.remember === true,
+      confirm: confirmingOf(state.confirm),
     }
   } catch {
     return null
