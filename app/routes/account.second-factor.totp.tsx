@@ -16,11 +16,12 @@ import { SecureForm } from '~/components/secure-form'
 import { brandName } from '~/lib/brand'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
 import type { TranslationKey } from '~/lib/i18n'
+import { FACTOR_NAME_MAX_LENGTH } from '~/lib/limits'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { formText } from '~/lib/schemas'
 import { confirmFirst, requireSignedIn } from '~/.server/auth/account'
 import { readRecentLogin } from '~/.server/auth/recent-login'
-import { NAME_MAX, addTotp, clearEnrolment, otpauthUri, totpEnrolment } from '~/.server/auth/second-factors'
+import { addTotp, clearEnrolment, otpauthUri, totpEnrolment } from '~/.server/auth/second-factors'
 import { readAccount } from '~/.server/auth/session'
 import { getLocale } from '~/.server/i18n'
 import { guardForm } from '~/.server/policy/form-guard'
@@ -71,7 +72,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireSignedIn(request)
   const idToken = readRecentLogin(request, user)
   if (!idToken) return confirmFirst(PATH)
-  const name = formText(form, 'name').slice(0, NAME_MAX)
+  const name = formText(form, 'name').slice(0, FACTOR_NAME_MAX_LENGTH)
   const outcome = await addTotp(request, user, idToken, { code: formText(form, 'code'), name }, context)
   switch (outcome.status) {
     case 'confirm':
@@ -133,7 +134,7 @@ export default function AddAuthenticatorApp() {
               name="name"
               type="text"
               autoComplete="off"
-              maxLength={NAME_MAX}
+              maxLength={FACTOR_NAME_MAX_LENGTH}
               defaultValue={result?.name ?? ''}
               hint={t('secondFactors.nameHint')}
             />

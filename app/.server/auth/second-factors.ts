@@ -4,6 +4,7 @@ import type { AppLoadContext } from '~/.server/context'
 import { decryptValue, encryptValue } from '~/.server/cookie-format'
 import { COOKIES, clearCookie } from '~/.server/cookies'
 import { codeOf, getIdentity, outcomeOf, type MessageKey } from '~/.server/identity'
+import { FACTOR_NAME_MAX_LENGTH } from '~/lib/limits'
 import { securityEvent } from '~/.server/ops/security-events'
 import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
 import { consumeEnrolStart, consumeMfaCode, consumeNewPassword } from '~/.server/policy/rate-limit'
@@ -147,7 +148,7 @@ export async function addTotp(
       idToken,
       sessionInfo: enrolment.sessionInfo,
       code,
-      displayName: input.name.trim().slice(0, NAME_MAX) || null,
+      displayName: input.name.trim().slice(0, FACTOR_NAME_MAX_LENGTH) || null,
     })
   } catch (error) {
     const failed = codeOf(error)
@@ -164,9 +165,6 @@ export async function addTotp(
   securityEvent('second-factor-added', { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined, factor: 'totp' })
   return { status: 'done', setCookies: [clearEnrolment(), ...(await keepSignedIn(request, user, answer.idToken))] }
 }
-
-/** The longest name a factor gets (the field's maxlength). */
-export const NAME_MAX = 60
 
 /**
  * Removes a second factor (`mfaEnrollment:withdraw`), counted in the account changes' limit. The
