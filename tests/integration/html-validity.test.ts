@@ -8,6 +8,8 @@ import { afterAll, beforeAll, expect, inject, it } from 'vitest'
 import { BrowserClient } from '../support/browser-client'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { startPortal, type Portal } from '../../dev/portal'
+import { startMfaIdentity, type MfaIdentity } from '../support/mfa-identity'
+import { totpCode } from '../support/totp'
 
 /**
  * Every page state as a browser without JavaScript receives it, in both languages, through the Nu
@@ -18,6 +20,9 @@ const emulator = inject('emulator')
 const admin = emulatorAdmin(emulator)
 const PASSWORD = 'Valid-Html-Pass-2026'
 let portal: Portal
+/** The authenticator app's pages need the loopback identity service (the emulator has no TOTP). */
+let totpPortal: Portal
+let loop: MfaIdentity
 const dir = mkdtempSync(path.join(tmpdir(), 'portal-html-'))
 
 beforeAll(async () => {
@@ -29,9 +34,13 @@ beforeAll(async () => {
     RATE_LIMIT_SIGNIN_PER_IP: '10000',
     RATE_LIMIT_NEW_PASSWORD_PER_IP: '10000',
   })
+  loop = await startMfaIdentity(emulator.origin)
+  totpPortal = await startPortal({ FIREBASE_AUTH_EMULATOR_HOST: loop.host, FIREBASE_PROJECT_ID: emulator.projectId })
 })
 
 afterAll(async () => {
+  await totpPortal?.stop()
+  await loop?.close()
   await portal?.stop()
   rmSync(dir, { recursive: true, force: true })
 })
@@ -117,6 +126,33 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   const sent = (await admin.lastSmsCode(work!.phoneNumber))!
   const wrong = `${sent.slice(0, 5)}${(Number(sent[5]) + 1) % 10}`
   await keep('second-factor-wrong-code', await mfa.post('/second-factor', { code: wrong }, '/second-factor'), 400)
+  const withFactors = await mfa.post('/second-factor', { code: sent }, '/second-factor')
+  expect(withFactors.status).toBe(303)
+  await keep('account-second-factors', await mfa.get('/account'), 200)
+
+  // Second factors the owner manages (ADR 041): adding an authenticator app, a wrong code, removing the last factor.
+  const owner = new BrowserClient(totpPortal.url)
+  owner.plant('i18n_redirected', language)
+  const ownerEmail = uniqueEmail(`html-totp-${language}`)
+  const owned = await admin.createUser(ownerEmail, PASSWORD)
+  // No factor; the address marked verified, as enrolment demands.
+  await admin.enrollSms(owned.localId, [])
+  expect((await owner.post('/?index', { email: ownerEmail, password: PASSWORD })).status).toBe(303)
+  const totpPage = '/account/second-factor/totp'
+  const confirmTotp = `/account/confirm?next=${encodeURIComponent(totpPage)}`
+  expect((await owner.post(confirmTotp, { password: PASSWORD }, confirmTotp)).status).toBe(303)
+  const fresh = await owner.get(totpPage)
+  const html = await fresh.clone().text()
+  await keep('totp', fresh, 200)
+  const secret = /<code>([A-Z2-7 ]+)<\/code>/.exec(html)![1]!.replace(/ /g, '')
+  const right = totpCode(secret)
+  await keep('totp-wrong-code', await owner.post(totpPage, { code: right === '000000' ? '111111' : '000000' }, totpPage), 400)
+  const added = await owner.post(totpPage, { code: totpCode(secret), name: 'Téléphone' }, totpPage)
+  expect(added.status).toBe(303)
+  const accountPage = await (await owner.get(added.headers.get('location')!)).text()
+  pages.set(`${language}-account-totp-added`, accountPage)
+  const factor = /name="factor" value="([^"]+)"/.exec(accountPage)![1]!
+  await keep('remove-last-factor', await owner.get(`/account/second-factor/remove?factor=${factor}`), 200)
   return pages
 }
 
@@ -137,7 +173,7 @@ it('every page state is valid HTML in both languages (Nu Html Checker)', { timeo
       files.push(file)
     }
   }
-  expect(files.length).toBe(76)
+  expect(files.length).toBe(86)
   const { stderr } = await promisify(execFile)('java', ['-jar', vnuJar, '--format', 'json', '--exit-zero-always', ...files], {
     maxBuffer: 64 * 1024 * 1024,
   })
