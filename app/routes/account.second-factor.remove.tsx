@@ -62,7 +62,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return redirect('/account?done=factor-removed', { status: 303, headers })
     }
     case 'error':
-      return data<{ formError: TranslationKey }>({ formError: outcome.message }, { status: outcome.httpStatus, headers: NO_STORE })
+      return data<{ formError: TranslationKey }>(
+        { formError: outcome.message },
+        { status: outcome.httpStatus, headers: NO_STORE },
+      )
   }
 }
 

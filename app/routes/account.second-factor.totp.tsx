@@ -47,7 +47,10 @@ export async function loader({ request, context, url }: LoaderFunctionArgs) {
   const outcome = await totpEnrolment(request, user, idToken, context)
   if (outcome.status === 'confirm') throw confirmFirst(PATH)
   if (outcome.status === 'error') {
-    return data({ setup: null, failure: outcome.message, expired: false }, { status: outcome.httpStatus, headers: NO_STORE })
+    return data(
+      { setup: null, failure: outcome.message, expired: false },
+      { status: outcome.httpStatus, headers: NO_STORE },
+    )
   }
   const { enrolment } = outcome
   const uri = otpauthUri(enrolment, brandName(getLocale(request)), account.email)
@@ -79,7 +82,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return confirmFirst(PATH)
     case 'expired':
       // A new enrolment, hence a new secret: the page says why the QR code changed.
-      return redirect(`${PATH}?expired`, { status: 303, headers: [...Object.entries(NO_STORE), ['Set-Cookie', clearEnrolment()]] })
+      return redirect(`${PATH}?expired`, {
+        status: 303,
+        headers: [...Object.entries(NO_STORE), ['Set-Cookie', clearEnrolment()]],
+      })
     case 'done': {
       const headers = new Headers(NO_STORE)
       for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
@@ -87,10 +93,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     case 'error': {
       const field = outcome.message === 'mfa.wrongCode' || outcome.message === 'mfa.codeFormat'
-      return data<ActionData>(
-        field ? { name, codeError: outcome.message } : { name, formError: outcome.message },
-        { status: outcome.httpStatus, headers: NO_STORE },
-      )
+      return data<ActionData>(field ? { name, codeError: outcome.message } : { name, formError: outcome.message }, {
+        status: outcome.httpStatus,
+        headers: NO_STORE,
+      })
     }
   }
 }
@@ -111,7 +117,12 @@ export default function AddAuthenticatorApp() {
           {result?.formError ? <FormAlert>{t(result.formError)}</FormAlert> : null}
           <p className="subtitle">{t('secondFactors.totpIntro')}</p>
           {/* Drawn on the server: shown without JavaScript, named for screen readers. */}
-          <div className="qr-code" role="img" aria-label={t('secondFactors.qrLabel')} dangerouslySetInnerHTML={{ __html: setup.svg }} />
+          <div
+            className="qr-code"
+            role="img"
+            aria-label={t('secondFactors.qrLabel')}
+            dangerouslySetInnerHTML={{ __html: setup.svg }}
+          />
           <dl className="totp-secret">
             <dt>{t('secondFactors.secret')}</dt>
             <dd>

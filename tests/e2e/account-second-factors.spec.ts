@@ -22,6 +22,7 @@ const LABELS = {
     signIn: 'Login',
     logout: 'Log out',
     account: 'Your account',
+    section: 'Second factors',
     confirm: "Confirm it's you",
     continue: 'Continue',
     step: 'Two-step verification',
@@ -52,6 +53,7 @@ const LABELS = {
     signIn: 'Se connecter',
     logout: 'Se déconnecter',
     account: 'Votre compte',
+    section: 'Seconds facteurs',
     confirm: 'Confirmez votre identité',
     continue: 'Continuer',
     step: 'Vérification en deux étapes',
@@ -106,6 +108,9 @@ async function logOut(page: Page, l: Labels) {
   await page.goto('/logout')
   await page.getByRole('button', { name: l.logout, exact: true }).click()
 }
+
+/** The account page's second factors, one list item each. */
+const factorsOf = (page: Page, l: Labels) => page.getByRole('list', { name: l.section }).getByRole('listitem')
 
 /** The secret as the page shows it, in groups of four. */
 const secretOf = async (page: Page) => (await page.getByRole('definition').textContent())?.trim() ?? ''
@@ -185,7 +190,7 @@ loopTest.describe('an authenticator app, against the loopback TOTP service', () 
       const { email } = await verifiedAccount(admin, 'add-totp')
       await signIn(page, l, email)
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
-      await expect(page.getByRole('heading', { name: 'Second factors' })).toBeVisible()
+      await expect(page.getByRole('heading', { name: l.section })).toBeVisible()
       await expect(page.getByText(l.none, { exact: true })).toBeVisible()
       await expect(page.getByRole('link', { name: l.addPhone })).toHaveAttribute('href', '/account/second-factor/phone')
 
@@ -220,7 +225,7 @@ loopTest.describe('an authenticator app, against the loopback TOTP service', () 
       await page.getByRole('button', { name: l.add, exact: true }).click()
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
       await expect(page.getByRole('status')).toHaveText(l.added)
-      const item = page.getByRole('listitem').filter({ hasText: 'Work phone' })
+      const item = factorsOf(page, l).filter({ hasText: 'Work phone' })
       await expect(item).toContainText(l.app)
       await expect(item).toContainText(/Added on \w+ \d+, \d{4}/)
       expect(loop.identity.calls.slice(callsBefore).some((c) => c.path === '/v2/accounts/mfaEnrollment:finalize')).toBe(
@@ -236,7 +241,7 @@ loopTest.describe('an authenticator app, against the loopback TOTP service', () 
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
 
       // Removed: the last factor, said before; this browser stays signed in.
-      await page.getByRole('listitem').filter({ hasText: 'Work phone' }).getByRole('button', { name: l.remove }).click()
+      await factorsOf(page, l).filter({ hasText: 'Work phone' }).getByRole('button', { name: l.remove }).click()
       await confirm(page, l, secret)
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.removeTitle)
       await expect(page.getByText('Work phone')).toBeVisible()
@@ -281,7 +286,7 @@ loopTest.describe('an authenticator app, against the loopback TOTP service', () 
     await page.getByLabel(l.code).fill(appCode(secret))
     await page.getByRole('button', { name: l.add, exact: true }).click()
     await expect(page.getByRole('status')).toHaveText(l.added)
-    await expect(page.getByRole('listitem').filter({ hasText: l.app })).toContainText(/Ajouté le \d+ \S+ \d{4}/)
+    await expect(factorsOf(page, l).filter({ hasText: l.app })).toContainText(/Ajouté le \d+ \S+ \d{4}/)
   })
 })
 
@@ -322,7 +327,7 @@ emulatorTest.describe('against the emulator', () => {
         await page.getByLabel(l.stepCode).fill((await admin.lastSmsCode(phone))!)
         await page.getByRole('button', { name: l.verify }).click()
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
-        const items = page.getByRole('list').filter({ hasText: 'Desk phone' }).getByRole('listitem')
+        const items = factorsOf(page, l)
         await expect(items).toHaveCount(2)
         // No display name: the masked number names it.
         await expect(items.nth(1)).toContainText(`+*******${phone.slice(-4, -1)}9`)
@@ -344,7 +349,7 @@ emulatorTest.describe('against the emulator', () => {
         await expect(page.getByText(l.last)).toHaveCount(0)
         await page.getByRole('button', { name: l.removeButton }).click()
         await expect(page.getByRole('status')).toHaveText(l.removed)
-        await expect(page.getByRole('listitem')).toHaveCount(1)
+        await expect(factorsOf(page, l)).toHaveCount(1)
 
         // The last one, still within the confirmation's 5 minutes: the page says what follows.
         await page.getByRole('button', { name: l.remove }).click()

@@ -53,7 +53,9 @@ interface TotpFactor {
 function uidOf(idToken: unknown): string | null {
   if (typeof idToken !== 'string') return null
   try {
-    const claims = JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub?: unknown }
+    const claims = JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+      sub?: unknown
+    }
     return typeof claims.sub === 'string' ? claims.sub : null
   } catch {
     return null
@@ -131,7 +133,8 @@ export async function startMfaIdentity(emulatorOrigin: string): Promise<MfaIdent
             body: JSON.stringify({ idToken: body.idToken }),
           })
           const found = (await lookup.json()) as { users?: Array<{ emailVerified?: boolean }> }
-          if (!found.users?.[0]?.emailVerified) return error('UNVERIFIED_EMAIL : Need to verify email first before enrolling second factors.')
+          if (!found.users?.[0]?.emailVerified)
+            return error('UNVERIFIED_EMAIL : Need to verify email first before enrolling second factors.')
           const secret = randomTotpSecret()
           const sessionInfo = `totp-session-${randomBytes(12).toString('hex')}`
           const expiresAt = Date.now() + 10 * 60_000
@@ -154,7 +157,8 @@ export async function startMfaIdentity(emulatorOrigin: string): Promise<MfaIdent
           const enrolment = enrolments.get(info.sessionInfo ?? '')
           if (!uid || !enrolment || enrolment.uid !== uid) return error('INVALID_SESSION_INFO')
           if (enrolment.expiresAt <= Date.now()) return error('SESSION_EXPIRED')
-          if (!totpMatches(enrolment.secret, info.verificationCode ?? '')) return error('INVALID_CODE : The verification code is invalid.')
+          if (!totpMatches(enrolment.secret, info.verificationCode ?? ''))
+            return error('INVALID_CODE : The verification code is invalid.')
           enrolments.delete(info.sessionInfo ?? '')
           factors.set(uid, {
             enrollmentId: `totp-${randomBytes(6).toString('hex')}`,
@@ -203,7 +207,12 @@ export async function startMfaIdentity(emulatorOrigin: string): Promise<MfaIdent
             enrollmentId: factor.enrollmentId,
             secret: factor.secret,
           })
-          return answer(200, { localId: tokens.localId, email, mfaPendingCredential: credential, mfaInfo: [mfaInfoOf(factor)] })
+          return answer(200, {
+            localId: tokens.localId,
+            email,
+            mfaPendingCredential: credential,
+            mfaInfo: [mfaInfoOf(factor)],
+          })
         }
         if (path === '/v1/accounts:signInWithPassword' && /^(totp|captcha)-/.test(email)) {
           const upstream = await forward(req, text)
@@ -247,7 +256,8 @@ export async function startMfaIdentity(emulatorOrigin: string): Promise<MfaIdent
           if (!totp) return error('INVALID_SESSION_INFO')
           if (body.mfaEnrollmentId !== pending.enrollmentId) return error('MFA_ENROLLMENT_NOT_FOUND')
           if (pending.secret !== undefined) {
-            if (!totpMatches(pending.secret, totp.verificationCode ?? '')) return error('INVALID_CODE : The verification code is invalid.')
+            if (!totpMatches(pending.secret, totp.verificationCode ?? ''))
+              return error('INVALID_CODE : The verification code is invalid.')
             pendings.delete(credential)
             return answer(200, {
               idToken: withSecondFactor(pending.idToken, 'totp', pending.enrollmentId),

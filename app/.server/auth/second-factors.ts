@@ -70,9 +70,7 @@ function failure(code: ReturnType<typeof codeOf>): Failure {
 }
 
 export type EnrolmentOutcome =
-  | { status: 'ready'; enrolment: TotpEnrolment; setCookies: string[] }
-  | { status: 'confirm' }
-  | Failure
+  { status: 'ready'; enrolment: TotpEnrolment; setCookies: string[] } | { status: 'confirm' } | Failure
 
 /**
  * The enrolment this browser started, or a new one (`mfaEnrollment:start`), which takes a point per
@@ -134,7 +132,8 @@ export async function addTotp(
   const enrolment = readEnrolment(request, user)
   if (!enrolment) return { status: 'expired' }
   const code = input.code.replace(/\s/g, '')
-  if (!/^\d+$/.test(code) || code.length !== enrolment.digits) return { status: 'error', httpStatus: 400, message: 'mfa.codeFormat' }
+  if (!/^\d+$/.test(code) || code.length !== enrolment.digits)
+    return { status: 'error', httpStatus: 400, message: 'mfa.codeFormat' }
   const limit = await consumeMfaCode({
     ip: context.clientIp,
     reqId: context.requestId,
@@ -162,7 +161,12 @@ export async function addTotp(
     return failure(failed)
   }
   await limit.release('success')
-  securityEvent('second-factor-added', { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined, factor: 'totp' })
+  securityEvent('second-factor-added', {
+    reqId: context.requestId,
+    ip: context.clientIp,
+    email: user.email ?? undefined,
+    factor: 'totp',
+  })
   return { status: 'done', setCookies: [clearEnrolment(), ...(await keepSignedIn(request, user, answer.idToken))] }
 }
 
@@ -190,7 +194,11 @@ export async function removeFactor(
     return failure(code)
   }
   await limit.release('success')
-  securityEvent('second-factor-removed', { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined })
+  securityEvent('second-factor-removed', {
+    reqId: context.requestId,
+    ip: context.clientIp,
+    email: user.email ?? undefined,
+  })
   return { status: 'done', setCookies: await keepSignedIn(request, user, answer.idToken) }
 }
 
