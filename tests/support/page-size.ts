@@ -16,10 +16,10 @@ export const KB = 1024
 /**
  * Gzip budgets per page (each total must stay under), and the raw size of any single image. The
  * framework alone is 104 KB of JavaScript (React DOM 19: 64.7, React Router 8: 37.7, 2026-11), so
- * JavaScript's budget leaves the portal's own code (26 KB on /new-password, both languages' strings, the
- * brand and the guessability check included) 27 KB (ADR 032, ADR 039).
+ * JavaScript's budget leaves the portal's own code (27 KB on /new-password, both languages' strings, the
+ * brand, the guessability check and the second factors' words included) 28 KB (ADR 032, ADR 039, ADR 041).
  */
-export const BUDGETS = { html: 12 * KB, css: 10 * KB, js: 131 * KB, file: 20 * KB } as const
+export const BUDGETS = { html: 12 * KB, css: 10 * KB, js: 132 * KB, file: 20 * KB } as const
 export const PAGES = ['/', '/forgot-password', '/new-password'] as const
 /** Signed-in pages measured with the budgets too: the second factors' (the QR code is inline SVG). */
 export const SIGNED_IN_PAGES = ['/account', '/account/second-factor/totp', '/account/second-factor/remove'] as const
