@@ -65,6 +65,8 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       mfaSmsPerPhone: env.RATE_LIMIT_MFA_SMS_PER_PHONE,
       linkPerEmail: env.RATE_LIMIT_EMAIL_LINK_PER_EMAIL,
       resetPerDevice: env.RATE_LIMIT_RESET_PER_DEVICE,
+      enrolPerIp: env.RATE_LIMIT_ENROL_PER_IP,
+      enrolPerAccount: env.RATE_LIMIT_ENROL_PER_ACCOUNT,
     },
     /** Most rate-limit counters held in memory (ADR 027). */
     rateLimitMemoryMaxKeys: env.RATE_LIMIT_MEMORY_MAX_KEYS,

@@ -124,6 +124,14 @@ export const COOKIES = {
     maxAge: 5 * 60,
     sealedAs: 'recent-login',
   },
+  mfaEnrollment: {
+    ...FLOW,
+    base: 'mfa_enrollment',
+    purpose:
+      'an authenticator app being added: its enrolment session and secret, encrypted, as long as the identity service keeps the session (app/.server/auth/second-factors.ts, ADR 041)',
+    maxAge: 10 * 60,
+    sealedAs: 'mfa-enrollment',
+  },
   locale: {
     ...PREFERENCE,
     base: LOCALE_COOKIE,

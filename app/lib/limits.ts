@@ -13,3 +13,6 @@ export const PASSWORD_MAX_LENGTH = 4096
 
 /** Field messages (translation keys), first message per field. */
 export type FieldErrors = Partial<Record<string, TranslationKey>>
+
+/** The longest name a second factor gets (the Name field's maxlength; the server cuts there too). */
+export const FACTOR_NAME_MAX_LENGTH = 60

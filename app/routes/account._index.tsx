@@ -1,5 +1,6 @@
 import {
   data,
+  Form,
   Link,
   redirect,
   useLoaderData,
@@ -9,8 +10,8 @@ import {
   type MetaFunction,
 } from 'react-router'
 import { useTranslation } from 'react-i18next'
-import { useFactorLabel } from '~/components/factor-label'
 import { FormAlert } from '~/components/forms'
+import { SecondFactorName } from '~/components/second-factor-name'
 import { SecureForm } from '~/components/secure-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
@@ -51,7 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
             ? { kind: 'sso' as const }
             : { kind: 'provider' as const, name: providerName(p.providerId) ?? p.providerId },
       ),
-      secondFactors: account.secondFactors,
+      secondFactors: account.secondFactors.map(({ enrolledAt, ...factor }) => ({ ...factor, added: when(enrolledAt) })),
       created: when(account.createdAt),
       lastSignIn: when(account.lastLoginAt),
       hasPassword: account.providers.some((p) => p.providerId === 'password'),
@@ -76,6 +77,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(accountPageAfterVerification(sent), { status: 303, headers: NO_STORE })
 }
 
+/** What the page says after a change made elsewhere (`done`). */
+const DONE: Partial<Record<string, TranslationKey>> = {
+  password: 'account.passwordChanged',
+  'totp-added': 'secondFactors.totpAdded',
+  'factor-removed': 'secondFactors.removed',
+}
+
 const VERIFICATION_ERRORS: Partial<Record<string, TranslationKey>> = {
   limited: 'error.tooManyRequests',
   failed: 'error.unexpected',
@@ -83,17 +91,16 @@ const VERIFICATION_ERRORS: Partial<Record<string, TranslationKey>> = {
 
 export default function Account() {
   const { t } = useTranslation()
-  const factorLabel = useFactorLabel()
   const { email, verified, methods, secondFactors, created, lastSignIn, hasPassword } = useLoaderData<typeof loader>()
   const [searchParams] = useSearchParams()
-  const done = searchParams.get('done') === 'password'
+  const done = DONE[searchParams.get('done') ?? ''] ?? null
   const verification = searchParams.get('verification')
   const sent = verification === 'sent'
   const verificationError = VERIFICATION_ERRORS[verification ?? ''] ?? null
   return (
     <>
       <h1>{t('account.title')}</h1>
-      {done ? <FormAlert tone="success">{t('account.passwordChanged')}</FormAlert> : null}
+      {done ? <FormAlert tone="success">{t(done)}</FormAlert> : null}
       {sent ? <FormAlert tone="success">{t('account.verificationSent')}</FormAlert> : null}
       {verificationError ? <FormAlert>{t(verificationError)}</FormAlert> : null}
       <h2 className="visually-hidden">{t('account.details')}</h2>
@@ -114,14 +121,6 @@ export default function Account() {
             </dd>
           ))}
         </div>
-        <div>
-          <dt>{t('account.secondFactors')}</dt>
-          {secondFactors.length ? (
-            secondFactors.map((f) => <dd key={f.id}>{factorLabel(f)}</dd>)
-          ) : (
-            <dd>{t('account.noSecondFactor')}</dd>
-          )}
-        </div>
         {created ? (
           <div>
             <dt>{t('account.created')}</dt>
@@ -135,15 +134,51 @@ export default function Account() {
           </div>
         ) : null}
       </dl>
+      <section className="factors" aria-labelledby="second-factors">
+        <h2 id="second-factors">{t('account.secondFactors')}</h2>
+        {secondFactors.length ? (
+          <ul className="factor-list" aria-labelledby="second-factors">
+            {secondFactors.map((f, i) => (
+              <li key={f.id}>
+                <SecondFactorName factor={f} id={`factor-${i}`} added={f.added} />
+                {/* A GET to the confirmation page, which names the factor: the removal itself is its POST. */}
+                <Form action="/account/second-factor/remove">
+                  <input type="hidden" name="factor" value={f.id} />
+                  <button type="submit" className="button-secondary" aria-describedby={`factor-${i}`}>
+                    {t('secondFactors.remove')}
+                  </button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p>{t('account.noSecondFactor')}</p>
+        )}
+        {verified ? (
+          // Links, not buttons: their labels are too long for one line of a button at 320 px (ADR 035).
+          <ul className="factor-add">
+            <li>
+              <Link to="/account/second-factor/totp">{t('secondFactors.addTotp')}</Link>
+            </li>
+            <li>
+              <Link to="/account/second-factor/phone">{t('secondFactors.addPhone')}</Link>
+            </li>
+          </ul>
+        ) : (
+          <>
+            <p>{t('secondFactors.needsVerified')}</p>
+            {!sent ? (
+              <SecureForm className="stack">
+                <button type="submit" name="intent" value="verify" className="button-secondary button-block">
+                  {t('account.sendVerification')}
+                </button>
+              </SecureForm>
+            ) : null}
+          </>
+        )}
+      </section>
       <h2 className="visually-hidden">{t('account.actions')}</h2>
       <div className="actions">
-        {!verified && !sent ? (
-          <SecureForm className="stack">
-            <button type="submit" name="intent" value="verify" className="button-secondary button-block">
-              {t('account.sendVerification')}
-            </button>
-          </SecureForm>
-        ) : null}
         {hasPassword ? (
           <Link to="/account/password" className="button-secondary button-link">
             {t('account.changePassword')}

@@ -1,6 +1,9 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Locator, Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
+import { startPortal, type Portal } from '../../dev/portal'
+import { startMfaIdentity, type MfaIdentity } from '../support/mfa-identity'
+import { totpCode } from '../support/totp'
 import { expect, expectFieldError, openNewPassword, signIn, test, wrongCodeFor } from './fixtures'
 
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
@@ -76,7 +79,9 @@ test.describe('every page and state is accessible, light and dark', () => {
     await page.getByRole('link', { name: 'Votre compte' }).click()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Votre compte')
     await expect(page.getByText(email, { exact: true })).toBeVisible()
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    )
     expect(overflow, 'horizontal scrolling at 320 px').toBeLessThanOrEqual(0)
     // Each action's label on one line at 320 px (ADR 035).
     const lines = await page.locator('.actions button, .actions .button-link').evaluateAll((elements) =>
@@ -87,7 +92,10 @@ test.describe('every page and state is accessible, light and dark', () => {
         return `${element.textContent}: ${tops.size}`
       }),
     )
-    expect(lines.filter((line) => !line.endsWith(': 1')), 'labels on more than one line').toEqual([])
+    expect(
+      lines.filter((line) => !line.endsWith(': 1')),
+      'labels on more than one line',
+    ).toEqual([])
     await expectNoViolations(page, 'account')
     await page.getByRole('link', { name: 'Modifier le mot de passe' }).click()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Confirmez votre identité')
@@ -116,10 +124,7 @@ test.describe('every page and state is accessible, light and dark', () => {
     await expectNoViolations(page, 'account, verification sent')
   })
 
-  test('second factor: the chooser, the code step and a wrong code, in French and English', async ({
-    page,
-    admin,
-  }) => {
+  test('second factor: the chooser, the code step and a wrong code, in French and English', async ({ page, admin }) => {
     const email = uniqueEmail('a11y-mfa')
     const { localId } = await admin.createUser(email, PASSWORD)
     const phone = () => `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
@@ -172,7 +177,9 @@ test.describe('every page and state is accessible, light and dark', () => {
         test.use({ locale })
         test('a status of its own (414) and 404', async ({ page }) => {
           expect((await page.goto(`/?q=${'a'.repeat(9000)}`))?.status()).toBe(414)
-          await expect(page.getByRole('heading', { level: 1 })).toHaveText(locale === 'fr-FR' ? 'Adresse trop longue' : 'Address too long')
+          await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+            locale === 'fr-FR' ? 'Adresse trop longue' : 'Address too long',
+          )
           await expectNoViolations(page, `414 (${locale})`)
           await page.goto('/nope')
           await expectNoViolations(page, `404 (${locale})`)
@@ -201,13 +208,21 @@ test('the new-password form is accessible, rules included', async ({ page, admin
   await expectNoViolations(page, 'new password errors')
 })
 
-test('sign in with the keyboard alone; errors take focus and are tied to their fields', async ({ page, admin, javaScriptEnabled }) => {
+test('sign in with the keyboard alone; errors take focus and are tied to their fields', async ({
+  page,
+  admin,
+  javaScriptEnabled,
+}) => {
   const email = uniqueEmail('keyboard')
   await admin.createUser(email, PASSWORD)
   await page.goto('/')
   // From the top of the page, Tab reaches the email field, then the password, then the button.
   await page.keyboard.press('Tab')
-  for (let i = 0; i < 5 && !(await page.getByLabel('Adresse électronique').evaluate((el) => el === document.activeElement)); i++) {
+  for (
+    let i = 0;
+    i < 5 && !(await page.getByLabel('Adresse électronique').evaluate((el) => el === document.activeElement));
+    i++
+  ) {
     await page.keyboard.press('Tab')
   }
   await expect(page.getByLabel('Adresse électronique')).toBeFocused()
@@ -278,7 +293,9 @@ test('complete a password reset with the keyboard alone', async ({ page, admin, 
   await expect(confirmation).toBeFocused()
   await page.keyboard.type('Tundra-Mosaic-2027')
   await page.keyboard.press('Enter')
-  await expect(page.getByText('Veuillez vérifier que le mot de passe et sa confirmation sont identiques.')).toBeVisible()
+  await expect(
+    page.getByText('Veuillez vérifier que le mot de passe et sa confirmation sont identiques.'),
+  ).toBeVisible()
   if (javaScriptEnabled) {
     // Focus is on the field in error; the password (then its toggle) is just before it.
     await expect(confirmation).toBeFocused()
@@ -305,13 +322,18 @@ for (const viewport of [
     await page.setViewportSize(viewport.size)
     for (const path of ['/', '/forgot-password', '/new-password', '/logout']) {
       await page.goto(path)
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      )
       expect(overflow, path).toBeLessThanOrEqual(0)
     }
   })
 }
 
-test('an alert focused as the page opens shows no focus ring; keyboard focus still shows 3 px', async ({ page, javaScriptEnabled }) => {
+test('an alert focused as the page opens shows no focus ring; keyboard focus still shows 3 px', async ({
+  page,
+  javaScriptEnabled,
+}) => {
   // A reset page without a usable link opens on its alert (focused once the page's script runs).
   await page.goto('/new-password')
   const alert = page.getByRole('alert')
@@ -327,7 +349,69 @@ test.describe('reduced motion', () => {
   test.use({ reducedMotion: 'reduce' })
   test('turns transitions and animations off', async ({ page }) => {
     await page.goto('/')
-    const duration = await page.getByRole('button', { name: 'Se connecter' }).evaluate((el) => getComputedStyle(el).transitionDuration)
+    const duration = await page
+      .getByRole('button', { name: 'Se connecter' })
+      .evaluate((el) => getComputedStyle(el).transitionDuration)
     expect(duration).toBe('0s')
   })
 })
+
+/** The authenticator app needs the loopback identity service (the emulator has no TOTP): a portal of its own. */
+const loopTest = test.extend<object, { loop: { identity: MfaIdentity; portal: Portal } }>({
+  loop: [
+    async ({}, use) => {
+      const identity = await startMfaIdentity(process.env.EMULATOR_ORIGIN!)
+      const portal = await startPortal({
+        FIREBASE_AUTH_EMULATOR_HOST: identity.host,
+        FIREBASE_PROJECT_ID: process.env.EMULATOR_PROJECT_ID!,
+      })
+      await use({ identity, portal })
+      await portal.stop()
+      await identity.close()
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ loop }, use) => use(loop.portal.url),
+})
+
+loopTest(
+  'second factors: the section, adding an authenticator app and a wrong code, the removal page',
+  async ({ page, admin }) => {
+    loopTest.setTimeout(90_000)
+    const email = uniqueEmail('a11y-factors')
+    const { localId } = await admin.createUser(email, PASSWORD)
+    await fetch(
+      `${process.env.EMULATOR_ORIGIN}/identitytoolkit.googleapis.com/v1/projects/${process.env.EMULATOR_PROJECT_ID}/accounts:update`,
+      {
+        method: 'POST',
+        headers: { Authorization: 'Bearer owner', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ localId, emailVerified: true }),
+      },
+    )
+    await page.goto('/?redirect=%2Faccount')
+    await page.getByLabel('Adresse électronique').fill(email)
+    await page.getByLabel('Mot de passe').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Se connecter' }).click()
+    await expect(page.getByRole('heading', { name: 'Seconds facteurs' })).toBeVisible()
+    await expectNoViolations(page, 'account, no second factor')
+    await page.getByRole('link', { name: 'Ajouter une application d’authentification' }).click()
+    await page.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD)
+    await page.getByRole('button', { name: 'Continuer' }).click()
+    await expect(
+      page.getByRole('img', { name: 'Code QR à scanner avec votre application d’authentification' }),
+    ).toBeVisible()
+    await expectNoViolations(page, 'authenticator app')
+    const secret = ((await page.getByRole('definition').textContent()) ?? '').replace(/\s/g, '')
+    await page.getByLabel('Code de l’application').fill(totpCode(secret) === '000000' ? '111111' : '000000')
+    await page.getByRole('button', { name: 'Ajouter', exact: true }).click()
+    await expect(page.getByText('Code incorrect. Vérifiez-le et réessayez.')).toBeVisible()
+    await expectNoViolations(page, 'authenticator app, wrong code')
+    await page.getByLabel('Code de l’application').fill(totpCode(secret))
+    await page.getByRole('button', { name: 'Ajouter', exact: true }).click()
+    await expect(page.getByRole('status')).toBeVisible()
+    await expectNoViolations(page, 'account, authenticator app added')
+    await page.getByRole('button', { name: 'Retirer' }).click()
+    await expect(page.getByRole('button', { name: 'Retirer ce facteur' })).toBeVisible()
+    await expectNoViolations(page, 'remove the last second factor')
+  },
+)

@@ -9,6 +9,8 @@ import { BrowserClient } from '../support/browser-client'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { startPortal, type Portal } from '../../dev/portal'
 import { claimsFor, providerAnswer, providerStart } from '../support/sso-provider'
+import { startMfaIdentity, type MfaIdentity } from '../support/mfa-identity'
+import { totpCode } from '../support/totp'
 
 /**
  * Every page state as a browser without JavaScript receives it, in both languages, through the Nu
@@ -21,6 +23,9 @@ const PASSWORD = 'Valid-Html-Pass-2026'
 let portal: Portal
 /** The single sign-on variant (ADR 043): its sign-in page, and "Confirm it's you" through the provider. */
 let ssoPortal: Portal
+/** The authenticator app's pages need the loopback identity service (the emulator has no TOTP). */
+let totpPortal: Portal
+let loop: MfaIdentity
 const dir = mkdtempSync(path.join(tmpdir(), 'portal-html-'))
 
 beforeAll(async () => {
@@ -38,9 +43,13 @@ beforeAll(async () => {
     FLAG_SSO: 'true',
     SSO_PROVIDER_ID: 'google.com',
   })
+  loop = await startMfaIdentity(emulator.origin)
+  totpPortal = await startPortal({ FIREBASE_AUTH_EMULATOR_HOST: loop.host, FIREBASE_PROJECT_ID: emulator.projectId })
 })
 
 afterAll(async () => {
+  await totpPortal?.stop()
+  await loop?.close()
   await portal?.stop()
   await ssoPortal?.stop()
   rmSync(dir, { recursive: true, force: true })
@@ -140,6 +149,33 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   await keep('account-confirm-provider', await sso.get(confirmSso), 200)
   const other = await sso.post('/sso/start', { intent: 'confirm', next: '/account/delete' }, confirmSso)
   await follow('account-confirm-mismatch', await answer(other, claimsFor(uniqueEmail('html-sso-other'))))
+  const withFactors = await mfa.post('/second-factor', { code: sent }, '/second-factor')
+  expect(withFactors.status).toBe(303)
+  await keep('account-second-factors', await mfa.get('/account'), 200)
+
+  // Second factors the owner manages (ADR 041): adding an authenticator app, a wrong code, removing the last factor.
+  const owner = new BrowserClient(totpPortal.url)
+  owner.plant('i18n_redirected', language)
+  const ownerEmail = uniqueEmail(`html-totp-${language}`)
+  const owned = await admin.createUser(ownerEmail, PASSWORD)
+  // No factor; the address marked verified, as enrolment demands.
+  await admin.enrollSms(owned.localId, [])
+  expect((await owner.post('/?index', { email: ownerEmail, password: PASSWORD })).status).toBe(303)
+  const totpPage = '/account/second-factor/totp'
+  const confirmTotp = `/account/confirm?next=${encodeURIComponent(totpPage)}`
+  expect((await owner.post(confirmTotp, { password: PASSWORD }, confirmTotp)).status).toBe(303)
+  const fresh = await owner.get(totpPage)
+  const html = await fresh.clone().text()
+  await keep('totp', fresh, 200)
+  const secret = /<code>([A-Z2-7 ]+)<\/code>/.exec(html)![1]!.replace(/ /g, '')
+  const right = totpCode(secret)
+  await keep('totp-wrong-code', await owner.post(totpPage, { code: right === '000000' ? '111111' : '000000' }, totpPage), 400)
+  const added = await owner.post(totpPage, { code: totpCode(secret), name: 'Téléphone' }, totpPage)
+  expect(added.status).toBe(303)
+  const accountPage = await (await owner.get(added.headers.get('location')!)).text()
+  pages.set(`${language}-account-totp-added`, accountPage)
+  const factor = /name="factor" value="([^"]+)"/.exec(accountPage)![1]!
+  await keep('remove-last-factor', await owner.get(`/account/second-factor/remove?factor=${factor}`), 200)
   return pages
 }
 
@@ -160,7 +196,7 @@ it('every page state is valid HTML in both languages (Nu Html Checker)', { timeo
       files.push(file)
     }
   }
-  expect(files.length).toBe(82)
+  expect(files.length).toBe(92)
   const { stderr } = await promisify(execFile)('java', ['-jar', vnuJar, '--format', 'json', '--exit-zero-always', ...files], {
     maxBuffer: 64 * 1024 * 1024,
   })

@@ -1,7 +1,20 @@
 import { existsSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { BUDGETS, PAGES, kb, measurePages, staticFiles, type PageSize } from '../support/page-size'
+import {
+  BUDGETS,
+  PAGES,
+  SIGNED_IN_PAGES,
+  kb,
+  measurePage,
+  measurePages,
+  staticFiles,
+  type PageSize,
+} from '../support/page-size'
 import { SERVER_ENTRY, startPortal, type Portal } from '../../dev/portal'
+import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { BrowserClient } from '../support/browser-client'
+import { startMfaIdentity, type MfaIdentity } from '../support/mfa-identity'
+import { totpCode } from '../support/totp'
 
 /**
  * Page weight budgets on the production build (`npm run size` prints the same figures), measured
@@ -12,6 +25,7 @@ import { SERVER_ENTRY, startPortal, type Portal } from '../../dev/portal'
 
 const emu = inject('emulator')
 let portal: Portal | undefined
+let loop: MfaIdentity | undefined
 const pages = new Map<string, PageSize>()
 /** Kept and rethrown by every test: a throwing beforeAll would mark the tests skipped, not failed. */
 let setupError: Error | undefined
@@ -29,11 +43,52 @@ beforeAll(async () => {
       SENTRY_DSN: 'http://publickey@127.0.0.1:9/1',
     })
     for (const page of await measurePages(portal.url)) pages.set(page.path, page)
+    await measureSignedIn()
   } catch (error) {
     setupError = error as Error
   }
 })
-afterAll(() => portal?.stop())
+afterAll(async () => {
+  await portal?.stop()
+  await loop?.close()
+})
+
+/**
+ * The second factors' pages, signed in with an authenticator app being added, through the loopback
+ * identity service (the emulator has no TOTP); the removal page names that app once added.
+ */
+async function measureSignedIn() {
+  loop = await startMfaIdentity(emu.origin)
+  const own = await startPortal({
+    LOG_LEVEL: 'warn',
+    FIREBASE_AUTH_EMULATOR_HOST: loop.host,
+    FIREBASE_PROJECT_ID: emu.projectId,
+    SENTRY_DSN: 'http://publickey@127.0.0.1:9/1',
+  })
+  try {
+    const admin = emulatorAdmin(emu)
+    const email = uniqueEmail('page-size')
+    const password = 'Page-Size-Pass-2026'
+    const { localId } = await admin.createUser(email, password)
+    await admin.enrollSms(localId, []) // verified, no factor yet
+    const browser = new BrowserClient(own.url)
+    await browser.post('/?index', { email, password })
+    const totp = '/account/second-factor/totp'
+    const confirm = `/account/confirm?next=${encodeURIComponent(totp)}`
+    await browser.post(confirm, { password }, confirm)
+    const cookie = () => [...browser.jar].map(([n, v]) => `${n}=${v}`).join('; ')
+    const secret =
+      /<code>([A-Z2-7 ]+)<\/code>/.exec(await (await browser.get(totp)).text())?.[1]?.replace(/ /g, '') ?? ''
+    pages.set(totp, await measurePage(own.url, totp, cookie()))
+    await browser.post(totp, { code: totpCode(secret) }, totp)
+    pages.set('/account', await measurePage(own.url, '/account', cookie()))
+    const factor = /name="factor" value="([^"]+)"/.exec(await (await browser.get('/account')).text())?.[1] ?? ''
+    const remove = `/account/second-factor/remove?factor=${factor}`
+    pages.set('/account/second-factor/remove', { ...(await measurePage(own.url, remove, cookie())), path: remove })
+  } finally {
+    await own.stop()
+  }
+}
 
 function measured(path: string): PageSize {
   if (setupError) throw new Error(`page-size: could not measure the pages: ${setupError.message}`)
@@ -43,7 +98,7 @@ function measured(path: string): PageSize {
 const figures = (page: PageSize, kind: 'css' | 'js') =>
   page[kind].map((r) => `${new URL(r.url).pathname} ${kb(r.gzip)} KB`).join(', ')
 
-describe.each(PAGES)('a first visit to %s (gzip)', (path) => {
+describe.each([...PAGES, ...SIGNED_IN_PAGES])('a first visit to %s (gzip)', (path) => {
   const page = () => measured(path)
 
   it(`sends HTML under ${kb(BUDGETS.html)} KB`, () => {

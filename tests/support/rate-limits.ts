@@ -20,6 +20,8 @@ export const limits = {
   mfaSmsPerPhone: 4,
   linkPerEmail: 2,
   resetPerDevice: 2,
+  enrolPerIp: 4,
+  enrolPerAccount: 3,
 }
 
 export const alice = { ip: '203.0.113.7', email: 'Alice@Example.com' }

@@ -11,6 +11,7 @@ describe('logoutCookies', () => {
       [
         'action_code',
         'email_link',
+        'mfa_enrollment',
         'mfa_pending',
         'recent_login',
         'reset_code',

@@ -237,17 +237,23 @@ export async function revokeSessionsByEmail(email: string): Promise<void> {
  * the portal's admin credential: the portal keeps no ID token to call `accounts:lookup` with, and
  * asking for the password again just to show the page would be too much (ADR 036).
  */
-export async function readAccount(uid: string): Promise<Account> {
+/** A second factor as the account page lists it: with when it was added (milliseconds), when known. */
+export type AccountFactor = SecondFactor & { enrolledAt: number | null }
+
+export async function readAccount(uid: string): Promise<Omit<Account, 'secondFactors'> & { secondFactors: AccountFactor[] }> {
   const user = await admin('getUser', () => auth().getUser(uid))
-  const secondFactors = (user.multiFactor?.enrolledFactors ?? []).flatMap((f): SecondFactor[] => {
+  const millis = (text: string | null | undefined) => (text ? Date.parse(text) || null : null)
+  const secondFactors = (user.multiFactor?.enrolledFactors ?? []).flatMap((f): AccountFactor[] => {
     const displayName = f.displayName?.trim() || null
+    const enrolledAt = millis(f.enrollmentTime)
     const phone = (f as { phoneNumber?: string }).phoneNumber
     // Shown masked, as the service masks it at sign-in: the last 4 digits only.
-    if (f.factorId === 'phone' && phone) return [{ kind: 'phone', id: f.uid, displayName, phone: `+${'*'.repeat(7)}${phone.slice(-4)}` }]
-    if (f.factorId === 'totp') return [{ kind: 'totp', id: f.uid, displayName }]
+    if (f.factorId === 'phone' && phone) {
+      return [{ kind: 'phone', id: f.uid, displayName, phone: `+${'*'.repeat(7)}${phone.slice(-4)}`, enrolledAt }]
+    }
+    if (f.factorId === 'totp') return [{ kind: 'totp', id: f.uid, displayName, enrolledAt }]
     return []
   })
-  const millis = (text: string | null | undefined) => (text ? Date.parse(text) || null : null)
   return {
     localId: user.uid,
     email: user.email ?? null,

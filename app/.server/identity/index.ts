@@ -2,6 +2,7 @@ import { getConfig } from '~/.server/config'
 import { logger } from '~/.server/ops/logger'
 import { accountCalls } from './accounts'
 import { mfaCalls } from './mfa'
+import { mfaEnrollmentCalls } from './mfa-enrollment'
 import { projectCalls } from './project'
 import { providerCalls } from './providers'
 import { signedInCalls } from './signed-in'
@@ -10,7 +11,7 @@ import { createTransport, type IdentityClientOptions } from './transport'
 /**
  * The identity service (Firebase Auth / Google Identity Platform REST API), server side only: the
  * one entry of this folder. transport.ts carries every call, schemas.ts reads the answers, and
- * accounts.ts, signed-in.ts, providers.ts, mfa.ts and project.ts are the endpoints; errors.ts holds the codes.
+ * accounts.ts, signed-in.ts, providers.ts, mfa.ts, mfa-enrollment.ts and project.ts are the endpoints; errors.ts holds the codes.
  */
 
 export function createIdentityClient(options: IdentityClientOptions) {
@@ -20,6 +21,7 @@ export function createIdentityClient(options: IdentityClientOptions) {
     ...signedInCalls(call),
     ...providerCalls(call),
     ...mfaCalls(call),
+    ...mfaEnrollmentCalls(call),
     ...projectCalls(call, options),
     /** Runs other work that reaches the service (firebase-admin) under this client's bound and time-out. */
     bounded,
@@ -39,6 +41,7 @@ export function getIdentity(): IdentityClient {
 }
 
 export type { SendOobCodeRequest } from './accounts'
+export type { TotpEnrollment } from './mfa-enrollment'
 export type { Account, ActionCodeInfo, PasswordChangeResult, RecaptchaConfig, RecaptchaEnforcement } from './schemas'
 export { parseAuthDomain } from './auth-domain'
 export {

@@ -18,6 +18,8 @@ export type SecurityEvent =
   | 'verification-sent'
   | 'email-change-requested'
   | 'account-deleted'
+  | 'second-factor-added'
+  | 'second-factor-removed'
 
 /**
  * A keyed hash of an address (or a phone number): events about one account can be correlated, and

@@ -43,6 +43,10 @@ export const WINDOWS = {
   linkPerEmail: 60 * 60,
   /** Reset emails asked by a browser holding the account's device cookie, instead of resetPerEmail. */
   resetPerDevice: 60 * 60,
+  /** Second factors started by their owner (each a new secret or SMS), from one client. */
+  enrolPerIp: 60 * 60,
+  /** Second factors started for one account, from all clients. */
+  enrolPerAccount: 60 * 60,
 } as const
 
 /** The limiters counted per client address: the only counters the memory bound may evict. */
@@ -52,6 +56,7 @@ const PER_CLIENT: readonly LimiterName[] = [
   'newPasswordPerIp',
   'mfaCodePerIp',
   'mfaSmsPerIp',
+  'enrolPerIp',
 ]
 
 export type LimiterName = keyof typeof WINDOWS

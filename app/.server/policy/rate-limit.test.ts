@@ -253,6 +253,19 @@ describe('in memory', () => {
     )
   })
 
+  it('second factors started stop at the client limit and at the account limit', async () => {
+    const rl = makeLimits()
+    const starts = async (n: number, who: (i: number) => { ip: string; account: string }) => {
+      let passed = 0
+      for (let i = 0; i < n; i++) if ((await rl.consumeEnrolStart(who(i))).ok) passed++
+      return passed
+    }
+    // One account from many clients: the account's limit.
+    expect(await starts(10, (i) => ({ ip: `198.51.100.${i}`, account: 'uid-alice' }))).toBe(limits.enrolPerAccount)
+    // One client over many accounts: the client's limit.
+    expect(await starts(10, (i) => ({ ip: '192.0.2.9', account: `uid-${i}` }))).toBe(limits.enrolPerIp)
+  })
+
   it('sign-in links and resets count apart per address; the device cookie holder has its own reset budget', async () => {
     const rl = makeLimits()
     const strangers = (i: number) => ({ ip: `198.51.100.${i}`, email: alice.email })

@@ -37,6 +37,11 @@ export interface RateLimits {
   consumeMfaCode(who: MfaWho): Promise<Attempt>
   /** An SMS code sent: per client, per pending sign-in, per account and per phone. */
   consumeMfaSms(who: MfaWho & { phone: string }): Promise<Attempt>
+  /**
+   * A second factor started by the signed-in owner (`account`: its uid): per client and per
+   * account. Its codes then count in consumeMfaCode, the enrolment session as `pending`.
+   */
+  consumeEnrolStart(who: Who & { account: string }): Promise<Attempt>
   /** The Redis connection, null in memory mode (for readiness checks and tests). */
   readonly redis: LimiterStore['redis']
   memoryKeys: LimiterStore['memoryKeys']
@@ -104,6 +109,17 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
         k,
       )
     },
+
+    consumeEnrolStart(who) {
+      const k = keys(who)
+      return take(
+        [
+          ['enrolPerIp', k.ip],
+          ['enrolPerAccount', hashEmail(who.account)],
+        ],
+        k,
+      )
+    },
   }
 }
 
@@ -126,6 +142,7 @@ export const consumeEmailLink: RateLimits['consumeEmailLink'] = (who) => getRate
 export const consumeNewPassword: RateLimits['consumeNewPassword'] = (who) => getRateLimits().consumeNewPassword(who)
 export const consumeMfaCode: RateLimits['consumeMfaCode'] = (who) => getRateLimits().consumeMfaCode(who)
 export const consumeMfaSms: RateLimits['consumeMfaSms'] = (who) => getRateLimits().consumeMfaSms(who)
+export const consumeEnrolStart: RateLimits['consumeEnrolStart'] = (who) => getRateLimits().consumeEnrolStart(who)
 
 /** At shutdown: closes the Redis connection, if any was opened. */
 export async function closeRateLimits(): Promise<void> {
