@@ -194,7 +194,8 @@ export default function Account() {
             {t('account.logoutEverywhere')}
           </button>
         </SecureForm>
-        {hasPassword ? <Link to="/account/delete">{t('account.deleteAccount')}</Link> : null}
+        {/* Deleting asks for the address typed again; an account of a provider confirms through it. */}
+        {email ? <Link to="/account/delete">{t('account.deleteAccount')}</Link> : null}
       </div>
     </>
   )

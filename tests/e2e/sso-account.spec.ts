@@ -46,6 +46,7 @@ const LABELS = {
     told: "This account signs in with Google: continue with Google again to confirm it's you.",
     mismatch: 'The supplied credentials do not correspond to the previously signed in user.',
     account: 'Your account',
+    deleteLink: 'Delete account',
     deleteField: 'Type your email address to confirm',
     deleteButton: 'Delete my account',
     deleted: 'Your account has been deleted',
@@ -64,6 +65,7 @@ const LABELS = {
     told: 'Ce compte se connecte avec Google\u00a0: continuez à nouveau avec Google pour confirmer votre identité.',
     mismatch: 'Les identifiants fournis ne correspondent pas au compte de cette session.',
     account: 'Votre compte',
+    deleteLink: 'Supprimer le compte',
     deleteField: 'Saisissez votre adresse électronique pour confirmer',
     deleteButton: 'Supprimer mon compte',
     deleted: 'Votre compte a été supprimé',
@@ -125,7 +127,9 @@ for (const [lang, l] of Object.entries(LABELS)) {
       const me = claimsFor(email)
       await signInWithProvider(page, l, me)
       if (lang === 'en') {
-        await page.goto('/account/delete')
+        // The account page offers the deletion to an account of the provider too.
+        await page.goto('/account')
+        await page.getByRole('link', { name: l.deleteLink }).click()
         await confirmWithProvider(page, l, me)
         expect(new URL(page.url()).pathname).toBe('/account/delete')
         expect(page.url()).not.toContain('id_token')
