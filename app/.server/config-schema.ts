@@ -76,6 +76,7 @@ export const EnvSchema = z
     RATE_LIMIT_MFA_SMS_PER_PHONE: positiveInt.default(5),
     RATE_LIMIT_EMAIL_LINK_PER_EMAIL: positiveInt.default(3),
     RATE_LIMIT_RESET_PER_DEVICE: positiveInt.default(3),
+    RATE_LIMIT_ENROL_SMS_PER_NUMBER: positiveInt.default(3),
     RATE_LIMIT_MEMORY_MAX_KEYS: z.coerce.number().int().min(1_000).default(100_000),
     FRAME_ANCESTORS: z.string().min(1).default("'none'"),
     PRIVACY_POLICY_URL: z.url().default('https://policies.google.com/privacy'),

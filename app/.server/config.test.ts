@@ -90,6 +90,7 @@ describe('configuration', () => {
       mfaSmsPerPhone: 5,
       linkPerEmail: 3,
       resetPerDevice: 3,
+      enrolSmsPerNumber: 3,
     })
     expect(defaults.ok && defaults.config.rateLimitMemoryMaxKeys).toBe(100_000)
     expect(parseConfig({ RATE_LIMIT_MEMORY_MAX_KEYS: '10' })).toEqual({

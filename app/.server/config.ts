@@ -65,6 +65,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       mfaSmsPerPhone: env.RATE_LIMIT_MFA_SMS_PER_PHONE,
       linkPerEmail: env.RATE_LIMIT_EMAIL_LINK_PER_EMAIL,
       resetPerDevice: env.RATE_LIMIT_RESET_PER_DEVICE,
+      enrolSmsPerNumber: env.RATE_LIMIT_ENROL_SMS_PER_NUMBER,
     },
     /** Most rate-limit counters held in memory (ADR 027). */
     rateLimitMemoryMaxKeys: env.RATE_LIMIT_MEMORY_MAX_KEYS,

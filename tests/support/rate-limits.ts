@@ -20,6 +20,7 @@ export const limits = {
   mfaSmsPerPhone: 4,
   linkPerEmail: 2,
   resetPerDevice: 2,
+  enrolSmsPerNumber: 2,
 }
 
 export const alice = { ip: '203.0.113.7', email: 'Alice@Example.com' }

@@ -2,6 +2,7 @@ import { getConfig } from '~/.server/config'
 import { logger } from '~/.server/ops/logger'
 import { accountCalls } from './accounts'
 import { mfaCalls } from './mfa'
+import { phoneEnrollmentCalls } from './phone-enrollment'
 import { projectCalls } from './project'
 import { providerCalls } from './providers'
 import { signedInCalls } from './signed-in'
@@ -20,6 +21,7 @@ export function createIdentityClient(options: IdentityClientOptions) {
     ...signedInCalls(call),
     ...providerCalls(call),
     ...mfaCalls(call),
+    ...phoneEnrollmentCalls(call),
     ...projectCalls(call, options),
     /** Runs other work that reaches the service (firebase-admin) under this client's bound and time-out. */
     bounded,

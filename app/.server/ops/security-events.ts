@@ -18,6 +18,7 @@ export type SecurityEvent =
   | 'verification-sent'
   | 'email-change-requested'
   | 'account-deleted'
+  | 'phone-factor-added'
 
 /**
  * A keyed hash of an address (or a phone number): events about one account can be correlated, and

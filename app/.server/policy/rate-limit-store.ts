@@ -43,6 +43,8 @@ export const WINDOWS = {
   linkPerEmail: 60 * 60,
   /** Reset emails asked by a browser holding the account's device cookie, instead of resetPerEmail. */
   resetPerDevice: 60 * 60,
+  /** SMS codes sent to one number being added as a second factor, from every account (no SMS pumping, ADR 042). */
+  enrolSmsPerNumber: 60 * 60,
 } as const
 
 /** The limiters counted per client address: the only counters the memory bound may evict. */

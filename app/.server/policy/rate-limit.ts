@@ -37,6 +37,11 @@ export interface RateLimits {
   consumeMfaCode(who: MfaWho): Promise<Attempt>
   /** An SMS code sent: per client, per pending sign-in, per account and per phone. */
   consumeMfaSms(who: MfaWho & { phone: string }): Promise<Attempt>
+  /**
+   * An SMS code sent to a phone being added (ADR 042): per client, per enrolment (`pending`), per
+   * account, and per number from every account. Its codes count in consumeMfaCode.
+   */
+  consumeEnrolSms(who: MfaWho & { phone: string }): Promise<Attempt>
   /** The Redis connection, null in memory mode (for readiness checks and tests). */
   readonly redis: LimiterStore['redis']
   memoryKeys: LimiterStore['memoryKeys']
@@ -104,6 +109,19 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
         k,
       )
     },
+
+    consumeEnrolSms(who) {
+      const k = keys(who)
+      return take(
+        [
+          ['mfaSmsPerIp', k.ip],
+          ['mfaSmsPerPending', who.pending],
+          ['mfaSmsPerAccount', hashEmail(who.account)],
+          ['enrolSmsPerNumber', hashEmail(who.phone)],
+        ],
+        k,
+      )
+    },
   }
 }
 
@@ -126,6 +144,7 @@ export const consumeEmailLink: RateLimits['consumeEmailLink'] = (who) => getRate
 export const consumeNewPassword: RateLimits['consumeNewPassword'] = (who) => getRateLimits().consumeNewPassword(who)
 export const consumeMfaCode: RateLimits['consumeMfaCode'] = (who) => getRateLimits().consumeMfaCode(who)
 export const consumeMfaSms: RateLimits['consumeMfaSms'] = (who) => getRateLimits().consumeMfaSms(who)
+export const consumeEnrolSms: RateLimits['consumeEnrolSms'] = (who) => getRateLimits().consumeEnrolSms(who)
 
 /** At shutdown: closes the Redis connection, if any was opened. */
 export async function closeRateLimits(): Promise<void> {
