@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { BUDGETS, PAGES, kb, measurePages, staticFiles, type PageSize } from '../support/page-size'
+import { BUDGETS, PAGES, SIGNED_IN_PAGES, kb, measurePage, measurePages, staticFiles, type PageSize } from '../support/page-size'
+import { BrowserClient } from '../support/browser-client'
+import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { SERVER_ENTRY, startPortal, type Portal } from '../../dev/portal'
 
 /**
@@ -29,6 +31,22 @@ beforeAll(async () => {
       SENTRY_DSN: 'http://publickey@127.0.0.1:9/1',
     })
     for (const page of await measurePages(portal.url)) pages.set(page.path, page)
+    // A verified account, signed in and confirmed ("Confirm it's you"), for the account pages.
+    const admin = emulatorAdmin(emu)
+    const email = uniqueEmail('page-size')
+    const password = 'Page-Size-Pass-2026'
+    await admin.verifyEmail((await admin.createUser(email, password)).localId)
+    const browser = new BrowserClient(portal.url)
+    await browser.post('/?index', { email, password })
+    for (const path of SIGNED_IN_PAGES) {
+      const confirm = `/account/confirm?${new URLSearchParams({ next: path })}`
+      await browser.post(confirm, { password }, confirm)
+      const cookie = [...browser.jar].map(([name, value]) => `${name}=${value}`).join('; ')
+      const page = await measurePage(portal.url, path, cookie)
+      // Not the sign-in or confirmation page it would redirect to.
+      if (page.status !== 200) throw new Error(`${path} answered ${page.status}`)
+      pages.set(path, page)
+    }
   } catch (error) {
     setupError = error as Error
   }
@@ -43,7 +61,7 @@ function measured(path: string): PageSize {
 const figures = (page: PageSize, kind: 'css' | 'js') =>
   page[kind].map((r) => `${new URL(r.url).pathname} ${kb(r.gzip)} KB`).join(', ')
 
-describe.each(PAGES)('a first visit to %s (gzip)', (path) => {
+describe.each([...PAGES, ...SIGNED_IN_PAGES])('a first visit to %s (gzip)', (path) => {
   const page = () => measured(path)
 
   it(`sends HTML under ${kb(BUDGETS.html)} KB`, () => {

@@ -21,6 +21,8 @@ export const KB = 1024
  */
 export const BUDGETS = { html: 12 * KB, css: 10 * KB, js: 131 * KB, file: 20 * KB } as const
 export const PAGES = ['/', '/forgot-password', '/new-password'] as const
+/** Pages measured signed in (and confirmed), under the same budgets: the phone's number form (ADR 042). */
+export const SIGNED_IN_PAGES = ['/account/second-factor/phone'] as const
 
 export interface Resource {
   url: string
@@ -55,8 +57,11 @@ function measure(url: string, body: Buffer): Resource {
   return { url, bytes: body.length, gzip: gzipSync(body, { level: 9 }).length }
 }
 
-async function fetchBody(url: string): Promise<{ status: number; body: Buffer }> {
-  const res = await fetch(url, { headers: { 'Accept-Language': 'fr-FR,fr;q=0.9' } })
+async function fetchBody(url: string, cookie?: string): Promise<{ status: number; body: Buffer }> {
+  const res = await fetch(url, {
+    redirect: 'manual',
+    headers: { 'Accept-Language': 'fr-FR,fr;q=0.9', ...(cookie ? { Cookie: cookie } : {}) },
+  })
   return { status: res.status, body: Buffer.from(await res.arrayBuffer()) }
 }
 
@@ -81,13 +86,13 @@ function importsOf(code: string, dynamic: boolean): string[] {
 }
 
 /**
- * Measures one page as a first visit (no cookies): the stylesheets it links, and every script the
+ * Measures one page as a first visit (no cookies, or a signed-in browser's `cookie`): the stylesheets it links, and every script the
  * browser runs at load. React Router lists them as modulepreload links and in its inline module script;
  * the chunks' own static imports are followed too, in case a preload link is ever missing.
  */
-export async function measurePage(origin: string, pagePath: string): Promise<PageSize> {
+export async function measurePage(origin: string, pagePath: string, cookie?: string): Promise<PageSize> {
   const pageUrl = new URL(pagePath, origin).href
-  const page = await fetchBody(pageUrl)
+  const page = await fetchBody(pageUrl, cookie)
   const html = page.body.toString('utf8')
 
   const links = tags(html, 'link')
