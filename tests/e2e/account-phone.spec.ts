@@ -1,13 +1,15 @@
 import type { Page } from '@playwright/test'
 import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import type { Portal } from '../../dev/portal'
+import { startPortal, type Portal } from '../../dev/portal'
+import { startRevertIdentity, type RevertIdentity } from '../support/revert-identity'
 import { expect, ownPortal, test as base } from './fixtures'
 
 /**
  * Adding a phone as a second factor (ADR 042), against the emulator (SMS codes from its
  * verification-codes endpoint): signed in, "Confirm it's you", a bad number (kept, with its
  * message), "Send code", a wrong code, the right one, "Add"; then the next sign-in asks for an SMS
- * code. A portal of its own with room in the limits, so that every run starts fresh.
+ * code. A portal of its own with room in the limits, so that every run starts fresh. The emailed
+ * undo (revertSecondFactorAddition) comes from a loopback in front of the emulator, which sends none.
  */
 
 const PASSWORD = 'Correct-Horse-42'
@@ -214,4 +216,57 @@ test('en français : une adresse non vérifiée est indiquée', async ({ page, a
   await page.getByRole('button', { name: l.signIn }).click()
   await expect(page.getByText(l.needsVerified)).toBeVisible()
   await expect(page.getByRole('button', { name: l.sendVerification })).toBeVisible()
+})
+
+const revertTest = base.extend<object, { revert: { identity: RevertIdentity; portal: Portal } }>({
+  revert: [
+    async ({}, use) => {
+      const identity = await startRevertIdentity(process.env.EMULATOR_ORIGIN!, process.env.EMULATOR_PROJECT_ID!)
+      const portal = await startPortal({
+        FIREBASE_AUTH_EMULATOR_HOST: identity.host,
+        FIREBASE_PROJECT_ID: process.env.EMULATOR_PROJECT_ID!,
+        RATE_LIMIT_SIGNIN_PER_IP: '10000',
+        RATE_LIMIT_MFA_SMS_PER_IP: '10000',
+      })
+      await use({ identity, portal })
+      await portal.stop()
+      await identity.close()
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ revert }, use) => use(revert.portal.url),
+})
+
+revertTest.describe('in English', () => {
+  revertTest.use({ locale: 'en-US' })
+
+  revertTest(
+    'the emailed revertSecondFactorAddition link removes the phone just added: the next sign-in asks for no code',
+    async ({ page, admin, revert }) => {
+      const l = LABELS.en
+      const account = await addPhone(page, admin, l)
+      // The emulator emails nothing after an enrolment; the loopback sent the service's email.
+      const emulated = (await admin.oobCodes()).filter(
+        (c) => c.email === account.email && c.requestType === 'REVERT_SECOND_FACTOR_ADDITION',
+      )
+      expect(emulated).toEqual([])
+      const email = revert.identity.sent.find((e) => e.email === account.email)
+      expect(email).toBeDefined()
+
+      await page.goto(
+        `/action?${new URLSearchParams({ mode: 'revertSecondFactorAddition', oobCode: email!.oobCode, apiKey: 'demo-api-key', lang: 'en' })}`,
+      )
+      await expect(page.getByRole('heading', { name: 'Remove the second factor' })).toBeVisible()
+      await page.getByRole('button', { name: 'Continue' }).click()
+      await expect(page.getByText('The second factor has been removed from your account.')).toBeVisible()
+
+      await page.goto('/logout')
+      await page.getByRole('button', { name: l.logout, exact: true }).click()
+      await page.goto('/?redirect=%2Faccount')
+      await page.getByLabel(l.email, { exact: true }).fill(account.email)
+      await page.getByLabel(l.password, { exact: true }).fill(PASSWORD)
+      await page.getByRole('button', { name: l.signIn }).click()
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
+    },
+  )
 })
