@@ -41,8 +41,7 @@ const LABELS = {
     title: 'Add a phone number',
     phone: 'Phone number',
     send: 'Send code',
-    badNumber:
-      'This is not a phone number in international format. Start with + and the country code, for example +33 6 12 34 56 78.',
+    badNumber: 'Please enter a phone number in international format.',
     sent: (phone: string) => `We sent a code by SMS to ${phone}.`,
     code: 'Code',
     add: 'Add',
@@ -67,8 +66,7 @@ const LABELS = {
     title: 'Ajouter un numéro de téléphone',
     phone: 'Numéro de téléphone',
     send: 'Envoyer le code',
-    badNumber:
-      'Ce n’est pas un numéro de téléphone au format international. Commencez par + et l’indicatif du pays, par exemple +33 6 12 34 56 78.',
+    badNumber: 'Veuillez saisir un numéro de téléphone au format international.',
     sent: (phone: string) => `Nous avons envoyé un code par SMS au ${phone}.`,
     code: 'Code',
     add: 'Ajouter',
