@@ -61,8 +61,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!idToken) return confirmFirst(PHONE_PATH)
   const who = { ...user, email: user.email }
   const typed = formText(form, 'phone').slice(0, 64)
+  // "Resend code" and "Use another number" name their intent; the two main forms are told apart by
+  // their field, without a hidden intent (SubmitButton shows its pending label only then).
   const outcome =
-    intent === 'add'
+    form.has('code')
       ? await addPhone(request, who, idToken, formText(form, 'code').slice(0, 32), context)
       : await sendCode(
           request,
@@ -140,7 +142,6 @@ function NumberStep({ captcha, result }: { captcha: CaptchaSettings | null; resu
       <p className="subtitle">{t('phoneEnrolment.intro')}</p>
       {captcha ? <NeedsJs /> : null}
       <SecureForm ref={formRef} className="stack" noValidate onSubmit={onSubmit}>
-        <input type="hidden" name="intent" value="send" />
         <Field
           label={t('phoneEnrolment.phone')}
           name="phone"
@@ -195,7 +196,6 @@ function CodeStep({
         {t('mfa.smsSent', { phone })}
       </p>
       <SecureForm ref={formRef} className="stack" noValidate>
-        <input type="hidden" name="intent" value="add" />
         <Field
           inputRef={codeRef}
           label={t('phoneEnrolment.code')}

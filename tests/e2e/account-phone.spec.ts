@@ -151,10 +151,16 @@ async function addPhone(page: Page, admin: Admin, l: Labels) {
   return { email, phone }
 }
 
-/** Signs out, then in again: the new factor is asked for, and its SMS code accepted. */
-async function signInWithCode(page: Page, admin: Admin, l: Labels, account: { email: string; phone: string }) {
+/** "Log out", waiting for the page to say it is done (with JavaScript the post is a fetch). */
+async function logOut(page: Page, l: Labels) {
   await page.goto('/logout')
   await page.getByRole('button', { name: l.logout, exact: true }).click()
+  await expect(page.getByRole('status')).toBeVisible()
+}
+
+/** Signs out, then in again: the new factor is asked for, and its SMS code accepted. */
+async function signInWithCode(page: Page, admin: Admin, l: Labels, account: { email: string; phone: string }) {
+  await logOut(page, l)
   const sent = (await admin.verificationCodes()).filter((c) => c.phoneNumber === account.phone).length
   await page.goto('/?redirect=%2Faccount')
   await page.getByLabel(l.email, { exact: true }).fill(account.email)
@@ -258,8 +264,7 @@ revertTest.describe('in English', () => {
       await page.getByRole('button', { name: 'Continue' }).click()
       await expect(page.getByText('The second factor has been removed from your account.')).toBeVisible()
 
-      await page.goto('/logout')
-      await page.getByRole('button', { name: l.logout, exact: true }).click()
+      await logOut(page, l)
       await page.goto('/?redirect=%2Faccount')
       await page.getByLabel(l.email, { exact: true }).fill(account.email)
       await page.getByLabel(l.password, { exact: true }).fill(PASSWORD)

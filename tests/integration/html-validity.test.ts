@@ -130,13 +130,13 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   const confirmPhone = `/account/confirm?next=${encodeURIComponent(phonePage)}`
   expect((await adder.post(confirmPhone, { password: PASSWORD }, confirmPhone)).headers.get('location')).toBe(phonePage)
   await keep('phone-number', await adder.get(phonePage), 200)
-  await keep('phone-bad-number', await adder.post(phonePage, { intent: 'send', phone: '06 12' }, phonePage), 400)
+  await keep('phone-bad-number', await adder.post(phonePage, { phone: '06 12' }, phonePage), 400)
   const number = phone(3)
-  expect((await adder.post(phonePage, { intent: 'send', phone: number }, phonePage)).headers.get('location')).toBe(phonePage)
+  expect((await adder.post(phonePage, { phone: number }, phonePage)).headers.get('location')).toBe(phonePage)
   await keep('phone-code', await adder.get(phonePage), 200)
   const enrolCode = (await admin.lastSmsCode(number))!
   const wrongEnrolCode = `${enrolCode.slice(0, 5)}${(Number(enrolCode[5]) + 1) % 10}`
-  await keep('phone-wrong-code', await adder.post(phonePage, { intent: 'add', code: wrongEnrolCode }, phonePage), 400)
+  await keep('phone-wrong-code', await adder.post(phonePage, { code: wrongEnrolCode }, phonePage), 400)
   await keep('phone-resend-wait', await adder.post(phonePage, { intent: 'resend' }, phonePage), 429)
   return pages
 }

@@ -48,26 +48,26 @@ describe('SMS codes to a number being added', () => {
     const phone = `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
     for (let i = 0; i < 3; i++) {
       const client = await onPhonePage(`198.51.100.${60 + i}`, 'en')
-      const sent = await client.post(PHONE_PATH, { intent: 'send', phone }, { remember: true })
+      const sent = await client.post(PHONE_PATH, { phone }, { remember: true })
       expect(sent.status).toBe(303)
       expect(sent.headers.get('location')).toBe(PHONE_PATH)
     }
     expect(await codesTo(phone)).toBe(3)
 
-    const english = await (await onPhonePage('198.51.100.70', 'en')).post(PHONE_PATH, { intent: 'send', phone })
+    const english = await (await onPhonePage('198.51.100.70', 'en')).post(PHONE_PATH, { phone })
     expect(english.status).toBe(429)
     expect(english.html).toContain('Too many attempts. Please try again later.')
     // What was typed stays in the field.
     expect(english.html).toContain(`value="${phone}"`)
 
-    const french = await (await onPhonePage('198.51.100.71', 'fr')).post(PHONE_PATH, { intent: 'send', phone })
+    const french = await (await onPhonePage('198.51.100.71', 'fr')).post(PHONE_PATH, { phone })
     expect(french.status).toBe(429)
     expect(french.html).toContain('Trop de tentatives. Veuillez réessayer plus tard.')
     expect(await codesTo(phone)).toBe(3)
 
     // Another number from the same accounts' clients is not held back by this one.
     const other = `+1556${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
-    const elsewhere = await (await onPhonePage('198.51.100.72', 'en')).post(PHONE_PATH, { intent: 'send', phone: other })
+    const elsewhere = await (await onPhonePage('198.51.100.72', 'en')).post(PHONE_PATH, { phone: other })
     expect(elsewhere.status).toBe(303)
   })
 })
