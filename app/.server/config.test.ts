@@ -92,6 +92,7 @@ describe('configuration', () => {
       resetPerDevice: 3,
       enrolPerIp: 20,
       enrolPerAccount: 10,
+      enrolSmsPerNumber: 3,
     })
     expect(defaults.ok && defaults.config.rateLimitMemoryMaxKeys).toBe(100_000)
     expect(parseConfig({ RATE_LIMIT_MEMORY_MAX_KEYS: '10' })).toEqual({

@@ -67,6 +67,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       resetPerDevice: env.RATE_LIMIT_RESET_PER_DEVICE,
       enrolPerIp: env.RATE_LIMIT_ENROL_PER_IP,
       enrolPerAccount: env.RATE_LIMIT_ENROL_PER_ACCOUNT,
+      enrolSmsPerNumber: env.RATE_LIMIT_ENROL_SMS_PER_NUMBER,
     },
     /** Most rate-limit counters held in memory (ADR 027). */
     rateLimitMemoryMaxKeys: env.RATE_LIMIT_MEMORY_MAX_KEYS,

@@ -87,6 +87,14 @@ export const COOKIES = {
     maxAge: 10 * 60,
     sealedAs: 'mfa-pending',
   },
+  phoneEnrolment: {
+    ...FLOW,
+    base: 'phone_enrolment',
+    purpose:
+      'a phone being added as a second factor: its number, SMS session and when the code went, as long as the identity service keeps the session (app/.server/auth/phone-enrolment.ts, ADR 042)',
+    maxAge: 10 * 60,
+    sealedAs: 'phone-enrolment',
+  },
   emailLink: {
     ...FLOW,
     base: 'email_link',

@@ -3,7 +3,7 @@
  * action names are the ones Firebase's own SDK binds its tokens to: the service refuses a token
  * made for another action (INVALID_RECAPTCHA_ACTION).
  */
-export type CaptchaAction = 'signInWithPassword' | 'getOobCode' | 'mfaSmsSignIn'
+export type CaptchaAction = 'signInWithPassword' | 'getOobCode' | 'mfaSmsSignIn' | 'mfaSmsEnrollment'
 
 /** What a page needs to get tokens: the site key and the script's URL (`…/enterprise.js?render=SITE_KEY`). */
 export interface CaptchaSettings {

@@ -81,6 +81,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 const DONE: Partial<Record<string, TranslationKey>> = {
   password: 'account.passwordChanged',
   'totp-added': 'secondFactors.totpAdded',
+  'phone-added': 'phoneEnrolment.added',
   'factor-removed': 'secondFactors.removed',
 }
 

@@ -8,11 +8,12 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from 'react-router'
-import { useEffect, useId, useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaToken } from '~/components/captcha'
 import { useFactorLabel } from '~/components/factor-label'
 import { Field, FormAlert, SubmitButton } from '~/components/forms'
+import { ResendForm } from '~/components/resend-code'
 import { SecureForm } from '~/components/secure-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
@@ -176,52 +177,6 @@ function CodeStep({
         </SecureForm>
       ) : null}
     </>
-  )
-}
-
-/**
- * 'Resend code', lighter than 'Verify'. During its cooldown it is marked unavailable and says how
- * long is left: the server's figure, counted down each second with JavaScript. Without JavaScript
- * the figure is the page's and the button still posts: the server sends, or asks to wait.
- */
-function ResendForm({ resendIn }: { resendIn: number }) {
-  const { t } = useTranslation()
-  const waitId = useId()
-  const [left, setLeft] = useState(resendIn)
-  useEffect(() => {
-    setLeft(resendIn)
-    if (resendIn <= 0) return
-    const end = Date.now() + resendIn * 1000
-    const timer = setInterval(() => {
-      const rest = Math.max(0, Math.ceil((end - Date.now()) / 1000))
-      setLeft(rest)
-      if (rest === 0) clearInterval(timer)
-    }, 1000)
-    return () => clearInterval(timer)
-  }, [resendIn])
-  const waiting = left > 0
-  return (
-    <SecureForm className="stack resend">
-      <button
-        type="submit"
-        name="intent"
-        value="resend"
-        className="button-text"
-        aria-disabled={waiting || undefined}
-        aria-describedby={waiting ? waitId : undefined}
-        onClick={(event) => {
-          if (waiting) event.preventDefault()
-        }}
-      >
-        {t('mfa.resend')}
-      </button>
-      {/* Not a live region: a figure read out every second would drown the page; the button's description has it. */}
-      {waiting ? (
-        <p id={waitId} className="resend-wait">
-          {t('mfa.resendIn', { seconds: left })}
-        </p>
-      ) : null}
-    </SecureForm>
   )
 }
 

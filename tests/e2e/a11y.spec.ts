@@ -150,6 +150,43 @@ test.describe('every page and state is accessible, light and dark', () => {
     await expectNoViolations(page, 'second-factor chooser (en)')
   })
 
+  test('adding a phone: unverified address, the number and a bad one, the code step and a wrong code, in French and English', async ({
+    page,
+    admin,
+  }) => {
+    const email = uniqueEmail('a11y-phone')
+    const { localId } = await admin.createUser(email, PASSWORD)
+    await page.goto('/?redirect=%2Faccount%2Fsecond-factor%2Fphone')
+    await page.getByLabel('Adresse électronique').fill(email)
+    await page.getByLabel('Mot de passe').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Se connecter' }).click()
+    await expect(page.getByRole('button', { name: 'Vérifier l’adresse' })).toBeVisible()
+    await expectNoViolations(page, 'phone, unverified address')
+    await admin.verifyEmail(localId)
+    await page.goto('/account/second-factor/phone')
+    await page.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD)
+    await page.getByRole('button', { name: 'Continuer' }).click()
+    await expect(page.getByLabel('Numéro de téléphone')).toBeVisible()
+    await expectNoViolations(page, 'phone number')
+    await page.getByLabel('Numéro de téléphone').fill('06 12')
+    await page.getByRole('button', { name: 'Envoyer le code' }).click()
+    await expect(page.getByLabel('Numéro de téléphone')).toHaveAttribute('aria-invalid', 'true')
+    await expectNoViolations(page, 'phone number, bad number')
+    const phone = `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
+    await page.getByLabel('Numéro de téléphone').fill(phone)
+    await page.getByRole('button', { name: 'Envoyer le code' }).click()
+    await expect(page.getByLabel('Code', { exact: true })).toBeVisible()
+    await expectNoViolations(page, 'phone code, resend wait')
+    const code = (await admin.lastSmsCode(phone))!
+    await page.getByLabel('Code', { exact: true }).fill(`${code.slice(0, 5)}${(Number(code[5]) + 1) % 10}`)
+    await page.getByRole('button', { name: 'Ajouter', exact: true }).click()
+    await expect(page.getByLabel('Code', { exact: true })).toHaveAttribute('aria-invalid', 'true')
+    await expectNoViolations(page, 'phone code, wrong code')
+    await page.getByRole('button', { name: 'English' }).click()
+    await expect(page.getByRole('heading', { name: 'Add a phone number' })).toBeVisible()
+    await expectNoViolations(page, 'phone code (en)')
+  })
+
   test('forgot password, new password, invalid link, emailed-link guard', async ({ page }) => {
     await page.goto('/forgot-password')
     await expectNoViolations(page, 'forgot password')

@@ -176,6 +176,27 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   pages.set(`${language}-account-totp-added`, accountPage)
   const factor = /name="factor" value="([^"]+)"/.exec(accountPage)![1]!
   await keep('remove-last-factor', await owner.get(`/account/second-factor/remove?factor=${factor}`), 200)
+
+  // Adding a phone (ADR 042): an unverified address, the number, a bad one, the code, a wrong one, the resend wait.
+  const phonePage = '/account/second-factor/phone'
+  const phoneEmail = uniqueEmail(`html-phone-${language}`)
+  const phoneUser = await admin.createUser(phoneEmail, PASSWORD)
+  const adder = new BrowserClient(portal.url)
+  adder.plant('i18n_redirected', language)
+  expect((await adder.post('/?index', { email: phoneEmail, password: PASSWORD })).status).toBe(303)
+  await keep('phone-unverified', await adder.get(phonePage), 200)
+  await admin.verifyEmail(phoneUser.localId)
+  const confirmPhone = `/account/confirm?next=${encodeURIComponent(phonePage)}`
+  expect((await adder.post(confirmPhone, { password: PASSWORD }, confirmPhone)).headers.get('location')).toBe(phonePage)
+  await keep('phone-number', await adder.get(phonePage), 200)
+  await keep('phone-bad-number', await adder.post(phonePage, { phone: '06 12' }, phonePage), 400)
+  const number = phone(3)
+  expect((await adder.post(phonePage, { phone: number }, phonePage)).headers.get('location')).toBe(phonePage)
+  await keep('phone-code', await adder.get(phonePage), 200)
+  const enrolCode = (await admin.lastSmsCode(number))!
+  const wrongEnrolCode = `${enrolCode.slice(0, 5)}${(Number(enrolCode[5]) + 1) % 10}`
+  await keep('phone-wrong-code', await adder.post(phonePage, { code: wrongEnrolCode }, phonePage), 400)
+  await keep('phone-resend-wait', await adder.post(phonePage, { intent: 'resend' }, phonePage), 429)
   return pages
 }
 
@@ -196,7 +217,7 @@ it('every page state is valid HTML in both languages (Nu Html Checker)', { timeo
       files.push(file)
     }
   }
-  expect(files.length).toBe(92)
+  expect(files.length).toBe(104)
   const { stderr } = await promisify(execFile)('java', ['-jar', vnuJar, '--format', 'json', '--exit-zero-always', ...files], {
     maxBuffer: 64 * 1024 * 1024,
   })

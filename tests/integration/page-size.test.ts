@@ -80,6 +80,8 @@ async function measureSignedIn() {
     const secret =
       /<code>([A-Z2-7 ]+)<\/code>/.exec(await (await browser.get(totp)).text())?.[1]?.replace(/ /g, '') ?? ''
     pages.set(totp, await measurePage(own.url, totp, cookie()))
+    const phone = '/account/second-factor/phone'
+    pages.set(phone, await measurePage(own.url, phone, cookie()))
     await browser.post(totp, { code: totpCode(secret) }, totp)
     pages.set('/account', await measurePage(own.url, '/account', cookie()))
     const factor = /name="factor" value="([^"]+)"/.exec(await (await browser.get('/account')).text())?.[1] ?? ''
@@ -92,7 +94,10 @@ async function measureSignedIn() {
 
 function measured(path: string): PageSize {
   if (setupError) throw new Error(`page-size: could not measure the pages: ${setupError.message}`)
-  return pages.get(path)!
+  const page = pages.get(path)!
+  // The page itself, not the sign-in or confirmation page it would redirect to.
+  expect(page.status, path).toBe(page.path === '/new-password' ? 400 : 200)
+  return page
 }
 
 const figures = (page: PageSize, kind: 'css' | 'js') =>

@@ -29,7 +29,7 @@ export async function browser(base: string, ip: string) {
       if (!csrf) throw new Error(`no CSRF token on ${page} (${res.status})`)
       return self
     },
-    /** POSTs a form with the current cookies; `remember` keeps what it sets. */
+    /** POSTs a form with the current cookies; `remember` keeps what it sets; `html` is the answer's text. */
     async post(action: string, fields: Record<string, string>, { at = base, remember = false } = {}) {
       const res = await fetch(`${at}${action}`, {
         method: 'POST',
@@ -37,9 +37,10 @@ export async function browser(base: string, ip: string) {
         headers: { ...headers(), Origin: at },
         body: new URLSearchParams({ csrf, ...fields }),
       })
-      await res.arrayBuffer()
+      const html = await res.text()
       if (remember) keep(res)
-      return res
+      // The page the portal answered (an error's message), its body being read already.
+      return Object.assign(res, { html })
     },
     signIn(email: string, password: string, options: { at?: string; remember?: boolean } = {}) {
       return self.post('/?index', { email, password }, options)

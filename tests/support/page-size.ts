@@ -21,8 +21,8 @@ export const KB = 1024
  */
 export const BUDGETS = { html: 12 * KB, css: 10 * KB, js: 130 * KB, file: 20 * KB } as const
 export const PAGES = ['/', '/forgot-password', '/new-password'] as const
-/** Signed-in pages measured with the budgets too: the second factors' (the QR code is inline SVG). */
-export const SIGNED_IN_PAGES = ['/account', '/account/second-factor/totp', '/account/second-factor/remove'] as const
+/** Pages measured signed in (and confirmed), under the same budgets: the second factors' (the QR code is inline SVG; ADR 041, 042). */
+export const SIGNED_IN_PAGES = ['/account', '/account/second-factor/totp', '/account/second-factor/remove', '/account/second-factor/phone'] as const
 
 export interface Resource {
   url: string
@@ -58,7 +58,10 @@ function measure(url: string, body: Buffer): Resource {
 }
 
 async function fetchBody(url: string, cookie?: string): Promise<{ status: number; body: Buffer }> {
-  const res = await fetch(url, { headers: { 'Accept-Language': 'fr-FR,fr;q=0.9', ...(cookie ? { Cookie: cookie } : {}) } })
+  const res = await fetch(url, {
+    redirect: 'manual',
+    headers: { 'Accept-Language': 'fr-FR,fr;q=0.9', ...(cookie ? { Cookie: cookie } : {}) },
+  })
   return { status: res.status, body: Buffer.from(await res.arrayBuffer()) }
 }
 

@@ -22,6 +22,7 @@ export const limits = {
   resetPerDevice: 2,
   enrolPerIp: 4,
   enrolPerAccount: 3,
+  enrolSmsPerNumber: 2,
 }
 
 export const alice = { ip: '203.0.113.7', email: 'Alice@Example.com' }

@@ -58,6 +58,9 @@ const expectedServiceErrors: Array<[string, AuthCode]> = [
   ['INVALID_MFA_PENDING_CREDENTIAL', 'auth/invalid-multi-factor-session'],
   ['MISSING_MFA_PENDING_CREDENTIAL', 'auth/missing-multi-factor-session'],
   ['MFA_ENROLLMENT_NOT_FOUND', 'auth/multi-factor-info-not-found'],
+  ['INVALID_PHONE_NUMBER', 'auth/invalid-phone-number'],
+  ['SECOND_FACTOR_EXISTS', 'auth/second-factor-already-in-use'],
+  ['UNVERIFIED_EMAIL', 'auth/unverified-email'],
   ['MISSING_MFA_ENROLLMENT_ID', 'auth/missing-multi-factor-info'],
 ]
 
@@ -105,6 +108,9 @@ const expectedKeys: Array<[AuthCode, MessageKey]> = [
   ['auth/missing-multi-factor-session', 'mfa.sessionInvalid'],
   ['auth/multi-factor-info-not-found', 'mfa.sessionInvalid'],
   ['auth/missing-multi-factor-info', 'mfa.sessionInvalid'],
+  ['auth/invalid-phone-number', 'phoneEnrolment.badNumber'],
+  ['auth/second-factor-already-in-use', 'phoneEnrolment.exists'],
+  ['auth/unverified-email', 'phoneEnrolment.needsVerified'],
 ]
 
 const ALLOWED_KEYS = [
@@ -124,6 +130,9 @@ const ALLOWED_KEYS = [
   'mfa.codeRequired',
   'mfa.expired',
   'mfa.sessionInvalid',
+  'phoneEnrolment.badNumber',
+  'phoneEnrolment.exists',
+  'phoneEnrolment.needsVerified',
 ]
 
 describe('service messages → auth codes', () => {

@@ -72,6 +72,10 @@ export const SERVICE_ERRORS = {
   MISSING_MFA_PENDING_CREDENTIAL: 'auth/missing-multi-factor-session',
   MFA_ENROLLMENT_NOT_FOUND: 'auth/multi-factor-info-not-found',
   MISSING_MFA_ENROLLMENT_ID: 'auth/missing-multi-factor-info',
+  // Adding a phone factor (v2/accounts/mfaEnrollment:start and :finalize).
+  INVALID_PHONE_NUMBER: 'auth/invalid-phone-number',
+  SECOND_FACTOR_EXISTS: 'auth/second-factor-already-in-use',
+  UNVERIFIED_EMAIL: 'auth/unverified-email',
 } as const satisfies Record<string, AuthCode>
 
 export type ServiceError = keyof typeof SERVICE_ERRORS

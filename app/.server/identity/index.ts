@@ -3,6 +3,7 @@ import { logger } from '~/.server/ops/logger'
 import { accountCalls } from './accounts'
 import { mfaCalls } from './mfa'
 import { mfaEnrollmentCalls } from './mfa-enrollment'
+import { phoneEnrollmentCalls } from './phone-enrollment'
 import { projectCalls } from './project'
 import { providerCalls } from './providers'
 import { signedInCalls } from './signed-in'
@@ -22,6 +23,7 @@ export function createIdentityClient(options: IdentityClientOptions) {
     ...providerCalls(call),
     ...mfaCalls(call),
     ...mfaEnrollmentCalls(call),
+    ...phoneEnrollmentCalls(call),
     ...projectCalls(call, options),
     /** Runs other work that reaches the service (firebase-admin) under this client's bound and time-out. */
     bounded,

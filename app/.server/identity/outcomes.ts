@@ -75,6 +75,10 @@ export const OUTCOMES = {
   'auth/missing-multi-factor-session': mfaSessionInvalid,
   'auth/multi-factor-info-not-found': mfaSessionInvalid,
   'auth/missing-multi-factor-info': mfaSessionInvalid,
+  // Adding a phone factor: what the visitor can correct, on the phone page (ADR 042).
+  'auth/invalid-phone-number': { key: 'phoneEnrolment.badNumber', status: 400, group: 'input' },
+  'auth/second-factor-already-in-use': { key: 'phoneEnrolment.exists', status: 400, group: 'input' },
+  'auth/unverified-email': { key: 'phoneEnrolment.needsVerified', status: 400, group: 'input' },
   'auth/expired-action-code': link,
   'auth/invalid-action-code': link,
   'auth/weak-password': { key: 'error.weakPassword', status: 400, group: 'input' },

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import type { CaptchaAction } from '~/lib/recaptcha'
 import { version } from '../../../package.json'
 
 /** The commit the build was made from (vite.config.ts), when git could tell. */
@@ -46,7 +47,7 @@ function createMetrics() {
     ),
     captcha: counter(
       'portal_captcha_total',
-      "Calls protected by reCAPTCHA Enterprise, by action (signInWithPassword, getOobCode, mfaSmsSignIn) and outcome: 'passed', 'refused' (a token the service refused), 'missing' (none sent, one demanded), 'absent' (none sent, none needed).",
+      "Calls protected by reCAPTCHA Enterprise, by action (signInWithPassword, getOobCode, mfaSmsSignIn, mfaSmsEnrollment) and outcome: 'passed', 'refused' (a token the service refused), 'missing' (none sent, one demanded), 'absent' (none sent, none needed).",
       ['action', 'outcome'],
     ),
     secondFactor: counter(
@@ -176,7 +177,7 @@ export function recordPageShell(outcome: 'hit' | 'miss'): void {
 }
 
 export function recordCaptcha(
-  action: 'signInWithPassword' | 'getOobCode' | 'mfaSmsSignIn',
+  action: CaptchaAction,
   outcome: 'passed' | 'refused' | 'missing' | 'absent',
 ): void {
   metrics.captcha.inc({ action, outcome })

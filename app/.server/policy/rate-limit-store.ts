@@ -47,6 +47,8 @@ export const WINDOWS = {
   enrolPerIp: 60 * 60,
   /** Second factors started for one account, from all clients. */
   enrolPerAccount: 60 * 60,
+  /** SMS codes sent to one number being added as a second factor, from every account (no SMS pumping, ADR 042). */
+  enrolSmsPerNumber: 60 * 60,
 } as const
 
 /** The limiters counted per client address: the only counters the memory bound may evict. */

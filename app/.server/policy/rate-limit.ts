@@ -42,6 +42,11 @@ export interface RateLimits {
    * account. Its codes then count in consumeMfaCode, the enrolment session as `pending`.
    */
   consumeEnrolStart(who: Who & { account: string }): Promise<Attempt>
+  /**
+   * An SMS code sent to a phone being added (ADR 042): per client, per enrolment (`pending`), per
+   * account, and per number from every account. Its codes count in consumeMfaCode.
+   */
+  consumeEnrolSms(who: MfaWho & { phone: string }): Promise<Attempt>
   /** The Redis connection, null in memory mode (for readiness checks and tests). */
   readonly redis: LimiterStore['redis']
   memoryKeys: LimiterStore['memoryKeys']
@@ -120,6 +125,19 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
         k,
       )
     },
+
+    consumeEnrolSms(who) {
+      const k = keys(who)
+      return take(
+        [
+          ['mfaSmsPerIp', k.ip],
+          ['mfaSmsPerPending', who.pending],
+          ['mfaSmsPerAccount', hashEmail(who.account)],
+          ['enrolSmsPerNumber', hashEmail(who.phone)],
+        ],
+        k,
+      )
+    },
   }
 }
 
@@ -143,6 +161,7 @@ export const consumeNewPassword: RateLimits['consumeNewPassword'] = (who) => get
 export const consumeMfaCode: RateLimits['consumeMfaCode'] = (who) => getRateLimits().consumeMfaCode(who)
 export const consumeMfaSms: RateLimits['consumeMfaSms'] = (who) => getRateLimits().consumeMfaSms(who)
 export const consumeEnrolStart: RateLimits['consumeEnrolStart'] = (who) => getRateLimits().consumeEnrolStart(who)
+export const consumeEnrolSms: RateLimits['consumeEnrolSms'] = (who) => getRateLimits().consumeEnrolSms(who)
 
 /** At shutdown: closes the Redis connection, if any was opened. */
 export async function closeRateLimits(): Promise<void> {

@@ -32,6 +32,7 @@ const PROVIDER_OF: Record<CaptchaAction, 'emailPassword' | 'phone'> = {
   signInWithPassword: 'emailPassword',
   getOobCode: 'emailPassword',
   mfaSmsSignIn: 'phone',
+  mfaSmsEnrollment: 'phone',
 }
 
 const state = {

@@ -1,0 +1,59 @@
+import { useEffect, useId, useState, type FormEventHandler, type Ref } from 'react'
+import { useTranslation } from 'react-i18next'
+import { SecureForm } from './secure-form'
+
+/**
+ * 'Resend code', lighter than 'Verify'. During its cooldown it is marked unavailable and says how
+ * long is left: the server's figure, counted down each second with JavaScript. Without JavaScript
+ * the figure is the page's and the button still posts: the server sends, or asks to wait.
+ * It posts `intent=resend` to the page's own action (the sign-in step, the phone enrolment).
+ */
+export function ResendForm({
+  resendIn,
+  onSubmit,
+  formRef,
+}: {
+  resendIn: number
+  /** Where the page protects its SMS with reCAPTCHA: gets the token first (useCaptchaForm). */
+  onSubmit?: FormEventHandler<HTMLFormElement>
+  formRef?: Ref<HTMLFormElement>
+}) {
+  const { t } = useTranslation()
+  const waitId = useId()
+  const [left, setLeft] = useState(resendIn)
+  useEffect(() => {
+    setLeft(resendIn)
+    if (resendIn <= 0) return
+    const end = Date.now() + resendIn * 1000
+    const timer = setInterval(() => {
+      const rest = Math.max(0, Math.ceil((end - Date.now()) / 1000))
+      setLeft(rest)
+      if (rest === 0) clearInterval(timer)
+    }, 1000)
+    return () => clearInterval(timer)
+  }, [resendIn])
+  const waiting = left > 0
+  return (
+    <SecureForm ref={formRef} className="stack resend" onSubmit={onSubmit}>
+      <button
+        type="submit"
+        name="intent"
+        value="resend"
+        className="button-text"
+        aria-disabled={waiting || undefined}
+        aria-describedby={waiting ? waitId : undefined}
+        onClick={(event) => {
+          if (waiting) event.preventDefault()
+        }}
+      >
+        {t('mfa.resend')}
+      </button>
+      {/* Not a live region: a figure read out every second would drown the page; the button's description has it. */}
+      {waiting ? (
+        <p id={waitId} className="resend-wait">
+          {t('mfa.resendIn', { seconds: left })}
+        </p>
+      ) : null}
+    </SecureForm>
+  )
+}

@@ -1,0 +1,227 @@
+import {
+  data,
+  redirect,
+  Link,
+  useActionData,
+  useLoaderData,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from 'react-router'
+import { useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useCaptchaForm } from '~/components/captcha'
+import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { ResendForm } from '~/components/resend-code'
+import { SecureForm } from '~/components/secure-form'
+import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { NOT_INDEXED, pageTitle } from '~/lib/meta'
+import { postedCaptchaToken, type CaptchaSettings } from '~/lib/recaptcha'
+import { formText } from '~/lib/schemas'
+import { confirmFirst, requireSignedIn } from '~/.server/auth/account'
+import { PHONE_PATH, addPhone, clearEnrolment, enrolmentView, sendCode } from '~/.server/auth/phone-enrolment'
+import { readRecentLogin } from '~/.server/auth/recent-login'
+import { readAccount } from '~/.server/auth/session'
+import { guardForm } from '~/.server/policy/form-guard'
+import { captchaSettings } from '~/.server/policy/recaptcha'
+
+export const headers = routeHeaders
+
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'phoneEnrolment.title', NOT_INDEXED)
+
+/**
+ * Adding a phone as a second factor (ADR 042): a verified address and a recent "Confirm it's you"
+ * (ADR 036) first; then the number, "Send code", the SMS code, "Add". The enrolment in progress is
+ * in a cookie sealed to this browser (app/.server/auth/phone-enrolment.ts).
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireSignedIn(request)
+  if (!user.email) throw redirect('/account', { headers: NO_STORE })
+  const account = await readAccount(user.uid).catch(() => {
+    throw data({ reason: 'identity-unavailable' }, { status: 503, headers: NO_STORE })
+  })
+  // The service enrols only verified addresses: say so before asking for a password.
+  if (!account.emailVerified) return data({ step: 'unverified' as const }, { headers: NO_STORE })
+  if (!readRecentLogin(request, user)) throw confirmFirst(PHONE_PATH)
+  const enrolment = enrolmentView(request, user)
+  const captcha = captchaSettings('mfaSmsEnrollment')
+  if (enrolment) return data({ step: 'code' as const, ...enrolment, captcha }, { headers: NO_STORE })
+  return data({ step: 'number' as const, captcha }, { headers: NO_STORE })
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { form } = await guardForm(request, context)
+  const user = await requireSignedIn(request)
+  if (!user.email) return redirect('/account', { status: 303, headers: NO_STORE })
+  const intent = formText(form, 'intent')
+  if (intent === 'another') {
+    return redirect(PHONE_PATH, { status: 303, headers: { ...NO_STORE, 'Set-Cookie': clearEnrolment() } })
+  }
+  const idToken = readRecentLogin(request, user)
+  if (!idToken) return confirmFirst(PHONE_PATH)
+  const who = { ...user, email: user.email }
+  const typed = formText(form, 'phone').slice(0, 64)
+  // "Resend code" and "Use another number" name their intent; the two main forms are told apart by
+  // their field, without a hidden intent (SubmitButton shows its pending label only then).
+  const outcome =
+    form.has('code')
+      ? await addPhone(request, who, idToken, formText(form, 'code').slice(0, 32), context)
+      : await sendCode(
+          request,
+          who,
+          idToken,
+          { phone: intent === 'resend' ? null : typed, captchaResponse: postedCaptchaToken(form) },
+          context,
+        )
+  if (outcome.kind === 'confirm') return confirmFirst(PHONE_PATH)
+  const headers = new Headers(NO_STORE)
+  for (const cookie of outcome.setCookies ?? []) headers.append('Set-Cookie', cookie)
+  if (outcome.kind === 'redirect') return redirect(outcome.location, { status: 303, headers })
+  // What was typed comes back (a number is no secret of the visitor's from themselves); a code never does.
+  return data({ message: outcome.message, field: outcome.field, phone: typed }, { status: outcome.status, headers })
+}
+
+export default function AddPhone() {
+  const { t } = useTranslation()
+  const page = useLoaderData<typeof loader>()
+  const result = useActionData<typeof action>()
+  const alert = result && result.field === null ? result.message : null
+  return (
+    <>
+      <h1>{t('phoneEnrolment.title')}</h1>
+      {alert ? <FormAlert>{t(alert)}</FormAlert> : null}
+      {page.step === 'unverified' ? (
+        <>
+          <p className="subtitle">{t('phoneEnrolment.needsVerified')}</p>
+          {/* The account page's own action: "Confirm it's you" if needed, then the email (ADR 038). */}
+          <SecureForm action="/account" className="stack">
+            <button type="submit" name="intent" value="verify" className="button-primary">
+              {t('account.sendVerification')}
+            </button>
+          </SecureForm>
+        </>
+      ) : page.step === 'number' ? (
+        <NumberStep captcha={page.captcha} result={result} />
+      ) : (
+        <CodeStep phone={page.phone} resendIn={page.resendIn} captcha={page.captcha} result={result} />
+      )}
+      <p className="links">
+        <Link to="/account">{t('account.back')}</Link>
+      </p>
+    </>
+  )
+}
+
+type Result = ReturnType<typeof useActionData<typeof action>>
+
+/** The check runs on submit, for the action mfaSmsEnrollment (ADR 020); without JavaScript the button waits for it. */
+function useSmsCaptcha(form: React.RefObject<HTMLFormElement | null>, captcha: CaptchaSettings | null) {
+  const { onSubmit } = useCaptchaForm({ form, settings: captcha, result: undefined, actionFor: () => 'mfaSmsEnrollment' })
+  const [hydrated, setHydrated] = useState(false)
+  useEffect(() => setHydrated(true), [])
+  return { onSubmit, blocked: captcha !== null && !hydrated }
+}
+
+function NeedsJs() {
+  const { t } = useTranslation()
+  return (
+    <noscript>
+      <p className="alert alert-error">{t('phoneEnrolment.needsJs')}</p>
+    </noscript>
+  )
+}
+
+function NumberStep({ captcha, result }: { captcha: CaptchaSettings | null; result: Result }) {
+  const { t } = useTranslation()
+  const formRef = useRef<HTMLFormElement>(null)
+  const { onSubmit, blocked } = useSmsCaptcha(formRef, captcha)
+  useAfterSubmission(formRef, result)
+  const error = result?.field === 'phone' ? t(result.message) : null
+  return (
+    <>
+      <p className="subtitle">{t('phoneEnrolment.intro')}</p>
+      {captcha ? <NeedsJs /> : null}
+      <SecureForm ref={formRef} className="stack" noValidate onSubmit={onSubmit}>
+        <Field
+          label={t('phoneEnrolment.phone')}
+          name="phone"
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          maxLength={64}
+          required
+          defaultValue={result?.phone ?? ''}
+          error={error}
+          hint={t('phoneEnrolment.phoneHint')}
+        />
+        {blocked ? (
+          <button type="submit" className="button-primary" disabled>
+            {t('mfa.send')}
+          </button>
+        ) : (
+          <SubmitButton pendingLabel={t('phoneEnrolment.sending')}>{t('mfa.send')}</SubmitButton>
+        )}
+      </SecureForm>
+    </>
+  )
+}
+
+function CodeStep({
+  phone,
+  resendIn,
+  captcha,
+  result,
+}: {
+  phone: string
+  resendIn: number
+  captcha: CaptchaSettings | null
+  result: Result
+}) {
+  const { t } = useTranslation()
+  const formRef = useRef<HTMLFormElement>(null)
+  const codeRef = useRef<HTMLInputElement>(null)
+  const resendRef = useRef<HTMLFormElement>(null)
+  const { onSubmit } = useSmsCaptcha(resendRef, captcha)
+  const error = result?.field === 'code' ? t(result.message) : null
+  useEffect(() => {
+    // After a wrong code the field is emptied for the next one, and focused with its message.
+    if (result && codeRef.current) {
+      codeRef.current.value = ''
+      codeRef.current.focus()
+    }
+  }, [result])
+  return (
+    <>
+      <p className="subtitle" data-personal>
+        {t('mfa.smsSent', { phone })}
+      </p>
+      <SecureForm ref={formRef} className="stack" noValidate>
+        <Field
+          inputRef={codeRef}
+          label={t('phoneEnrolment.code')}
+          name="code"
+          className="code-input"
+          type="text"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]{6}"
+          minLength={6}
+          maxLength={6}
+          required
+          error={error}
+          // The step exists for this one field, reached by the visitor's own submission.
+          // eslint-disable-next-line jsx-a11y/no-autofocus
+          autoFocus
+        />
+        <SubmitButton pendingLabel={t('phoneEnrolment.adding')}>{t('phoneEnrolment.add')}</SubmitButton>
+      </SecureForm>
+      {captcha ? <NeedsJs /> : null}
+      <ResendForm resendIn={resendIn} formRef={resendRef} onSubmit={onSubmit} />
+      <SecureForm className="stack">
+        <button type="submit" name="intent" value="another" className="button-text">
+          {t('phoneEnrolment.another')}
+        </button>
+      </SecureForm>
+    </>
+  )
+}

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { startPortal, type Portal } from '../../dev/portal'
+import { browser } from '../support/ip-browser'
+
+/**
+ * No SMS pumping through enrolment (ADR 042): codes sent to one number being added as a second
+ * factor are counted from every account and client (RATE_LIMIT_ENROL_SMS_PER_NUMBER, 3 per hour by
+ * default), against the real emulator; the refusal is translated.
+ */
+const emulator = inject('emulator')
+const admin = emulatorAdmin(emulator)
+const PASSWORD = 'Phone-Limits-2026'
+const PHONE_PATH = '/account/second-factor/phone'
+
+let portal: Portal
+
+beforeAll(async () => {
+  portal = await startPortal({
+    FIREBASE_AUTH_EMULATOR_HOST: new URL(emulator.origin).host,
+    FIREBASE_PROJECT_ID: emulator.projectId,
+    TRUST_PROXY: '1',
+  })
+})
+
+afterAll(async () => {
+  await portal?.stop()
+})
+
+/** A verified account signed in and confirmed ("Confirm it's you") from its own client address, on the phone page. */
+async function onPhonePage(ip: string, language: 'en' | 'fr') {
+  const email = uniqueEmail('phone-limit')
+  const { localId } = await admin.createUser(email, PASSWORD)
+  await admin.verifyEmail(localId)
+  const client = await browser(portal.url, ip)
+  client.jar.set('i18n_redirected', language)
+  expect((await client.signIn(email, PASSWORD, { remember: true })).status).toBe(303)
+  const confirm = `/account/confirm?${new URLSearchParams({ next: PHONE_PATH })}`
+  await client.load(confirm)
+  expect((await client.post(confirm, { password: PASSWORD }, { remember: true })).headers.get('location')).toBe(PHONE_PATH)
+  return client.load(PHONE_PATH)
+}
+
+const codesTo = async (phone: string) => (await admin.verificationCodes()).filter((c) => c.phoneNumber === phone).length
+
+describe('SMS codes to a number being added', () => {
+  it('stop at the per-number limit, whatever the account and the client, with a translated message', async () => {
+    const phone = `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
+    for (let i = 0; i < 3; i++) {
+      const client = await onPhonePage(`198.51.100.${60 + i}`, 'en')
+      const sent = await client.post(PHONE_PATH, { phone }, { remember: true })
+      expect(sent.status).toBe(303)
+      expect(sent.headers.get('location')).toBe(PHONE_PATH)
+    }
+    expect(await codesTo(phone)).toBe(3)
+
+    const english = await (await onPhonePage('198.51.100.70', 'en')).post(PHONE_PATH, { phone })
+    expect(english.status).toBe(429)
+    expect(english.html).toContain('Too many attempts. Please try again later.')
+    // What was typed stays in the field.
+    expect(english.html).toContain(`value="${phone}"`)
+
+    const french = await (await onPhonePage('198.51.100.71', 'fr')).post(PHONE_PATH, { phone })
+    expect(french.status).toBe(429)
+    expect(french.html).toContain('Trop de tentatives. Veuillez réessayer plus tard.')
+    expect(await codesTo(phone)).toBe(3)
+
+    // Another number from the same accounts' clients is not held back by this one.
+    const other = `+1556${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
+    const elsewhere = await (await onPhonePage('198.51.100.72', 'en')).post(PHONE_PATH, { phone: other })
+    expect(elsewhere.status).toBe(303)
+  })
+})
