@@ -13,6 +13,7 @@ describe('logoutCookies', () => {
         'email_link',
         'mfa_enrollment',
         'mfa_pending',
+        'phone_enrolment',
         'recent_login',
         'reset_code',
         'reset_done',
