@@ -64,13 +64,16 @@ const SIGN_IN = {
   en: { email: 'Email', password: 'Password', submit: 'Login' },
 }
 
-/** Fills and posts the sign-in form at `path` (the sign-in page by default), in whichever language it is. */
+/** Fills and posts the sign-in form at `path` (the sign-in page by default), in whichever language it is, and waits for its answer. */
 export async function signIn(page: Page, email: string, password: string, path = '/') {
   await page.goto(path)
   const l = SIGN_IN[(await page.locator('html').getAttribute('lang'))?.startsWith('en') ? 'en' : 'fr']
   await page.getByLabel(l.email, { exact: true }).fill(email)
   await page.getByLabel(l.password, { exact: true }).fill(password)
+  // Until the answer is in, a next page.goto would cut the sign-in short.
+  const answered = page.waitForResponse((response) => response.request().method() === 'POST')
   await page.getByRole('button', { name: l.submit }).click()
+  await answered
 }
 
 /** Asks for a password reset for `email` (in French) and opens the new-password page from the email. */
