@@ -233,3 +233,8 @@ export function emulatorAdmin(emulator: Pick<Emulator, 'origin' | 'projectId'>) 
 export function uniqueEmail(tag = 'user'): string {
   return `${tag}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`
 }
+
+/** A phone number no other test uses, so the emulator's code list is read without a clash. */
+export function uniquePhone(): string {
+  return `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
+}

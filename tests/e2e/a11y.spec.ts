@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Locator, Page } from '@playwright/test'
-import { uniqueEmail } from '../../dev/emulator'
+import { uniqueEmail, uniquePhone } from '../../dev/emulator'
 import { startPortal, type Portal } from '../../dev/portal'
 import { startMfaIdentity, type MfaIdentity } from '../support/mfa-identity'
 import { totpCode } from '../support/totp'
@@ -127,8 +127,7 @@ test.describe('every page and state is accessible, light and dark', () => {
   test('second factor: the chooser, the code step and a wrong code, in French and English', async ({ page, admin }) => {
     const email = uniqueEmail('a11y-mfa')
     const { localId } = await admin.createUser(email, PASSWORD)
-    const phone = () => `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
-    const [work, other] = [phone(), phone()]
+    const [work, other] = [uniquePhone(), uniquePhone()]
     await admin.enrollSms(localId, [{ phoneNumber: work, displayName: 'Travail' }, { phoneNumber: other }])
     await signIn(page, email, PASSWORD)
     await expect(page.getByText('Choisissez comment confirmer votre identité.')).toBeVisible()

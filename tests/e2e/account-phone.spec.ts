@@ -1,8 +1,8 @@
 import type { Page } from '@playwright/test'
-import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { type emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
 import { startPortal, type Portal } from '../../dev/portal'
 import { startRevertIdentity, type RevertIdentity } from '../support/revert-identity'
-import { expect, ownPortal, test as base } from './fixtures'
+import { expect, ownPortal, test as base, wrongCodeFor } from './fixtures'
 
 /**
  * Adding a phone as a second factor (ADR 042), against the emulator (SMS codes from its
@@ -26,8 +26,6 @@ const test = base.extend<object, { phonePortal: Portal }>({
 
 test.describe.configure({ timeout: 90_000 })
 
-const uniquePhone = () => `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
-const wrongCodeFor = (code: string) => `${code.slice(0, 5)}${(Number(code[5]) + 1) % 10}`
 /** The emulator's tokens and SMS sessions begin so. */
 const SECRETS = ['eyJhbGciOi', 'eyJfQXV0aEVtdWxhdG9y']
 

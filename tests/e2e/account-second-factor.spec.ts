@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { type emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
 import { expect, expectFieldError, ownPortal, test as base, wrongCodeFor } from './fixtures'
 
@@ -25,7 +25,6 @@ const test = base.extend<object, { confirmPortal: Portal }>({
 
 test.describe.configure({ timeout: 90_000 })
 
-const uniquePhone = () => `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
 /** How every token the emulator mints begins (header {"alg":"none",…}), and its pending credentials. */
 const SECRETS = ['eyJhbGciOi', 'eyJfQXV0aEVtdWxhdG9y']
 

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from '@playwright/test'
-import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { type emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
 import { expect, expectFieldError, ownPortal, test as base, wrongCodeFor } from './fixtures'
 
@@ -27,10 +27,6 @@ const test = base.extend<object, { mfaPortal: Portal }>({
   baseURL: async ({ mfaPortal }, use) => use(mfaPortal.url),
 })
 
-/** A phone number no other test uses, so the emulator's code list is read without a clash. */
-function uniquePhone(): string {
-  return `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
-}
 const masked = (phone: string) => phone.replace(/\d(?=(?:\D*\d){4})/g, '*')
 
 /** A password account with these SMS second factors. */
