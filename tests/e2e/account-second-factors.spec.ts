@@ -44,6 +44,7 @@ const LABELS = {
     other: 'Your other second factors stay.',
     removed: 'The second factor has been removed.',
     none: 'None',
+    addedOn: /Added on \w+ \d+, \d{4}/,
     needsVerified: 'Verify your email address before adding a second factor.',
     sendVerification: 'Send verification email',
   },
@@ -75,6 +76,7 @@ const LABELS = {
     other: 'Vos autres seconds facteurs restent en place.',
     removed: 'Le second facteur a été retiré.',
     none: 'Aucun',
+    addedOn: /Ajouté le \d+ \S+ \d{4}/,
     needsVerified: 'Vérifiez votre adresse électronique avant d’ajouter un second facteur.',
     sendVerification: 'Vérifier l’adresse',
   },
@@ -178,85 +180,89 @@ loopTest.describe('an authenticator app, against the loopback TOTP service', () 
   const test = loopTest
   test.describe.configure({ timeout: 120_000 })
 
-  test.describe('in English', () => {
-    test.use({ locale: 'en-US' })
+  for (const [lang, l] of Object.entries(LABELS)) {
+    test.describe(`in ${lang}`, () => {
+      test.use({ locale: lang === 'fr' ? 'fr-FR' : 'en-US' })
 
-    test('added with a code computed from the secret shown, asked at the next sign-in, then removed', async ({
-      page,
-      admin,
-      loop,
-    }) => {
-      const l = LABELS.en
-      const { email } = await verifiedAccount(admin, 'add-totp')
-      await signIn(page, l, email)
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
-      await expect(page.getByRole('heading', { name: l.section })).toBeVisible()
-      await expect(page.getByText(l.none, { exact: true })).toBeVisible()
-      await expect(page.getByRole('link', { name: l.addPhone })).toHaveAttribute('href', '/account/second-factor/phone')
+      test('added with a code computed from the secret shown, asked at the next sign-in, then removed', async ({
+        page,
+        admin,
+        loop,
+      }) => {
+        const { email } = await verifiedAccount(admin, 'add-totp')
+        await signIn(page, l, email)
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
+        await expect(page.getByRole('heading', { name: l.section })).toBeVisible()
+        await expect(page.getByText(l.none, { exact: true })).toBeVisible()
+        await expect(page.getByRole('link', { name: l.addPhone })).toHaveAttribute(
+          'href',
+          '/account/second-factor/phone',
+        )
 
-      await page.getByRole('link', { name: l.addTotp }).click()
-      await confirm(page, l)
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.addTotp)
-      await expect(page.getByRole('img', { name: l.qr })).toBeVisible()
-      const secret = await secretOf(page)
-      expect(secret).toMatch(/^([A-Z2-7]{4} )+[A-Z2-7]{1,4}$/)
-      const code = page.getByLabel(l.code)
-      await expect(code).toHaveAttribute('autocomplete', 'one-time-code')
-      await expect(code).toHaveAttribute('inputmode', 'numeric')
-      // The enrolment session never reaches the page.
-      const callsBefore = loop.identity.calls.length
-      expect(await page.content()).not.toContain('totp-session-')
+        await page.getByRole('link', { name: l.addTotp }).click()
+        await confirm(page, l)
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.addTotp)
+        await expect(page.getByRole('img', { name: l.qr })).toBeVisible()
+        const secret = await secretOf(page)
+        expect(secret).toMatch(/^([A-Z2-7]{4} )+[A-Z2-7]{1,4}$/)
+        const code = page.getByLabel(l.code)
+        await expect(code).toHaveAttribute('autocomplete', 'one-time-code')
+        await expect(code).toHaveAttribute('inputmode', 'numeric')
+        // The enrolment session never reaches the page.
+        const callsBefore = loop.identity.calls.length
+        expect(await page.content()).not.toContain('totp-session-')
 
-      // A wrong code: the same page, the same secret.
-      const right = appCode(secret)
-      await code.fill(right === '000000' ? '111111' : '000000')
-      await page.getByLabel(l.name).fill('Work phone')
-      await page.getByRole('button', { name: l.add, exact: true }).click()
-      await expect(page.getByText(l.wrong)).toBeVisible()
-      await expect(page.getByLabel(l.code)).toHaveAttribute('aria-invalid', 'true')
-      expect(await secretOf(page)).toBe(secret)
-      await expect(page.getByLabel(l.name)).toHaveValue('Work phone')
-      // A refresh shows it again too.
-      await page.reload()
-      expect(await secretOf(page)).toBe(secret)
+        // A wrong code: the same page, the same secret.
+        const right = appCode(secret)
+        await code.fill(right === '000000' ? '111111' : '000000')
+        await page.getByLabel(l.name).fill('Work phone')
+        await page.getByRole('button', { name: l.add, exact: true }).click()
+        await expect(page.getByText(l.wrong)).toBeVisible()
+        await expect(page.getByLabel(l.code)).toHaveAttribute('aria-invalid', 'true')
+        expect(await secretOf(page)).toBe(secret)
+        await expect(page.getByLabel(l.name)).toHaveValue('Work phone')
+        // A refresh shows it again too.
+        await page.reload()
+        expect(await secretOf(page)).toBe(secret)
 
-      await page.getByLabel(l.code).fill(appCode(secret))
-      await page.getByLabel(l.name).fill('Work phone')
-      await page.getByRole('button', { name: l.add, exact: true }).click()
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
-      await expect(page.getByRole('status')).toHaveText(l.added)
-      const item = factorsOf(page, l).filter({ hasText: 'Work phone' })
-      await expect(item).toContainText(l.app)
-      await expect(item).toContainText(/Added on \w+ \d+, \d{4}/)
-      expect(loop.identity.calls.slice(callsBefore).some((c) => c.path === '/v2/accounts/mfaEnrollment:finalize')).toBe(
-        true,
-      )
+        await page.getByLabel(l.code).fill(appCode(secret))
+        await page.getByLabel(l.name).fill('Work phone')
+        await page.getByRole('button', { name: l.add, exact: true }).click()
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
+        await expect(page.getByRole('status')).toHaveText(l.added)
+        const item = factorsOf(page, l).filter({ hasText: 'Work phone' })
+        await expect(item).toContainText(l.app)
+        await expect(item).toContainText(l.addedOn)
+        expect(
+          loop.identity.calls.slice(callsBefore).some((c) => c.path === '/v2/accounts/mfaEnrollment:finalize'),
+        ).toBe(true)
 
-      // The next sign-in asks for the app's code.
-      await logOut(page, l)
-      await signIn(page, l, email)
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.step)
-      await page.getByLabel(l.stepCode).fill(appCode(secret))
-      await page.getByRole('button', { name: l.verify }).click()
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
+        // The next sign-in asks for the app's code.
+        await logOut(page, l)
+        await signIn(page, l, email)
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.step)
+        await page.getByLabel(l.stepCode).fill(appCode(secret))
+        await page.getByRole('button', { name: l.verify }).click()
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
 
-      // Removed: the last factor, said before; this browser stays signed in.
-      await factorsOf(page, l).filter({ hasText: 'Work phone' }).getByRole('button', { name: l.remove }).click()
-      await confirm(page, l, secret)
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.removeTitle)
-      await expect(page.getByText('Work phone')).toBeVisible()
-      await expect(page.getByText(l.last)).toBeVisible()
-      await page.getByRole('button', { name: l.removeButton }).click()
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
-      await expect(page.getByRole('status')).toHaveText(l.removed)
-      await expect(page.getByText(l.none, { exact: true })).toBeVisible()
+        // Removed: the last factor, said before; this browser stays signed in.
+        await factorsOf(page, l).filter({ hasText: 'Work phone' }).getByRole('button', { name: l.remove }).click()
+        await confirm(page, l, secret)
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.removeTitle)
+        await expect(page.getByText('Work phone')).toBeVisible()
+        await expect(page.getByText(l.last)).toBeVisible()
+        await page.getByRole('button', { name: l.removeButton }).click()
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
+        await expect(page.getByRole('status')).toHaveText(l.removed)
+        await expect(page.getByText(l.none, { exact: true })).toBeVisible()
 
-      // The next sign-in asks for no code.
-      await logOut(page, l)
-      await signIn(page, l, email)
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
+        // The next sign-in asks for no code.
+        await logOut(page, l)
+        await signIn(page, l, email)
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
+      })
     })
-  })
+  }
 
   test('en français : le code QR se lit (jsQR) et porte la même clé que le texte ; un mauvais code garde la même clé', async ({
     page,
