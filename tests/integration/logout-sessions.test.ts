@@ -66,6 +66,19 @@ describe('logout', () => {
     await expect(endThisSession(new Request('http://localhost:3000/logout'))).resolves.toBeUndefined()
   })
 
+  it('a sign-in in the very second this browser logged out gets a session of its own, which works', async () => {
+    const email = uniqueEmail('again')
+    await admin.createUser(email, PASSWORD)
+    // From the start of a second, so that both sign-ins fall in it: their tokens, hence their
+    // cookies, would be the same, and the new session refused as the ended one.
+    await sleep(1_000 - (Date.now() % 1_000))
+    const a = await signedIn(email)
+    await endThisSession(a)
+    const again = await signedIn(email)
+    expect(again.headers.get('Cookie')).not.toBe(a.headers.get('Cookie'))
+    expect([await status(a), await status(again)]).toEqual(['invalid', 'signed-in'])
+  })
+
   it('endEverySession: every browser’s session ends', async () => {
     const email = uniqueEmail('everywhere')
     const { localId } = await admin.createUser(email, PASSWORD)

@@ -117,9 +117,15 @@ export async function createSession(
   }
   if (options.secondFactor && !secondFactor) throw new Error('the ID token does not come from a second factor')
   const lifetime = sessionLifetime(options.remember)
-  const cookie = await admin('createSessionCookie', () =>
-    auth().createSessionCookie(idToken, { expiresIn: lifetime * 1000 }),
-  )
+  const mint = () => admin('createSessionCookie', () => auth().createSessionCookie(idToken, { expiresIn: lifetime * 1000 }))
+  let cookie = await mint()
+  // A session cookie's claims count in seconds: signed in again in the second this browser logged
+  // out, the account gets the very cookie that was ended, and would be refused. Made in the next
+  // second, it is a new one, and a copy of the ended one stays refused.
+  if (await getEndedSessions().isEnded(cookie)) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000)))
+    cookie = await mint()
+  }
   return setCookie(COOKIES.session, cookie, options.remember ? { maxAge: lifetime } : {})
 }
 
