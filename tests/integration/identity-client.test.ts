@@ -47,6 +47,8 @@ describe('createIdentityClient', () => {
       'createAuthUri',
       'deleteAccount',
       'finalizeMfaSignIn',
+      'finalizePhoneEnrollment',
+      'finalizeTotpEnrollment',
       'getProjectConfig',
       'getRecaptchaConfig',
       'lookup',
@@ -56,7 +58,10 @@ describe('createIdentityClient', () => {
       'signInWithIdp',
       'signInWithPassword',
       'startMfaSignIn',
+      'startPhoneEnrollment',
+      'startTotpEnrollment',
       'update',
+      'withdrawMfa',
     ])
     await expect(client.close()).resolves.toBeUndefined()
   })
