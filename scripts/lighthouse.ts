@@ -98,7 +98,7 @@ function buildSnapshot(): string {
     }
     // Whole only if every asset the server build names came along: another build may have been half-way.
     const server = path.join(snapshotDir, 'server/index.js')
-    const assets = existsSync(server) ? (readFileSync(server, 'utf8').match(/\/assets\/[\w.-]+\.(?:js|css)/g) ?? []) : []
+    const assets = existsSync(server) ? (readFileSync(server, 'utf8').match(/\/assets\/[\w.-]+\.(?:js|css|json)\b/g) ?? []) : []
     // (The server build's own chunks, such as an emptied `.client` module, sit beside it in server/assets.)
     const copied = (asset: string) => ['client', 'server'].some((dir) => existsSync(path.join(snapshotDir, dir, asset)))
     const whole = assets.length > 0 && assets.every(copied)
