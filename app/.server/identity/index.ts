@@ -3,7 +3,6 @@ import { logger } from '~/.server/ops/logger'
 import { accountCalls } from './accounts'
 import { mfaCalls } from './mfa'
 import { mfaEnrollmentCalls } from './mfa-enrollment'
-import { phoneEnrollmentCalls } from './phone-enrollment'
 import { projectCalls } from './project'
 import { providerCalls } from './providers'
 import { signedInCalls } from './signed-in'
@@ -23,7 +22,6 @@ export function createIdentityClient(options: IdentityClientOptions) {
     ...providerCalls(call),
     ...mfaCalls(call),
     ...mfaEnrollmentCalls(call),
-    ...phoneEnrollmentCalls(call),
     ...projectCalls(call, options),
     /** Runs other work that reaches the service (firebase-admin) under this client's bound and time-out. */
     bounded,
