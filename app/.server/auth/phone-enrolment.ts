@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { z } from 'zod'
 import type { AppLoadContext } from '~/.server/context'
 import { COOKIES, clearCookie } from '~/.server/cookies'
 import { codeOf, getIdentity, outcomeOf, type MessageKey } from '~/.server/identity'
@@ -27,16 +28,17 @@ import type { SessionUser } from './session'
 
 const COOKIE = COOKIES.phoneEnrolment
 
-interface Enrolment {
+const EnrolmentSchema = z.object({
   /** Random: the key of this enrolment's own limits. */
-  id: string
+  id: z.string(),
   /** The account it was started for: another account signed in in this browser does not inherit it. */
-  uid: string
-  phone: string
-  session: string
-  sentAt: number
-  expires: number
-}
+  uid: z.string(),
+  phone: z.string(),
+  session: z.string(),
+  sentAt: z.number(),
+  expires: z.number(),
+})
+type Enrolment = z.output<typeof EnrolmentSchema>
 
 /** What the page shows of an enrolment: never its session. */
 export interface EnrolmentView {
@@ -78,14 +80,13 @@ export function normalisePhone(value: string): string | null {
 function readEnrolment(request: Request, user: SessionUser): Enrolment | null {
   const value = openForBrowser(request, COOKIE)
   if (!value) return null
+  let parsed
   try {
-    const e = JSON.parse(value) as Partial<Enrolment>
-    const strings = [e.id, e.uid, e.phone, e.session].every((v) => typeof v === 'string')
-    if (!strings || typeof e.sentAt !== 'number' || typeof e.expires !== 'number') return null
-    return e.uid === user.uid && e.expires > now() ? (e as Enrolment) : null
+    parsed = EnrolmentSchema.safeParse(JSON.parse(value))
   } catch {
     return null
   }
+  return parsed.success && parsed.data.uid === user.uid && parsed.data.expires > now() ? parsed.data : null
 }
 
 function seal(request: Request, e: Enrolment): string[] {
