@@ -2,6 +2,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { randomBytes } from 'node:crypto'
 import { randomTotpSecret, totpMatches, TOTP_DIGITS, TOTP_PERIOD_SECONDS } from './totp'
+import { forwardToEmulator } from './emulator-relay'
 
 /**
  * A small identity service on loopback for what the Firebase Auth emulator cannot do: TOTP
@@ -87,19 +88,7 @@ export async function startMfaIdentity(emulatorOrigin: string): Promise<MfaIdent
   /** Enrolments started and not finished, by their sessionInfo. */
   const enrolments = new Map<string, { uid: string; secret: string; expiresAt: number }>()
 
-  async function forward(req: http.IncomingMessage, text: string): Promise<{ status: number; body: string }> {
-    const headers: Record<string, string> = {}
-    for (const name of ['content-type', 'authorization', 'accept']) {
-      const value = req.headers[name]
-      if (typeof value === 'string') headers[name] = value
-    }
-    const res = await fetch(`${emulatorOrigin}${req.url}`, {
-      method: req.method,
-      headers,
-      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : text,
-    })
-    return { status: res.status, body: await res.text() }
-  }
+  const forward = (req: http.IncomingMessage, text: string) => forwardToEmulator(emulatorOrigin, req, text)
 
   const server = http.createServer((req, res) => {
     let text = ''

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { forwardToEmulator } from './emulator-relay'
 
 /**
  * The emulator, plus the email Identity Platform sends after a second factor is added: the
@@ -39,23 +40,7 @@ export async function startRevertIdentity(emulatorOrigin: string, projectId: str
   const spent = new Set<string>()
   const admin = `${emulatorOrigin}/identitytoolkit.googleapis.com/v1/projects/${projectId}`
 
-  async function forward(req: http.IncomingMessage, text: string) {
-    const headers: Record<string, string> = {}
-    for (const name of ['content-type', 'authorization', 'accept']) {
-      const value = req.headers[name]
-      if (typeof value === 'string') headers[name] = value
-    }
-    const res = await fetch(`${emulatorOrigin}${req.url}`, {
-      method: req.method,
-      headers,
-      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : text,
-    })
-    return {
-      status: res.status,
-      contentType: res.headers.get('content-type') ?? 'application/json',
-      body: await res.text(),
-    }
-  }
+  const forward = (req: http.IncomingMessage, text: string) => forwardToEmulator(emulatorOrigin, req, text)
 
   /** Withdraws the enrollment from the account, as the project owner. */
   async function withdraw(email: string, enrollmentId: string) {
