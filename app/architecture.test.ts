@@ -21,7 +21,7 @@ const LAYERS = [
   ['.server/policy'],
   ['.server/identity'],
   ['.server/ops'],
-  ['.server/i18n', '.server/context', '.server/brand'],
+  ['.server/i18n', '.server/context', '.server/brand', '.server/result'],
   ['.server/cookies'],
   ['.server/cookie-format'],
   ['.server/keys'],

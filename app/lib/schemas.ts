@@ -1,5 +1,6 @@
 import { z } from 'zod'
 
+import { formText } from './form-text'
 import { isTranslationKey } from './translator'
 import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, type FieldErrors } from './limits'
 
@@ -40,4 +41,9 @@ export function fieldErrorsOf(error: z.ZodError): FieldErrors {
   return errors
 }
 
-export { formText } from './form-text'
+/** The address as typed, trimmed and bounded, to show again in the form that comes back. */
+export function keptEmail(form: FormData): string {
+  return formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
+}
+
+export { formText }

@@ -1,6 +1,5 @@
 import {
   data,
-  redirect,
   Link,
   useActionData,
   useLoaderData,
@@ -16,14 +15,15 @@ import { EmailField, FormAlert, SubmitButton, useAfterSubmission } from '~/compo
 import { SecureForm } from '~/components/secure-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
-import { EMAIL_MAX_LENGTH, type FieldErrors } from '~/lib/limits'
+import type { FieldErrors } from '~/lib/limits'
 import { postedCaptchaToken } from '~/lib/recaptcha'
-import { ForgotPasswordFormSchema, fieldErrorsOf, formText } from '~/lib/schemas'
+import { ForgotPasswordFormSchema, formText, keptEmail } from '~/lib/schemas'
 import { guardForm } from '~/.server/policy/form-guard'
 import { getLocale } from '~/.server/i18n'
 import { requestPasswordReset } from '~/.server/auth/password-reset'
 import { captchaSettings } from '~/.server/policy/recaptcha'
 import { acceptedRedirect } from '~/.server/policy/redirect'
+import { parseForm, respond } from '~/.server/result'
 
 export const headers = routeHeaders
 
@@ -38,32 +38,16 @@ export function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
-  const email = formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
-  const parsed = ForgotPasswordFormSchema.safeParse({ email: form.get('email') })
-  if (!parsed.success) {
-    return data({ email, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: NO_STORE })
+  const parsed = parseForm(ForgotPasswordFormSchema, form, { email: keptEmail(form) })
+  if (!parsed.ok) return respond(parsed.result)
+  const reset = {
+    email: parsed.data.email,
+    locale: getLocale(request),
+    // Only a redirect the policy accepts travels in the email's link.
+    redirect: await acceptedRedirect(form.has('redirect') ? formText(form, 'redirect') : null, context.publicOrigin),
+    captchaResponse: postedCaptchaToken(form),
   }
-  // Only a redirect the policy accepts travels in the email's link.
-  const redirectParam = await acceptedRedirect(
-    form.has('redirect') ? formText(form, 'redirect') : null,
-    context.publicOrigin,
-  )
-  const requested = await requestPasswordReset(
-    request,
-    {
-      email: parsed.data.email,
-      locale: getLocale(request),
-      redirect: redirectParam,
-      captchaResponse: postedCaptchaToken(form),
-    },
-    context,
-  )
-  if (!requested.ok)
-    return data({ email, formError: requested.message }, { status: requested.status, headers: NO_STORE })
-  // Post-redirect-get: the same answer for every address, and a refresh sends nothing.
-  const next = new URLSearchParams({ sent: '1' })
-  if (redirectParam) next.set('redirect', redirectParam)
-  return redirect(`/forgot-password?${next}`, { status: 303, headers: NO_STORE })
+  return respond(await requestPasswordReset(request, reset, context))
 }
 
 export default function ForgotPassword() {

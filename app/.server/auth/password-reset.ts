@@ -11,6 +11,7 @@ import { consumeReset } from '~/.server/policy/rate-limit'
 import { captchaTokenMissing, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
 import { continueUrlFor } from './continue-url'
 import { sendProtectedOobCode } from './protected-email'
+import { page, redirectTo, type Result } from '~/.server/result'
 
 /**
  * The reset request answers the same, in the same time, whether the account exists or not: the
@@ -19,16 +20,18 @@ import { sendProtectedOobCode } from './protected-email'
  * `captchaResponse` is what the form posted, as for a sign-in (app/.server/auth/sign-in.ts).
  * Under ENFORCE without a token (no JavaScript) nothing is asked: the page says it needs
  * JavaScript, as the sign-in does, for every address alike (ADR 028).
+ * Sent or not, the answer is the page saying it was (post-redirect-get: a refresh sends nothing).
  */
 export async function requestPasswordReset(
   request: Request,
   input: { email: string; locale: Locale; redirect: string | null; captchaResponse?: string },
   context: AppLoadContext,
-): Promise<{ ok: true } | { ok: false; status: 400; message: 'error.captchaNeedsJs' }> {
+): Promise<Result<{ email: string; formError: 'error.captchaNeedsJs' }>> {
   if (captchaTokenMissing('getOobCode', input.captchaResponse)) {
     recordCaptchaOutcome('getOobCode', false, 'auth/missing-recaptcha-token')
-    return { ok: false, status: 400, message: 'error.captchaNeedsJs' }
+    return page({ email: input.email, formError: 'error.captchaNeedsJs' }, { status: 400 })
   }
+  const sent = redirectTo(`/forgot-password?${new URLSearchParams({ sent: '1', ...(input.redirect ? { redirect: input.redirect } : {}) })}`)
   // The owner's usual browser has a reset budget of its own: strangers cannot use it up (ADR 027).
   const device = deviceIdFor(request, input.email)
   const limit = await consumeReset({ ip: context.clientIp, email: input.email, device, reqId: context.requestId })
@@ -42,7 +45,7 @@ export async function requestPasswordReset(
         `Reset email NOT sent: the reset limit was reached (RATE_LIMIT_RESET_PER_EMAIL or _PER_DEVICE, RATE_LIMIT_RESET_PER_IP); next one possible in ${minutes} min`,
       )
     }
-    return { ok: true }
+    return sent
   }
   securityEvent('reset-requested', { reqId: context.requestId, ip: context.clientIp, email: input.email })
   sendProtectedOobCode(
@@ -60,7 +63,7 @@ export async function requestPasswordReset(
       else logger[code === 'auth/user-not-found' ? 'debug' : 'warn'](entry, 'reset email not sent')
     },
   )
-  return { ok: true }
+  return sent
 }
 
 /**
