@@ -6,7 +6,8 @@ import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, type FieldErrors } from './limit
 
 /**
  * The forms' shared schemas: the actions parse with them. Messages are translation keys.
- * Lengths bound hostile input (./limits). Only actions import this module: zod stays on the server.
+ * Lengths bound hostile input (./limits). Only server code imports this module (actions, through
+ * parseForm in app/.server/result.ts): zod stays out of the browser.
  */
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '')
