@@ -24,6 +24,38 @@ import { captchaSettings } from '~/.server/policy/recaptcha'
  *   nonce) and, when the visitor has no CSRF cookie yet, the Set-Cookie minting one.
  */
 const SHELL_PATHS = new Set(['/', '/forgot-password'])
+/** The modules a shell is rendered from: the document and the shell paths' routes. */
+export const SHELL_MODULES = ['app/root.tsx', 'app/routes/_index.tsx', 'app/routes/forgot-password.tsx']
+/**
+ * Every server function those modules import, and why a shell may ignore what it reads: it is in
+ * the key, it is the process's own, or a shell request never reaches it. A test
+ * (page-shells.test.ts) fails when one of them imports a function this list does not name, so a new
+ * page input cannot slip past the key unnoticed.
+ */
+export const SHELL_PAGE_INPUTS: Record<string, string> = {
+  getLocale: 'in the key',
+  hasConsented: 'in the key',
+  getFlags: 'in the key',
+  captchaSettings: 'in the key (both forms\' settings)',
+  issueCsrf: 'a hole, filled per request',
+  getConfig: 'the process\'s own configuration',
+  browserSentryConfig: 'the process\'s own configuration',
+  ssoOffered: 'reads the flags, in the key',
+  ssoProviderName: 'the process\'s own configuration',
+  getSession: 'no session cookie on a shell request: always signed out',
+  clearSessionCookie: 'no session cookie on a shell request',
+  resolveRedirect: 'no query on a shell request: no redirect',
+  defaultRedirect: 'only for a signed-in visitor',
+  signInPageError: 'no query on a shell request: no error',
+  guardForm: 'posts only',
+  keptRedirect: 'posts only',
+  acceptedRedirect: 'posts only',
+  signInWithPassword: 'posts only',
+  sendSignInLink: 'posts only',
+  requestPasswordReset: 'posts only',
+  parseForm: 'posts only',
+  respond: 'posts only',
+}
 const NEUTRAL_COOKIES = new Set(Object.values(COOKIES).flatMap((cookie) => (cookie.shellNeutral ? allNames(cookie) : [])))
 const TTL_MS = 30_000
 const MAX_SHELLS = 64
