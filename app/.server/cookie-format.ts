@@ -1,9 +1,9 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { getConfig } from './config'
-import { signingKeys } from './keys'
+import { signingKeys, type SigningPurpose } from './keys'
 
 /**
- * How a cookie is written and read: the Set-Cookie syntax and the sealed-value format. Which
+ * How a cookie is written and read: the Set-Cookie syntax, signed values and sealed values. Which
  * cookies exist, and with what attributes, is the registry's business (./cookies.ts).
  */
 
@@ -52,67 +52,72 @@ export function readCookie(header: string | null, name: string): string | null {
 }
 
 /**
- * Sealed values: `expiry.payload.mac`, the payload base64url. The HMAC covers the purpose (so one
- * cookie's value cannot be replayed as another's) and `binding`, the browser's own secret (its
- * CSRF token, app/.server/policy/csrf.ts): a value sealed for one browser is refused in any other,
- * so an attacker cannot plant their own pending sign-in, reset code or emailed code in a victim's
- * browser. The seal key of the first SESSION_SECRET signs, every one's verifies (rotation,
- * app/.server/keys.ts).
+ * Signed values: an HMAC-SHA256 under the `purpose`'s key of the first SESSION_SECRET, checked
+ * against every one's (rotation, app/.server/keys.ts). The CSRF token and the device cookie use it.
  */
-function mac(purpose: string, body: string, binding: string, key: Buffer): string {
-  return createHmac('sha256', key).update(`${purpose}:${binding}:${body}`).digest('base64url')
+export function sign(purpose: SigningPurpose, data: string, key: Buffer = signingKeys(purpose)[0]): string {
+  return createHmac('sha256', key).update(data).digest('base64url')
+}
+
+/** Compares in constant time; the length of what is compared is no secret. */
+export function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a)
+  const right = Buffer.from(b)
+  return left.length === right.length && timingSafeEqual(left, right)
+}
+
+/** The key whose signature of `data` is `mac`, or null. */
+export function signedBy(purpose: SigningPurpose, data: string, mac: string): Buffer | null {
+  // No early exit, so the time taken does not tell which secret matched.
+  return signingKeys(purpose).reduce<Buffer | null>(
+    (found, key) => (safeEqual(mac, sign(purpose, data, key)) ? key : found),
+    null,
+  )
+}
+
+/**
+ * Sealed values, the state of a flow kept in its cookie (ADR 047): AES-256-GCM under the flow key
+ * of the first SESSION_SECRET (every one's decrypts), the expiry inside, and as additional data the
+ * purpose (one cookie's value cannot be replayed as another's) and `binding`, the browser's own
+ * secret (its CSRF token): a value sealed for one browser is refused in any other, so an attacker
+ * cannot plant their own pending sign-in or emailed code in a victim's browser (ADR 017). Only
+ * this server can read what a flow carries. Format: base64url of IV (12 bytes), tag (16), ciphertext.
+ */
+const IV = 12
+const TAG = 16
+
+function additionalData(purpose: string, binding: string): Buffer {
+  return Buffer.from(`${purpose}\n${binding}`, 'utf8')
 }
 
 /** `value` sealed under `purpose` for this browser's binding, valid for `maxAge` seconds. */
 export function sealValue(purpose: string, value: string, binding: string, maxAge: number): string {
-  const body = `${Math.floor(Date.now() / 1000) + maxAge}.${Buffer.from(value, 'utf8').toString('base64url')}`
-  return `${body}.${mac(purpose, body, binding, signingKeys('seal')[0])}`
-}
-
-/** The value, or null when absent, tampered with, expired, or sealed for another browser. */
-export function openValue(purpose: string, sealed: string | null, binding: string | null): string | null {
-  const dot = sealed?.lastIndexOf('.') ?? -1
-  if (!sealed || dot <= 0 || !binding) return null
-  const body = sealed.slice(0, dot)
-  const given = Buffer.from(sealed.slice(dot + 1))
-  // No early exit, so the time taken does not tell which secret matched.
-  const valid = signingKeys('seal').reduce((found, key) => {
-    const expected = Buffer.from(mac(purpose, body, binding, key))
-    return (expected.length === given.length && timingSafeEqual(expected, given)) || found
-  }, false)
-  const [expiry, payload, ...rest] = body.split('.')
-  if (!valid || rest.length > 0 || !payload || !(Number(expiry) > Date.now() / 1000)) return null
-  return Buffer.from(payload, 'base64url').toString('utf8')
-}
-
-/**
- * A value only this server can read, for a sealed cookie that carries a credential (ADR 036): the
- * seal proves who made it and for which browser, but its payload is only base64url. AES-256-GCM
- * under a key derived from a SESSION_SECRET and the purpose; the first secret encrypts, all decrypt.
- */
-function encryptionKey(purpose: string, secret: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', secret, '', `cookie-encryption:${purpose}`, 32))
-}
-
-export function encryptValue(purpose: string, value: string): string {
-  const iv = randomBytes(12)
-  const cipher = createCipheriv('aes-256-gcm', encryptionKey(purpose, getConfig().sessionSecrets[0] ?? ''), iv)
-  const body = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()])
+  const iv = randomBytes(IV)
+  const cipher = createCipheriv('aes-256-gcm', signingKeys('flow')[0], iv).setAAD(additionalData(purpose, binding))
+  const plain = `${Math.floor(Date.now() / 1000) + maxAge}.${value}`
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()])
   return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')
 }
 
-/** The value, or null when it was not encrypted here for this purpose (or was altered). */
-export function decryptValue(purpose: string, encrypted: string): string | null {
-  const raw = Buffer.from(encrypted, 'base64url')
-  if (raw.length < 28) return null
-  for (const secret of getConfig().sessionSecrets) {
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', encryptionKey(purpose, secret), raw.subarray(0, 12))
-      decipher.setAuthTag(raw.subarray(12, 28))
-      return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')
-    } catch {
-      // Another secret's, or altered.
-    }
+function decrypt(raw: Buffer, aad: Buffer, key: Buffer): string | null {
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV)).setAAD(aad)
+    decipher.setAuthTag(raw.subarray(IV, IV + TAG))
+    return Buffer.concat([decipher.update(raw.subarray(IV + TAG)), decipher.final()]).toString('utf8')
+  } catch {
+    return null // another key's, another purpose's or browser's, or altered
   }
-  return null
+}
+
+/** The value, or null when absent, altered, expired, or sealed for another purpose or browser. */
+export function openValue(purpose: string, sealed: string | null, binding: string | null): string | null {
+  if (!sealed || !binding) return null
+  const raw = Buffer.from(sealed, 'base64url')
+  if (raw.length <= IV + TAG) return null
+  const aad = additionalData(purpose, binding)
+  // Every key is tried, as for signatures.
+  const plain = signingKeys('flow').reduce<string | null>((found, key) => decrypt(raw, aad, key) ?? found, null)
+  const dot = plain?.indexOf('.') ?? -1
+  if (plain === null || dot <= 0 || !(Number(plain.slice(0, dot)) > Date.now() / 1000)) return null
+  return plain.slice(dot + 1)
 }

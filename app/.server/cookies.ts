@@ -1,5 +1,5 @@
 import { LOCALE_COOKIE } from '~/lib/i18n'
-import { hostCookieName, isSecureOrigin, openValue, readCookie, sealValue, serializeCookie } from './cookie-format'
+import { hostCookieName, isSecureOrigin, readCookie, serializeCookie } from './cookie-format'
 
 /**
  * Every cookie the portal sets, declared once. All are host-only (no Domain), on Path=/, and
@@ -16,7 +16,7 @@ export interface CookieSpec {
   /** `None` only where a cross-site POST must bring it back; browsers refuse it without Secure, so on plain http it is Lax. */
   sameSite: 'Lax' | 'None'
   hostPrefix: boolean
-  /** For a sealed value (sealForBrowser, ADR 017): the label its HMAC covers. null: a plain or self-signed value. */
+  /** A flow's sealed state (app/.server/auth/flow-state.ts, ADR 047): the purpose its encryption covers. null: a plain or signed value. */
   sealedAs: string | null
   /**
    * Logout expires the session and every flow's cookie (app/.server/auth/logout.ts); it leaves the
@@ -30,7 +30,7 @@ export interface CookieSpec {
 const YEAR = 365 * 24 * 60 * 60
 const HOUR = 60 * 60
 
-/** The attributes of a sealed cookie that carries one flow's state (ADR 017). */
+/** The attributes of a cookie that carries one flow's sealed state (ADR 017, ADR 047). */
 const FLOW = { httpOnly: true, sameSite: 'Lax', hostPrefix: true, atLogout: 'clear', shellNeutral: false } as const
 /** The attributes of a preference the visitor chose, kept for a year and across logout. */
 const PREFERENCE = {
@@ -58,7 +58,7 @@ export const COOKIES = {
   },
   csrf: {
     base: 'csrf',
-    purpose: 'the signed double-submit CSRF token, and the binding of the sealed cookies (app/.server/policy/csrf.ts)',
+    purpose: 'the signed double-submit CSRF token, and the binding of the flow cookies (app/.server/policy/csrf.ts)',
     maxAge: null,
     httpOnly: true,
     sameSite: 'Lax',
@@ -70,7 +70,7 @@ export const COOKIES = {
   ssoState: {
     base: 'sso_state',
     purpose:
-      'the pending SSO sign-in; a form_post provider comes back with a cross-site POST (app/.server/auth/sso.ts)',
+      'the pending SSO sign-in; a form_post provider comes back with a cross-site POST (app/.server/auth/sso/state-cookie.ts)',
     maxAge: 10 * 60,
     httpOnly: true,
     sameSite: 'None',
@@ -83,7 +83,7 @@ export const COOKIES = {
     ...FLOW,
     base: 'mfa_pending',
     purpose:
-      'the pending second-factor sign-in, as long as the identity service keeps its credential usable, about 10 minutes (app/.server/auth/second-factor.ts)',
+      'the pending second-factor sign-in, as long as the identity service keeps its credential usable, about 10 minutes (app/.server/auth/second-factor/pending.ts)',
     maxAge: 10 * 60,
     sealedAs: 'mfa-pending',
   },
@@ -128,7 +128,7 @@ export const COOKIES = {
     ...FLOW,
     base: 'recent_login',
     purpose:
-      'a fresh ID token from "Confirm it\'s you", encrypted, for the sensitive account actions of the next 5 minutes (app/.server/auth/recent-login.ts, ADR 036)',
+      'a fresh ID token from "Confirm it\'s you", for the sensitive account actions of the next 5 minutes (app/.server/auth/recent-login.ts, ADR 036)',
     maxAge: 5 * 60,
     sealedAs: 'recent-login',
   },
@@ -136,7 +136,7 @@ export const COOKIES = {
     ...FLOW,
     base: 'mfa_enrollment',
     purpose:
-      'an authenticator app being added: its enrolment session and secret, encrypted, as long as the identity service keeps the session (app/.server/auth/second-factors.ts, ADR 041)',
+      'an authenticator app being added: its enrolment session and secret, as long as the identity service keeps the session (app/.server/auth/second-factors.ts, ADR 041)',
     maxAge: 10 * 60,
     sealedAs: 'mfa-enrollment',
   },
@@ -165,7 +165,7 @@ export const COOKIES = {
 } as const satisfies Record<string, CookieSpec>
 
 export type CookieKey = keyof typeof COOKIES
-/** A sealed cookie: its label and a fixed lifetime. */
+/** A flow cookie: its sealed purpose and a fixed lifetime. */
 export type SealedCookie = CookieSpec & { sealedAs: string; maxAge: number }
 
 /** Its name for this origin. */
@@ -196,14 +196,4 @@ export function getCookie(request: Request, cookie: CookieSpec): string | null {
 /** The Set-Cookie that removes it. */
 export function clearCookie(cookie: CookieSpec): string {
   return serializeCookie(cookieName(cookie), '', attributes(cookie, 0))
-}
-
-/** The Set-Cookie for `value` sealed to this browser's binding (use sealForBrowser, app/.server/policy/csrf.ts). */
-export function sealCookie(cookie: SealedCookie, value: string, binding: string): string {
-  return setCookie(cookie, sealValue(cookie.sealedAs, value, binding, cookie.maxAge))
-}
-
-/** The sealed value, or null when absent, tampered with, expired, or sealed for another browser. */
-export function openCookie(request: Request, cookie: SealedCookie, binding: string | null): string | null {
-  return openValue(cookie.sealedAs, getCookie(request, cookie), binding)
 }

@@ -13,7 +13,7 @@ vi.mock('~/.server/config', async (importOriginal) => {
 
 const OLD = 'old-secret-old-secret-old-secret-0000'
 const NEW = 'new-secret-new-secret-new-secret-1111'
-const PURPOSES: Purpose[] = ['csrf', 'seal', 'device', 'identifier']
+const PURPOSES: Purpose[] = ['csrf', 'flow', 'device', 'identifier']
 
 afterEach(() => {
   overrides.value = {}
@@ -40,9 +40,9 @@ describe('deriveKey', () => {
 describe('signingKeys', () => {
   it('follows SESSION_SECRET: the first signs, every one verifies', () => {
     overrides.value = { sessionSecrets: [NEW, OLD] }
-    expect(signingKeys('seal').map(hex)).toEqual([hex(deriveKey(NEW, 'seal')), hex(deriveKey(OLD, 'seal'))])
+    expect(signingKeys('flow').map(hex)).toEqual([hex(deriveKey(NEW, 'flow')), hex(deriveKey(OLD, 'flow'))])
     overrides.value = { sessionSecrets: [OLD, NEW] }
-    expect(signingKeys('seal').map(hex)).toEqual([hex(deriveKey(OLD, 'seal')), hex(deriveKey(NEW, 'seal'))])
+    expect(signingKeys('flow').map(hex)).toEqual([hex(deriveKey(OLD, 'flow')), hex(deriveKey(NEW, 'flow'))])
   })
 })
 

@@ -5,14 +5,15 @@ import { getConfig } from '~/.server/config'
  * The portal's keys, one per purpose, derived with HKDF-SHA256 (the purpose in `info`) from the
  * configured secrets, so that no two purposes share a key (ADR 034). Nothing else reads the secrets.
  *
- * - Signing keys (CSRF tokens, sealed cookies, device cookies): one per SESSION_SECRET, in its
- *   order. The first signs; every one verifies (rotation, README).
+ * - Secret keys (signing CSRF tokens and device cookies, encrypting flow cookies): one per
+ *   SESSION_SECRET, in its order. The first signs or encrypts; every one verifies or decrypts
+ *   (rotation, README).
  * - The identifier key (keyed hashes of addresses and phone numbers: per-account rate-limit keys,
  *   `emailHash` in logs): from IDENTIFIER_HASH_SECRET, or else from the first SESSION_SECRET. It
  *   signs nothing, so it need not follow the signing secrets: pinned, it stays the same through a
  *   rotation, and pinning it to the secret in use gives the very key in use.
  */
-export type SigningPurpose = 'csrf' | 'seal' | 'device'
+export type SigningPurpose = 'csrf' | 'flow' | 'device'
 export type Purpose = SigningPurpose | 'identifier'
 
 const derived = new Map<string, Buffer>()
@@ -28,7 +29,7 @@ export function deriveKey(secret: string, purpose: Purpose): Buffer {
   return key
 }
 
-/** The keys of `purpose`, one per SESSION_SECRET in its order: the first signs, every one verifies. */
+/** The keys of `purpose`, one per SESSION_SECRET in its order: the first signs (encrypts), every one verifies (decrypts). */
 export function signingKeys(purpose: SigningPurpose): [Buffer, ...Buffer[]] {
   const [first, ...rest] = getConfig().sessionSecrets
   if (first === undefined) throw new Error('no SESSION_SECRET configured')

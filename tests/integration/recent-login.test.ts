@@ -82,9 +82,7 @@ describe('confirmPassword', () => {
     const claims = idToken!.split('.')[1]!
     expect(cookie).not.toContain(claims.slice(0, 40))
     expect(decodeURIComponent(cookie)).not.toContain(claims.slice(0, 40))
-    expect(Buffer.from(decodeURIComponent(cookie).split('.')[1]!, 'base64url').toString()).not.toContain(
-      claims.slice(0, 40),
-    )
+    expect(Buffer.from(decodeURIComponent(cookie), 'base64url').toString('latin1')).not.toContain(claims.slice(0, 40))
 
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 290_000 })
     expect(readRecentLogin(browser.request(), user)).toBe(idToken)
@@ -198,16 +196,16 @@ describe('readRecentLogin refuses', () => {
     const user = await account('tampered')
     const browser = new Browser()
     await confirmed(browser, user)
-    const sealed = decodeURIComponent(browser.jar.get('recent_login')!)
-    const [expiry, payload, mac] = sealed.split('.') as [string, string, string]
-    const flip = (s: string, at: number) => s.slice(0, at) + (s[at] === 'A' ? 'B' : 'A') + s.slice(at + 1)
-    for (const forged of [
-      `${Number(expiry) + 3600}.${payload}.${mac}`,
-      `${expiry}.${flip(payload, 20)}.${mac}`,
-      `${expiry}.${payload}.${flip(mac, 5)}`,
-      `${expiry}.${payload}`,
-    ]) {
-      browser.jar.set('recent_login', encodeURIComponent(forged))
+    expect(readRecentLogin(browser.request(), user)).not.toBeNull()
+    const sealed = Buffer.from(decodeURIComponent(browser.jar.get('recent_login')!), 'base64url')
+    const flip = (at: number) => {
+      const altered = Buffer.from(sealed)
+      altered[at] = altered[at]! ^ 1
+      return altered
+    }
+    // A byte of the IV, of the tag, of the ciphertext (where the expiry is), the last one; cut short.
+    for (const forged of [flip(0), flip(12), flip(28), flip(sealed.length - 1), sealed.subarray(0, sealed.length - 1)]) {
+      browser.jar.set('recent_login', encodeURIComponent(forged.toString('base64url')))
       expect(readRecentLogin(browser.request(), user)).toBeNull()
     }
   })

@@ -12,7 +12,7 @@ import { providerName } from '~/lib/providers'
 import { COOKIES, clearCookie } from '~/.server/cookies'
 import { getLocale } from '~/.server/i18n'
 import { endEverySession, endThisSession, logoutCookies } from './logout'
-import { clearRecentLogin, confirmPageWith, type ConfirmThen } from './recent-login'
+import { confirmPageWith, recentLoginCookie, type ConfirmThen } from './recent-login'
 import { clearSessionCookie, getSession, readAccount, type SessionUser } from './session'
 import { afterFirstFactor } from './sign-in'
 import { ssoOffered } from './sso'
@@ -111,7 +111,7 @@ export async function changeOwnPassword(
   }
   await limit.release('success')
   securityEvent('password-changed', { reqId: context.requestId, ip: context.clientIp, email: user.email })
-  const setCookies = [clearRecentLogin()]
+  const setCookies = [recentLoginCookie.clear()]
   const signedIn = await endEverySession(user.uid).then(
     () =>
       afterFirstFactor(

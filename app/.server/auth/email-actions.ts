@@ -1,9 +1,10 @@
 import type { AppLoadContext } from '~/.server/context'
 import { formText } from '~/lib/schemas'
 import { EMAIL_MAX_LENGTH } from '~/lib/limits'
-import { COOKIES, clearCookie } from '~/.server/cookies'
-import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
-import { clearEmailLinkCookie, completeEmailLinkSignIn, readEmailLinkCookie, type EmailLinkMessage } from './email-link'
+import { z } from 'zod'
+import { COOKIES } from '~/.server/cookies'
+import { flowCookie } from './flow-state'
+import { completeEmailLinkSignIn, emailLinkCookie, type EmailLinkMessage } from './email-link'
 import { getFlags } from '~/.server/ops/flags'
 import {
   codeOf,
@@ -46,7 +47,7 @@ function isMode(value: string | null): value is EmailActionMode {
 }
 
 /** The emailed code of every mode but a reset, sealed to the browser that opened the link (ADR 017). */
-const CODE_COOKIE = COOKIES.actionCode
+const codeCookie = flowCookie(COOKIES.actionCode, z.object({ mode: z.enum(EMAIL_ACTION_MODES), oobCode: z.string().min(1) }))
 
 /**
  * The longest query an emailed link may have. The identity service's links are a few hundred
@@ -86,25 +87,19 @@ export function routeEmailLink(request: Request, url = new URL(request.url)): Li
   return {
     kind: 'redirect',
     location: `/action${cleanLinkQuery(params)}`,
-    setCookies: sealForBrowser(request, CODE_COOKIE, `${mode}:${oobCode}`),
+    setCookies: codeCookie.write(request, { mode, oobCode }),
   }
 }
 
 /** The code kept by the first GET; a sign-in link counts only while email-link sign-in is on. */
 async function readCode(request: Request): Promise<{ mode: EmailActionMode; oobCode: string } | null> {
-  const value = openForBrowser(request, CODE_COOKIE)
-  const colon = value?.indexOf(':') ?? -1
-  if (!value || colon <= 0) return null
-  const mode = value.slice(0, colon)
-  const oobCode = value.slice(colon + 1)
-  if (!isMode(mode) || !oobCode) return null
-  if (mode === 'signIn' && !(await getFlags()).emailLinkSignIn) return null
-  return { mode, oobCode }
+  const code = codeCookie.read(request)
+  if (code?.mode === 'signIn' && !(await getFlags()).emailLinkSignIn) return null
+  return code
 }
 
-export function clearCodeCookie(): string {
-  return clearCookie(CODE_COOKIE)
-}
+/** For the /action page. */
+export const clearCodeCookie = codeCookie.clear
 
 /**
  * Checks the code without spending it; null when it is invalid, spent, expired or of another mode,
@@ -141,7 +136,7 @@ export async function inspectEmailAction(request: Request): Promise<ActionPage |
 }
 
 function pageFor(mode: EmailActionMode, info: ActionCodeInfo, request: Request): ActionPage {
-  if (mode === 'signIn') return { mode, email: readEmailLinkCookie(request)?.email ?? null }
+  if (mode === 'signIn') return { mode, email: emailLinkCookie.read(request)?.email ?? null }
   if (!info.email) return { mode: 'invalid' }
   if (mode === 'revertSecondFactorAddition') return { mode, email: info.email, factor: info.secondFactor }
   if (mode !== 'verifyAndChangeEmail') return { mode, email: info.email }
@@ -175,7 +170,7 @@ export interface ApplyOutcome {
 const INVALID_LINK = (): ApplyOutcome => ({
   result: { status: 'invalid-link' },
   httpStatus: 400,
-  setCookies: [clearCodeCookie()],
+  setCookies: [codeCookie.clear()],
 })
 
 /**
@@ -194,7 +189,7 @@ export async function applyEmailAction(
   if (stored.mode === 'signIn') {
     // Same browser: the address it asked with; another device: the one typed.
     const typed = formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
-    const asked = readEmailLinkCookie(request)
+    const asked = emailLinkCookie.read(request)
     const email = asked?.email ?? typed
     const failure = (message: Failure['message'], httpStatus: number): ApplyOutcome => ({
       result: { status: 'error', message, email: typed },
@@ -208,7 +203,7 @@ export async function applyEmailAction(
       context,
     )
     if (outcome.ok) {
-      const setCookies = [...outcome.setCookies, clearCodeCookie(), clearEmailLinkCookie()]
+      const setCookies = [...outcome.setCookies, codeCookie.clear(), emailLinkCookie.clear()]
       return { redirect: outcome.location, httpStatus: 303, setCookies }
     }
     return outcome.invalidLink ? INVALID_LINK() : failure(outcome.message, outcome.status)
@@ -232,6 +227,6 @@ export async function applyEmailAction(
   return {
     result: { status: 'done', mode, email: info.email, newEmail: info.newEmail, continueTo },
     httpStatus: 200,
-    setCookies: [clearCodeCookie()],
+    setCookies: [codeCookie.clear()],
   }
 }

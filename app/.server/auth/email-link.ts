@@ -1,8 +1,9 @@
 import type { AppLoadContext } from '~/.server/context'
 import type { Locale } from '~/lib/i18n'
 import { continueUrlFor, redirectFromContinueUrl } from './continue-url'
-import { COOKIES, clearCookie } from '~/.server/cookies'
-import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
+import { z } from 'zod'
+import { COOKIES } from '~/.server/cookies'
+import { flowCookie } from './flow-state'
 import { codeOf, getIdentity, isLinkFailure, outcomeOf, type MessageKey } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
 import { hashEmail, securityEvent } from '~/.server/ops/security-events'
@@ -17,28 +18,10 @@ import { afterFirstFactor } from './sign-in'
  * using. With it, opening the link asks only for a click; without it (another device) the visitor
  * types the address again, as Firebase requires, and the session ends with that browser.
  */
-const EMAIL_COOKIE = COOKIES.emailLink
+const LinkRequestSchema = z.object({ email: z.string().min(1), remember: z.boolean() })
+export type LinkRequest = z.output<typeof LinkRequestSchema>
 
-export interface LinkRequest {
-  email: string
-  remember: boolean
-}
-
-export function readEmailLinkCookie(request: Request): LinkRequest | null {
-  const value = openForBrowser(request, EMAIL_COOKIE)
-  if (!value) return null
-  try {
-    const { email, remember } = JSON.parse(value) as Partial<LinkRequest>
-    return typeof email === 'string' && email ? { email, remember: remember === true } : null
-  } catch {
-    // Sealed before the choice travelled with it: the address alone.
-    return { email: value, remember: false }
-  }
-}
-
-export function clearEmailLinkCookie(): string {
-  return clearCookie(EMAIL_COOKIE)
-}
+export const emailLinkCookie = flowCookie(COOKIES.emailLink, LinkRequestSchema)
 
 /**
  * Sends a sign-in link. Same rules as the reset request: the same answer whether the account
@@ -133,5 +116,5 @@ export async function sendSignInLink(
   const next = new URLSearchParams({ emailLink: 'sent' })
   if (input.redirect) next.set('redirect', input.redirect)
   const asked: LinkRequest = { email: input.email, remember: input.remember }
-  return { location: `/?${next}`, setCookies: sealForBrowser(request, EMAIL_COOKIE, JSON.stringify(asked)) }
+  return { location: `/?${next}`, setCookies: emailLinkCookie.write(request, asked) }
 }

@@ -1,8 +1,8 @@
 import type { AppLoadContext } from '~/.server/context'
 import type { Locale } from '~/lib/i18n'
 import { getConfig } from '~/.server/config'
-import { COOKIES, clearCookie } from '~/.server/cookies'
-import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
+import { z } from 'zod'
+import { COOKIES } from '~/.server/cookies'
 import { logger } from '~/.server/ops/logger'
 import { recordPasswordResetRequest } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/security-events'
@@ -10,6 +10,7 @@ import { deviceIdFor } from '~/.server/policy/device'
 import { consumeReset } from '~/.server/policy/rate-limit'
 import { captchaTokenMissing, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
 import { continueUrlFor } from './continue-url'
+import { flowCookie } from './flow-state'
 import { sendProtectedOobCode } from './protected-email'
 import { page, redirectTo, type Result } from '~/.server/result'
 
@@ -71,33 +72,18 @@ export async function requestPasswordReset(
  * sealed, HttpOnly cookie bound to this browser (ADR 009, ADR 017). Path=/ because React Router's data
  * requests go to `/new-password.data`, which a `/new-password` path would not match.
  */
-const RESET_COOKIE = COOKIES.resetCode
-
-/** The Set-Cookie values that keep the code for this browser. */
-export function keepResetCode(request: Request, oobCode: string): string[] {
-  return sealForBrowser(request, RESET_COOKIE, oobCode)
-}
-
-export function clearResetCodeCookie(): string {
-  return clearCookie(RESET_COOKIE)
-}
-
-export function readResetCode(request: Request): string | null {
-  return openForBrowser(request, RESET_COOKIE)
-}
+const resetCodeCookie = flowCookie(COOKIES.resetCode, z.string().min(1))
 
 /**
  * The password was just changed in this browser: the page says so from a GET after the change
  * (post-redirect-get, ADR 025). Set with the change, read by the page, cleared by a new link.
  */
-export function markResetDone(request: Request): string[] {
-  return sealForBrowser(request, COOKIES.resetDone, '1')
-}
+const resetDoneCookie = flowCookie(COOKIES.resetDone, z.literal(true))
 
-export function resetDone(request: Request): boolean {
-  return openForBrowser(request, COOKIES.resetDone) === '1'
-}
-
-export function clearResetDone(): string {
-  return clearCookie(COOKIES.resetDone)
-}
+// What the /new-password page does with them.
+export const keepResetCode = resetCodeCookie.write
+export const readResetCode = resetCodeCookie.read
+export const clearResetCodeCookie = resetCodeCookie.clear
+export const markResetDone = (request: Request) => resetDoneCookie.write(request, true)
+export const resetDone = (request: Request) => resetDoneCookie.read(request) === true
+export const clearResetDone = resetDoneCookie.clear

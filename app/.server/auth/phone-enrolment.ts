@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import type { AppLoadContext } from '~/.server/context'
-import { COOKIES, clearCookie } from '~/.server/cookies'
+import { COOKIES } from '~/.server/cookies'
 import { codeOf, getIdentity, outcomeOf, type MessageKey } from '~/.server/identity'
 import { securityEvent } from '~/.server/ops/security-events'
-import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
 import { consumeEnrolSms, consumeEnrolStart, consumeMfaCode } from '~/.server/policy/rate-limit'
 import {
   captchaTokenMissing,
@@ -13,6 +12,7 @@ import {
   recordCaptchaOutcome,
   refreshAfterDemand,
 } from '~/.server/policy/recaptcha'
+import { flowCookie } from './flow-state'
 import { RESEND_COOLDOWN, now } from './second-factor/pending'
 import { normaliseCode } from './second-factor/verify'
 import { sealRecentLogin } from './recent-login'
@@ -39,6 +39,7 @@ const EnrolmentSchema = z.object({
   expires: z.number(),
 })
 type Enrolment = z.output<typeof EnrolmentSchema>
+const enrolmentCookie = flowCookie(COOKIE, EnrolmentSchema, { until: (e) => e.expires })
 
 /** What the page shows of an enrolment: never its session. */
 export interface EnrolmentView {
@@ -78,22 +79,12 @@ export function normalisePhone(value: string): string | null {
 }
 
 function readEnrolment(request: Request, user: SessionUser): Enrolment | null {
-  const value = openForBrowser(request, COOKIE)
-  if (!value) return null
-  let parsed
-  try {
-    parsed = EnrolmentSchema.safeParse(JSON.parse(value))
-  } catch {
-    return null
-  }
-  return parsed.success && parsed.data.uid === user.uid && parsed.data.expires > now() ? parsed.data : null
+  const e = enrolmentCookie.read(request)
+  return e && e.uid === user.uid ? e : null
 }
 
-function seal(request: Request, e: Enrolment): string[] {
-  return sealForBrowser(request, { ...COOKIE, maxAge: Math.max(1, e.expires - now()) }, JSON.stringify(e))
-}
-
-export const clearEnrolment = () => clearCookie(COOKIE)
+/** For the phone's page. */
+export const clearEnrolment = enrolmentCookie.clear
 
 export function enrolmentView(request: Request, user: SessionUser): EnrolmentView | null {
   const e = readEnrolment(request, user)
@@ -135,7 +126,7 @@ export async function sendCode(
     recordCaptchaOutcome('mfaSmsEnrollment', captchaResponse !== undefined, null)
     await limit.release('failure') // a code was sent: it counts
     const next: Enrolment = { id, uid: user.uid, phone, session: sessionInfo, sentAt: now(), expires: now() + COOKIE.maxAge }
-    return { kind: 'redirect', location: PHONE_PATH, setCookies: seal(request, next) }
+    return { kind: 'redirect', location: PHONE_PATH, setCookies: enrolmentCookie.write(request, next) }
   } catch (error) {
     await limit.release('void')
     await start?.release('void')
@@ -169,7 +160,7 @@ export async function addPhone(
   context: AppLoadContext,
 ): Promise<PhoneOutcome> {
   const e = readEnrolment(request, user)
-  if (!e) return { kind: 'error', status: 400, message: 'phoneEnrolment.expired', field: null, setCookies: [clearEnrolment()] }
+  if (!e) return { kind: 'error', status: 400, message: 'phoneEnrolment.expired', field: null, setCookies: [enrolmentCookie.clear()] }
   const code = normaliseCode(typed)
   if (!code) return { kind: 'error', status: 400, message: 'mfa.codeFormat', field: 'code' }
   const limit = await consumeMfaCode({ ip: context.clientIp, pending: e.id, account: user.email, reqId: context.requestId })
@@ -179,7 +170,7 @@ export async function addPhone(
     await limit.release('success')
     securityEvent('second-factor-added', { reqId: context.requestId, ip: context.clientIp, email: user.email, factor: 'phone' })
     const resealed = sealRecentLogin(request, user, tokens.idToken) ?? []
-    return { kind: 'redirect', location: PHONE_ADDED, setCookies: [...resealed, clearEnrolment()] }
+    return { kind: 'redirect', location: PHONE_ADDED, setCookies: [...resealed, enrolmentCookie.clear()] }
   } catch (error) {
     const failed = codeOf(error)
     if (failed === 'auth/requires-recent-login') {
@@ -193,7 +184,7 @@ export async function addPhone(
     }
     await limit.release('void')
     if (group === 'second-factor') {
-      return { kind: 'error', status: 400, message: 'phoneEnrolment.expired', field: null, setCookies: [clearEnrolment()] }
+      return { kind: 'error', status: 400, message: 'phoneEnrolment.expired', field: null, setCookies: [enrolmentCookie.clear()] }
     }
     return { kind: 'error', status, message: key, field: null }
   }

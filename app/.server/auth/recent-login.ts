@@ -1,14 +1,14 @@
 import type { PortalContext } from '~/.server/context'
-import { decryptValue, encryptValue } from '~/.server/cookie-format'
-import { COOKIES, clearCookie } from '~/.server/cookies'
+import { z } from 'zod'
+import { COOKIES } from '~/.server/cookies'
 import { codeOf, getIdentity, mfaRequiredOf, outcomeOf, type MfaRequired } from '~/.server/identity'
 import { securityEvent } from '~/.server/ops/security-events'
-import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
 import { deviceIdFor } from '~/.server/policy/device'
 import { consumeSignIn } from '~/.server/policy/rate-limit'
 import { captchaTokenToSend, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
 import { isRecentSignIn, tokenClaims, type SessionUser } from './session'
 import { signInRefused, type SignInRefusal } from './finish-sign-in'
+import { flowCookie } from './flow-state'
 import type { MfaError, SsoError } from './sign-in-page'
 import { accountPageAfterVerification, sendVerificationEmail } from './verification'
 
@@ -20,7 +20,7 @@ import { accountPageAfterVerification, sendVerificationEmail } from './verificat
  * page, a URL or a log: the account actions read it back here, on the server.
  */
 
-const PURPOSE = COOKIES.recentLogin.sealedAs
+export const recentLoginCookie = flowCookie(COOKIES.recentLogin, z.string().min(1))
 
 /**
  * Where a confirmation leads: back to `next` (an account page), after doing what the visitor had
@@ -138,7 +138,7 @@ export function confirmPageWith(after: AfterConfirmation, reason?: ConfirmReason
 export function sealRecentLogin(request: Request, user: Pick<SessionUser, 'uid'>, idToken: string): string[] | null {
   const { uid, authTime } = tokenClaims(idToken)
   if (uid !== user.uid || !isRecentSignIn(authTime)) return null
-  return sealForBrowser(request, COOKIES.recentLogin, encryptValue(PURPOSE, idToken))
+  return recentLoginCookie.write(request, idToken)
 }
 
 /**
@@ -146,14 +146,8 @@ export function sealRecentLogin(request: Request, user: Pick<SessionUser, 'uid'>
  * minutes, sealed in another browser or for another account, or altered.
  */
 export function readRecentLogin(request: Request, user: SessionUser): string | null {
-  const sealed = openForBrowser(request, COOKIES.recentLogin)
-  const idToken = sealed === null ? null : decryptValue(PURPOSE, sealed)
+  const idToken = recentLoginCookie.read(request)
   if (!idToken) return null
   const { uid, authTime } = tokenClaims(idToken)
   return uid === user.uid && isRecentSignIn(authTime) ? idToken : null
-}
-
-/** The Set-Cookie that forgets it (after the password changed, the token is no longer good). */
-export function clearRecentLogin(): string {
-  return clearCookie(COOKIES.recentLogin)
 }

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto'
 import { z } from 'zod'
 import type { AppLoadContext } from '~/.server/context'
-import { decryptValue, encryptValue } from '~/.server/cookie-format'
-import { COOKIES, clearCookie } from '~/.server/cookies'
+import { COOKIES } from '~/.server/cookies'
 import { codeOf, getIdentity, outcomeOf, type MessageKey } from '~/.server/identity'
 import { FACTOR_NAME_MAX_LENGTH } from '~/lib/limits'
 import { securityEvent } from '~/.server/ops/security-events'
-import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
 import { consumeEnrolStart, consumeMfaCode, consumeNewPassword } from '~/.server/policy/rate-limit'
+import { flowCookie } from './flow-state'
 import { sealRecentLogin } from './recent-login'
 import { createSession, type SessionUser } from './session'
 
@@ -19,7 +18,6 @@ import { createSession, type SessionUser } from './session'
  * never reaches a page or a URL.
  */
 
-const PURPOSE = COOKIES.mfaEnrollment.sealedAs
 /** The longest the portal keeps an enrolment, whatever the service says: the cookie's own life. */
 const ENROLMENT_MS = COOKIES.mfaEnrollment.maxAge * 1000
 
@@ -33,18 +31,16 @@ const EnrolmentSchema = z.object({
   expiresAt: z.number(),
 })
 export type TotpEnrolment = z.output<typeof EnrolmentSchema>
+const enrolmentCookie = flowCookie(COOKIES.mfaEnrollment, EnrolmentSchema)
 
 /** The authenticator app this browser is adding to this account, or null (none, ended, another's). */
 export function readEnrolment(request: Request, user: SessionUser): TotpEnrolment | null {
-  const sealed = openForBrowser(request, COOKIES.mfaEnrollment)
-  const json = sealed === null ? null : decryptValue(PURPOSE, sealed)
-  if (!json) return null
-  const parsed = EnrolmentSchema.safeParse(JSON.parse(json))
-  if (!parsed.success || parsed.data.uid !== user.uid || parsed.data.expiresAt <= Date.now()) return null
-  return parsed.data
+  const enrolment = enrolmentCookie.read(request)
+  return enrolment && enrolment.uid === user.uid && enrolment.expiresAt > Date.now() ? enrolment : null
 }
 
-export const clearEnrolment = (): string => clearCookie(COOKIES.mfaEnrollment)
+/** For the authenticator app's page. */
+export const clearEnrolment = enrolmentCookie.clear
 
 /**
  * The `otpauth://` URI an authenticator app reads from the QR code (Google Authenticator's key URI
@@ -106,7 +102,7 @@ export async function totpEnrolment(
     period: started.periodSec,
     expiresAt: Math.min(Number.isNaN(until) ? Infinity : until, Date.now() + ENROLMENT_MS),
   }
-  const setCookies = sealForBrowser(request, COOKIES.mfaEnrollment, encryptValue(PURPOSE, JSON.stringify(enrolment)))
+  const setCookies = enrolmentCookie.write(request, enrolment)
   return { status: 'ready', enrolment, setCookies }
 }
 
@@ -167,7 +163,7 @@ export async function addTotp(
     email: user.email ?? undefined,
     factor: 'totp',
   })
-  return { status: 'done', setCookies: [clearEnrolment(), ...(await keepSignedIn(request, user, answer.idToken))] }
+  return { status: 'done', setCookies: [enrolmentCookie.clear(), ...(await keepSignedIn(request, user, answer.idToken))] }
 }
 
 /**

@@ -1,7 +1,7 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import { COOKIES, cookieName, getCookie, openCookie, sealCookie, setCookie, type SealedCookie } from '~/.server/cookies'
+import { randomBytes } from 'node:crypto'
+import { safeEqual, sign, signedBy } from '~/.server/cookie-format'
+import { COOKIES, cookieName, getCookie, setCookie } from '~/.server/cookies'
 import { CSRF_FIELD } from '~/lib/form-fields'
-import { signingKeys } from '~/.server/keys'
 
 /**
  * Signed double-submit CSRF tokens, plus Origin / Sec-Fetch-Site checks.
@@ -19,34 +19,24 @@ export function csrfCookieName(): string {
 export type CsrfRefusal = 'cookie-missing' | 'token-mismatch' | 'bad-origin' | 'cross-site'
 export type CsrfResult = { ok: true } | { ok: false; reason: CsrfRefusal }
 
-function sign(random: string, key: Buffer): string {
-  return createHmac('sha256', key).update(random).digest('base64url')
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a)
-  const right = Buffer.from(b)
-  // timingSafeEqual throws on different lengths; the length of a token is no secret.
-  return left.length === right.length && timingSafeEqual(left, right)
-}
-
 /** True when the token was minted by this server under any configured secret's CSRF key (rotation). */
 function isAuthentic(token: string): boolean {
   const [random, mac, ...rest] = token.split('.')
-  if (!random || !mac || rest.length > 0) return false
-  // No early exit, so the time taken does not tell which secret matched.
-  return signingKeys('csrf').reduce((found, key) => safeEqual(mac, sign(random, key)) || found, false)
+  return Boolean(random && mac && rest.length === 0 && signedBy('csrf', random, mac))
 }
 
 function mint(): { token: string; setCookie: string } {
   const random = randomBytes(32).toString('base64url')
-  const token = `${random}.${sign(random, signingKeys('csrf')[0])}`
+  const token = `${random}.${sign('csrf', random)}`
   // A browser-session cookie (no Max-Age): it lives as long as the forms it protects.
   return { token, setCookie: setCookie(COOKIES.csrf, token) }
 }
 
-/** The authentic token this browser holds, or null. */
-function presentToken(request: Request): string | null {
+/**
+ * The authentic token this browser holds, or null. It is also the binding of the flow cookies
+ * (app/.server/auth/flow-state.ts, ADR 017): a value sealed for one browser opens in no other.
+ */
+export function csrfBinding(request: Request): string | null {
   const existing = getCookie(request, COOKIES.csrf)
   return existing && isAuthentic(existing) ? existing : null
 }
@@ -57,7 +47,7 @@ const issued = new WeakMap<Request, { token: string; setCookie: string | null }>
 /** The token to render in forms; `setCookie` is the Set-Cookie value to add when a new one was minted. */
 export function issueCsrf(request: Request): { token: string; setCookie: string | null } {
   // Reusing the cookie keeps forms in other tabs valid; a token under a retired secret is replaced.
-  const existing = presentToken(request)
+  const existing = csrfBinding(request)
   if (existing) return { token: existing, setCookie: null }
   const known = issued.get(request)
   if (known) return known
@@ -72,21 +62,6 @@ export function issueCsrf(request: Request): { token: string; setCookie: string 
  */
 export function rotateCsrf(): string {
   return mint().setCookie
-}
-
-/**
- * Short-lived sealed cookies are bound to the browser that started their flow through its CSRF
- * token (ADR 017). Sealing mints the token first if this browser has none yet: both Set-Cookie
- * values go with the response, in this order.
- */
-export function sealForBrowser(request: Request, cookie: SealedCookie, value: string): string[] {
-  const { token, setCookie } = issueCsrf(request)
-  return [...(setCookie ? [setCookie] : []), sealCookie(cookie, value, token)]
-}
-
-/** The value sealed for this browser, or null (absent, expired, forged, or another browser's). */
-export function openForBrowser(request: Request, cookie: SealedCookie): string | null {
-  return openCookie(request, cookie, presentToken(request))
 }
 
 /**

@@ -1,4 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
+import { safeEqual, sign, signedBy } from '~/.server/cookie-format'
 import { COOKIES, cookieName, getCookie, setCookie } from '~/.server/cookies'
 import { signingKeys } from '~/.server/keys'
 
@@ -21,20 +22,7 @@ export function deviceCookieName(): string {
 }
 
 function accountTag(email: string, key: Buffer): string {
-  return createHmac('sha256', key)
-    .update(`device-account:${email.trim().toLowerCase()}`)
-    .digest('base64url')
-    .slice(0, 22)
-}
-
-function mac(body: string, key: Buffer): string {
-  return createHmac('sha256', key).update(`device:${body}`).digest('base64url')
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a)
-  const right = Buffer.from(b)
-  return left.length === right.length && timingSafeEqual(left, right)
+  return sign('device', `device-account:${email.trim().toLowerCase()}`, key).slice(0, 22)
 }
 
 /** The Set-Cookie for a new device cookie naming this account. */
@@ -42,7 +30,7 @@ export function deviceCookie(email: string): string {
   const [key] = signingKeys('device')
   const expiry = Math.floor(Date.now() / 1000) + DEVICE_MAX_AGE
   const body = `${randomBytes(16).toString('base64url')}.${expiry}.${accountTag(email, key)}`
-  return setCookie(COOKIES.device, `${body}.${mac(body, key)}`)
+  return setCookie(COOKIES.device, `${body}.${sign('device', `device:${body}`, key)}`)
 }
 
 /** The parts of an authentic, unexpired device cookie, and the key that signed it; else null. */
@@ -51,12 +39,8 @@ function open(request: Request): { id: string; expiry: number; account: string; 
   const [id, expiry, account, given, ...rest] = raw?.split('.') ?? []
   if (!raw || !id || !expiry || !account || !given || rest.length > 0) return null
   if (!(Number(expiry) > Date.now() / 1000)) return null
-  const body = `${id}.${expiry}.${account}`
-  // No early exit, so the time taken does not tell which secret matched.
-  const key = signingKeys('device').reduce<Buffer | null>(
-    (found, candidate) => (safeEqual(given, mac(body, candidate)) ? candidate : found),
-    null,
-  )
+  // The key that signed it also made its account hash.
+  const key = signedBy('device', `device:${id}.${expiry}.${account}`, given)
   return key === null ? null : { id, expiry: Number(expiry), account, key }
 }
 

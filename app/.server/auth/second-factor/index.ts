@@ -10,11 +10,9 @@ import {
   RESEND_COOLDOWN,
   SECOND_FACTOR_PATH,
   chosenFactor,
-  clearPendingCookie,
   now,
-  readPending,
+  pendingCookie,
   record,
-  seal,
   type Confirming,
   type Notice,
   type Pending,
@@ -79,7 +77,7 @@ export async function beginSecondFactor(
   })
   record(pending, 'required')
   await sendSms(pending, context)
-  return { setCookies: seal(request, pending), location: SECOND_FACTOR_PATH }
+  return { setCookies: pendingCookie.write(request, pending), location: SECOND_FACTOR_PATH }
 }
 
 /**
@@ -105,10 +103,10 @@ export type SecondFactorView =
 
 /** GET /second-factor: the step, or null when there is no pending sign-in (gone, expired, another browser's). */
 export function secondFactorView(request: Request): { view: SecondFactorView; setCookies: string[] } | null {
-  const p = readPending(request)
+  const p = pendingCookie.read(request)
   if (!p) return null
   // A notice is shown once.
-  const setCookies = p.notice ? seal(request, { ...p, notice: null }) : []
+  const setCookies = p.notice ? pendingCookie.write(request, { ...p, notice: null }) : []
   const factor = chosenFactor(p)
   const confirming = p.confirm !== null
   if (!factor)
@@ -138,13 +136,13 @@ export async function secondFactorAction(
   form: { intent: string; factor: string; code: string; captchaResponse: string },
   context: AppLoadContext,
 ): Promise<SecondFactorOutcomeOf> {
-  const p = readPending(request)
+  const p = pendingCookie.read(request)
   if (!p)
-    return { kind: 'redirect', location: signInPageWith('mfaError', 'expired', null), setCookies: [clearPendingCookie()] }
+    return { kind: 'redirect', location: signInPageWith('mfaError', 'expired', null), setCookies: [pendingCookie.clear()] }
   const back = (pending: Pending): SecondFactorOutcomeOf => ({
     kind: 'redirect',
     location: SECOND_FACTOR_PATH,
-    setCookies: seal(request, pending),
+    setCookies: pendingCookie.write(request, pending),
   })
 
   switch (form.intent) {

@@ -1,9 +1,10 @@
-import { COOKIES, clearCookie } from '~/.server/cookies'
+import { z } from 'zod'
+import { COOKIES } from '~/.server/cookies'
 import type { SecondFactor } from '~/.server/identity'
 import { recordSecondFactor, type SecondFactorOutcome } from '~/.server/ops/metrics'
-import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
-import { confirmThenOf, type AfterConfirmation } from '../recent-login'
+import type { AfterConfirmation } from '../recent-login'
 import type { SignInMethod } from '../finish-sign-in'
+import { flowCookie } from '../flow-state'
 
 /**
  * The pending sign-in of the second-factor step (ADR 022): the first factor's pending credential,
@@ -17,12 +18,9 @@ export const PENDING_MAX_AGE = COOKIES.mfaPending.maxAge
 /** Seconds between two SMS codes for one pending sign-in ('Resend code'). */
 export const RESEND_COOLDOWN = 30
 
-const PENDING_COOKIE = COOKIES.mfaPending
-
 /** A message shown on the step when it is next displayed (after a redirect). */
 const NOTICES = ['mfa.resent', 'mfa.sendFailed', 'error.tooManyRequests', 'mfa.resendWait'] as const
 export type Notice = (typeof NOTICES)[number]
-const isNotice = (value: unknown): value is Notice => (NOTICES as readonly unknown[]).includes(value)
 
 export interface Pending {
   /** Random: the key of this pending sign-in's rate limits. */
@@ -59,57 +57,39 @@ export interface Confirming extends AfterConfirmation {
 
 export const now = () => Math.floor(Date.now() / 1000)
 
+/** A confirmation kept in a flow cookie (this one, or single sign-on's state). */
+export const ConfirmingSchema = z.object({ uid: z.string(), next: z.string(), then: z.literal('verify').nullable() })
+
+const FactorSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('phone'), id: z.string(), displayName: z.string().nullable(), phone: z.string() }),
+  z.object({ kind: z.literal('totp'), id: z.string(), displayName: z.string().nullable() }),
+])
+
+const PendingSchema = z.object({
+  id: z.string(),
+  credential: z.string(),
+  factors: z.array(FactorSchema).min(1),
+  method: z.enum(['password', 'email-link', 'sso']),
+  email: z.string().nullable(),
+  redirect: z.string().nullable(),
+  remember: z.boolean(),
+  confirm: ConfirmingSchema.nullable(),
+  chosen: z.string().nullable(),
+  session: z.string().nullable(),
+  sentAt: z.number().nullable(),
+  captcha: z.boolean(),
+  notice: z.enum(NOTICES).nullable(),
+  expires: z.number(),
+})
+
 /**
  * Sealed again after every change, but never past the first factor's time plus PENDING_MAX_AGE:
  * choosing, resending or reading a notice does not lengthen the pending sign-in.
  */
-export function seal(request: Request, pending: Pending): string[] {
-  const remaining = Math.max(1, pending.expires - now())
-  return sealForBrowser(request, { ...PENDING_COOKIE, maxAge: remaining }, JSON.stringify(pending))
-}
+export const pendingCookie = flowCookie<Pending>(COOKIES.mfaPending, PendingSchema, { until: (p) => p.expires })
 
-export function clearPendingCookie(): string {
-  return clearCookie(PENDING_COOKIE)
-}
-
-const isString = (value: unknown): value is string => typeof value === 'string'
-const orNull = (value: unknown) => (isString(value) ? value : null)
-/** A confirmation read back from a sealed cookie (this one, or single sign-on's state), or null. */
-export function confirmingOf(value: unknown): Confirming | null {
-  if (typeof value !== 'object' || value === null) return null
-  const { uid, next, then } = value as Record<string, unknown>
-  return isString(uid) && isString(next) ? { uid, next, then: confirmThenOf(orNull(then)) } : null
-}
-
-export function readPending(request: Request): Pending | null {
-  const value = openForBrowser(request, PENDING_COOKIE)
-  if (!value) return null
-  try {
-    const p = JSON.parse(value) as Partial<Pending>
-    if (!isString(p.id) || !isString(p.credential) || !Array.isArray(p.factors) || p.factors.length === 0) return null
-    if (p.method !== 'password' && p.method !== 'email-link' && p.method !== 'sso') return null
-    if (typeof p.expires !== 'number' || p.expires <= now()) return null
-    const chosen = p.factors.some((f) => f.id === p.chosen) ? (p.chosen as string) : null
-    return {
-      id: p.id,
-      credential: p.credential,
-      factors: p.factors,
-      method: p.method,
-      email: orNull(p.email),
-      redirect: orNull(p.redirect),
-      remember: p.remember === true,
-      confirm: confirmingOf(p.confirm),
-      chosen,
-      session: chosen ? orNull(p.session) : null,
-      sentAt: typeof p.sentAt === 'number' ? p.sentAt : null,
-      captcha: p.captcha === true,
-      notice: isNotice(p.notice) ? p.notice : null,
-      expires: p.expires,
-    }
-  } catch {
-    return null
-  }
-}
+/** For the second-factor page. */
+export const clearPendingCookie = pendingCookie.clear
 
 /**
  * What names the account in its second-factor limits (hashed there): its address, or, when the

@@ -8,8 +8,8 @@ import {
   SECOND_FACTOR_PATH,
   accountOf,
   chosenFactor,
-  clearPendingCookie,
   factorKind,
+  pendingCookie,
   record,
   type Confirming,
   type Pending,
@@ -96,7 +96,7 @@ export async function verify(
         context,
       )
       record(p, 'success')
-      return { kind: 'redirect', location: session.location, setCookies: [...session.setCookies, clearPendingCookie()] }
+      return { kind: 'redirect', location: session.location, setCookies: [...session.setCookies, pendingCookie.clear()] }
     } catch {
       // A token the session refuses (too old a sign-in, no second-factor claim): start again.
       record(p, 'expired')
@@ -147,7 +147,7 @@ async function confirmed(
     email: p.email ?? undefined,
     secondFactor: factorKind(p),
   })
-  return { kind: 'redirect', location: done.location, setCookies: [...done.setCookies, clearPendingCookie()] }
+  return { kind: 'redirect', location: done.location, setCookies: [...done.setCookies, pendingCookie.clear()] }
 }
 
 function failure(p: Pending, code: string, context: AppLoadContext) {
@@ -167,5 +167,5 @@ function end(p: Pending, reason: MfaError, code: string, context: AppLoadContext
   const location = p.confirm
     ? confirmPageWith(p.confirm, { mfaError: reason })
     : signInPageWith('mfaError', reason, p.redirect)
-  return { kind: 'redirect', location, setCookies: [clearPendingCookie()] }
+  return { kind: 'redirect', location, setCookies: [pendingCookie.clear()] }
 }

@@ -21,7 +21,7 @@ import {
   type SsoFinish,
   type SsoSettings,
 } from './protocol'
-import { clearStateCookie, readState, sealState } from './state-cookie'
+import { stateCookie } from './state-cookie'
 
 /** Whether the sign-in page offers the button: the flag is on and a provider is configured. */
 export function ssoOffered(flags: Flags): boolean {
@@ -70,7 +70,7 @@ export async function startSso(
       { redirect, callbackOrigin, remember: input.remember, confirm: input.confirm },
       settings,
     )
-    return { ok: true, authUri, setCookies: sealState(request, state) }
+    return { ok: true, authUri, setCookies: stateCookie.write(request, state) }
   } catch (error) {
     const code = codeOf(error)
     logger.warn({ event: 'sso-start-failed', code, reqId: context.requestId }, 'single sign-on could not start')
@@ -89,7 +89,7 @@ export type CallbackOutcome =
 
 export async function handleSsoCallback(request: Request, context: AppLoadContext): Promise<CallbackOutcome> {
   const url = new URL(request.url)
-  const state = readState(request)
+  const state = stateCookie.read(request)
   const settings = await ssoSettings()
   const publicHost = new URL(context.publicOrigin).host
   // The host the browser came to (a plain Host, app.ts): request.url is always the public origin's
@@ -129,7 +129,7 @@ export async function handleSsoCallback(request: Request, context: AppLoadContex
       reason: finish.error,
       code: finish.code,
     })
-    return { location: signInPageWithError(finish.error, redirect), status: 303, setCookies: [clearStateCookie()] }
+    return { location: signInPageWithError(finish.error, redirect), status: 303, setCookies: [stateCookie.clear()] }
   }
   if ('mfa' in finish) {
     const step = await beginSecondFactor(
@@ -137,7 +137,7 @@ export async function handleSsoCallback(request: Request, context: AppLoadContex
       { mfa: finish.mfa, method: 'sso', email: finish.email, redirect, remember },
       context,
     )
-    return { location: step.location, status: 303, setCookies: [...step.setCookies, clearStateCookie()] }
+    return { location: step.location, status: 303, setCookies: [...step.setCookies, stateCookie.clear()] }
   }
   try {
     const session = await signInWithIdToken(
@@ -145,9 +145,9 @@ export async function handleSsoCallback(request: Request, context: AppLoadContex
       { email: finish.email, method: 'sso', redirect, remember },
       context,
     )
-    return { location: session.location, status: 303, setCookies: [...session.setCookies, clearStateCookie()] }
+    return { location: session.location, status: 303, setCookies: [...session.setCookies, stateCookie.clear()] }
   } catch {
-    return { location: signInPageWithError('unavailable', redirect), status: 303, setCookies: [clearStateCookie()] }
+    return { location: signInPageWithError('unavailable', redirect), status: 303, setCookies: [stateCookie.clear()] }
   }
 }
 
@@ -166,7 +166,7 @@ async function confirmedByProvider(
   const back = (location: string, setCookies: string[] = []) => ({
     location,
     status: 303 as const,
-    setCookies: [...setCookies, clearStateCookie()],
+    setCookies: [...setCookies, stateCookie.clear()],
   })
   const session = await getSession(request)
   // Signed out, or someone else, since the start: the confirm page asks again (or for a sign-in).

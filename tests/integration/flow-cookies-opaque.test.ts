@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
+import { startPortal, type Portal } from '../../dev/portal'
+import { browser } from '../support/ip-browser'
+
+/**
+ * Every flow cookie is encrypted (ADR 047): what it carries (the phone number and SMS session of an
+ * enrolment, an emailed code) cannot be read from the browser, whichever way its value is decoded.
+ */
+const emulator = inject('emulator')
+const admin = emulatorAdmin(emulator)
+const PASSWORD = 'Opaque-Cookies-2026'
+const PHONE_PATH = '/account/second-factor/phone'
+
+let portal: Portal
+
+beforeAll(async () => {
+  portal = await startPortal({
+    FIREBASE_AUTH_EMULATOR_HOST: new URL(emulator.origin).host,
+    FIREBASE_PROJECT_ID: emulator.projectId,
+    TRUST_PROXY: '1',
+  })
+})
+
+afterAll(async () => {
+  await portal?.stop()
+})
+
+/** The value as sent, URI-decoded, and every dot-separated part of it read as base64url. */
+function readings(value: string): string[] {
+  const decoded = decodeURIComponent(value)
+  const parts = [decoded, ...decoded.split('.')].map((part) => Buffer.from(part, 'base64url').toString('utf8'))
+  return [value, decoded, ...parts]
+}
+
+function expectOpaque(value: string | undefined, secrets: string[]) {
+  expect(value).toBeTruthy()
+  for (const reading of readings(value!)) {
+    for (const secret of secrets) expect(reading, `the cookie reveals ${secret}`).not.toContain(secret)
+  }
+}
+
+describe('flow cookies reveal nothing they carry', () => {
+  it('phone_enrolment: neither the number nor the SMS session', async () => {
+    const email = uniqueEmail('opaque-phone')
+    const { localId } = await admin.createUser(email, PASSWORD)
+    await admin.verifyEmail(localId)
+    const client = await browser(portal.url, '198.51.100.90')
+    expect((await client.signIn(email, PASSWORD, { remember: true })).status).toBe(303)
+    const confirm = `/account/confirm?${new URLSearchParams({ next: PHONE_PATH })}`
+    await client.load(confirm)
+    expect((await client.post(confirm, { password: PASSWORD }, { remember: true })).status).toBe(303)
+    await client.load(PHONE_PATH)
+    const phone = uniquePhone()
+    expect((await client.post(PHONE_PATH, { phone }, { remember: true })).status).toBe(303)
+    const sent = (await admin.verificationCodes()).find((c) => c.phoneNumber === phone)
+    expect(sent?.sessionInfo).toBeTruthy()
+    // The number as typed, and its digits alone.
+    expectOpaque(client.jar.get('phone_enrolment'), [phone, phone.slice(1), sent!.sessionInfo.slice(0, 24)])
+  })
+
+  it('reset_code: not the emailed code', async () => {
+    const email = uniqueEmail('opaque-reset')
+    await admin.createUser(email, PASSWORD)
+    const client = await browser(portal.url, '198.51.100.91')
+    await client.load('/forgot-password')
+    expect((await client.post('/forgot-password', { email })).status).toBe(303)
+    const { oobCode } = await admin.emailed(email, 'PASSWORD_RESET')
+    const keep = await fetch(`${portal.url}/new-password?oobCode=${encodeURIComponent(oobCode)}`, {
+      redirect: 'manual',
+      headers: { Cookie: [...client.jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+    })
+    const cookie = keep.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .find((c) => c.startsWith('reset_code='))
+    expectOpaque(cookie?.slice('reset_code='.length), [oobCode, oobCode.slice(0, 16)])
+  })
+})
