@@ -15,7 +15,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['app/**/*.test.{ts,tsx}', 'locales/**/*.test.ts', 'deploy/**/*.test.ts'] },
+        test: { name: 'unit', include: ['app/**/*.test.{ts,tsx}', 'locales/**/*.test.ts', 'deploy/**/*.test.ts', 'dev/**/*.test.ts'] },
       },
       {
         extends: true,
