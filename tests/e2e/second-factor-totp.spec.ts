@@ -172,7 +172,7 @@ test.describe('in English', () => {
 })
 
 test.describe('over HTTP', () => {
-  test('20 concurrent wrong codes for one pending sign-in reach the service no more often than the limit', async ({
+  test('20 concurrent wrong codes for one pending sign-in reach the service no more often than the limit', { tag: '@once' }, async ({
     request,
     admin,
     totp,
@@ -210,7 +210,7 @@ test.describe('over HTTP', () => {
     expect(response.headers()['location']).toBe('/?mfaError=expired')
   })
 
-  test('a pending sign-in cookie planted in another browser is worth nothing', async ({
+  test('a pending sign-in cookie planted in another browser is worth nothing', { tag: '@once' }, async ({
     request,
     admin,
     playwright,
