@@ -1,10 +1,10 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Browser, Locator, Page } from '@playwright/test'
 import { uniqueEmail, uniquePhone } from '../../dev/emulator'
-import { startPortal, type Portal } from '../../dev/portal'
+import type { Portal } from '../../dev/portal'
 import { startMfaIdentity, type MfaIdentity } from '../support/mfa-identity'
 import { totpCode } from '../support/totp'
-import { expect, expectFieldError, openNewPassword, signIn, test, wrongCodeFor } from './fixtures'
+import { expect, expectFieldError, openNewPassword, portalBehind, signIn, test, wrongCodeFor } from './fixtures'
 
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
 const PASSWORD = 'Accessible-Pass-42'
@@ -411,19 +411,7 @@ test.describe('reduced motion', () => {
 
 /** The authenticator app needs the loopback identity service (the emulator has no TOTP): a portal of its own. */
 const loopTest = test.extend<object, { loop: { identity: MfaIdentity; portal: Portal } }>({
-  loop: [
-    async ({}, use) => {
-      const identity = await startMfaIdentity(process.env.EMULATOR_ORIGIN!)
-      const portal = await startPortal({
-        FIREBASE_AUTH_EMULATOR_HOST: identity.host,
-        FIREBASE_PROJECT_ID: process.env.EMULATOR_PROJECT_ID!,
-      })
-      await use({ identity, portal })
-      await portal.stop()
-      await identity.close()
-    },
-    { scope: 'worker' },
-  ],
+  loop: portalBehind((emulator) => startMfaIdentity(emulator.origin)),
   baseURL: async ({ loop }, use) => use(loop.portal.url),
 })
 
