@@ -94,6 +94,8 @@ await Promise.all([
 
 rmSync(out, { recursive: true, force: true })
 console.log('\nTime per part (side by side, as above):')
+const ORDER = ['typecheck', 'lint', 'build', 'unit tests', 'integration tests', 'browser tests']
+times.sort(([a], [b]) => ORDER.indexOf(a) - ORDER.indexOf(b))
 for (const [name, seconds] of times) console.log(`  ${name.padEnd(28)} ${seconds.toFixed(1).padStart(6)} s`)
 console.log(`  ${'total'.padEnd(28)} ${((Date.now() - startedAt) / 1000).toFixed(1).padStart(6)} s`)
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : ''

@@ -99,7 +99,7 @@ describe('an identity service that hangs', () => {
       RATE_LIMIT_SIGNIN_PER_IP: high,
       RATE_LIMIT_SIGNIN_PER_EMAIL: high,
     })
-  }, 30_000)
+  })
 
   afterAll(async () => {
     await portal?.stop()
