@@ -15,7 +15,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['app/**/*.test.{ts,tsx}', 'locales/**/*.test.ts', 'deploy/**/*.test.ts'] },
+        test: { name: 'unit', include: ['app/**/*.test.{ts,tsx}', 'locales/**/*.test.ts', 'deploy/**/*.test.ts', 'dev/**/*.test.ts'] },
       },
       {
         extends: true,
@@ -23,6 +23,9 @@ export default defineConfig({
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
           globalSetup: ['tests/support/vitest-global-setup.ts'],
+          // These files mostly wait (on the portals, nginx and Redis they start, and on time-outs they
+          // provoke), so more of them run at once than the box has cores (vitest's default is cores − 1).
+          maxWorkers: 4,
         },
       },
     ],

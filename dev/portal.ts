@@ -49,7 +49,8 @@ export async function startPortal(
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   const url = `http://localhost:${port}`
   // An exit ends the wait too (waitFor takes a throwing check for "not yet"): a refused start fails at once.
-  await waitFor('the portal', async () => child.exitCode !== null || (await fetch(`${url}/healthz`)).ok, 30_000).catch(
+  // A start takes a second on an idle machine and half a minute on a crowded one: patience, as for the emulator.
+  await waitFor('the portal', async () => child.exitCode !== null || (await fetch(`${url}/healthz`)).ok, 120_000).catch(
     (error: Error) => {
       child.kill('SIGKILL')
       throw new Error(`${error.message}\n${output}`)

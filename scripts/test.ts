@@ -1,10 +1,13 @@
 /**
  * `npm test`: typecheck, lint, build, unit tests, integration tests (vitest), browser tests (Playwright),
  * then the time each part took.
+ * The parts run side by side where they mostly wait (ADR 046): typecheck, lint and the build together;
+ * then the browser tests beside the unit tests followed by the integration tests. The browser tests
+ * print as they go; every other part prints its output whole once it ends, so nothing interleaves.
  * Every step runs even when one fails; the last line sums all suites: `N passed, N failed`.
  * Typecheck and lint count as one check each, so a failure there can never read "0 failed".
  */
-import { spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -16,19 +19,32 @@ const startedAt = Date.now()
 const totals = { passed: 0, failed: 0, skipped: 0 }
 const times: [string, number][] = []
 
-function run(name: string, command: string, args: string[], env: Record<string, string> = {}): boolean {
-  console.log(`\n▶ ${name}: ${command} ${args.join(' ')}`)
+/** Runs one part; `live`: its output goes straight to ours, else it is printed whole when the part ends. */
+function run(name: string, command: string, args: string[], options: { env?: Record<string, string>; live?: boolean } = {}) {
+  const header = `\n▶ ${name}: ${command} ${args.join(' ')}`
+  if (options.live) console.log(header)
   const started = Date.now()
-  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } })
-  const ok = result.status === 0
-  const seconds = (Date.now() - started) / 1000
-  times.push([name, seconds])
-  console.log(`${ok ? '✔' : '✘'} ${name} (${seconds.toFixed(1)} s)`)
-  return ok
+  const child = spawn(command, args, {
+    stdio: options.live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
+  })
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  return new Promise<boolean>((resolve) => {
+    child.once('close', (code) => {
+      const ok = code === 0
+      const seconds = (Date.now() - started) / 1000
+      times.push([name, seconds])
+      if (!options.live) process.stdout.write(`${header}\n${output}`)
+      console.log(`${ok ? '✔' : '✘'} ${name} (${seconds.toFixed(1)} s)`)
+      resolve(ok)
+    })
+  })
 }
 
-function check(name: string, command: string, args: string[]) {
-  if (run(name, command, args)) totals.passed += 1
+async function check(name: string, command: string, args: string[]) {
+  if (await run(name, command, args)) totals.passed += 1
   else totals.failed += 1
 }
 
@@ -36,14 +52,10 @@ function readJson<T>(file: string): T | null {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : null
 }
 
-check('typecheck', 'npx', ['tsc', '--noEmit'])
-check('lint', 'npx', ['eslint', '--max-warnings', '0', '.'])
-check('build', 'npm', ['run', 'build', '--silent'])
-
 /** One vitest project (vitest.config.ts): unit tests start nothing, integration tests start the emulator. */
-function vitestProject(project: 'unit' | 'integration') {
+async function vitestProject(project: 'unit' | 'integration') {
   const json = path.join(out, `vitest-${project}.json`)
-  const ok = run(`${project} tests`, 'npx', [
+  const ok = await run(`${project} tests`, 'npx', [
     'vitest', 'run', `--project=${project}`, '--reporter=default', '--reporter=json', `--outputFile.json=${json}`,
   ])
   const vitest = readJson<{ numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number }>(json)
@@ -54,21 +66,36 @@ function vitestProject(project: 'unit' | 'integration') {
   }
   if (!ok && (!vitest || vitest.numFailedTests === 0)) totals.failed += 1 // a suite that crashed
 }
-vitestProject('unit')
-vitestProject('integration')
 
-const playwrightJson = path.join(out, 'playwright.json')
-const playwrightOk = run('browser tests', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson })
-const playwright = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(playwrightJson)
-if (playwright) {
-  totals.passed += playwright.stats.expected + playwright.stats.flaky
-  totals.failed += playwright.stats.unexpected
-  totals.skipped += playwright.stats.skipped
+async function browserTests() {
+  const json = path.join(out, 'playwright.json')
+  const ok = await run('browser tests', 'npx', ['playwright', 'test'], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: json }, live: true })
+  const playwright = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(json)
+  if (playwright) {
+    totals.passed += playwright.stats.expected + playwright.stats.flaky
+    totals.failed += playwright.stats.unexpected
+    totals.skipped += playwright.stats.skipped
+  }
+  if (!ok && (!playwright || playwright.stats.unexpected === 0)) totals.failed += 1
 }
-if (!playwrightOk && (!playwright || playwright.stats.unexpected === 0)) totals.failed += 1
+
+await Promise.all([
+  check('typecheck', 'npx', ['tsc', '--noEmit']),
+  check('lint', 'npx', ['eslint', '--max-warnings', '0', '.']),
+  check('build', 'npm', ['run', 'build', '--silent']),
+])
+await Promise.all([
+  browserTests(),
+  (async () => {
+    await vitestProject('unit')
+    await vitestProject('integration')
+  })(),
+])
 
 rmSync(out, { recursive: true, force: true })
-console.log('\nTime per part:')
+console.log('\nTime per part (side by side, as above):')
+const ORDER = ['typecheck', 'lint', 'build', 'unit tests', 'integration tests', 'browser tests']
+times.sort(([a], [b]) => ORDER.indexOf(a) - ORDER.indexOf(b))
 for (const [name, seconds] of times) console.log(`  ${name.padEnd(28)} ${seconds.toFixed(1).padStart(6)} s`)
 console.log(`  ${'total'.padEnd(28)} ${((Date.now() - startedAt) / 1000).toFixed(1).padStart(6)} s`)
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : ''

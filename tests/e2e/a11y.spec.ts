@@ -1,10 +1,10 @@
 import AxeBuilder from '@axe-core/playwright'
-import type { Locator, Page } from '@playwright/test'
+import type { Browser, Locator, Page } from '@playwright/test'
 import { uniqueEmail, uniquePhone } from '../../dev/emulator'
-import { startPortal, type Portal } from '../../dev/portal'
+import type { Portal } from '../../dev/portal'
 import { startMfaIdentity, type MfaIdentity } from '../support/mfa-identity'
 import { totpCode } from '../support/totp'
-import { expect, expectFieldError, openNewPassword, signIn, test, wrongCodeFor } from './fixtures'
+import { expect, expectFieldError, openNewPassword, portalBehind, signIn, test, wrongCodeFor } from './fixtures'
 
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
 const PASSWORD = 'Accessible-Pass-42'
@@ -14,18 +14,36 @@ const COLOUR_RULES = ['color-contrast', 'link-in-text-block']
 /**
  * axe runs inside the page, which needs JavaScript. Without it, the page's HTML as the visitor got
  * it is served again, at the same address and with the same styles, to a page where axe can run
- * (the app's scripts are not loaded, so it stays the no-JavaScript page).
+ * (the app's scripts are not loaded, so it stays the no-JavaScript page), at the visitor's window size.
+ * That page is made once per worker, not a context and a page for each state.
  */
+const served = { url: '', html: '' }
+const axePages = new WeakMap<Browser, Promise<Page>>()
+function axePage(browser: Browser): Promise<Page> {
+  let target = axePages.get(browser)
+  if (!target) {
+    target = (async () => {
+      const page = await (await browser.newContext({ javaScriptEnabled: true })).newPage()
+      await page.route('**/*.js', (route) => route.abort())
+      await page.route(
+        (url) => url.href === served.url,
+        (route) => route.fulfill({ body: served.html, contentType: 'text/html; charset=utf-8' }),
+      )
+      return page
+    })()
+    axePages.set(browser, target)
+  }
+  return target
+}
+
 async function expectNoViolations(page: Page, state: string) {
   const jsOff = test.info().project.name === 'no-js'
   let target = page
   if (jsOff) {
-    const html = await page.content()
-    const context = await page.context().browser()!.newContext({ javaScriptEnabled: true })
-    target = await context.newPage()
-    await target.route('**/*.js', (route) => route.abort())
-    await target.route(page.url(), (route) => route.fulfill({ body: html, contentType: 'text/html; charset=utf-8' }))
-    await target.goto(page.url())
+    Object.assign(served, { url: page.url(), html: await page.content() })
+    target = await axePage(page.context().browser()!)
+    await target.setViewportSize(page.viewportSize()!)
+    await target.goto(served.url)
   }
   const found: string[] = []
   const list = (scheme: string, violations: { id: string; nodes: { target: unknown[] }[] }[]) =>
@@ -39,8 +57,7 @@ async function expectNoViolations(page: Page, state: string) {
     const dark = await new AxeBuilder({ page: target }).withRules(COLOUR_RULES).analyze()
     found.push(...list('dark', dark.violations))
   } finally {
-    if (jsOff) await target.context().close()
-    else await page.emulateMedia({ colorScheme: 'light' })
+    await target.emulateMedia({ colorScheme: 'light' })
   }
   expect(found, `axe violations on ${state}`).toEqual([])
 }
@@ -394,19 +411,7 @@ test.describe('reduced motion', () => {
 
 /** The authenticator app needs the loopback identity service (the emulator has no TOTP): a portal of its own. */
 const loopTest = test.extend<object, { loop: { identity: MfaIdentity; portal: Portal } }>({
-  loop: [
-    async ({}, use) => {
-      const identity = await startMfaIdentity(process.env.EMULATOR_ORIGIN!)
-      const portal = await startPortal({
-        FIREBASE_AUTH_EMULATOR_HOST: identity.host,
-        FIREBASE_PROJECT_ID: process.env.EMULATOR_PROJECT_ID!,
-      })
-      await use({ identity, portal })
-      await portal.stop()
-      await identity.close()
-    },
-    { scope: 'worker' },
-  ],
+  loop: portalBehind((emulator) => startMfaIdentity(emulator.origin)),
   baseURL: async ({ loop }, use) => use(loop.portal.url),
 })
 

@@ -2,8 +2,8 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
-import { startPortal, type Portal } from '../../dev/portal'
-import { expect, test as base } from './fixtures'
+import type { Portal } from '../../dev/portal'
+import { expect, portalBehind, test as base } from './fixtures'
 
 /**
  * What the emulator never answers, from a loopback server in front of it: every call is passed
@@ -64,20 +64,8 @@ async function faultsBefore(emulatorOrigin: string): Promise<Faults> {
   return faults
 }
 
-const test = base.extend<object, { faulty: { faults: Faults; portal: Portal } }>({
-  faulty: [
-    async ({}, use) => {
-      const faults = await faultsBefore(process.env.EMULATOR_ORIGIN!)
-      const portal = await startPortal({
-        FIREBASE_AUTH_EMULATOR_HOST: faults.host,
-        FIREBASE_PROJECT_ID: process.env.EMULATOR_PROJECT_ID!,
-      })
-      await use({ faults, portal })
-      await portal.stop()
-      await faults.close()
-    },
-    { scope: 'worker' },
-  ],
+const test = base.extend<object, { faulty: { identity: Faults; portal: Portal } }>({
+  faulty: portalBehind((emulator) => faultsBefore(emulator.origin)),
 })
 
 test.use({ locale: 'en-US' })
@@ -106,12 +94,12 @@ test('"requires recent login" from the service sends the visitor through "Confir
   await admin.createUser(email, PASSWORD)
   await signInAndConfirm(page, faulty.portal, email, '/account/password')
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Change password')
-  faulty.faults.tooOldOnce = true
+  faulty.identity.tooOldOnce = true
   await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD)
   await page.getByLabel('Confirm new password', { exact: true }).fill(NEW_PASSWORD)
   await page.getByRole('button', { name: 'Change password' }).click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText("Confirm it's you")
-  expect(faulty.faults.tooOldOnce, 'the service was asked and refused').toBe(false)
+  expect(faulty.identity.tooOldOnce, 'the service was asked and refused').toBe(false)
   await confirm(page)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Change password')
   await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD)
@@ -125,7 +113,7 @@ test('"requires recent login" from the service sends the visitor through "Confir
 test('a project that forbids deletion: the visitor is told so and the account stays', async ({ page, admin, faulty }) => {
   const email = uniqueEmail('no-delete')
   await admin.createUser(email, PASSWORD)
-  faulty.faults.deletionForbidden = true
+  faulty.identity.deletionForbidden = true
   await signInAndConfirm(page, faulty.portal, email, '/account/delete')
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Delete account')
   await page.getByLabel('Type your email address to confirm').fill(email)

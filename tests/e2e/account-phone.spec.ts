@@ -1,8 +1,8 @@
 import type { Page } from '@playwright/test'
 import { type emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
-import { startPortal, type Portal } from '../../dev/portal'
+import type { Portal } from '../../dev/portal'
 import { startRevertIdentity, type RevertIdentity } from '../support/revert-identity'
-import { expect, ownPortal, test as base, wrongCodeFor } from './fixtures'
+import { expect, ownPortal, portalBehind, test as base, wrongCodeFor } from './fixtures'
 
 /**
  * Adding a phone as a second factor (ADR 042), against the emulator (SMS codes from its
@@ -256,21 +256,10 @@ test('en français : une adresse non vérifiée est indiquée', async ({ page, a
 })
 
 const revertTest = base.extend<object, { revert: { identity: RevertIdentity; portal: Portal } }>({
-  revert: [
-    async ({}, use) => {
-      const identity = await startRevertIdentity(process.env.EMULATOR_ORIGIN!, process.env.EMULATOR_PROJECT_ID!)
-      const portal = await startPortal({
-        FIREBASE_AUTH_EMULATOR_HOST: identity.host,
-        FIREBASE_PROJECT_ID: process.env.EMULATOR_PROJECT_ID!,
-        RATE_LIMIT_SIGNIN_PER_IP: '10000',
-        RATE_LIMIT_MFA_SMS_PER_IP: '10000',
-      })
-      await use({ identity, portal })
-      await portal.stop()
-      await identity.close()
-    },
-    { scope: 'worker' },
-  ],
+  revert: portalBehind((emulator) => startRevertIdentity(emulator.origin, emulator.projectId), {
+    RATE_LIMIT_SIGNIN_PER_IP: '10000',
+    RATE_LIMIT_MFA_SMS_PER_IP: '10000',
+  }),
   baseURL: async ({ revert }, use) => use(revert.portal.url),
 })
 

@@ -1,10 +1,10 @@
 import { createRequire } from 'node:module'
 import type { Browser, Page } from '@playwright/test'
 import { type emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
-import { startPortal, type Portal } from '../../dev/portal'
+import type { Portal } from '../../dev/portal'
 import { startMfaIdentity, type MfaIdentity } from '../support/mfa-identity'
 import { totpCode } from '../support/totp'
-import { expect, ownPortal, test as base } from './fixtures'
+import { expect, ownPortal, portalBehind, test as base } from './fixtures'
 
 /**
  * Second factors their owner manages from /account (ADR 041): an authenticator app added against
@@ -156,23 +156,12 @@ async function decodeQr(browser: Browser, svg: string): Promise<string | null> {
 }
 
 const loopTest = base.extend<object, { loop: { identity: MfaIdentity; portal: Portal } }>({
-  loop: [
-    async ({}, use) => {
-      const identity = await startMfaIdentity(process.env.EMULATOR_ORIGIN!)
-      const portal = await startPortal({
-        FIREBASE_AUTH_EMULATOR_HOST: identity.host,
-        FIREBASE_PROJECT_ID: process.env.EMULATOR_PROJECT_ID!,
-        RATE_LIMIT_SIGNIN_PER_IP: '10000',
-        RATE_LIMIT_MFA_PER_IP: '10000',
-        RATE_LIMIT_NEW_PASSWORD_PER_IP: '10000',
-        RATE_LIMIT_ENROL_PER_IP: '10000',
-      })
-      await use({ identity, portal })
-      await portal.stop()
-      await identity.close()
-    },
-    { scope: 'worker' },
-  ],
+  loop: portalBehind((emulator) => startMfaIdentity(emulator.origin), {
+    RATE_LIMIT_SIGNIN_PER_IP: '10000',
+    RATE_LIMIT_MFA_PER_IP: '10000',
+    RATE_LIMIT_NEW_PASSWORD_PER_IP: '10000',
+    RATE_LIMIT_ENROL_PER_IP: '10000',
+  }),
   baseURL: async ({ loop }, use) => use(loop.portal.url),
 })
 

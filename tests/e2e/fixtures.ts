@@ -37,13 +37,16 @@ export const test = base.extend<{
   ],
 })
 
+/** A portal's start on a crowded machine can outlast a test's time-out (dev/portal.ts waits up to 2 min). */
+const PORTAL_WORKER_FIXTURE = { scope: 'worker', timeout: 150_000 } as const
+
 /**
  * A worker-scoped portal of a spec's own on the global set-up's emulator, started with `settings`
  * (a function: asked when the worker starts).
  */
 export function ownPortal(
   settings: () => Record<string, string> | Promise<Record<string, string>>,
-): [(args: object, use: (portal: Portal) => Promise<void>) => Promise<void>, { scope: 'worker' }] {
+): [(args: object, use: (portal: Portal) => Promise<void>) => Promise<void>, typeof PORTAL_WORKER_FIXTURE] {
   return [
     async ({}, use: (portal: Portal) => Promise<void>) => {
       const portal = await startPortal({
@@ -54,7 +57,32 @@ export function ownPortal(
       await use(portal)
       await portal.stop()
     },
-    { scope: 'worker' },
+    PORTAL_WORKER_FIXTURE,
+  ]
+}
+
+/**
+ * A worker-scoped loopback stand-in for the identity service, in front of the global set-up's
+ * emulator (`start` is given its origin and project), and a portal of a spec's own that talks to
+ * it, started with `settings`.
+ */
+export function portalBehind<Identity extends { host: string; close(): Promise<void> }>(
+  start: (emulator: { origin: string; projectId: string }) => Promise<Identity>,
+  settings: Record<string, string> = {},
+): [
+  (args: object, use: (value: { identity: Identity; portal: Portal }) => Promise<void>) => Promise<void>,
+  typeof PORTAL_WORKER_FIXTURE,
+] {
+  return [
+    async ({}, use: (value: { identity: Identity; portal: Portal }) => Promise<void>) => {
+      const projectId = required('EMULATOR_PROJECT_ID')
+      const identity = await start({ origin: required('EMULATOR_ORIGIN'), projectId })
+      const portal = await startPortal({ FIREBASE_AUTH_EMULATOR_HOST: identity.host, FIREBASE_PROJECT_ID: projectId, ...settings })
+      await use({ identity, portal })
+      await portal.stop()
+      await identity.close()
+    },
+    PORTAL_WORKER_FIXTURE,
   ]
 }
 

@@ -13,6 +13,7 @@ export default async function globalSetup() {
   }
   if (!existsSync(SERVER_ENTRY) || process.env.E2E_BUILD === '1') execSync('npm run build', { stdio: 'inherit' })
   const emulator = await startEmulator()
+  // A portal that does not start must not leave the emulator running: no teardown follows a failed set-up.
   const portal = await startPortal({
     FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
     FIREBASE_PROJECT_ID: emulator.projectId,
@@ -22,7 +23,10 @@ export default async function globalSetup() {
     RATE_LIMIT_RESET_PER_IP: '10000',
     RATE_LIMIT_NEW_PASSWORD_PER_IP: '10000',
     RATE_LIMIT_MFA_PER_IP: '10000',
-  }, { echo: process.env.E2E_ECHO === '1' })
+  }, { echo: process.env.E2E_ECHO === '1' }).catch(async (error: unknown) => {
+    await emulator.stop()
+    throw error
+  })
   process.env.PORTAL_URL = portal.url
   process.env.EMULATOR_ORIGIN = emulator.origin
   process.env.EMULATOR_PROJECT_ID = emulator.projectId

@@ -8,8 +8,8 @@ import {
   startMfaIdentity,
   type MfaIdentity,
 } from '../support/mfa-identity'
-import { startPortal, type Portal } from '../../dev/portal'
-import { expect, expectFieldError, test as base } from './fixtures'
+import type { Portal } from '../../dev/portal'
+import { expect, expectFieldError, portalBehind, test as base } from './fixtures'
 
 /**
  * Authenticator-app (TOTP) second factors, which the emulator does not speak: a small identity
@@ -22,22 +22,11 @@ const PASSWORD = 'Correct-Horse-42'
 const CODE_LIMIT = 3
 
 const test = base.extend<object, { totp: { identity: MfaIdentity; portal: Portal } }>({
-  totp: [
-    async ({}, use) => {
-      const identity = await startMfaIdentity(process.env.EMULATOR_ORIGIN!)
-      const portal = await startPortal({
-        FIREBASE_AUTH_EMULATOR_HOST: identity.host,
-        FIREBASE_PROJECT_ID: process.env.EMULATOR_PROJECT_ID!,
-        RATE_LIMIT_SIGNIN_PER_IP: '10000',
-        RATE_LIMIT_MFA_PER_IP: '10000',
-        RATE_LIMIT_MFA_PER_PENDING: String(CODE_LIMIT),
-      })
-      await use({ identity, portal })
-      await portal.stop()
-      await identity.close()
-    },
-    { scope: 'worker' },
-  ],
+  totp: portalBehind((emulator) => startMfaIdentity(emulator.origin), {
+    RATE_LIMIT_SIGNIN_PER_IP: '10000',
+    RATE_LIMIT_MFA_PER_IP: '10000',
+    RATE_LIMIT_MFA_PER_PENDING: String(CODE_LIMIT),
+  }),
   baseURL: async ({ totp }, use) => use(totp.portal.url),
 })
 
@@ -172,7 +161,7 @@ test.describe('in English', () => {
 })
 
 test.describe('over HTTP', () => {
-  test('20 concurrent wrong codes for one pending sign-in reach the service no more often than the limit', async ({
+  test('20 concurrent wrong codes for one pending sign-in reach the service no more often than the limit', { tag: '@once' }, async ({
     request,
     admin,
     totp,
@@ -210,7 +199,7 @@ test.describe('over HTTP', () => {
     expect(response.headers()['location']).toBe('/?mfaError=expired')
   })
 
-  test('a pending sign-in cookie planted in another browser is worth nothing', async ({
+  test('a pending sign-in cookie planted in another browser is worth nothing', { tag: '@once' }, async ({
     request,
     admin,
     playwright,

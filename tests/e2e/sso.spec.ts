@@ -223,7 +223,7 @@ test.describe('over HTTP', () => {
     expect(response.status()).toBe(403)
   })
 
-  test('the start answers a page that moves on by itself, with the state cookie', async ({ request }) => {
+  test('the start answers a page that moves on by itself, with the state cookie', { tag: '@once' }, async ({ request }) => {
     const response = await postForm(request, '/sso/start', {}, { formPage: '/' })
     expect(response.status()).toBe(200)
     const refresh = response.headers()['refresh'] ?? ''

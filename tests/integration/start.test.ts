@@ -73,7 +73,8 @@ it('prints the URL and the demo account first, then each email as a link to the 
     const signInLink = new RegExp(`Sign-in link for demo@example\\.com: ${portal}/action\\?\\S*mode=signIn`)
     await waitFor('the sign-in link', async () => signInLink.test(output), 10_000)
   } finally {
-    if (child.pid) process.kill(-child.pid, 'SIGINT')
+    // A start that failed has exited already: its own error is the one to see, not the kill's.
+    if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGINT')
   }
   // 130: the shell's code for an interrupted command (tsx hands the signal on, then exits with it).
   expect([0, 130]).toContain(await exited)
