@@ -31,6 +31,27 @@ export const SignInFormSchema = z.object({
 
 export const ForgotPasswordFormSchema = z.object({ email: EmailSchema })
 
+/** The new address of "Change email": an address like any other. */
+export const EmailChangeFormSchema = ForgotPasswordFormSchema
+
+/** A password as typed: the password policy judges it, with its own messages (refuseNewPassword). */
+const typedPassword = z.preprocess(text, z.string())
+
+/** A new password and its confirmation (/new-password, /account/password). */
+export const NewPasswordFormSchema = z.object({ password: typedPassword, confirmation: typedPassword })
+
+/** An address typed again, trimmed and bounded, compared by the flow rather than validated here. */
+const typedEmail = z.preprocess((value) => text(value).trim().slice(0, EMAIL_MAX_LENGTH), z.string())
+
+/** "Delete account": the account's address typed again; a mismatch is the flow's to say. */
+export const DeleteAccountFormSchema = z.object({ email: typedEmail })
+
+/** 'Continue' on an emailed link: the address typed for a sign-in link opened on another device, if any. */
+export const EmailActionFormSchema = z.object({ email: typedEmail })
+
+/** "Send verification email", the account page's one form. */
+export const VerifyEmailFormSchema = z.object({ intent: z.literal('verify') })
+
 /** The first message per field, as translation keys. */
 export function fieldErrorsOf(error: z.ZodError): FieldErrors {
   const errors: FieldErrors = {}

@@ -2,7 +2,6 @@ import {
   data,
   Form,
   Link,
-  redirect,
   useLoaderData,
   useSearchParams,
   type ActionFunctionArgs,
@@ -15,15 +14,14 @@ import { SecondFactorName } from '~/components/second-factor-name'
 import { SecureForm } from '~/components/secure-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
-import { formText } from '~/lib/schemas'
+import { VerifyEmailFormSchema } from '~/lib/schemas'
 import type { TranslationKey } from '~/lib/i18n'
 import { providerName } from '~/lib/providers'
-import { confirmFirst, requireSignedIn } from '~/.server/auth/account'
-import { readRecentLogin } from '~/.server/auth/recent-login'
+import { requireSignedIn, verifyOwnEmail } from '~/.server/auth/account'
 import { readAccount } from '~/.server/auth/session'
-import { accountPageAfterVerification, sendVerificationEmail } from '~/.server/auth/verification'
 import { getLocale } from '~/.server/i18n'
 import { guardForm } from '~/.server/policy/form-guard'
+import { parseForm, respond, unavailable } from '~/.server/result'
 
 export const headers = routeHeaders
 
@@ -32,7 +30,7 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.acco
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireSignedIn(request)
   const account = await readAccount(user.uid).catch(() => {
-    throw data({ reason: 'identity-unavailable' }, { status: 503, headers: NO_STORE })
+    throw respond(unavailable())
   })
   // Dates in the page's language, on the server (the same text with and without JavaScript), in UTC.
   const format = new Intl.DateTimeFormat(getLocale(request), {
@@ -61,20 +59,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   )
 }
 
-/**
- * "Send verification email": VERIFY_EMAIL needs an ID token, and the portal keeps one only after
- * "Confirm it's you" (ADR 036): without it the visitor confirms first, and the email goes as the
- * confirmation ends, without a second press. Either way the page then says how it went
- * (`verification`).
- */
+/** "Send verification email": the account page then says how it went (`verification`). */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
   const user = await requireSignedIn(request)
-  if (formText(form, 'intent') !== 'verify') return data(null, { status: 400, headers: NO_STORE })
-  const idToken = readRecentLogin(request, user)
-  if (!idToken) return confirmFirst('/account', 'verify')
-  const sent = await sendVerificationEmail(request, user, idToken, context)
-  return redirect(accountPageAfterVerification(sent), { status: 303, headers: NO_STORE })
+  const parsed = parseForm(VerifyEmailFormSchema, form, {})
+  if (!parsed.ok) return respond(parsed.result)
+  return respond(await verifyOwnEmail(request, user, context))
 }
 
 /** What the page says after a change made elsewhere (`done`). */

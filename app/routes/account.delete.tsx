@@ -13,20 +13,20 @@ import { useTranslation } from 'react-i18next'
 import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
-import type { TranslationKey } from '~/lib/i18n'
 import { EMAIL_MAX_LENGTH } from '~/lib/limits'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
-import { formText } from '~/lib/schemas'
-import { confirmFirst, deleteOwnAccount, requireSignedIn } from '~/.server/auth/account'
+import { DeleteAccountFormSchema } from '~/lib/schemas'
+import { ACCOUNT_PATHS, confirmFirst, deleteOwnAccount, requireConfirmed, requireSignedIn } from '~/.server/auth/account'
 import { readRecentLogin } from '~/.server/auth/recent-login'
 import { guardForm } from '~/.server/policy/form-guard'
+import { respond } from '~/.server/result'
 
 export const headers = routeHeaders
 
 export const meta: MetaFunction<typeof loader> = ({ matches, loaderData }) =>
   pageTitle(matches, loaderData?.deleted ? 'deleteAccount.doneTitle' : 'meta.accountDelete', NOT_INDEXED)
 
-const PATH = '/account/delete'
+const PATH = ACCOUNT_PATHS.delete
 
 /**
  * The form needs "Confirm it's you" (ADR 036). `?deleted` is the page after the deletion, signed
@@ -40,34 +40,18 @@ export async function loader({ request, url }: LoaderFunctionArgs) {
   return data({ deleted: false }, { headers: NO_STORE })
 }
 
-type ActionData = { email: string; emailError?: TranslationKey; formError?: TranslationKey }
-
 export async function action({ request, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
-  const user = await requireSignedIn(request)
-  const idToken = readRecentLogin(request, user)
-  if (!user.email || !idToken) return confirmFirst(PATH)
-  const email = formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
-  const outcome = await deleteOwnAccount(request, { ...user, email: user.email }, idToken, email, context)
-  switch (outcome.status) {
-    case 'confirm':
-      return confirmFirst(PATH)
-    case 'done': {
-      const headers = new Headers(NO_STORE)
-      for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
-      return redirect(`${PATH}?deleted`, { status: 303, headers })
-    }
-    case 'mismatch':
-      return data<ActionData>({ email, emailError: 'deleteAccount.mismatch' }, { status: 400, headers: NO_STORE })
-    case 'error':
-      return data<ActionData>({ email, formError: outcome.message }, { status: outcome.httpStatus, headers: NO_STORE })
-  }
+  const confirmed = await requireConfirmed(request, PATH)
+  // Any text parses: the flow compares it with the account's address.
+  const { email } = DeleteAccountFormSchema.parse(Object.fromEntries(form))
+  return respond(await deleteOwnAccount(request, confirmed, email, context))
 }
 
 export default function DeleteAccount() {
   const { t } = useTranslation()
   const { deleted } = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>() as ActionData | undefined
+  const result = useActionData<typeof action>()
   const formRef = useRef<HTMLFormElement>(null)
   useAfterSubmission(formRef, result)
   if (deleted) {

@@ -12,46 +12,35 @@ import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components
 import { SecureForm } from '~/components/secure-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
 import type { TranslationKey } from '~/lib/i18n'
-import { EMAIL_MAX_LENGTH } from '~/lib/limits'
+import { EMAIL_MAX_LENGTH, type FieldErrors } from '~/lib/limits'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
-import { ForgotPasswordFormSchema, fieldErrorsOf, formText } from '~/lib/schemas'
-import { confirmFirst, requestEmailChange, requireSignedIn } from '~/.server/auth/account'
-import { readRecentLogin } from '~/.server/auth/recent-login'
+import { EmailChangeFormSchema, keptEmail } from '~/lib/schemas'
+import { ACCOUNT_PATHS, requestEmailChange, requireConfirmed } from '~/.server/auth/account'
 import { guardForm } from '~/.server/policy/form-guard'
+import { parseForm, respond } from '~/.server/result'
 
 export const headers = routeHeaders
 
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.accountEmail', NOT_INDEXED)
 
-const PATH = '/account/email'
+const PATH = ACCOUNT_PATHS.email
 
 /** Sending the link needs the fresh ID token of "Confirm it's you" (ADR 036). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireSignedIn(request)
-  if (!readRecentLogin(request, user)) throw confirmFirst(PATH)
+  await requireConfirmed(request, PATH)
   return data({}, { headers: NO_STORE })
 }
 
-type ActionData = { sent?: boolean; email?: string; emailError?: TranslationKey; formError?: TranslationKey }
-
 export async function action({ request, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
-  const user = await requireSignedIn(request)
-  const idToken = readRecentLogin(request, user)
-  if (!idToken) return confirmFirst(PATH)
-  // Kept for the form when it comes back.
-  const email = formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
-  const parsed = ForgotPasswordFormSchema.safeParse({ email: form.get('email') })
-  if (!parsed.success) {
-    return data<ActionData>({ email, emailError: fieldErrorsOf(parsed.error).email }, { status: 400, headers: NO_STORE })
-  }
-  const outcome = await requestEmailChange(request, user, idToken, parsed.data.email, context)
-  if (outcome.status === 'confirm') return confirmFirst(PATH)
-  if (outcome.status === 'error') {
-    return data<ActionData>({ email, formError: outcome.message }, { status: outcome.httpStatus, headers: NO_STORE })
-  }
-  return data<ActionData>({ sent: true }, { headers: NO_STORE })
+  const confirmed = await requireConfirmed(request, PATH)
+  const parsed = parseForm(EmailChangeFormSchema, form, { email: keptEmail(form) })
+  if (!parsed.ok) return respond(parsed.result)
+  return respond(await requestEmailChange(request, confirmed, parsed.data.email, context))
 }
+
+/** What the page reads from any answer: the link sent, or the form again with what went wrong. */
+type ActionData = { sent?: boolean; email?: string; fieldErrors?: FieldErrors; formError?: TranslationKey }
 
 export default function ChangeEmail() {
   const { t } = useTranslation()
@@ -76,7 +65,7 @@ export default function ChangeEmail() {
               required
               maxLength={EMAIL_MAX_LENGTH}
               defaultValue={result?.email ?? ''}
-              error={result?.emailError ? t(result.emailError) : null}
+              error={result?.fieldErrors?.email ? t(result.fieldErrors.email) : null}
               data-personal
             />
             <SubmitButton pendingLabel={t('changeEmail.pending')}>{t('changeEmail.submit')}</SubmitButton>

@@ -13,17 +13,18 @@ import { FormAlert } from '~/components/forms'
 import { NewPasswordForm } from '~/components/new-password-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
-import { formText } from '~/lib/schemas'
-import { changeOwnPassword, confirmFirst, requireSignedIn } from '~/.server/auth/account'
+import { NewPasswordFormSchema } from '~/lib/schemas'
+import { ACCOUNT_PATHS, changeOwnPassword, confirmFirst, requireConfirmed, requireSignedIn } from '~/.server/auth/account'
 import { readRecentLogin } from '~/.server/auth/recent-login'
 import { getConfig } from '~/.server/config'
 import { guardForm } from '~/.server/policy/form-guard'
+import { respond } from '~/.server/result'
 
 export const headers = routeHeaders
 
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.accountPassword', NOT_INDEXED)
 
-const PATH = '/account/password'
+const PATH = ACCOUNT_PATHS.password
 
 /** The form needs a sign-in less than 5 minutes old ("Confirm it's you", ADR 036), and a password to change. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -35,25 +36,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
-  const user = await requireSignedIn(request)
-  const idToken = readRecentLogin(request, user)
-  if (!user.email || !idToken) return confirmFirst(PATH)
-  const outcome = await changeOwnPassword(
-    request,
-    { ...user, email: user.email },
-    idToken,
-    { password: formText(form, 'password'), confirmation: formText(form, 'confirmation') },
-    context,
-  )
-  if (outcome.status === 'confirm') return confirmFirst(PATH)
-  if (outcome.status === 'done') {
-    const headers = new Headers(NO_STORE)
-    for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
-    // Signed in again here (or through the second-factor step): the account page says so, after a redirect (the CSRF token was renewed).
-    if (outcome.location) return redirect(outcome.location, { status: 303, headers })
-    return data({ status: 'signed-out' } as const, { headers })
-  }
-  return data(outcome, { status: outcome.httpStatus, headers: NO_STORE })
+  const confirmed = await requireConfirmed(request, PATH)
+  // Any text parses: the password policy judges it, with its own messages.
+  const input = NewPasswordFormSchema.parse(Object.fromEntries(form))
+  return respond(await changeOwnPassword(request, confirmed, input, context))
 }
 
 export default function ChangePassword() {

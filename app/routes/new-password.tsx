@@ -1,6 +1,4 @@
 import {
-  data,
-  redirect,
   Link,
   useActionData,
   useLoaderData,
@@ -13,20 +11,12 @@ import { withAddresses } from '~/components/address'
 import { ExpiredLink } from '~/components/expired-link'
 import { FormAlert } from '~/components/forms'
 import { NewPasswordForm } from '~/components/new-password-form'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
-import { formText } from '~/lib/form-text'
-import { LINK_QUERY_MAX_LENGTH } from '~/.server/auth/email-actions'
-import { completePasswordReset, continueParams, inspectResetCode } from '~/.server/auth/new-password'
-import {
-  clearResetCodeCookie,
-  clearResetDone,
-  keepResetCode,
-  markResetDone,
-  readResetCode,
-  resetDone,
-} from '~/.server/auth/password-reset'
+import { NewPasswordFormSchema } from '~/lib/schemas'
+import { completePasswordReset, newPasswordPage } from '~/.server/auth/new-password'
 import { guardForm } from '~/.server/policy/form-guard'
+import { respond } from '~/.server/result'
 
 export const headers = routeHeaders
 
@@ -40,58 +30,16 @@ const STATE_TITLES = {
   invalid: 'newPassword.invalidTitle',
 } as const
 
-/** `/new-password`, with only the `redirect` a sign-in will need: never the link's `lang` or `continueUrl`. */
-function cleanAddress(search: URLSearchParams): string {
-  const signIn = continueParams(search)
-  return `/new-password${signIn ? `?${signIn}` : ''}`
-}
-
-/**
- * GET checks the code without spending it (mail scanners open links). On the first visit the
- * code moves from the address bar into a cookie and the page reloads on a clean URL.
- */
+/** GET checks the code without spending it; a link's first visit moves the code into a cookie. */
 export async function loader({ request, url }: LoaderFunctionArgs) {
-  const fromLink = url.searchParams.get('oobCode')
-  // A link's other parameters go into the Location header below: a very long query is no link of ours.
-  const tooLong = fromLink !== null && url.search.length > LINK_QUERY_MAX_LENGTH
-  if (fromLink && !tooLong) {
-    const headers = new Headers(NO_STORE)
-    for (const cookie of keepResetCode(request, fromLink)) headers.append('Set-Cookie', cookie)
-    headers.append('Set-Cookie', clearResetDone())
-    throw redirect(cleanAddress(url.searchParams), { headers })
-  }
-  const signIn = continueParams(url.searchParams)
-  if (!tooLong && resetDone(request)) {
-    return data({ state: 'done', email: null, minLength: 0, signIn } as const, { headers: NO_STORE })
-  }
-  const info = await inspectResetCode(tooLong ? null : readResetCode(request))
-  if ('unavailable' in info) throw data({ reason: 'identity-unavailable' }, { status: info.unavailable })
-  if (!info.valid) {
-    return data({ state: 'invalid', email: info.email, minLength: info.minLength, signIn } as const, {
-      status: 400,
-      headers: { ...NO_STORE, 'Set-Cookie': clearResetCodeCookie() },
-    })
-  }
-  return data({ state: 'form', email: info.email, minLength: info.minLength, signIn } as const, { headers: NO_STORE })
+  return respond(await newPasswordPage(request, url))
 }
 
 export async function action({ request, url, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
-  const outcome = await completePasswordReset(
-    {
-      oobCode: readResetCode(request),
-      password: formText(form, 'password'),
-      confirmation: formText(form, 'confirmation'),
-    },
-    context,
-  )
-  if (outcome.status === 'done') {
-    const headers = new Headers({ ...NO_STORE, 'Set-Cookie': clearResetCodeCookie() })
-    for (const cookie of markResetDone(request)) headers.append('Set-Cookie', cookie)
-    return redirect(cleanAddress(url.searchParams), { status: 303, headers })
-  }
-  const headers = outcome.status === 'invalid-link' ? { ...NO_STORE, 'Set-Cookie': clearResetCodeCookie() } : NO_STORE
-  return data(outcome, { status: outcome.httpStatus, headers })
+  // Any text parses: the password policy judges it, with its own messages.
+  const input = NewPasswordFormSchema.parse(Object.fromEntries(form))
+  return respond(await completePasswordReset(request, url, input, context))
 }
 
 export default function NewPassword() {

@@ -1,4 +1,3 @@
-import { data, redirect } from 'react-router'
 import type { AppLoadContext } from '~/.server/context'
 import { getConfig } from '~/.server/config'
 import { codeOf, getIdentity, outcomeOf, type MessageKey } from '~/.server/identity'
@@ -7,16 +6,24 @@ import { consumeNewPassword, consumeReset } from '~/.server/policy/rate-limit'
 import { localPathOr } from '~/.server/policy/redirect'
 import { getFlags } from '~/.server/ops/flags'
 import { securityEvent } from '~/.server/ops/security-events'
-import { NO_STORE } from '~/lib/headers'
+import { page, redirectTo, respond, unavailable, type Redirect, type Result } from '~/.server/result'
 import { providerName } from '~/lib/providers'
 import { COOKIES, clearCookie } from '~/.server/cookies'
 import { getLocale } from '~/.server/i18n'
 import { endEverySession, endThisSession, logoutCookies } from './logout'
-import { confirmPageWith, recentLoginCookie, type ConfirmThen } from './recent-login'
+import { confirmPageWith, readRecentLogin, recentLoginCookie, type ConfirmThen } from './recent-login'
 import { clearSessionCookie, getSession, readAccount, type SessionUser } from './session'
 import { afterFirstFactor } from './sign-in'
 import { ssoOffered } from './sso'
 import { syncToken } from './token-sync'
+import { accountPageAfterVerification, sendVerificationEmail } from './verification'
+
+/** The account pages whose changes need "Confirm it's you" first (ADR 036). */
+export const ACCOUNT_PATHS = {
+  password: '/account/password',
+  email: '/account/email',
+  delete: '/account/delete',
+} as const
 
 /**
  * The signed-in visitor of an account page. Anyone else goes to sign-in, which brings them back
@@ -26,11 +33,24 @@ import { syncToken } from './token-sync'
 export async function requireSignedIn(request: Request): Promise<SessionUser> {
   const session = await getSession(request)
   if (session.status === 'signed-in') return session.user
-  if (session.status === 'unavailable') throw data({ reason: 'identity-unavailable' }, { status: 503, headers: NO_STORE })
+  if (session.status === 'unavailable') throw respond(unavailable())
   const url = new URL(request.url)
-  const headers = new Headers(NO_STORE)
-  if (session.status === 'invalid') headers.append('Set-Cookie', clearSessionCookie())
-  throw redirect(`/?${new URLSearchParams({ redirect: url.pathname + url.search })}`, { headers })
+  const cookies = session.status === 'invalid' ? [clearSessionCookie()] : []
+  throw respond(redirectTo(`/?${new URLSearchParams({ redirect: url.pathname + url.search })}`, { status: 302, cookies }))
+}
+
+/** The signed-in visitor with the fresh ID token "Confirm it's you" sealed (ADR 036). */
+export interface ConfirmedUser {
+  user: SessionUser
+  idToken: string
+}
+
+/** The signed-in visitor who confirmed it is them lately; anyone else confirms first, then comes back to `path`. */
+export async function requireConfirmed(request: Request, path: string): Promise<ConfirmedUser> {
+  const user = await requireSignedIn(request)
+  const idToken = readRecentLogin(request, user)
+  if (!idToken) throw confirmFirst(path)
+  return { user, idToken }
 }
 
 /**
@@ -62,20 +82,32 @@ export function accountPath(next: string | null): string {
 }
 
 /** The recent-login step, then back to `path`, doing `then` on the way. */
-export function confirmFirst(path: string, then: ConfirmThen | null = null): Response {
-  return redirect(confirmPageWith({ next: path, then }), { status: 303, headers: NO_STORE })
+export const confirmStep = (path: string, then: ConfirmThen | null = null): Redirect =>
+  redirectTo(confirmPageWith({ next: path, then }))
+
+/** The same step as a response, for a loader to throw; a redirect carries no page data (`never`). */
+export const confirmFirst = (path: string, then: ConfirmThen | null = null) => respond<never>(confirmStep(path, then))
+
+/**
+ * "Send verification email": VERIFY_EMAIL needs an ID token, and the portal keeps one only after
+ * "Confirm it's you" (ADR 036): without it the visitor confirms first, and the email goes as the
+ * confirmation ends, without a second press. Either way the account page then says how it went.
+ */
+export async function verifyOwnEmail(
+  request: Request,
+  user: SessionUser,
+  context: AppLoadContext,
+): Promise<Result> {
+  const idToken = readRecentLogin(request, user)
+  if (!idToken) return confirmStep('/account', 'verify')
+  return redirectTo(accountPageAfterVerification(await sendVerificationEmail(request, user, idToken, context)))
 }
 
-export type PasswordChangeOutcome =
-  /**
-   * Changed; go to `location`: the account page with this browser's fresh session, or the
-   * second-factor step that makes it. Null when it could not be made (sign in again).
-   */
-  | { status: 'done'; setCookies: string[]; location: string | null }
-  /** The service wants a fresher sign-in: through "Confirm it's you" again. */
-  | { status: 'confirm' }
-  | ({ status: 'invalid'; httpStatus: 400 } & PasswordRefusal)
-  | { status: 'error'; httpStatus: number; message: MessageKey }
+/** The password page again: a refused password, a failure, or changed with this browser signed out. */
+export type PasswordChangePage =
+  | ({ status: 'invalid' } & PasswordRefusal)
+  | { status: 'error'; message: MessageKey }
+  | { status: 'signed-out' }
 
 /** Where a password change ends, signed in again: the account page, which says so. */
 const PASSWORD_CHANGED = '/account?done=password'
@@ -85,55 +117,56 @@ const PASSWORD_CHANGED = '/account?done=password'
  * Every session of the account ends (the service's revocation), then this browser signs in again
  * with the new password: a session minted from the old token would count as revoked, its sign-in
  * being older than the revocation. An account with a second factor signs in through its step.
+ * Signed in again, the account page says so, after a redirect (the CSRF token was renewed).
  */
 export async function changeOwnPassword(
   request: Request,
-  user: SessionUser & { email: string },
-  idToken: string,
+  { user, idToken }: ConfirmedUser,
   input: { password: string; confirmation: string },
   context: AppLoadContext,
-): Promise<PasswordChangeOutcome> {
-  const policy = { minLength: getConfig().passwordMinLength, email: user.email }
+): Promise<Result<PasswordChangePage>> {
+  const email = user.email
+  if (!email) return confirmStep(ACCOUNT_PATHS.password)
+  const policy = { minLength: getConfig().passwordMinLength, email }
   const refusal = refuseNewPassword(input, policy)
-  if (refusal) return { status: 'invalid', httpStatus: 400, ...refusal }
+  if (refusal) return page({ status: 'invalid', ...refusal } as const, { status: 400 })
 
   const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
-  if (!limit.ok) return { status: 'error', httpStatus: 429, message: 'error.tooManyRequests' }
+  if (!limit.ok) return page({ status: 'error', message: 'error.tooManyRequests' } as const, { status: 429 })
   try {
     await getIdentity().changePassword(idToken, input.password)
   } catch (error) {
     const code = codeOf(error)
-    if (code === 'auth/weak-password') return { status: 'invalid', httpStatus: 400, ...refusedByService(input.password, policy) }
-    if (code === 'auth/requires-recent-login') return { status: 'confirm' }
+    if (code === 'auth/weak-password') {
+      return page({ status: 'invalid', ...refusedByService(input.password, policy) } as const, { status: 400 })
+    }
+    if (code === 'auth/requires-recent-login') return confirmStep(ACCOUNT_PATHS.password)
     const { key, status } = outcomeOf(code)
     if (status >= 500) await limit.release('void')
-    return { status: 'error', httpStatus: status, message: key }
+    return page({ status: 'error', message: key } as const, { status })
   }
   await limit.release('success')
-  securityEvent('password-changed', { reqId: context.requestId, ip: context.clientIp, email: user.email })
-  const setCookies = [recentLoginCookie.clear()]
+  securityEvent('password-changed', { reqId: context.requestId, ip: context.clientIp, email })
   const signedIn = await endEverySession(user.uid).then(
     () =>
       afterFirstFactor(
         request,
         // The password was just set here: this sign-in is no guess and takes no points.
         { release: async () => undefined },
-        { method: 'password', email: user.email, redirect: PASSWORD_CHANGED, remember: user.remembered },
-        () => getIdentity().signInWithPassword(user.email, input.password),
+        { method: 'password', email, redirect: PASSWORD_CHANGED, remember: user.remembered },
+        () => getIdentity().signInWithPassword(email, input.password),
         context,
       ),
     (error: unknown) => ({ ok: false as const, error }),
   )
-  if (signedIn.ok) return { status: 'done', setCookies: [...setCookies, ...signedIn.setCookies], location: signedIn.location }
+  if (signedIn.ok) return redirectTo(signedIn.location, { cookies: [recentLoginCookie.clear(), ...signedIn.setCookies] })
   // The password is changed; a captcha or a failing service keeps this browser from its fresh
   // session: it signs in again like every other device.
-  return { status: 'done', setCookies: [...setCookies, clearSessionCookie()], location: null }
+  return page({ status: 'signed-out' } as const, { cookies: [recentLoginCookie.clear(), clearSessionCookie()] })
 }
 
-export type EmailChangeOutcome =
-  | { status: 'sent' }
-  | { status: 'confirm' }
-  | { status: 'error'; httpStatus: number; message: MessageKey }
+/** The email page again: the link sent, or the address kept with what went wrong. */
+export type EmailChangePage = { sent: true } | { email: string; formError: MessageKey }
 
 /**
  * Sends the link that changes the sign-in address to `newEmail` (VERIFY_AND_CHANGE_EMAIL); opening
@@ -143,63 +176,62 @@ export type EmailChangeOutcome =
  */
 export async function requestEmailChange(
   request: Request,
-  user: SessionUser,
-  idToken: string,
+  { user, idToken }: ConfirmedUser,
   newEmail: string,
   context: AppLoadContext,
-): Promise<EmailChangeOutcome> {
+): Promise<Result<EmailChangePage>> {
   const limit = await consumeReset({ ip: context.clientIp, email: newEmail, reqId: context.requestId })
-  if (!limit.ok) return { status: 'error', httpStatus: 429, message: 'error.tooManyRequests' }
+  if (!limit.ok) return page({ email: newEmail, formError: 'error.tooManyRequests' }, { status: 429 })
   try {
     await getIdentity().sendOobCode({ requestType: 'VERIFY_AND_CHANGE_EMAIL', idToken, newEmail, locale: getLocale(request) })
   } catch (error) {
     const code = codeOf(error)
-    if (code === 'auth/requires-recent-login') return { status: 'confirm' }
+    if (code === 'auth/requires-recent-login') return confirmStep(ACCOUNT_PATHS.email)
     const { key, status } = outcomeOf(code)
     if (status >= 500) {
       await limit.release('void')
-      return { status: 'error', httpStatus: status, message: key }
+      return page({ email: newEmail, formError: key }, { status })
     }
   }
   await limit.release('success')
   securityEvent('email-change-requested', { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined })
-  return { status: 'sent' }
+  return page({ sent: true })
 }
 
-export type DeleteOutcome =
-  | { status: 'done'; setCookies: string[] }
-  | { status: 'confirm' }
-  | { status: 'mismatch'; httpStatus: 400 }
-  | { status: 'error'; httpStatus: number; message: MessageKey | 'deleteAccount.restricted' }
+/** The delete page again: the address kept, with the mismatch or what went wrong. */
+export type DeletePage = { email: string; emailError?: 'deleteAccount.mismatch'; formError?: MessageKey | 'deleteAccount.restricted' }
 
 /**
  * Deletes the signed-in account once its address was typed again: token sync hears of it
  * (DELETE), this browser's session ends, and the session, flow and device cookies are cleared.
- * A project that forbids it (`auth/admin-restricted-operation`) is said so plainly.
+ * A project that forbids it (`auth/admin-restricted-operation`) is said so plainly. Deleted, the
+ * page says so, signed out.
  */
 export async function deleteOwnAccount(
   request: Request,
-  user: SessionUser & { email: string },
-  idToken: string,
+  { user, idToken }: ConfirmedUser,
   typed: string,
   context: AppLoadContext,
-): Promise<DeleteOutcome> {
-  if (typed.trim().toLowerCase() !== user.email.toLowerCase()) return { status: 'mismatch', httpStatus: 400 }
+): Promise<Result<DeletePage>> {
+  if (!user.email) return confirmStep(ACCOUNT_PATHS.delete)
+  if (typed.trim().toLowerCase() !== user.email.toLowerCase()) {
+    return page({ email: typed, emailError: 'deleteAccount.mismatch' }, { status: 400 })
+  }
   const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
-  if (!limit.ok) return { status: 'error', httpStatus: 429, message: 'error.tooManyRequests' }
+  if (!limit.ok) return page({ email: typed, formError: 'error.tooManyRequests' }, { status: 429 })
   try {
     await getIdentity().deleteAccount(idToken)
   } catch (error) {
     const code = codeOf(error)
-    if (code === 'auth/requires-recent-login') return { status: 'confirm' }
+    if (code === 'auth/requires-recent-login') return confirmStep(ACCOUNT_PATHS.delete)
     const { key, status } = outcomeOf(code)
     if (status >= 500) await limit.release('void')
-    if (code === 'auth/admin-restricted-operation') return { status: 'error', httpStatus: status, message: 'deleteAccount.restricted' }
-    return { status: 'error', httpStatus: status, message: key }
+    const formError = code === 'auth/admin-restricted-operation' ? 'deleteAccount.restricted' : key
+    return page({ email: typed, formError }, { status })
   }
   await limit.release('success')
   securityEvent('account-deleted', { reqId: context.requestId, ip: context.clientIp, email: user.email })
   await endThisSession(request).catch(() => undefined)
   await syncToken(null)
-  return { status: 'done', setCookies: [...logoutCookies(), clearCookie(COOKIES.device)] }
+  return redirectTo(`${ACCOUNT_PATHS.delete}?deleted`, { cookies: [...logoutCookies(), clearCookie(COOKIES.device)] })
 }

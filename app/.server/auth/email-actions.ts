@@ -1,6 +1,4 @@
 import type { AppLoadContext } from '~/.server/context'
-import { formText } from '~/lib/schemas'
-import { EMAIL_MAX_LENGTH } from '~/lib/limits'
 import { z } from 'zod'
 import { COOKIES } from '~/.server/cookies'
 import { flowCookie } from './flow-state'
@@ -18,6 +16,7 @@ import {
 } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
 import { redirectTarget } from '~/.server/policy/redirect'
+import { page, redirectTo, unavailable, type Result } from '~/.server/result'
 
 /**
  * The emailed-link guard, `/action`. A reset link goes on to
@@ -63,32 +62,31 @@ function cleanLinkQuery(params: URLSearchParams): string {
   return kept.size ? `?${kept}` : ''
 }
 
-export type LinkRouting =
-  { kind: 'redirect'; location: string; setCookies: string[] } | { kind: 'invalid' } | { kind: 'pending' }
-
 /**
- * What GET /action does with the link's parameters, before any identity call. `url` is the page's
- * address without React Router's data-request suffix and parameters (a loader's `url`).
+ * GET /action (ADR 011): a reset link goes on to /new-password without `mode` and `apiKey`; the
+ * other modes move their code into a cookie and reload on a clean URL, whose GET checks the code
+ * without spending it. Missing or unknown modes are a 400. `url` is the page's address without
+ * React Router's data-request suffix and parameters (a loader's `url`).
  */
-export function routeEmailLink(request: Request, url = new URL(request.url)): LinkRouting {
+export async function emailActionPage(request: Request, url: URL): Promise<Result<{ page: ActionPage }>> {
   const params = url.searchParams
   const mode = params.get('mode')
   const oobCode = params.get('oobCode')
-  if (mode === null && oobCode === null) return { kind: 'pending' }
-  if (url.search.length > LINK_QUERY_MAX_LENGTH) return { kind: 'invalid' }
+  if (mode === null && oobCode === null) return pendingPage(request)
+  const invalid = page({ page: { mode: 'invalid' } as const }, { status: 400 })
+  if (url.search.length > LINK_QUERY_MAX_LENGTH) return invalid
   // A link the identity service sent has all three: apiKey, oobCode and mode.
-  if (!oobCode || !params.get('apiKey') || (mode !== 'resetPassword' && !isMode(mode))) return { kind: 'invalid' }
+  if (!oobCode || !params.get('apiKey') || (mode !== 'resetPassword' && !isMode(mode))) return invalid
   if (mode === 'resetPassword') {
     const next = new URLSearchParams(params)
     next.delete('mode')
     next.delete('apiKey')
-    return { kind: 'redirect', location: `/new-password?${next}`, setCookies: [] }
+    return redirectTo(`/new-password?${next}`, { status: 302 })
   }
-  return {
-    kind: 'redirect',
-    location: `/action${cleanLinkQuery(params)}`,
-    setCookies: codeCookie.write(request, { mode, oobCode }),
-  }
+  return redirectTo(`/action${cleanLinkQuery(params)}`, {
+    status: 302,
+    cookies: codeCookie.write(request, { mode, oobCode }),
+  })
 }
 
 /** The code kept by the first GET; a sign-in link counts only while email-link sign-in is on. */
@@ -125,14 +123,14 @@ export type ActionPage =
   | { mode: 'revertSecondFactorAddition'; email: string; factor: SecondFactor | null }
   | { mode: 'verifyAndChangeEmail'; email: string; newEmail: string }
 
-/** GET on the clean URL: the page for the code in the cookie, or the invalid-link page. */
-export async function inspectEmailAction(request: Request): Promise<ActionPage | Unavailable> {
+/** GET on the clean URL: the page for the code in the cookie, or the invalid-link page (the cookie goes). */
+async function pendingPage(request: Request): Promise<Result<{ page: ActionPage }>> {
   const stored = await readCode(request)
-  if (!stored) return { mode: 'invalid' }
-  const info = await checkCode(stored.mode, stored.oobCode)
-  if (!info) return { mode: 'invalid' }
-  if ('unavailable' in info) return info
-  return pageFor(stored.mode, info, request)
+  const info = stored && (await checkCode(stored.mode, stored.oobCode))
+  if (info && 'unavailable' in info) return unavailable({ status: info.unavailable })
+  const found = stored && info ? pageFor(stored.mode, info, request) : ({ mode: 'invalid' } as const)
+  if (found.mode === 'invalid') return page({ page: found }, { status: 400, cookies: [codeCookie.clear()] })
+  return page({ page: found })
 }
 
 function pageFor(mode: EmailActionMode, info: ActionCodeInfo, request: Request): ActionPage {
@@ -154,48 +152,29 @@ export type ActionResult =
   | { status: 'invalid-link' }
   | { status: 'error'; message: EmailLinkMessage | 'validation.emailRequired'; email: string }
 
-type Failure = Extract<ActionResult, { status: 'error' }>
-
-export interface ApplyOutcome {
-  /** Set when the service could not check the code: the route answers with this status's error page. */
-  unavailable?: 429 | 503
-  /** Set when signed in: where to go. */
-  redirect?: string
-  result?: ActionResult
-  httpStatus: number
-  setCookies: string[]
-}
+/** The page again after 'Continue': what the code did, or why not. */
+type ActionAnswer = Result<{ result: ActionResult }>
 
 /** A dead code: the invalid-link page, and the cookie goes. */
-const INVALID_LINK = (): ApplyOutcome => ({
-  result: { status: 'invalid-link' },
-  httpStatus: 400,
-  setCookies: [codeCookie.clear()],
-})
+const INVALID_LINK = (): ActionAnswer =>
+  page({ result: { status: 'invalid-link' } as const }, { status: 400, cookies: [codeCookie.clear()] })
 
 /**
  * The 'Continue' POST. signIn signs in (a redirect); the other modes apply the code with
  * accounts:update and say what changed. The code cookie is cleared once the code is spent or dead.
+ * `typed` is the address typed for a sign-in link opened on another device.
  */
-export async function applyEmailAction(
-  request: Request,
-  form: FormData,
-  context: AppLoadContext,
-): Promise<ApplyOutcome> {
+export async function applyEmailAction(request: Request, typed: string, context: AppLoadContext): Promise<ActionAnswer> {
   const stored = await readCode(request)
   const continueUrl = new URL(request.url).searchParams.get('continueUrl')
   if (!stored) return INVALID_LINK()
 
   if (stored.mode === 'signIn') {
     // Same browser: the address it asked with; another device: the one typed.
-    const typed = formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
     const asked = emailLinkCookie.read(request)
     const email = asked?.email ?? typed
-    const failure = (message: Failure['message'], httpStatus: number): ApplyOutcome => ({
-      result: { status: 'error', message, email: typed },
-      httpStatus,
-      setCookies: [],
-    })
+    const failure = (message: EmailLinkMessage | 'validation.emailRequired', status: number): ActionAnswer =>
+      page({ result: { status: 'error', message, email: typed } as const }, { status })
     if (!email) return failure('validation.emailRequired', 400)
     const outcome = await completeEmailLinkSignIn(
       request,
@@ -203,15 +182,14 @@ export async function applyEmailAction(
       context,
     )
     if (outcome.ok) {
-      const setCookies = [...outcome.setCookies, codeCookie.clear(), emailLinkCookie.clear()]
-      return { redirect: outcome.location, httpStatus: 303, setCookies }
+      return redirectTo(outcome.location, { cookies: [...outcome.setCookies, codeCookie.clear(), emailLinkCookie.clear()] })
     }
     return outcome.invalidLink ? INVALID_LINK() : failure(outcome.message, outcome.status)
   }
 
   const mode = stored.mode
   const info = await checkCode(mode, stored.oobCode)
-  if (info && 'unavailable' in info) return { unavailable: info.unavailable, httpStatus: info.unavailable, setCookies: [] }
+  if (info && 'unavailable' in info) return unavailable({ status: info.unavailable })
   if (!info?.email) return INVALID_LINK()
   try {
     await getIdentity().update({ oobCode: stored.oobCode })
@@ -219,14 +197,11 @@ export async function applyEmailAction(
     const code = codeOf(error)
     if (isLinkFailure(code)) return INVALID_LINK()
     const { key, status } = outcomeOf(code)
-    return { result: { status: 'error', message: key, email: info.email }, httpStatus: status, setCookies: [] }
+    return page({ result: { status: 'error', message: key, email: info.email } as const }, { status })
   }
   logger.info({ event: 'email-action-applied', mode, reqId: context.requestId }, 'emailed code applied')
   // Only a continueUrl the redirect policy accepts is ever shown as a link.
   const continueTo = await redirectTarget(continueUrl, context.publicOrigin)
-  return {
-    result: { status: 'done', mode, email: info.email, newEmail: info.newEmail, continueTo },
-    httpStatus: 200,
-    setCookies: [codeCookie.clear()],
-  }
+  const result = { status: 'done', mode, email: info.email, newEmail: info.newEmail, continueTo } as const
+  return page({ result }, { cookies: [codeCookie.clear()] })
 }

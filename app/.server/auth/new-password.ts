@@ -9,35 +9,66 @@ import {
   unavailableStatus,
   type AuthCode,
   type MessageKey,
-  type Unavailable,
 } from '~/.server/identity'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeNewPassword } from '~/.server/policy/rate-limit'
 import type { Outcome } from '~/.server/policy/rate-limit-attempt'
+import { page, redirectTo, unavailable, type Result } from '~/.server/result'
 import { redirectFromContinueUrl } from './continue-url'
+import { LINK_QUERY_MAX_LENGTH } from './email-actions'
+import { clearResetCodeCookie, clearResetDone, keepResetCode, markResetDone, readResetCode, resetDone } from './password-reset'
 import { revokeSessionsByEmail } from './session'
 
-export type ResetCodeCheck =
-  | { valid: true; email: string; minLength: number }
-  | { valid: false; email: null; minLength: number }
-  | Unavailable
+/** What /new-password shows: the form, the password changed, or a link that no longer works. */
+export type NewPasswordPage =
+  | { state: 'form'; email: string; minLength: number; signIn: string }
+  | { state: 'invalid'; email: null; minLength: number; signIn: string }
+  | { state: 'done'; email: null; minLength: 0; signIn: string }
 
 /**
- * Checks the emailed code without spending it. A service failure is not an invalid link: the error
- * page, 429 when the service says too many requests (the link may still be good later), else 503.
+ * GET checks the code without spending it (mail scanners open links). On the first visit the
+ * code moves from the address bar into a cookie and the page reloads on a clean URL. `url` is the
+ * page's address (a loader's `url`).
  */
-export async function inspectResetCode(oobCode: string | null): Promise<ResetCodeCheck> {
+export async function newPasswordPage(request: Request, url: URL): Promise<Result<NewPasswordPage>> {
+  const fromLink = url.searchParams.get('oobCode')
+  // A link's other parameters go into the Location header: a very long query is no link of ours.
+  const tooLong = fromLink !== null && url.search.length > LINK_QUERY_MAX_LENGTH
+  if (fromLink && !tooLong) {
+    const cookies = [...keepResetCode(request, fromLink), clearResetDone()]
+    return redirectTo(cleanAddress(url.searchParams), { status: 302, cookies })
+  }
+  const signIn = continueParams(url.searchParams)
+  if (!tooLong && resetDone(request)) return page({ state: 'done', email: null, minLength: 0, signIn })
   const minLength = getConfig().passwordMinLength
-  if (!oobCode) return { valid: false, email: null, minLength }
+  const check = await checkResetCode(tooLong ? null : readResetCode(request))
+  if (check === 'invalid') {
+    return page({ state: 'invalid', email: null, minLength, signIn }, { status: 400, cookies: [clearResetCodeCookie()] })
+  }
+  if (typeof check !== 'string') return unavailable({ status: check.unavailable })
+  return page({ state: 'form', email: check, minLength, signIn })
+}
+
+/**
+ * Checks the emailed code without spending it: the account's address, or 'invalid'. A service
+ * failure is not an invalid link: the error page, 429 when the service says too many requests (the
+ * link may still be good later), else 503.
+ */
+async function checkResetCode(oobCode: string | null): Promise<string | 'invalid' | { unavailable: 429 | 503 }> {
+  if (!oobCode) return 'invalid'
   try {
     const info = await getIdentity().checkActionCode(oobCode)
-    if (info.requestType !== 'PASSWORD_RESET' || !info.email) return { valid: false, email: null, minLength }
-    return { valid: true, email: info.email, minLength }
+    return info.requestType === 'PASSWORD_RESET' && info.email ? info.email : 'invalid'
   } catch (error) {
     const code = codeOf(error)
-    if (isLinkFailure(code)) return { valid: false, email: null, minLength }
-    return { unavailable: unavailableStatus(code) }
+    return isLinkFailure(code) ? 'invalid' : { unavailable: unavailableStatus(code) }
   }
+}
+
+/** `/new-password`, with only the `redirect` a sign-in will need: never the link's `lang` or `continueUrl`. */
+function cleanAddress(search: URLSearchParams): string {
+  const signIn = continueParams(search)
+  return `/new-password${signIn ? `?${signIn}` : ''}`
 }
 
 /**
@@ -49,27 +80,34 @@ export function continueParams(search: URLSearchParams): string {
   return redirect ? new URLSearchParams({ redirect }).toString() : ''
 }
 
-export type ResetOutcome =
-  | { status: 'done'; httpStatus: 200 }
-  | { status: 'invalid-link'; httpStatus: 400 }
-  | ({ status: 'invalid'; httpStatus: 400 } & PasswordRefusal)
-  | { status: 'error'; httpStatus: number; message: MessageKey }
+/** The form again: a refused password, a link no longer good (its cookie goes), or a failure. */
+export type NewPasswordRefusal =
+  | { status: 'invalid-link' }
+  | ({ status: 'invalid' } & PasswordRefusal)
+  | { status: 'error'; message: MessageKey }
 
-/** Sets the new password with the code, then ends every session the account had. */
+/** A dead code: the invalid-link page, and the cookie goes. */
+const INVALID_LINK = () => page({ status: 'invalid-link' } as const, { status: 400, cookies: [clearResetCodeCookie()] })
+
+/**
+ * Sets the new password with the code kept in this browser, then ends every session the account
+ * had; the page then says so from a GET on its clean address (post-redirect-get, ADR 025).
+ */
 export async function completePasswordReset(
-  input: { oobCode: string | null; password: string; confirmation: string },
+  request: Request,
+  url: URL,
+  input: { password: string; confirmation: string },
   context: AppLoadContext,
-): Promise<ResetOutcome> {
+): Promise<Result<NewPasswordRefusal>> {
   const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
-  if (!limit.ok) {
-    return { status: 'error', httpStatus: 429, message: 'error.tooManyRequests' }
-  }
-  if (!input.oobCode) return { status: 'invalid-link', httpStatus: 400 }
+  if (!limit.ok) return page({ status: 'error', message: 'error.tooManyRequests' } as const, { status: 429 })
+  const oobCode = readResetCode(request)
+  if (!oobCode) return INVALID_LINK()
 
   let email: string
   try {
-    const info = await getIdentity().checkActionCode(input.oobCode)
-    if (info.requestType !== 'PASSWORD_RESET' || !info.email) return { status: 'invalid-link', httpStatus: 400 }
+    const info = await getIdentity().checkActionCode(oobCode)
+    if (info.requestType !== 'PASSWORD_RESET' || !info.email) return INVALID_LINK()
     email = info.email
   } catch (error) {
     return failure(codeOf(error), limit.release)
@@ -77,27 +115,30 @@ export async function completePasswordReset(
 
   const policy = { minLength: getConfig().passwordMinLength, email }
   const refusal = refuseNewPassword(input, policy)
-  if (refusal) return { status: 'invalid', httpStatus: 400, ...refusal }
+  if (refusal) return page({ status: 'invalid', ...refusal } as const, { status: 400 })
 
   try {
-    await getIdentity().resetPassword(input.oobCode, input.password)
+    await getIdentity().resetPassword(oobCode, input.password)
   } catch (error) {
     const code = codeOf(error)
     if (code === 'auth/weak-password') {
-      return { status: 'invalid', httpStatus: 400, ...refusedByService(input.password, policy) }
+      return page({ status: 'invalid', ...refusedByService(input.password, policy) } as const, { status: 400 })
     }
     return failure(code, limit.release)
   }
   await limit.release('success')
   await revokeSessionsByEmail(email)
   securityEvent('reset-done', { reqId: context.requestId, ip: context.clientIp, email })
-  return { status: 'done', httpStatus: 200 }
+  return redirectTo(cleanAddress(url.searchParams), { cookies: [clearResetCodeCookie(), ...markResetDone(request)] })
 }
 
 /** The answer to a failed identity call; a failing service judged nothing, so the point goes back (ADR 015). */
-async function failure(code: AuthCode, release: (outcome: Outcome) => Promise<void>): Promise<ResetOutcome> {
-  if (isLinkFailure(code)) return { status: 'invalid-link', httpStatus: 400 }
+async function failure(
+  code: AuthCode,
+  release: (outcome: Outcome) => Promise<void>,
+): Promise<Result<NewPasswordRefusal>> {
+  if (isLinkFailure(code)) return INVALID_LINK()
   const { key, status } = outcomeOf(code)
   if (status >= 500) await release('void')
-  return { status: 'error', httpStatus: status, message: key }
+  return page({ status: 'error', message: key } as const, { status })
 }
