@@ -16,7 +16,8 @@ import {
 } from '~/.server/policy/recaptcha'
 import { RESEND_COOLDOWN, now } from './second-factor/pending'
 import { normaliseCode } from './second-factor/verify'
-import { confirmFirstThen, readRecentLogin, sealRecentLogin } from './recent-login'
+import { confirmFirstThen, readRecentLogin } from './recent-login'
+import { keepSignedIn } from './second-factors'
 import type { SessionUser } from './session'
 
 /**
@@ -185,9 +186,9 @@ export const PHONE_PATH = '/account/second-factor/phone'
 
 /**
  * "Add": the SMS code completes the enrolment (mfaEnrollment:finalize). A wrong code keeps the
- * page; an expired or spent session ends the enrolment. The service answers fresh tokens: the
- * session cookie stays good (adding a factor revokes nothing), and the token is sealed again as
- * this browser's recent confirmation. The code's form has no number: none comes back.
+ * page; an expired or spent session ends the enrolment. The service answers fresh tokens: this
+ * browser's session is made again from them and the confirmation kept, as after any change of
+ * second factors (ADR 051). The code's form has no number: none comes back.
  */
 async function addPhone(
   request: Request,
@@ -209,8 +210,7 @@ async function addPhone(
     const tokens = await getIdentity().finalizePhoneEnrollment({ idToken, sessionInfo: e.session, code })
     await limit.release('success')
     securityEvent('second-factor-added', { reqId: context.requestId, ip: context.clientIp, email: user.email, factor: 'phone' })
-    const resealed = sealRecentLogin(request, user, tokens.idToken) ?? []
-    return redirectTo(PHONE_ADDED, { cookies: [...resealed, clearEnrolment()] })
+    return redirectTo(PHONE_ADDED, { cookies: [...(await keepSignedIn(request, user, tokens.idToken)), clearEnrolment()] })
   } catch (error) {
     const failedCode = codeOf(error)
     if (failedCode === 'auth/requires-recent-login') {

@@ -239,12 +239,13 @@ export async function removeFactor(
 }
 
 /**
- * This browser's session again, from the ID token the change answered (ADR 041): the service may
- * end the sessions made before a change of second factors, as it does after a password change,
- * and the token it answers is the one that stays good. The confirmation is kept with it. When the
- * session cannot be made, the current cookie stays.
+ * This browser's session again, from the ID token a change of second factors answered (an
+ * authenticator app or a phone added, a factor removed; ADR 041, ADR 051): the service may end
+ * the sessions made before such a change, as it does after a password change, and the token it
+ * answers is the one that stays good. The confirmation is kept with it. When the session cannot
+ * be made, the current cookie stays.
  */
-async function keepSignedIn(request: Request, user: SessionUser, idToken: string): Promise<string[]> {
+export async function keepSignedIn(request: Request, user: SessionUser, idToken: string): Promise<string[]> {
   const session = await createSession(idToken, { remember: user.remembered }).catch(() => null)
   return [...(session ? [session] : []), ...(sealRecentLogin(request, user, idToken) ?? [])]
 }
