@@ -6,7 +6,6 @@ import { codeOf, getIdentity, outcomeOf, type MessageKey } from '~/.server/ident
 import { securityEvent } from '~/.server/ops/security-events'
 import { openForBrowser, sealForBrowser } from '~/.server/policy/csrf'
 import { consumeEnrolSms, consumeEnrolStart, consumeMfaCode } from '~/.server/policy/rate-limit'
-import { page, redirectTo, type Result } from '~/.server/result'
 import {
   captchaTokenMissing,
   captchaTokenToSend,
@@ -14,6 +13,7 @@ import {
   recordCaptchaOutcome,
   refreshAfterDemand,
 } from '~/.server/policy/recaptcha'
+import { page, redirectTo, type Result } from '~/.server/result'
 import { RESEND_COOLDOWN, now } from './second-factor/pending'
 import { normaliseCode } from './second-factor/verify'
 import { confirmFirstThen, readRecentLogin } from './recent-login'

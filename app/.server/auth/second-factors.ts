@@ -64,7 +64,7 @@ export function otpauthUri(enrolment: TotpEnrolment, issuer: string, account: st
 }
 
 /** Where an authenticator app is added: "Confirm it's you" comes back to it. */
-export const TOTP_PATH = '/account/second-factor/totp'
+const TOTP_PATH = '/account/second-factor/totp'
 /** The factor is named in the query (its enrolment id, no secret): "Confirm it's you" comes back to it. */
 export const removalPath = (factor: string) => `/account/second-factor/remove?${new URLSearchParams({ factor })}`
 
