@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 import { formText } from './form-text'
 import { isTranslationKey } from './translator'
-import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, type FieldErrors } from './limits'
+import { EMAIL_MAX_LENGTH, FACTOR_NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, type FieldErrors } from './limits'
 
 /**
  * The forms' shared schemas: the actions parse with them. Messages are translation keys.
@@ -51,6 +51,28 @@ export const EmailActionFormSchema = z.object({ email: typedEmail })
 
 /** "Send verification email", the account page's one form. */
 export const VerifyEmailFormSchema = z.object({ intent: z.literal('verify') })
+
+/** "Confirm it's you": the signed-in account's password, as sign-in reads it. */
+export const ConfirmPasswordFormSchema = SignInFormSchema.pick({ password: true })
+
+/** An authenticator app's code, whose format the enrolment decides, and the name it is given. */
+export const TotpFormSchema = z.object({
+  code: z.preprocess(text, z.string()),
+  name: z.preprocess((value) => text(value).slice(0, FACTOR_NAME_MAX_LENGTH), z.string()),
+})
+
+/** The second factor to remove: its enrolment id, which the service checks. */
+export const RemoveFactorFormSchema = z.object({ factor: z.preprocess(text, z.string()) })
+
+/**
+ * The phone enrolment's forms: the number (bounded; the flow reads it as E.164), the SMS code,
+ * present on the code's form only, and the intent "Resend code" and "Use another number" name.
+ */
+export const PhoneFormSchema = z.object({
+  intent: z.preprocess(text, z.string()),
+  phone: z.preprocess((value) => text(value).slice(0, 64), z.string()),
+  code: z.preprocess((value) => (value === undefined ? undefined : text(value).slice(0, 32)), z.string().optional()),
+})
 
 /** The first message per field, as translation keys. */
 export function fieldErrorsOf(error: z.ZodError): FieldErrors {

@@ -1,6 +1,5 @@
 import {
   data,
-  redirect,
   Link,
   useActionData,
   useLoaderData,
@@ -17,13 +16,15 @@ import { NO_STORE, routeHeaders } from '~/lib/headers'
 import type { TranslationKey } from '~/lib/i18n'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { postedCaptchaToken, type CaptchaSettings } from '~/lib/recaptcha'
-import { formText } from '~/lib/schemas'
+import type { FieldErrors } from '~/lib/limits'
+import { ConfirmPasswordFormSchema } from '~/lib/schemas'
 import { accountPath, requireSignedIn, withoutPassword } from '~/.server/auth/account'
-import { confirmPassword, confirmThenOf } from '~/.server/auth/recent-login'
-import { beginSecondFactor } from '~/.server/auth/second-factor'
+import { confirmPassword } from '~/.server/auth/confirm-password'
+import { confirmThenOf } from '~/.server/auth/recent-login'
 import { SIGN_IN_PAGE_ERRORS } from '~/.server/auth/sign-in-page'
 import { guardForm } from '~/.server/policy/form-guard'
 import { captchaSettings } from '~/.server/policy/recaptcha'
+import { page, parseForm, respond } from '~/.server/result'
 
 export const headers = routeHeaders
 
@@ -60,54 +61,18 @@ export async function loader({ request, url }: LoaderFunctionArgs) {
   )
 }
 
-type ActionData = { formError?: TranslationKey; passwordError?: TranslationKey; captcha?: CaptchaSettings | null }
+type ActionData = { formError?: TranslationKey; fieldErrors?: FieldErrors; captcha?: CaptchaSettings | null }
 
 export async function action({ request, url, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
   const user = await requireSignedIn(request)
   // No password to check: nothing is sent to the service, nothing counted.
-  if (await withoutPassword(user)) return data<ActionData>({}, { status: 403, headers: NO_STORE })
+  if (await withoutPassword(user)) return respond(page<ActionData>({}, { status: 403 }))
+  const parsed = parseForm(ConfirmPasswordFormSchema, form, {})
+  if (!parsed.ok) return respond(parsed.result)
   const after = { next: accountPath(url.searchParams.get('next')), then: confirmThenOf(url.searchParams.get('then')) }
-  const password = formText(form, 'password')
-  if (!password) {
-    return data<ActionData>({ passwordError: 'validation.passwordRequired' }, { status: 400, headers: NO_STORE })
-  }
-  const outcome = await confirmPassword(
-    request,
-    user,
-    { password, captchaResponse: postedCaptchaToken(form) },
-    after,
-    context,
-  )
-  switch (outcome.kind) {
-    case 'confirmed': {
-      const headers = new Headers(NO_STORE)
-      for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
-      return redirect(outcome.location, { status: 303, headers })
-    }
-    case 'second-factor': {
-      // The sign-in's own step, which ends as this confirmation would have (ADR 038).
-      const step = await beginSecondFactor(
-        request,
-        { mfa: outcome.mfa, method: 'password', email: user.email, redirect: null, remember: user.remembered, confirm: { uid: user.uid, ...after } },
-        context,
-      )
-      const headers = new Headers(NO_STORE)
-      for (const cookie of step.setCookies) headers.append('Set-Cookie', cookie)
-      return redirect(step.location, { status: 303, headers })
-    }
-    case 'no-password':
-      return data<ActionData>({ formError: 'confirm.noPassword' }, { status: 403, headers: NO_STORE })
-    case 'refused': {
-      const headers: Record<string, string> = { ...NO_STORE }
-      if (outcome.retryAfterSeconds) headers['Retry-After'] = String(outcome.retryAfterSeconds)
-      // The refusal only: nothing of the password comes back.
-      return data<ActionData>(
-        { formError: outcome.message, captcha: outcome.captcha ?? null },
-        { status: outcome.status, headers },
-      )
-    }
-  }
+  const input = { password: parsed.data.password, captchaResponse: postedCaptchaToken(form) }
+  return respond(await confirmPassword(request, user, input, after, context))
 }
 
 export default function ConfirmItsYou() {
@@ -157,7 +122,7 @@ export default function ConfirmItsYou() {
             type="password"
             autoComplete="current-password"
             required
-            error={result?.passwordError ? t(result.passwordError) : null}
+            error={result?.fieldErrors?.password ? t(result.fieldErrors.password) : null}
           />
           <SubmitButton pendingLabel={t('confirm.pending')}>{t('confirm.submit')}</SubmitButton>
         </SecureForm>

@@ -17,13 +17,14 @@ import { SecureForm } from '~/components/secure-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { postedCaptchaToken, type CaptchaSettings } from '~/lib/recaptcha'
-import { formText } from '~/lib/schemas'
+import { PhoneFormSchema } from '~/lib/schemas'
 import { confirmFirst, requireSignedIn } from '~/.server/auth/account'
-import { PHONE_PATH, addPhone, clearEnrolment, enrolmentView, sendCode } from '~/.server/auth/phone-enrolment'
+import { PHONE_PATH, enrolPhone, enrolmentView, type PhoneRefusal } from '~/.server/auth/phone-enrolment'
 import { readRecentLogin } from '~/.server/auth/recent-login'
 import { readAccount } from '~/.server/auth/session'
 import { guardForm } from '~/.server/policy/form-guard'
 import { captchaSettings } from '~/.server/policy/recaptcha'
+import { parseForm, respond } from '~/.server/result'
 
 export const headers = routeHeaders
 
@@ -52,39 +53,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
   const user = await requireSignedIn(request)
-  if (!user.email) return redirect('/account', { status: 303, headers: NO_STORE })
-  const intent = formText(form, 'intent')
-  if (intent === 'another') {
-    return redirect(PHONE_PATH, { status: 303, headers: { ...NO_STORE, 'Set-Cookie': clearEnrolment() } })
-  }
-  const idToken = readRecentLogin(request, user)
-  if (!idToken) return confirmFirst(PHONE_PATH)
-  const who = { ...user, email: user.email }
-  const typed = formText(form, 'phone').slice(0, 64)
-  // "Resend code" and "Use another number" name their intent; the two main forms are told apart by
-  // their field, without a hidden intent (SubmitButton shows its pending label only then).
-  const outcome =
-    form.has('code')
-      ? await addPhone(request, who, idToken, formText(form, 'code').slice(0, 32), context)
-      : await sendCode(
-          request,
-          who,
-          idToken,
-          { phone: intent === 'resend' ? null : typed, captchaResponse: postedCaptchaToken(form) },
-          context,
-        )
-  if (outcome.kind === 'confirm') return confirmFirst(PHONE_PATH)
-  const headers = new Headers(NO_STORE)
-  for (const cookie of outcome.setCookies ?? []) headers.append('Set-Cookie', cookie)
-  if (outcome.kind === 'redirect') return redirect(outcome.location, { status: 303, headers })
-  // What was typed comes back (a number is no secret of the visitor's from themselves); a code never does.
-  return data({ message: outcome.message, field: outcome.field, phone: typed }, { status: outcome.status, headers })
+  const parsed = parseForm(PhoneFormSchema, form, {})
+  if (!parsed.ok) return respond(parsed.result)
+  return respond(await enrolPhone(request, user, { ...parsed.data, captchaResponse: postedCaptchaToken(form) }, context))
 }
 
 export default function AddPhone() {
   const { t } = useTranslation()
   const page = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>()
+  const result = useActionData<typeof action>() as Result
   const alert = result && result.field === null ? result.message : null
   return (
     <>
@@ -112,7 +89,7 @@ export default function AddPhone() {
   )
 }
 
-type Result = ReturnType<typeof useActionData<typeof action>>
+type Result = PhoneRefusal | undefined
 
 /** The check runs on submit, for the action mfaSmsEnrollment (ADR 020); without JavaScript the button waits for it. */
 function useSmsCaptcha(form: React.RefObject<HTMLFormElement | null>, captcha: CaptchaSettings | null) {

@@ -13,21 +13,18 @@ import { FormAlert, SubmitButton } from '~/components/forms'
 import { SecondFactorName } from '~/components/second-factor-name'
 import { SecureForm } from '~/components/secure-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
-import type { TranslationKey } from '~/lib/i18n'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
-import { formText } from '~/lib/schemas'
+import { RemoveFactorFormSchema } from '~/lib/schemas'
 import { confirmFirst, requireSignedIn } from '~/.server/auth/account'
 import { readRecentLogin } from '~/.server/auth/recent-login'
-import { removeFactor } from '~/.server/auth/second-factors'
+import { removeFactor, removalPath, type RemovalRefusal } from '~/.server/auth/second-factors'
 import { readAccount } from '~/.server/auth/session'
 import { guardForm } from '~/.server/policy/form-guard'
+import { parseForm, respond } from '~/.server/result'
 
 export const headers = routeHeaders
 
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'secondFactors.removeTitle', NOT_INDEXED)
-
-/** The factor is named in the query (`?factor=`, its enrolment id, no secret): "Confirm it's you" comes back to it (ADR 041). */
-const pathFor = (factor: string) => `/account/second-factor/remove?${new URLSearchParams({ factor })}`
 
 /** Names the factor, and says so when it is the last one: the account then has its password only. */
 export async function loader({ request, url }: LoaderFunctionArgs) {
@@ -38,7 +35,7 @@ export async function loader({ request, url }: LoaderFunctionArgs) {
   })
   const factor = account.secondFactors.find((f) => f.id === id)
   if (!factor) throw redirect('/account', { headers: NO_STORE })
-  if (!readRecentLogin(request, user)) throw confirmFirst(pathFor(id))
+  if (!readRecentLogin(request, user)) throw confirmFirst(removalPath(id))
   const { enrolledAt: _, ...shown } = factor
   return data({ factor: shown, last: account.secondFactors.length === 1 }, { headers: NO_STORE })
 }
@@ -46,33 +43,15 @@ export async function loader({ request, url }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
   const user = await requireSignedIn(request)
-  const id = formText(form, 'factor')
-  const idToken = readRecentLogin(request, user)
-  if (!idToken) return confirmFirst(pathFor(id))
-  const outcome = await removeFactor(request, user, idToken, id, context)
-  switch (outcome.status) {
-    case 'confirm':
-      return confirmFirst(pathFor(id))
-    case 'expired':
-      // Already gone (removed in another tab, or by the emailed undo link): the list says what is left.
-      return redirect('/account', { status: 303, headers: NO_STORE })
-    case 'done': {
-      const headers = new Headers(NO_STORE)
-      for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
-      return redirect('/account?done=factor-removed', { status: 303, headers })
-    }
-    case 'error':
-      return data<{ formError: TranslationKey }>(
-        { formError: outcome.message },
-        { status: outcome.httpStatus, headers: NO_STORE },
-      )
-  }
+  const parsed = parseForm(RemoveFactorFormSchema, form, {})
+  if (!parsed.ok) return respond(parsed.result)
+  return respond(await removeFactor(request, user, parsed.data.factor, context))
 }
 
 export default function RemoveSecondFactor() {
   const { t } = useTranslation()
   const { factor, last } = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>() as { formError: TranslationKey } | undefined
+  const result = useActionData<typeof action>() as RemovalRefusal | undefined
   return (
     <>
       <h1>{t('secondFactors.removeTitle')}</h1>

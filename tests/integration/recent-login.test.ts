@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, inject, it, vi } from 'vitest'
-import { confirmPassword, readRecentLogin, sealRecentLogin } from '../../app/.server/auth/recent-login'
+import { confirmPassword } from '../../app/.server/auth/confirm-password'
+import { readRecentLogin, sealRecentLogin } from '../../app/.server/auth/recent-login'
+import { secondFactorView } from '../../app/.server/auth/second-factor'
 import type { SessionUser } from '../../app/.server/auth/session'
+import { createPortalContext } from '../../app/.server/context'
 import { getIdentity } from '../../app/.server/identity'
 import { consumeSignIn } from '../../app/.server/policy/rate-limit'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
@@ -45,7 +48,7 @@ class Browser {
     }
   }
   context() {
-    return { clientIp: this.ip, requestId: 'test' }
+    return createPortalContext({ clientIp: this.ip, requestId: 'test', publicOrigin: ORIGIN, cspNonce: '', requestOrigin: ORIGIN })
   }
 }
 
@@ -57,9 +60,11 @@ async function account(tag: string): Promise<SessionUser & { email: string }> {
 
 async function confirmed(browser: Browser, user: SessionUser) {
   const outcome = await confirmPassword(browser.request(), user, { password: PASSWORD }, BACK, browser.context())
-  if (outcome.kind !== 'confirmed') throw new Error(`expected confirmed, got ${JSON.stringify(outcome)}`)
-  browser.take(outcome.setCookies)
-  return outcome
+  if (outcome.kind !== 'redirect') throw new Error(`expected confirmed, got ${JSON.stringify(outcome)}`)
+  expect(outcome.location).toBe(BACK.next)
+  const setCookies = [...(outcome.cookies ?? [])]
+  browser.take(setCookies)
+  return { setCookies }
 }
 
 describe('confirmPassword', () => {
@@ -97,12 +102,13 @@ describe('confirmPassword', () => {
     for (let i = 0; i < 5; i++) {
       expect(
         await confirmPassword(browser.request(), user, { password: 'not-the-password' }, BACK, browser.context()),
-      ).toEqual({ kind: 'refused', status: 400, message: 'error.wrongCredentials' })
+      ).toEqual({ kind: 'page', status: 400, data: { formError: 'error.wrongCredentials', captcha: null } })
     }
     expect(browser.jar.size).toBe(0)
     // Even the right password is refused now, here and at sign-in, from this client.
     const limited = await confirmPassword(browser.request(), user, { password: PASSWORD }, BACK, browser.context())
-    expect(limited).toMatchObject({ kind: 'refused', status: 429, message: 'error.tooManyRequests' })
+    expect(limited).toMatchObject({ kind: 'page', status: 429, data: { formError: 'error.tooManyRequests' } })
+    expect(limited.retryAfter).toBeGreaterThan(0)
     expect(await consumeSignIn({ ip: browser.ip, email: user.email })).toMatchObject({ ok: false })
     // Another client is not limited by them.
     await confirmed(new Browser(), user)
@@ -117,7 +123,7 @@ describe('confirmPassword', () => {
       await attempt.release('failure')
     }
     expect(await confirmPassword(browser.request(), user, { password: PASSWORD }, BACK, browser.context())).toMatchObject({
-      kind: 'refused',
+      kind: 'page',
       status: 429,
     })
   })
@@ -141,10 +147,12 @@ describe('confirmPassword', () => {
     const browser = new Browser()
     for (let i = 0; i < 6; i++) {
       const outcome = await confirmPassword(browser.request(), user, { password: PASSWORD }, BACK, browser.context())
-      expect(outcome.kind).toBe('second-factor')
-      if (outcome.kind === 'second-factor') expect(outcome.mfa.factors).toMatchObject([{ kind: 'phone' }])
+      expect(outcome).toMatchObject({ kind: 'redirect', location: '/second-factor' })
+      browser.take([...(outcome.cookies ?? [])])
+      // The step is this confirmation's, with the account's phone.
+      expect(secondFactorView(browser.request())?.view).toMatchObject({ step: 'code', factor: { kind: 'phone' }, confirming: true })
     }
-    expect(browser.jar.size).toBe(0)
+    expect(browser.jar.has('recent_login')).toBe(false)
   })
 
   it('a session without an address has no password to type', async () => {
@@ -152,7 +160,9 @@ describe('confirmPassword', () => {
     expect(
       await confirmPassword(browser.request(), { uid: 'x', email: null, remembered: false }, { password: PASSWORD }, BACK, browser.context()),
     ).toEqual({
-      kind: 'no-password',
+      kind: 'page',
+      status: 403,
+      data: { formError: 'confirm.noPassword', captcha: null },
     })
   })
 })

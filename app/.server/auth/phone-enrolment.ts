@@ -12,10 +12,12 @@ import {
   recordCaptchaOutcome,
   refreshAfterDemand,
 } from '~/.server/policy/recaptcha'
+import { page, redirectTo, type Result } from '~/.server/result'
 import { flowCookie } from './flow-state'
 import { RESEND_COOLDOWN, now } from './second-factor/pending'
 import { normaliseCode } from './second-factor/verify'
-import { sealRecentLogin } from './recent-login'
+import { confirmFirstThen, readRecentLogin } from './recent-login'
+import { keepSignedIn } from './second-factors'
 import type { SessionUser } from './session'
 
 /**
@@ -58,13 +60,17 @@ export type PhoneMessage =
   | 'mfa.resendWait'
   | 'mfa.sendFailed'
 
-export type PhoneOutcome =
-  /** Go there (303), setting these cookies. */
-  | { kind: 'redirect'; location: string; setCookies: string[] }
-  /** The fresh token is too old for the service: "Confirm it's you" again (the enrolment is kept). */
-  | { kind: 'confirm' }
-  /** Stay, with this message; `field` says which field it is about. */
-  | { kind: 'error'; status: number; message: PhoneMessage; field: 'phone' | 'code' | null; setCookies?: string[] }
+/**
+ * What the page shows again: the message, the field it is about (`null`: the whole form), and
+ * the number as typed (a number is no secret of the visitor's from themselves); a code never.
+ */
+export interface PhoneRefusal {
+  message: PhoneMessage
+  field: 'phone' | 'code' | null
+  phone: string
+}
+
+const refused = (status: number, refusal: PhoneRefusal, cookies?: string[]) => page(refusal, { status, cookies })
 
 /** Where the account page goes after a phone was added: it says so. */
 export const PHONE_ADDED = '/account?done=phone-added'
@@ -92,55 +98,78 @@ export function enrolmentView(request: Request, user: SessionUser): EnrolmentVie
 }
 
 /**
+ * The phone page's forms: "Send code", "Resend code", "Use another number", and "Add" (the code).
+ * Each needs the fresh token of "Confirm it's you"; when it is too old the enrolment is kept for
+ * after it.
+ */
+export async function enrolPhone(
+  request: Request,
+  user: SessionUser,
+  input: { intent: string; phone: string; code?: string; captchaResponse?: string },
+  context: AppLoadContext,
+): Promise<Result<PhoneRefusal>> {
+  const email = user.email
+  if (!email) return redirectTo('/account')
+  if (input.intent === 'another') return redirectTo(PHONE_PATH, { cookies: [enrolmentCookie.clear()] })
+  const idToken = readRecentLogin(request, user)
+  if (!idToken) return confirmFirstThen(PHONE_PATH)
+  const who = { ...user, email }
+  // "Resend code" and "Use another number" name their intent; the two main forms are told apart by
+  // their field, without a hidden intent (SubmitButton shows its pending label only then).
+  if (input.code !== undefined) return addPhone(request, who, idToken, input.code, context)
+  const phone = input.intent === 'resend' ? null : input.phone
+  return sendCode(request, who, idToken, { phone, captchaResponse: input.captchaResponse }, context)
+}
+
+/**
  * "Send code" (a number typed) or "Resend code" (the enrolment's number, after its cooldown). The
  * limits are taken before the call, as every SMS is (ADR 027), and a sent code keeps its points.
  */
-export async function sendCode(
+async function sendCode(
   request: Request,
   user: SessionUser & { email: string },
   idToken: string,
   input: { phone: string | null; captchaResponse: string | undefined },
   context: AppLoadContext,
-): Promise<PhoneOutcome> {
+): Promise<Result<PhoneRefusal>> {
+  const typed = input.phone ?? ''
+  const failed = (status: number, message: PhoneMessage, field: 'phone' | null = null) =>
+    refused(status, { message, field, phone: typed })
   const current = readEnrolment(request, user)
   const resending = input.phone === null
-  if (resending && !current) return { kind: 'error', status: 400, message: 'phoneEnrolment.expired', field: null }
+  if (resending && !current) return failed(400, 'phoneEnrolment.expired')
   const phone = resending ? current!.phone : normalisePhone(input.phone!)
-  if (!phone) return { kind: 'error', status: 400, message: 'phoneEnrolment.badNumber', field: 'phone' }
-  if (resending && current!.sentAt + RESEND_COOLDOWN > now()) {
-    return { kind: 'error', status: 429, message: 'mfa.resendWait', field: null }
-  }
+  if (!phone) return failed(400, 'phoneEnrolment.badNumber', 'phone')
+  if (resending && current!.sentAt + RESEND_COOLDOWN > now()) return failed(429, 'mfa.resendWait')
   // Without JavaScript no token can be had: the service would refuse the call (ADR 020).
-  if (captchaTokenMissing('mfaSmsEnrollment', input.captchaResponse)) {
-    return { kind: 'error', status: 400, message: 'phoneEnrolment.needsJs', field: null }
-  }
+  if (captchaTokenMissing('mfaSmsEnrollment', input.captchaResponse)) return failed(400, 'phoneEnrolment.needsJs')
   const id = resending ? current!.id : randomBytes(16).toString('base64url')
   // A new number is a new enrolment: it counts in the enrolment starts, as an authenticator app does.
   const start = resending ? null : await consumeEnrolStart({ ip: context.clientIp, account: user.uid, reqId: context.requestId })
-  if (start && !start.ok) return { kind: 'error', status: 429, message: 'error.tooManyRequests', field: null }
+  if (start && !start.ok) return failed(429, 'error.tooManyRequests')
   const limit = await consumeEnrolSms({ ip: context.clientIp, pending: id, account: user.email, phone, reqId: context.requestId })
-  if (!limit.ok) return { kind: 'error', status: 429, message: 'error.tooManyRequests', field: null }
+  if (!limit.ok) return failed(429, 'error.tooManyRequests')
   const captchaResponse = captchaTokenToSend('mfaSmsEnrollment', input.captchaResponse)
   try {
     const { sessionInfo } = await getIdentity().startPhoneEnrollment({ idToken, phoneNumber: phone, captchaResponse })
     recordCaptchaOutcome('mfaSmsEnrollment', captchaResponse !== undefined, null)
     await limit.release('failure') // a code was sent: it counts
     const next: Enrolment = { id, uid: user.uid, phone, session: sessionInfo, sentAt: now(), expires: now() + COOKIE.maxAge }
-    return { kind: 'redirect', location: PHONE_PATH, setCookies: enrolmentCookie.write(request, next) }
+    return redirectTo(PHONE_PATH, { cookies: enrolmentCookie.write(request, next) })
   } catch (error) {
     await limit.release('void')
     await start?.release('void')
     const code = codeOf(error)
     recordCaptchaOutcome('mfaSmsEnrollment', captchaResponse !== undefined, code)
-    if (code === 'auth/requires-recent-login') return { kind: 'confirm' }
+    if (code === 'auth/requires-recent-login') return confirmFirstThen(PHONE_PATH)
     if (isCaptchaRefusal(code)) {
       // Enforcement may have come on since the page was served: the next page load offers the check.
       await refreshAfterDemand('mfaSmsEnrollment')
-      return { kind: 'error', status: 400, message: 'phoneEnrolment.needsJs', field: null }
+      return failed(400, 'phoneEnrolment.needsJs')
     }
     const { key, status, group } = outcomeOf(code)
-    if (group === 'input') return { kind: 'error', status, message: key, field: resending ? null : 'phone' }
-    return { kind: 'error', status, message: group === 'unavailable' ? 'mfa.sendFailed' : key, field: null }
+    if (group === 'input') return failed(status, key, resending ? null : 'phone')
+    return failed(status, group === 'unavailable' ? 'mfa.sendFailed' : key)
   }
 }
 
@@ -148,44 +177,44 @@ export const PHONE_PATH = '/account/second-factor/phone'
 
 /**
  * "Add": the SMS code completes the enrolment (mfaEnrollment:finalize). A wrong code keeps the
- * page; an expired or spent session ends the enrolment. The service answers fresh tokens: the
- * session cookie stays good (adding a factor revokes nothing), and the token is sealed again as
- * this browser's recent confirmation.
+ * page; an expired or spent session ends the enrolment. The service answers fresh tokens: this
+ * browser's session is made again from them and the confirmation kept, as after any change of
+ * second factors (ADR 051). The code's form has no number: none comes back.
  */
-export async function addPhone(
+async function addPhone(
   request: Request,
   user: SessionUser & { email: string },
   idToken: string,
   typed: string,
   context: AppLoadContext,
-): Promise<PhoneOutcome> {
+): Promise<Result<PhoneRefusal>> {
+  const failed = (status: number, message: PhoneMessage, field: 'code' | null = null, cookies?: string[]) =>
+    refused(status, { message, field, phone: '' }, cookies)
+  const ended = () => failed(400, 'phoneEnrolment.expired', null, [enrolmentCookie.clear()])
   const e = readEnrolment(request, user)
-  if (!e) return { kind: 'error', status: 400, message: 'phoneEnrolment.expired', field: null, setCookies: [enrolmentCookie.clear()] }
+  if (!e) return ended()
   const code = normaliseCode(typed)
-  if (!code) return { kind: 'error', status: 400, message: 'mfa.codeFormat', field: 'code' }
+  if (!code) return failed(400, 'mfa.codeFormat', 'code')
   const limit = await consumeMfaCode({ ip: context.clientIp, pending: e.id, account: user.email, reqId: context.requestId })
-  if (!limit.ok) return { kind: 'error', status: 429, message: 'error.tooManyRequests', field: 'code' }
+  if (!limit.ok) return failed(429, 'error.tooManyRequests', 'code')
   try {
     const tokens = await getIdentity().finalizePhoneEnrollment({ idToken, sessionInfo: e.session, code })
     await limit.release('success')
     securityEvent('second-factor-added', { reqId: context.requestId, ip: context.clientIp, email: user.email, factor: 'phone' })
-    const resealed = sealRecentLogin(request, user, tokens.idToken) ?? []
-    return { kind: 'redirect', location: PHONE_ADDED, setCookies: [...resealed, enrolmentCookie.clear()] }
+    return redirectTo(PHONE_ADDED, { cookies: [...(await keepSignedIn(request, user, tokens.idToken)), enrolmentCookie.clear()] })
   } catch (error) {
-    const failed = codeOf(error)
-    if (failed === 'auth/requires-recent-login') {
+    const failedCode = codeOf(error)
+    if (failedCode === 'auth/requires-recent-login') {
       await limit.release('void')
-      return { kind: 'confirm' }
+      return confirmFirstThen(PHONE_PATH)
     }
-    const { key, status, group } = outcomeOf(failed)
+    const { key, status, group } = outcomeOf(failedCode)
     if (key === 'mfa.wrongCode' || key === 'mfa.codeRequired') {
       await limit.release('failure')
-      return { kind: 'error', status, message: key, field: 'code' }
+      return failed(status, key, 'code')
     }
     await limit.release('void')
-    if (group === 'second-factor') {
-      return { kind: 'error', status: 400, message: 'phoneEnrolment.expired', field: null, setCookies: [enrolmentCookie.clear()] }
-    }
-    return { kind: 'error', status, message: key, field: null }
+    if (group === 'second-factor') return ended()
+    return failed(status, key)
   }
 }

@@ -1,13 +1,8 @@
 import type { PortalContext } from '~/.server/context'
 import { z } from 'zod'
 import { COOKIES } from '~/.server/cookies'
-import { codeOf, getIdentity, mfaRequiredOf, outcomeOf, type MfaRequired } from '~/.server/identity'
-import { securityEvent } from '~/.server/ops/security-events'
-import { deviceIdFor } from '~/.server/policy/device'
-import { consumeSignIn } from '~/.server/policy/rate-limit'
-import { captchaTokenToSend, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
+import { redirectTo, type Redirect } from '~/.server/result'
 import { isRecentSignIn, tokenClaims, type SessionUser } from './session'
-import { signInRefused, type SignInRefusal } from './finish-sign-in'
 import { flowCookie } from './flow-state'
 import type { MfaError, SsoError } from './sign-in-page'
 import { accountPageAfterVerification, sendVerificationEmail } from './verification'
@@ -35,71 +30,8 @@ export interface AfterConfirmation {
 export type ConfirmThen = 'verify'
 export const confirmThenOf = (value: string | null): ConfirmThen | null => (value === 'verify' ? value : null)
 
-export type ConfirmOutcome =
-  /** The token is sealed: append every one of `setCookies` to the response, and go to `location`. */
-  | { kind: 'confirmed'; setCookies: string[]; location: string }
-  /** The password was right and the account has a second factor: the second-factor step comes next. */
-  | { kind: 'second-factor'; mfa: MfaRequired }
-  /** The session names no address, so there is no password to type: the account's provider confirms it. */
-  | { kind: 'no-password' }
-  | ({ kind: 'refused'; retryAfterSeconds?: number } & SignInRefusal)
-
 /**
- * Checks the password of the signed-in account. It counts in sign-in's limits as a sign-in does
- * (a wrong password here is a failed sign-in for this address, client and device cookie), takes
- * a reCAPTCHA token as sign-in does (`captchaResponse`: see signInWithPassword), and is refused
- * with the same messages.
- */
-export async function confirmPassword(
-  request: Request,
-  user: SessionUser,
-  input: { password: string; captchaResponse?: string },
-  after: AfterConfirmation,
-  context: Pick<PortalContext, 'clientIp' | 'requestId'>,
-): Promise<ConfirmOutcome> {
-  const email = user.email
-  if (!email) return { kind: 'no-password' }
-  const who = { reqId: context.requestId, ip: context.clientIp, email }
-  const limit = await consumeSignIn({ ...who, device: deviceIdFor(request, email) })
-  if (!limit.ok) {
-    return {
-      kind: 'refused',
-      status: 429,
-      message: 'error.tooManyRequests',
-      retryAfterSeconds: limit.retryAfterSeconds,
-    }
-  }
-  const captchaResponse = captchaTokenToSend('signInWithPassword', input.captchaResponse)
-  let answer: { idToken: string; localId: string }
-  try {
-    answer = await getIdentity().signInWithPassword(email, input.password, { captchaResponse })
-  } catch (error) {
-    const mfa = mfaRequiredOf(error)
-    if (mfa) {
-      await limit.release('void')
-      return { kind: 'second-factor', mfa }
-    }
-    const code = codeOf(error)
-    recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, code)
-    securityEvent('recent-login-failure', { ...who, code })
-    return { kind: 'refused', ...(await signInRefused(code, limit, input.captchaResponse)) }
-  }
-  recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, null)
-  const confirmed = answer.localId === user.uid ? await afterConfirmation(request, user, answer.idToken, after, context) : null
-  if (!confirmed) {
-    // The address now opens another account (changed since this session began): nothing to confirm.
-    await limit.release('void')
-    securityEvent('recent-login-failure', { ...who, code: 'auth/user-mismatch' })
-    const { key, status } = outcomeOf('auth/user-mismatch')
-    return { kind: 'refused', status, message: key }
-  }
-  await limit.release('success')
-  securityEvent('recent-login', who)
-  return { kind: 'confirmed', ...confirmed }
-}
-
-/**
- * The end of every confirmation (the password here, or the second-factor step): the token sealed
+ * The end of every confirmation (the password in ./confirm-password, or the second-factor step): the token sealed
  * for this browser, what was asked for before it done, and where to go. Null when the token is not
  * from a sign-in of this account in the last 5 minutes.
  */
@@ -130,6 +62,9 @@ export function confirmPageWith(after: AfterConfirmation, reason?: ConfirmReason
   for (const [param, value] of Object.entries(reason ?? {})) params.set(param, value)
   return `/account/confirm?${params}`
 }
+
+/** An account change that needs a fresher sign-in: "Confirm it's you" first, then back to `next`. */
+export const confirmFirstThen = (next: string): Redirect => redirectTo(confirmPageWith({ next, then: null }))
 
 /**
  * The Set-Cookie values that keep `idToken` for this browser, or null when the token is not from

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { renderSVG } from 'uqr'
 import { z } from 'zod'
 import type { AppLoadContext } from '~/.server/context'
 import { COOKIES } from '~/.server/cookies'
@@ -6,9 +7,10 @@ import { codeOf, getIdentity, outcomeOf, type MessageKey } from '~/.server/ident
 import { FACTOR_NAME_MAX_LENGTH } from '~/lib/limits'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeEnrolStart, consumeMfaCode, consumeNewPassword } from '~/.server/policy/rate-limit'
+import { page, redirectTo, unavailable, type Result } from '~/.server/result'
 import { flowCookie } from './flow-state'
-import { sealRecentLogin } from './recent-login'
-import { createSession, type SessionUser } from './session'
+import { confirmFirstThen, readRecentLogin, sealRecentLogin } from './recent-login'
+import { createSession, readAccount, type SessionUser } from './session'
 
 /**
  * The second factors their owner adds and removes from the account page (ADR 041), always with the
@@ -57,39 +59,72 @@ export function otpauthUri(enrolment: TotpEnrolment, issuer: string, account: st
   return `otpauth://totp/${encodeURIComponent(issuer)}:${encodeURIComponent(account)}?${params}`
 }
 
-type Failure = { status: 'error'; httpStatus: number; message: MessageKey | 'mfa.codeFormat' }
-const tooMany: Failure = { status: 'error', httpStatus: 429, message: 'error.tooManyRequests' }
+/** Where an authenticator app is added: "Confirm it's you" comes back to it. */
+const TOTP_PATH = '/account/second-factor/totp'
+/** The factor is named in the query (its enrolment id, no secret): "Confirm it's you" comes back to it. */
+export const removalPath = (factor: string) => `/account/second-factor/remove?${new URLSearchParams({ factor })}`
 
-function failure(code: ReturnType<typeof codeOf>): Failure {
-  const { key, status } = outcomeOf(code)
-  return { status: 'error', httpStatus: status, message: key }
+/** What the authenticator app's page shows: the QR code and the secret to type, or why it cannot. */
+export interface TotpSetupPage {
+  setup: { svg: string; secret: string; digits: number } | null
+  failure: MessageKey | null
+  /** The previous enrolment ended: the page says why the QR code changed. */
+  expired: boolean
 }
 
-export type EnrolmentOutcome =
-  { status: 'ready'; enrolment: TotpEnrolment; setCookies: string[] } | { status: 'confirm' } | Failure
+/** What the authenticator app's form shows again: the name as typed, never the code. */
+export interface TotpRefusal {
+  name: string
+  codeError?: MessageKey | 'mfa.codeFormat'
+  formError?: MessageKey
+}
+
+/** What the removal's page shows again. */
+export interface RemovalRefusal {
+  formError: MessageKey
+}
+
+const TOO_MANY = 'error.tooManyRequests' satisfies MessageKey
 
 /**
- * The enrolment this browser started, or a new one (`mfaEnrollment:start`), which takes a point per
- * client and per account: each is a new secret from the service.
+ * The authenticator app's page: a verified address first, then a recent "Confirm it's you" (ADR
+ * 036). The secret is the one this browser's enrolment holds (ADR 041), else a new one
+ * (`mfaEnrollment:start`), which takes a point per client and per account: each is a new secret
+ * from the service. A refresh or a wrong code shows the same QR code.
  */
-export async function totpEnrolment(
+export async function totpSetup(
   request: Request,
   user: SessionUser,
-  idToken: string,
+  input: { expired: boolean; issuer: string },
   context: Pick<AppLoadContext, 'clientIp' | 'requestId'>,
-): Promise<EnrolmentOutcome> {
+): Promise<Result<TotpSetupPage>> {
+  const account = await readAccount(user.uid).catch(() => null)
+  if (!account) return unavailable()
+  const email = account.email
+  if (!account.emailVerified || !email) return redirectTo('/account', { status: 302 })
+  const idToken = readRecentLogin(request, user)
+  if (!idToken) return confirmFirstThen(TOTP_PATH)
+  const shown = (enrolment: TotpEnrolment, cookies: string[] = []) => {
+    const uri = otpauthUri(enrolment, input.issuer, email)
+    // Dark modules on a white quiet zone of 4 modules, whatever the page's colour scheme: what cameras read.
+    const svg = renderSVG(uri, { border: 4, pixelSize: 4, whiteColor: '#fff', blackColor: '#000' })
+    const secret = enrolment.secret.match(/.{1,4}/g)?.join(' ') ?? ''
+    return page({ setup: { svg, secret, digits: enrolment.digits }, failure: null, expired: input.expired }, { cookies })
+  }
   const kept = readEnrolment(request, user)
-  if (kept) return { status: 'ready', enrolment: kept, setCookies: [] }
+  if (kept) return shown(kept)
+  const failed = (status: number, failure: MessageKey) => page({ setup: null, failure, expired: false }, { status })
   const limit = await consumeEnrolStart({ ip: context.clientIp, account: user.uid, reqId: context.requestId })
-  if (!limit.ok) return tooMany
+  if (!limit.ok) return failed(429, TOO_MANY)
   let started
   try {
     started = await getIdentity().startTotpEnrollment(idToken)
   } catch (error) {
     const code = codeOf(error)
-    if (code === 'auth/requires-recent-login') return { status: 'confirm' }
-    if (outcomeOf(code).status >= 500) await limit.release('void')
-    return failure(code)
+    if (code === 'auth/requires-recent-login') return confirmFirstThen(TOTP_PATH)
+    const { key, status } = outcomeOf(code)
+    if (status >= 500) await limit.release('void')
+    return failed(status, key)
   }
   // Kept (never released): every start is a new secret, whether or not it is finished.
   const until = Date.parse(started.finalizeEnrollmentTime ?? '')
@@ -102,41 +137,36 @@ export async function totpEnrolment(
     period: started.periodSec,
     expiresAt: Math.min(Number.isNaN(until) ? Infinity : until, Date.now() + ENROLMENT_MS),
   }
-  const setCookies = enrolmentCookie.write(request, enrolment)
-  return { status: 'ready', enrolment, setCookies }
+  return shown(enrolment, enrolmentCookie.write(request, enrolment))
 }
 
-export type ChangeOutcome =
-  /** Done: append `setCookies` (this browser's session, renewed) and go to the account page. */
-  | { status: 'done'; setCookies: string[] }
-  | { status: 'confirm' }
-  /** The enrolment ended (or the factor is gone): start again from the page. */
-  | { status: 'expired' }
-  | Failure
-
 /**
- * Adds the authenticator app with a code from it (`mfaEnrollment:finalize`). Codes count in the
- * second factor's limits (per client, per account, and per enrolment session as the pending step).
+ * Adds the authenticator app with a code from it (`mfaEnrollment:finalize`), with the fresh token
+ * of "Confirm it's you". Codes count in the second factor's limits (per client, per account, and
+ * per enrolment session as the pending step). An enrolment that ended starts again from the page,
+ * which says why the QR code changed.
  */
 export async function addTotp(
   request: Request,
   user: SessionUser,
-  idToken: string,
   input: { code: string; name: string },
   context: Pick<AppLoadContext, 'clientIp' | 'requestId'>,
-): Promise<ChangeOutcome> {
+): Promise<Result<TotpRefusal>> {
+  const idToken = readRecentLogin(request, user)
+  if (!idToken) return confirmFirstThen(TOTP_PATH)
+  const expired = redirectTo(`${TOTP_PATH}?expired`, { cookies: [enrolmentCookie.clear()] })
   const enrolment = readEnrolment(request, user)
-  if (!enrolment) return { status: 'expired' }
+  if (!enrolment) return expired
   const code = input.code.replace(/\s/g, '')
   if (!/^\d+$/.test(code) || code.length !== enrolment.digits)
-    return { status: 'error', httpStatus: 400, message: 'mfa.codeFormat' }
+    return page({ name: input.name, codeError: 'mfa.codeFormat' }, { status: 400 })
   const limit = await consumeMfaCode({
     ip: context.clientIp,
     reqId: context.requestId,
     pending: createHash('sha256').update(enrolment.sessionInfo).digest('base64url'),
     account: user.uid,
   })
-  if (!limit.ok) return tooMany
+  if (!limit.ok) return page({ name: input.name, formError: TOO_MANY }, { status: 429 })
   let answer
   try {
     answer = await getIdentity().finalizeTotpEnrollment({
@@ -149,12 +179,13 @@ export async function addTotp(
     const failed = codeOf(error)
     if (failed === 'auth/invalid-verification-code') {
       await limit.release('failure')
-      return { status: 'error', httpStatus: 400, message: 'mfa.wrongCode' }
+      return page({ name: input.name, codeError: 'mfa.wrongCode' }, { status: 400 })
     }
     await limit.release('void')
-    if (failed === 'auth/requires-recent-login') return { status: 'confirm' }
-    if (failed === 'auth/code-expired' || failed === 'auth/invalid-verification-id') return { status: 'expired' }
-    return failure(failed)
+    if (failed === 'auth/requires-recent-login') return confirmFirstThen(TOTP_PATH)
+    if (failed === 'auth/code-expired' || failed === 'auth/invalid-verification-id') return expired
+    const { key, status } = outcomeOf(failed)
+    return page(key === 'mfa.wrongCode' ? { name: input.name, codeError: key } : { name: input.name, formError: key }, { status })
   }
   await limit.release('success')
   securityEvent('second-factor-added', {
@@ -163,31 +194,36 @@ export async function addTotp(
     email: user.email ?? undefined,
     factor: 'totp',
   })
-  return { status: 'done', setCookies: [enrolmentCookie.clear(), ...(await keepSignedIn(request, user, answer.idToken))] }
+  const cookies = [enrolmentCookie.clear(), ...(await keepSignedIn(request, user, answer.idToken))]
+  return redirectTo('/account?done=totp-added', { cookies })
 }
 
 /**
- * Removes a second factor (`mfaEnrollment:withdraw`), counted in the account changes' limit. The
- * last one may go: the account then signs in with its password alone.
+ * Removes a second factor (`mfaEnrollment:withdraw`) with the fresh token of "Confirm it's you",
+ * counted in the account changes' limit. The last one may go: the account then signs in with its
+ * password alone. One already gone (removed in another tab, or by the emailed undo link) leaves
+ * the account page to say what is left.
  */
 export async function removeFactor(
   request: Request,
   user: SessionUser,
-  idToken: string,
   enrollmentId: string,
   context: Pick<AppLoadContext, 'clientIp' | 'requestId'>,
-): Promise<ChangeOutcome> {
+): Promise<Result<RemovalRefusal>> {
+  const idToken = readRecentLogin(request, user)
+  if (!idToken) return confirmFirstThen(removalPath(enrollmentId))
   const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
-  if (!limit.ok) return tooMany
+  if (!limit.ok) return page({ formError: TOO_MANY }, { status: 429 })
   let answer
   try {
     answer = await getIdentity().withdrawMfa(idToken, enrollmentId)
   } catch (error) {
     const code = codeOf(error)
-    if (outcomeOf(code).status >= 500) await limit.release('void')
-    if (code === 'auth/requires-recent-login') return { status: 'confirm' }
-    if (code === 'auth/multi-factor-info-not-found') return { status: 'expired' }
-    return failure(code)
+    const { key, status } = outcomeOf(code)
+    if (status >= 500) await limit.release('void')
+    if (code === 'auth/requires-recent-login') return confirmFirstThen(removalPath(enrollmentId))
+    if (code === 'auth/multi-factor-info-not-found') return redirectTo('/account')
+    return page({ formError: key }, { status })
   }
   await limit.release('success')
   securityEvent('second-factor-removed', {
@@ -195,16 +231,17 @@ export async function removeFactor(
     ip: context.clientIp,
     email: user.email ?? undefined,
   })
-  return { status: 'done', setCookies: await keepSignedIn(request, user, answer.idToken) }
+  return redirectTo('/account?done=factor-removed', { cookies: await keepSignedIn(request, user, answer.idToken) })
 }
 
 /**
- * This browser's session again, from the ID token the change answered (ADR 041): the service may
- * end the sessions made before a change of second factors, as it does after a password change,
- * and the token it answers is the one that stays good. The confirmation is kept with it. When the
- * session cannot be made, the current cookie stays.
+ * This browser's session again, from the ID token a change of second factors answered (an
+ * authenticator app or a phone added, a factor removed; ADR 041, ADR 051): the service may end
+ * the sessions made before such a change, as it does after a password change, and the token it
+ * answers is the one that stays good. The confirmation is kept with it. When the session cannot
+ * be made, the current cookie stays.
  */
-async function keepSignedIn(request: Request, user: SessionUser, idToken: string): Promise<string[]> {
+export async function keepSignedIn(request: Request, user: SessionUser, idToken: string): Promise<string[]> {
   const session = await createSession(idToken, { remember: user.remembered }).catch(() => null)
   return [...(session ? [session] : []), ...(sealRecentLogin(request, user, idToken) ?? [])]
 }

@@ -1,0 +1,86 @@
+import type { AppLoadContext } from '~/.server/context'
+import { codeOf, getIdentity, mfaRequiredOf, outcomeOf } from '~/.server/identity'
+import { securityEvent } from '~/.server/ops/security-events'
+import { deviceIdFor } from '~/.server/policy/device'
+import { consumeSignIn } from '~/.server/policy/rate-limit'
+import { captchaTokenToSend, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
+import { page, redirectTo, type Result } from '~/.server/result'
+import type { TranslationKey } from '~/lib/i18n'
+import type { CaptchaSettings } from '~/lib/recaptcha'
+import { signInRefused } from './finish-sign-in'
+import { afterConfirmation, type AfterConfirmation } from './recent-login'
+import { beginSecondFactor } from './second-factor'
+import type { SessionUser } from './session'
+
+/** What the "Confirm it's you" page shows again after a refusal: never anything of the password. */
+export interface ConfirmRefusal {
+  formError: TranslationKey
+  /** The service refused for want of a good captcha token: a page with JavaScript retries once. */
+  captcha: CaptchaSettings | null
+}
+
+/**
+ * "Confirm it's you" with the password (ADR 036). It counts in sign-in's limits as a sign-in does
+ * (a wrong password here is a failed sign-in for this address, client and device cookie), takes
+ * a reCAPTCHA token as sign-in does (`captchaResponse`: see signInWithPassword), and is refused
+ * with the same messages. Confirmed, the fresh token is sealed for this browser and the visitor
+ * goes on to `after`; an account with a second factor goes through the sign-in's own step first,
+ * which ends as this confirmation would have (ADR 038). Lives apart from ./recent-login, which
+ * that step itself uses.
+ */
+export async function confirmPassword(
+  request: Request,
+  user: SessionUser,
+  input: { password: string; captchaResponse?: string },
+  after: AfterConfirmation,
+  context: AppLoadContext,
+): Promise<Result<ConfirmRefusal>> {
+  const email = user.email
+  // The session names no address, so there is no password to type: the account's provider confirms it.
+  if (!email) return refused(403, 'confirm.noPassword')
+  const who = { reqId: context.requestId, ip: context.clientIp, email }
+  const limit = await consumeSignIn({ ...who, device: deviceIdFor(request, email) })
+  if (!limit.ok) return refused(429, 'error.tooManyRequests', { retryAfter: limit.retryAfterSeconds })
+  const captchaResponse = captchaTokenToSend('signInWithPassword', input.captchaResponse)
+  let answer: { idToken: string; localId: string }
+  try {
+    answer = await getIdentity().signInWithPassword(email, input.password, { captchaResponse })
+  } catch (error) {
+    const mfa = mfaRequiredOf(error)
+    if (mfa) {
+      await limit.release('void')
+      const confirm = { uid: user.uid, ...after }
+      const step = await beginSecondFactor(
+        request,
+        { mfa, method: 'password', email, redirect: null, remember: user.remembered, confirm },
+        context,
+      )
+      return redirectTo(step.location, { cookies: step.setCookies })
+    }
+    const code = codeOf(error)
+    recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, code)
+    securityEvent('recent-login-failure', { ...who, code })
+    const refusal = await signInRefused(code, limit, input.captchaResponse)
+    return refused(refusal.status, refusal.message, { captcha: refusal.captcha })
+  }
+  recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, null)
+  const confirmed = answer.localId === user.uid ? await afterConfirmation(request, user, answer.idToken, after, context) : null
+  if (!confirmed) {
+    // The address now opens another account (changed since this session began): nothing to confirm.
+    await limit.release('void')
+    securityEvent('recent-login-failure', { ...who, code: 'auth/user-mismatch' })
+    const { key, status } = outcomeOf('auth/user-mismatch')
+    return refused(status, key)
+  }
+  await limit.release('success')
+  securityEvent('recent-login', who)
+  return redirectTo(confirmed.location, { cookies: confirmed.setCookies })
+}
+
+function refused(
+  status: number,
+  formError: TranslationKey,
+  extras: { captcha?: CaptchaSettings; retryAfter?: number } = {},
+): Result<ConfirmRefusal> {
+  return page({ formError, captcha: extras.captcha ?? null }, { status, retryAfter: extras.retryAfter })
+}
