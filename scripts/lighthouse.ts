@@ -1,8 +1,10 @@
 /**
  * `npm run lighthouse`: Lighthouse 12 (its CLI, pinned: later versions need Node 22) with Debian's
  * Chromium against the production build, offline, on the sign-in page, the reset request page and
- * a valid new-password page, mobile and desktop. Prints scores, failing audits and PASS/FAIL
- * lines; a miss still exits 0 (figures, not a test). Exit 1 only when a run cannot be made.
+ * a valid new-password page, mobile and desktop. Prints each run's scores and failing audits, then
+ * one table (`--runs=N`: the medians of N runs) with PASS/FAIL against the targets; a miss still exits 0
+ * (figures, not a test). Exit 1 only when a run cannot be made. The portal is measured bare, as it
+ * serves: its assets precompressed, its pages not (ADR 045).
  * No audit is skipped: is-on-https passes on http://localhost (a secure context), and Lighthouse 12
  * has no redirects-http audit any more.
  */
@@ -33,6 +35,7 @@ interface Audit {
   score: number | null
   scoreDisplayMode: string
   displayValue?: string
+  numericValue?: number
   errorMessage?: string
   details?: { items?: Array<Record<string, unknown>> }
 }
@@ -165,6 +168,34 @@ async function resetCookie(): Promise<string> {
   return cookie
 }
 
+/** `--runs N` (default 1): each page and preset is measured N times and the table gives the medians. */
+function runsAsked(): number {
+  const arg = process.argv.find((a) => a.startsWith('--runs='))?.slice('--runs='.length)
+  const runs = Number(arg ?? 1)
+  if (!Number.isInteger(runs) || runs < 1 || runs > 9) throw new Error(`--runs takes a whole number from 1 to 9, not ${arg}`)
+  return runs
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
+/** The 1-minute load average beside the core count: how much the figures were competed for. */
+function load(): string {
+  return `load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`
+}
+
+const HEADINGS = ['page', 'preset', 'perf', 'a11y', 'best pr.', 'FCP', 'LCP', 'targets']
+
+/** A plain-text table, columns padded to their widest cell. */
+function table(rows: string[][]): string {
+  const lines = [HEADINGS, ...rows]
+  const widths = HEADINGS.map((_, i) => Math.max(...lines.map((cells) => cells[i]!.length)))
+  return lines.map((cells) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n')
+}
+
 try {
   console.log('Building…')
   const entry = buildSnapshot()
@@ -179,35 +210,49 @@ try {
     { name: '/forgot-password', path: '/forgot-password', headers: {} },
     { name: '/new-password (valid)', path: '/new-password', headers: { Cookie: await resetCookie() } },
   ]
-  console.log(`Lighthouse 12.2.3, ${CHROME_PATH}, simulated throttling, portal ${portal.url}`)
-  const verdicts: string[] = []
+  const runs = runsAsked()
+  console.log(`Lighthouse 12.2.3, ${CHROME_PATH}, simulated throttling, portal ${portal.url}, ${runs} run(s) each; ${load()}`)
+  const rows: Array<{ page: string; preset: string; scores: number[]; fcp: number; lcp: number }> = []
   for (const preset of PRESETS) {
     for (const page of pages) {
-      const lhr = await lighthouse(`${portal.url}${page.path}`, preset, page.headers)
-      const scores = CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)] as const)
-      // The document's status shows the audited page is the one meant (the reset form answers 200, a dead link 400).
-      const doc = lhr.audits['network-requests']?.details?.items?.find((r) => r.resourceType === 'Document')
-      console.log(`\n${page.name} [${preset}] HTTP ${String(doc?.statusCode ?? '?')}  ${scores.map(([c, s]) => `${c} ${s}`).join('  ')}`)
-      const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index']
-      console.log(`  ${metrics.map((id) => `${id.replace(/-/g, ' ')} ${lhr.audits[id]?.displayValue ?? '?'}`).join(', ')}`)
-      for (const audit of Object.values(lhr.audits)) {
-        if (audit.score === null || audit.score >= 1 || ['informative', 'manual', 'notApplicable'].includes(audit.scoreDisplayMode)) continue
-        console.log(`  - ${audit.id} (${audit.score}) ${audit.displayValue ?? audit.title}${hints(audit)}`)
+      const results: Array<{ scores: number[]; fcp: number; lcp: number }> = []
+      for (let run = 1; run <= runs; run++) {
+        const lhr = await lighthouse(`${portal.url}${page.path}`, preset, page.headers)
+        const scores = CATEGORIES.map((c) => Math.round((lhr.categories[c]?.score ?? 0) * 100))
+        const ms = (id: string) => lhr.audits[id]?.numericValue ?? NaN
+        results.push({ scores, fcp: ms('first-contentful-paint'), lcp: ms('largest-contentful-paint') })
+        // The document's status shows the audited page is the one meant (the reset form answers 200, a dead link 400).
+        const doc = lhr.audits['network-requests']?.details?.items?.find((r) => r.resourceType === 'Document')
+        console.log(`\n${page.name} [${preset}] run ${run}: HTTP ${String(doc?.statusCode ?? '?')}  ${CATEGORIES.map((c, i) => `${c} ${scores[i]}`).join('  ')}  (${load()})`)
+        const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index']
+        console.log(`  ${metrics.map((id) => `${id.replace(/-/g, ' ')} ${lhr.audits[id]?.displayValue ?? '?'}`).join(', ')}`)
+        for (const audit of Object.values(lhr.audits)) {
+          if (audit.score === null || audit.score >= 1 || ['informative', 'manual', 'notApplicable'].includes(audit.scoreDisplayMode)) continue
+          console.log(`  - ${audit.id} (${audit.score}) ${audit.displayValue ?? audit.title}${hints(audit)}`)
+        }
+        // Gatherers that fail on this Chromium: listed once, as their audits are simply missing.
+        const broken = Object.values(lhr.audits).filter((a) => a.scoreDisplayMode === 'error')
+        if (broken.length) console.log(`  ! could not run: ${broken.map((a) => a.id).join(', ')} (${broken[0]!.errorMessage?.replace(/^.*?: /, '')})`)
+        for (const warning of lhr.runWarnings) console.log(`  ! ${warning}`)
       }
-      // Gatherers that fail on this Chromium: listed once, as their audits are simply missing.
-      const broken = Object.values(lhr.audits).filter((a) => a.scoreDisplayMode === 'error')
-      if (broken.length) console.log(`  ! could not run: ${broken.map((a) => a.id).join(', ')} (${broken[0]!.errorMessage?.replace(/^.*?: /, '')})`)
-      for (const warning of lhr.runWarnings) console.log(`  ! ${warning}`)
-      for (const [category, score] of scores) {
-        const target = TARGETS[category]
-        verdicts.push(`${score >= target ? 'PASS' : 'FAIL'} ${page.name} [${preset}] ${category} ${score} (target ${target === 100 ? '100' : `≥ ${target}`})`)
-      }
+      rows.push({
+        page: page.name,
+        preset,
+        scores: CATEGORIES.map((_, i) => median(results.map((r) => r.scores[i]!))),
+        fcp: median(results.map((r) => r.fcp)),
+        lcp: median(results.map((r) => r.lcp)),
+      })
     }
   }
-  console.log(`\nTargets:\n${verdicts.join('\n')}`)
+  console.log(`\n${runs > 1 ? `Medians of ${runs} runs` : 'Figures'} (targets: performance ≥ ${TARGETS.performance}, accessibility and best practices 100):`)
+  console.log(table(rows.map((r) => [
+    r.page, r.preset, ...r.scores.map(String), `${(r.fcp / 1000).toFixed(1)} s`, `${(r.lcp / 1000).toFixed(1)} s`,
+    CATEGORIES.every((c, i) => r.scores[i]! >= TARGETS[c]) ? 'PASS' : 'FAIL',
+  ])))
+  console.log(load())
   // Other work on the machine (test suites, builds) skews every figure here; say so rather than mislead.
-  const [load = 0] = loadavg()
-  if (load > availableParallelism()) console.log(`\nWARNING: load average ${load.toFixed(1)} on ${availableParallelism()} cores: other processes competed for the CPU; figures are pessimistic.`)
+  const [now = 0] = loadavg()
+  if (now > availableParallelism()) console.log(`\nWARNING: load average ${now.toFixed(1)} on ${availableParallelism()} cores: other processes competed for the CPU; figures are pessimistic.`)
 } catch (error) {
   console.error(error instanceof Error ? error.message : error)
   process.exitCode = 1

@@ -15,6 +15,7 @@ import { setBrand } from '~/lib/brand'
 import { bodyLimit } from './body-limit'
 import { boundedManifestQuery, longPathReplacement, pathWithinBounds } from './path-bound'
 import { pageShells } from './page-shells'
+import { plainErrors, precompressed } from './precompressed'
 import { createRouterHandler, renderedUrl } from './router-handler'
 import { plainErrorHandler, securityHeaders, type SecurityHeadersOptions } from './security-headers'
 
@@ -124,14 +125,12 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
   app.use(brandFiles(brand))
 
   if (clientDir) {
+    const assets = path.join(clientDir, 'assets')
     app.use(
       '/assets',
-      express.static(path.join(clientDir, 'assets'), {
-        immutable: true,
-        maxAge: '1y',
-        fallthrough: false,
-        setHeaders: markStatic,
-      }),
+      precompressed(assets),
+      express.static(assets, { immutable: true, maxAge: '1y', fallthrough: false, setHeaders: markStatic }),
+      plainErrors,
     )
     const publicFiles = express.static(clientDir, { maxAge: '1h', index: false, redirect: false, setHeaders: markStatic })
     // Only a path naming a file is looked for on disk: pages (no extension) never cost a stat.
