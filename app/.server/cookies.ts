@@ -105,7 +105,7 @@ export const COOKIES = {
   resetCode: {
     ...FLOW,
     base: 'reset_code',
-    purpose: 'the emailed reset code, out of the address bar (app/.server/auth/password-reset.ts)',
+    purpose: 'the emailed reset code, out of the address bar (app/.server/auth/new-password.ts)',
     maxAge: HOUR,
     sealedAs: 'reset-code',
   },

@@ -1,4 +1,6 @@
+import { z } from 'zod'
 import type { AppLoadContext } from '~/.server/context'
+import { COOKIES } from '~/.server/cookies'
 import { getConfig } from '~/.server/config'
 import { refuseNewPassword, refusedByService, type PasswordRefusal } from '~/.server/policy/common-passwords'
 import {
@@ -16,8 +18,21 @@ import type { Outcome } from '~/.server/policy/rate-limit-attempt'
 import { page, redirectTo, unavailable, type Result } from '~/.server/result'
 import { redirectFromContinueUrl } from './continue-url'
 import { LINK_QUERY_MAX_LENGTH } from './email-actions'
-import { clearResetCodeCookie, clearResetDone, keepResetCode, markResetDone, readResetCode, resetDone } from './password-reset'
+import { flowCookie } from './flow-state'
 import { revokeSessionsByEmail } from './session'
+
+/**
+ * The emailed code leaves the address bar after the first visit: it is kept in a short-lived,
+ * HttpOnly flow cookie bound to this browser (ADR 009, ADR 047). Path=/ because React Router's data
+ * requests go to `/new-password.data`, which a `/new-password` path would not match.
+ */
+const resetCodeCookie = flowCookie(COOKIES.resetCode, z.string().min(1))
+
+/**
+ * The password was just changed in this browser: the page says so from a GET after the change
+ * (post-redirect-get, ADR 025). Set with the change, read by the page, cleared by a new link.
+ */
+const resetDoneCookie = flowCookie(COOKIES.resetDone, z.literal(true))
 
 /** What /new-password shows: the form, the password changed, or a link that no longer works. */
 export type NewPasswordPage =
@@ -35,15 +50,15 @@ export async function newPasswordPage(request: Request, url: URL): Promise<Resul
   // A link's other parameters go into the Location header: a very long query is no link of ours.
   const tooLong = fromLink !== null && url.search.length > LINK_QUERY_MAX_LENGTH
   if (fromLink && !tooLong) {
-    const cookies = [...keepResetCode(request, fromLink), clearResetDone()]
+    const cookies = [...resetCodeCookie.write(request, fromLink), resetDoneCookie.clear()]
     return redirectTo(cleanAddress(url.searchParams), { status: 302, cookies })
   }
   const signIn = continueParams(url.searchParams)
-  if (!tooLong && resetDone(request)) return page({ state: 'done', email: null, minLength: 0, signIn })
+  if (!tooLong && resetDoneCookie.read(request) === true) return page({ state: 'done', email: null, minLength: 0, signIn })
   const minLength = getConfig().passwordMinLength
-  const check = await checkResetCode(tooLong ? null : readResetCode(request))
+  const check = await checkResetCode(tooLong ? null : resetCodeCookie.read(request))
   if (check === 'invalid') {
-    return page({ state: 'invalid', email: null, minLength, signIn }, { status: 400, cookies: [clearResetCodeCookie()] })
+    return page({ state: 'invalid', email: null, minLength, signIn }, { status: 400, cookies: [resetCodeCookie.clear()] })
   }
   if (typeof check !== 'string') return unavailable({ status: check.unavailable })
   return page({ state: 'form', email: check, minLength, signIn })
@@ -87,7 +102,7 @@ export type NewPasswordRefusal =
   | { status: 'error'; message: MessageKey }
 
 /** A dead code: the invalid-link page, and the cookie goes. */
-const INVALID_LINK = () => page({ status: 'invalid-link' } as const, { status: 400, cookies: [clearResetCodeCookie()] })
+const INVALID_LINK = () => page({ status: 'invalid-link' } as const, { status: 400, cookies: [resetCodeCookie.clear()] })
 
 /**
  * Sets the new password with the code kept in this browser, then ends every session the account
@@ -101,7 +116,7 @@ export async function completePasswordReset(
 ): Promise<Result<NewPasswordRefusal>> {
   const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
   if (!limit.ok) return page({ status: 'error', message: 'error.tooManyRequests' } as const, { status: 429 })
-  const oobCode = readResetCode(request)
+  const oobCode = resetCodeCookie.read(request)
   if (!oobCode) return INVALID_LINK()
 
   let email: string
@@ -129,7 +144,7 @@ export async function completePasswordReset(
   await limit.release('success')
   await revokeSessionsByEmail(email)
   securityEvent('reset-done', { reqId: context.requestId, ip: context.clientIp, email })
-  return redirectTo(cleanAddress(url.searchParams), { cookies: [clearResetCodeCookie(), ...markResetDone(request)] })
+  return redirectTo(cleanAddress(url.searchParams), { cookies: [resetCodeCookie.clear(), ...resetDoneCookie.write(request, true)] })
 }
 
 /** The answer to a failed identity call; a failing service judged nothing, so the point goes back (ADR 015). */

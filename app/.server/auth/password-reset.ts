@@ -1,8 +1,6 @@
 import type { AppLoadContext } from '~/.server/context'
 import type { Locale } from '~/lib/i18n'
 import { getConfig } from '~/.server/config'
-import { z } from 'zod'
-import { COOKIES } from '~/.server/cookies'
 import { logger } from '~/.server/ops/logger'
 import { recordPasswordResetRequest } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/security-events'
@@ -10,7 +8,6 @@ import { deviceIdFor } from '~/.server/policy/device'
 import { consumeReset } from '~/.server/policy/rate-limit'
 import { captchaTokenMissing, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
 import { continueUrlFor } from './continue-url'
-import { flowCookie } from './flow-state'
 import { sendProtectedOobCode } from './protected-email'
 import { page, redirectTo, type Result } from '~/.server/result'
 
@@ -66,24 +63,3 @@ export async function requestPasswordReset(
   )
   return sent
 }
-
-/**
- * The emailed code leaves the address bar after the first visit: it is kept in a short-lived,
- * sealed, HttpOnly cookie bound to this browser (ADR 009, ADR 017). Path=/ because React Router's data
- * requests go to `/new-password.data`, which a `/new-password` path would not match.
- */
-const resetCodeCookie = flowCookie(COOKIES.resetCode, z.string().min(1))
-
-/**
- * The password was just changed in this browser: the page says so from a GET after the change
- * (post-redirect-get, ADR 025). Set with the change, read by the page, cleared by a new link.
- */
-const resetDoneCookie = flowCookie(COOKIES.resetDone, z.literal(true))
-
-// What the /new-password page does with them.
-export const keepResetCode = resetCodeCookie.write
-export const readResetCode = resetCodeCookie.read
-export const clearResetCodeCookie = resetCodeCookie.clear
-export const markResetDone = (request: Request) => resetDoneCookie.write(request, true)
-export const resetDone = (request: Request) => resetDoneCookie.read(request) === true
-export const clearResetDone = resetDoneCookie.clear
