@@ -4,7 +4,7 @@ import { getConfig } from '~/.server/config'
 import { codeOf, getIdentity, outcomeOf, type MessageKey } from '~/.server/identity'
 import { refuseNewPassword, refusedByService, type PasswordRefusal } from '~/.server/policy/common-passwords'
 import { consumeNewPassword, consumeReset } from '~/.server/policy/rate-limit'
-import { localPathOr } from '~/.server/policy/redirect'
+import { checkedRedirect, localPathOr } from '~/.server/policy/redirect'
 import { getFlags } from '~/.server/ops/flags'
 import { securityEvent } from '~/.server/ops/security-events'
 import { NO_STORE } from '~/lib/headers'
@@ -113,12 +113,17 @@ export async function changeOwnPassword(
   securityEvent('password-changed', { reqId: context.requestId, ip: context.clientIp, email: user.email })
   const setCookies = [clearRecentLogin()]
   const signedIn = await endEverySession(user.uid).then(
-    () =>
+    async () =>
       afterFirstFactor(
         request,
         // The password was just set here: this sign-in is no guess and takes no points.
         { release: async () => undefined },
-        { method: 'password', email: user.email, redirect: PASSWORD_CHANGED, remember: user.remembered },
+        {
+          method: 'password',
+          email: user.email,
+          redirect: await checkedRedirect(PASSWORD_CHANGED, context.publicOrigin),
+          remember: user.remembered,
+        },
         () => getIdentity().signInWithPassword(user.email, input.password),
         context,
       ),
