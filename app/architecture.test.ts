@@ -51,7 +51,8 @@ function resolve(from: string, specifier: string): string | null {
   return candidates.find((c) => c.startsWith(APP) && statSync(c, { throwIfNoEntry: false })?.isFile()) ?? null
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g
 const graph = new Map<string, string[]>()
 for (const file of modules(APP)) {
   const source = readFileSync(file, 'utf8')
@@ -97,9 +98,26 @@ describe('the import graph of app/', () => {
   it('keeps routes off the cookie registry: cookies are set by the flows', () => {
     const registry = ['.server/cookies.ts', '.server/cookie-format.ts'].map((file) => path.join(APP, file))
     const reaching = [...graph].flatMap(([file, imports]) =>
-      name(file).startsWith('routes/') ? imports.filter((to) => registry.includes(to)).map((to) => `${name(file)} → ${name(to)}`) : [],
+      name(file).startsWith('routes/')
+        ? imports.filter((to) => registry.includes(to)).map((to) => `${name(file)} → ${name(to)}`)
+        : [],
     )
     expect(reaching).toEqual([])
+  })
+
+  it('leaves Set-Cookie and Retry-After to respond(): no route writes them or imports a cookie maker', () => {
+    const routes = [...graph.keys()].filter((file) => name(file).startsWith('routes/'))
+    const offences = (file: string) => {
+      const source = readFileSync(file, 'utf8')
+      const headers = ['Set-Cookie', 'Retry-After'].filter((header) => source.includes(header))
+      const makers = [...source.matchAll(/import\s+(?!type\s)\{([^}]*)\}\s*from\s*['"]~\/\.server\/[^'"]+['"]/g)]
+        .flatMap((m) => m[1]!.split(','))
+        .map((imported) => imported.trim().split(/\s+as\s+/)[0]!)
+        .filter((imported) => !imported.startsWith('type ') && /Cookies?$/.test(imported))
+      return [...headers, ...makers]
+    }
+    const found = routes.flatMap((file) => offences(file).map((offence) => `${name(file)}: ${offence}`))
+    expect(found).toEqual([])
   })
 
   it('imports only downwards, layer by layer', () => {

@@ -19,6 +19,15 @@ describe('respond', () => {
     expect((respond(redirectTo('/', { status: 302 })) as Response).status).toBe(302)
   })
 
+  it('keeps a 307 where a post is posted again elsewhere', () => {
+    expect((respond(redirectTo('https://portal.example/sso/callback', { status: 307 })) as Response).status).toBe(307)
+  })
+
+  it('lets a page move on by itself without JavaScript: a Refresh header', () => {
+    const answer = init(respond(page({}, { refresh: 'https://idp.example/auth?x=1' })))
+    expect(answer.init.headers.get('Refresh')).toBe('0;url=https://idp.example/auth?x=1')
+  })
+
   it("turns a page into its data, its status and a Retry-After", () => {
     const answer = init(respond(page({ email: 'a@example.com' }, { status: 429, retryAfter: 30.2, cookies: ['c=3'] })))
     expect(answer.data).toEqual({ email: 'a@example.com' })

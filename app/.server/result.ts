@@ -21,14 +21,19 @@ interface Extras {
 export interface Redirect extends Extras {
   kind: 'redirect'
   location: string
-  /** 303 (See Other) after a post, the default; 302 where a GET moves on. */
-  status?: 302 | 303
+  /**
+   * 303 (See Other) after a post, the default; 302 where a GET moves on; 307 where a post must be
+   * posted again there (single sign-on's callback relayed to the public origin).
+   */
+  status?: 302 | 303 | 307
 }
 
 export interface Page<Data> extends Extras {
   kind: 'page'
   data: Data
   status?: number
+  /** Where the page moves on to by itself, for browsers without JavaScript (a Refresh header). */
+  refresh?: string
 }
 
 export interface ErrorPage extends Extras {
@@ -38,13 +43,13 @@ export interface ErrorPage extends Extras {
   reason: string
 }
 
-export const redirectTo = (location: string, extras: Extras & { status?: 302 | 303 } = {}): Redirect => ({
+export const redirectTo = (location: string, extras: Extras & { status?: 302 | 303 | 307 } = {}): Redirect => ({
   kind: 'redirect',
   location,
   ...extras,
 })
 
-export const page = <Data>(data: Data, extras: Extras & { status?: number } = {}): Page<Data> => ({
+export const page = <Data>(data: Data, extras: Extras & { status?: number; refresh?: string } = {}): Page<Data> => ({
   kind: 'page',
   data,
   ...extras,
@@ -65,6 +70,7 @@ function headersOf(result: Result<unknown>): Headers {
   const headers = new Headers(NO_STORE)
   for (const cookie of result.cookies ?? []) headers.append('Set-Cookie', cookie)
   if (result.retryAfter) headers.set('Retry-After', String(Math.ceil(result.retryAfter)))
+  if (result.kind === 'page' && result.refresh) headers.set('Refresh', `0;url=${result.refresh}`)
   return headers
 }
 
@@ -72,6 +78,9 @@ function headersOf(result: Result<unknown>): Headers {
  * The response for a result: never stored by a cache. A redirect is returned, and so is a page;
  * an error page is thrown, so that the route's error boundary renders it.
  */
+export function respond(result: ErrorPage): never
+export function respond(result: Redirect): Response
+export function respond<Data>(result: Result<Data>): Response | ReturnType<typeof data<Data>>
 export function respond<Data>(result: Result<Data>) {
   const headers = headersOf(result)
   switch (result.kind) {

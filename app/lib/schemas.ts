@@ -1,6 +1,7 @@
 import { z } from 'zod'
 
 import { formText } from './form-text'
+import { isLocale, type Locale } from './i18n'
 import { isTranslationKey } from './translator'
 import { EMAIL_MAX_LENGTH, FACTOR_NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, type FieldErrors } from './limits'
 
@@ -73,6 +74,41 @@ export const PhoneFormSchema = z.object({
   phone: z.preprocess((value) => text(value).slice(0, 64), z.string()),
   code: z.preprocess((value) => (value === undefined ? undefined : text(value).slice(0, 32)), z.string().optional()),
 })
+
+/** A field as text whatever was posted (absent, or a file: ''), cut to `max`: never refused. */
+const loose = (max = Infinity) => z.preprocess((value) => text(value).slice(0, max), z.string())
+/** A checkbox: on when it was posted at all. */
+const checkbox = z.preprocess((value) => value !== undefined, z.boolean())
+
+/** The second-factor step's buttons: choose, another method, resend, or verify a code. */
+export const SecondFactorFormSchema = z.object({
+  intent: loose(),
+  factor: loose(),
+  code: loose(32),
+  captchaResponse: loose(4096),
+})
+
+/** Single sign-on's start: from the sign-in form, or "Confirm it's you" (`intent=confirm`, `next`, `then`). */
+export const SsoStartFormSchema = z.object({
+  intent: loose(),
+  next: loose(),
+  then: loose(),
+  // Absent and empty differ: the redirect policy answers each its own way.
+  redirect: z.preprocess((value) => (value === undefined ? null : text(value)), z.string().nullable()),
+  authDomain: loose(),
+  remember: checkbox,
+})
+
+/** "Log out", or "Log out of all devices" (`intent=everywhere`). */
+export const LogoutFormSchema = z.object({ intent: loose() })
+
+/** A preference's post: the page to come back to, or `inPlace=1` for a fetcher that stays. */
+export const PreferenceFormSchema = z.object({
+  returnTo: z.preprocess((value) => (typeof value === 'string' ? value : undefined), z.string().optional()),
+  inPlace: z.preprocess((value) => value === '1', z.boolean()),
+})
+
+export const LanguageFormSchema = PreferenceFormSchema.extend({ locale: z.custom<Locale>(isLocale) })
 
 /** The first message per field, as translation keys. */
 export function fieldErrorsOf(error: z.ZodError): FieldErrors {

@@ -3,7 +3,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { ERROR_ROUTE } from '~/lib/error-status'
 import { pageTitle } from '~/lib/meta'
 import { LONG_PATH_PARAM, LONG_PATH_ROUTE, LONG_PATH_SHOWN } from '~/.server/http/path-bound'
-import { NO_STORE } from '~/lib/headers'
+import { errorPage, respond } from '~/.server/result'
 
 export const meta: MetaFunction = ({ matches, error }) =>
   pageTitle(matches, isRouteErrorResponse(error) && error.status !== 404 ? 'meta.error' : 'error.pageNotFound')
@@ -16,9 +16,7 @@ export const meta: MetaFunction = ({ matches, error }) =>
  */
 export function loader({ url, context }: LoaderFunctionArgs) {
   // A request the HTTP server refused (app/.server/http/app.ts): its status's error page.
-  if (url.pathname === ERROR_ROUTE && context.errorStatus) {
-    throw data({ reason: 'refused' }, { status: context.errorStatus, headers: NO_STORE })
-  }
+  if (url.pathname === ERROR_ROUTE && context.errorStatus) return respond(errorPage(context.errorStatus, 'refused'))
   if (url.pathname === LONG_PATH_ROUTE) {
     const start = url.searchParams.get(LONG_PATH_PARAM) ?? ''
     const shown = start.startsWith('/') ? start.slice(0, LONG_PATH_SHOWN) : '/'

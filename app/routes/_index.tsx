@@ -1,6 +1,4 @@
 import {
-  data,
-  redirect,
   Link,
   useActionData,
   useLoaderData,
@@ -15,19 +13,21 @@ import { useCaptchaForm } from '~/components/captcha'
 import { Checkbox, EmailField, Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
 import { SignedIn } from '~/components/signed-in'
 import { SecureForm } from '~/components/secure-form'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import type { TranslationKey } from '~/lib/i18n'
-import { EMAIL_MAX_LENGTH, type FieldErrors } from '~/lib/limits'
+import type { FieldErrors } from '~/lib/limits'
 import { postedCaptchaToken, type CaptchaSettings } from '~/lib/recaptcha'
-import { ForgotPasswordFormSchema, SignInFormSchema, fieldErrorsOf, formText } from '~/lib/schemas'
+import { signInLink } from '~/lib/sign-in-link'
+import { ForgotPasswordFormSchema, SignInFormSchema, formText, keptEmail } from '~/lib/schemas'
 import { sendSignInLink } from '~/.server/auth/email-link'
 import { getFlags } from '~/.server/ops/flags'
 import { guardForm } from '~/.server/policy/form-guard'
 import { getLocale } from '~/.server/i18n'
 import { captchaSettings } from '~/.server/policy/recaptcha'
-import { defaultRedirect, keptRedirect, resolveRedirect } from '~/.server/policy/redirect'
-import { clearSessionCookie, getSession } from '~/.server/auth/session'
+import { checkRedirectParam, checkedRedirect, defaultRedirect } from '~/.server/policy/redirect'
+import { page, parseForm, redirectTo, respond, unavailable } from '~/.server/result'
+import { pageSession } from '~/.server/auth/session'
 import { signInWithPassword } from '~/.server/auth/sign-in'
 import { signInPageError } from '~/.server/auth/sign-in-page'
 import { ssoOffered, ssoProviderName } from '~/.server/auth/sso'
@@ -41,33 +41,34 @@ export const meta: MetaFunction<typeof loader> = ({ matches, loaderData }) =>
 const REDIRECT_ERRORS = { invalid: 'error.invalidRedirect', missing: 'error.missingRedirect' } as const
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const headers = new Headers(NO_STORE)
   const params = new URL(request.url).searchParams
-  const [session, target, flags] = await Promise.all([
-    getSession(request),
-    resolveRedirect(params.get('redirect'), context.publicOrigin),
+  const [{ session, cookies }, target, flags] = await Promise.all([
+    pageSession(request),
+    checkRedirectParam(params.get('redirect'), context.publicOrigin),
     getFlags(),
   ])
-  if (session.status === 'invalid') headers.append('Set-Cookie', clearSessionCookie())
   // Nobody could judge the session: it stays, and the visitor is told to come back (ADR 029).
-  if (session.status === 'unavailable') throw data({ reason: 'identity-unavailable' }, { status: 503, headers })
-  if (session.status === 'signed-in' && target.kind === 'ok') throw redirect(target.url, { headers })
-  return data(
-    {
-      user: session.status === 'signed-in' ? { email: session.user.email ?? '' } : null,
-      continueTo:
-        session.status === 'signed-in' ? await continueTarget(params.get('continueUrl'), context.publicOrigin) : null,
-      redirectError: target.kind === 'invalid' || target.kind === 'missing' ? REDIRECT_ERRORS[target.kind] : null,
-      sso: flags.sso,
-      ssoButton: ssoOffered(flags),
-      ssoName: ssoProviderName(),
-      ssoError: signInPageError(params),
-      emailLink: flags.emailLinkSignIn,
-      linkSent: flags.emailLinkSignIn && params.get('emailLink') === 'sent',
-      // Both buttons' actions (signInWithPassword, getOobCode) fall under the email/password provider.
-      captcha: captchaSettings('signInWithPassword'),
-    },
-    { headers },
+  if (session.status === 'unavailable') return respond(unavailable())
+  if (session.status === 'signed-in' && target.kind === 'ok')
+    return respond(redirectTo(target.redirect.url, { status: 302, cookies }))
+  return respond(
+    page(
+      {
+        user: session.status === 'signed-in' ? { email: session.user.email ?? '' } : null,
+        continueTo:
+          session.status === 'signed-in' ? await continueTarget(params.get('continueUrl'), context.publicOrigin) : null,
+        redirectError: target.kind === 'invalid' || target.kind === 'missing' ? REDIRECT_ERRORS[target.kind] : null,
+        sso: flags.sso,
+        ssoButton: ssoOffered(flags),
+        ssoName: ssoProviderName(),
+        ssoError: signInPageError(params),
+        emailLink: flags.emailLinkSignIn,
+        linkSent: flags.emailLinkSignIn && params.get('emailLink') === 'sent',
+        // Both buttons' actions (signInWithPassword, getOobCode) fall under the email/password provider.
+        captcha: captchaSettings('signInWithPassword'),
+      },
+      { cookies },
+    ),
   )
 }
 
@@ -79,8 +80,7 @@ async function continueTarget(
   continueUrl: string | null,
   publicOrigin: string,
 ): Promise<{ href: string; site: string } | null> {
-  const checked = await resolveRedirect(continueUrl, publicOrigin)
-  const href = checked.kind === 'ok' ? checked.url : defaultRedirect()
+  const href = (await checkedRedirect(continueUrl, publicOrigin))?.url ?? defaultRedirect()
   const url = URL.parse(href, publicOrigin)
   if (!url || (url.origin === publicOrigin && url.pathname === '/')) return null
   return { href: url.href, site: url.host }
@@ -88,54 +88,27 @@ async function continueTarget(
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
-  // Kept for the form when it comes back; the password never is.
-  const email = formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
-  // "Keep me signed in": the session cookie outlives the browser (ADR 037). Kept for the form too.
-  const remember = form.has('remember')
-
+  // Kept for the form when it comes back, the password never; "Keep me signed in" (ADR 037) too.
+  const kept = { email: keptEmail(form), remember: form.has('remember') }
   const posted = form.has('redirect') ? formText(form, 'redirect') : null
-  const target = await resolveRedirect(posted, context.publicOrigin)
-  if (target.kind === 'invalid' || target.kind === 'missing') {
-    return data<ActionData>({ email, remember, formError: REDIRECT_ERRORS[target.kind] }, { status: 400, headers: NO_STORE })
+  const target = await checkRedirectParam(posted, context.publicOrigin)
+  if (target.kind === 'invalid' || target.kind === 'missing')
+    return respond(page<ActionData>({ ...kept, formError: REDIRECT_ERRORS[target.kind] }, { status: 400 }))
+  // What both buttons carry on.
+  const shared = {
+    redirect: target.kind === 'ok' ? target.redirect : null,
+    ...kept,
+    captchaResponse: postedCaptchaToken(form),
   }
-  const redirectParam = keptRedirect(posted, target)
-  const captchaResponse = postedCaptchaToken(form)
   if (formText(form, 'intent') === 'email-link' && (await getFlags()).emailLinkSignIn) {
     // 'Email me a sign-in link' needs only the address.
-    const parsed = ForgotPasswordFormSchema.safeParse({ email: form.get('email') })
-    if (!parsed.success) {
-      return data<ActionData>({ email, remember, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: NO_STORE })
-    }
-    const sent = await sendSignInLink(
-      request,
-      { email: parsed.data.email, redirect: redirectParam, locale: getLocale(request), remember, captchaResponse },
-      context,
-    )
-    const headers = new Headers(NO_STORE)
-    for (const cookie of sent.setCookies) headers.append('Set-Cookie', cookie)
-    return redirect(sent.location, { status: 303, headers })
+    const parsed = parseForm(ForgotPasswordFormSchema, form, kept)
+    if (!parsed.ok) return respond(parsed.result)
+    return respond(await sendSignInLink(request, { ...shared, ...parsed.data, locale: getLocale(request) }, context))
   }
-  const parsed = SignInFormSchema.safeParse({ email: form.get('email'), password: form.get('password') })
-  if (!parsed.success) {
-    return data<ActionData>({ email, remember, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400, headers: NO_STORE })
-  }
-  const outcome = await signInWithPassword(
-    request,
-    { ...parsed.data, remember, captchaResponse, redirect: redirectParam },
-    context,
-  )
-  if (!outcome.ok) {
-    const headers: Record<string, string> = { ...NO_STORE }
-    if (outcome.retryAfterSeconds) headers['Retry-After'] = String(outcome.retryAfterSeconds)
-    return data(
-      { email, remember, formError: outcome.message, captcha: outcome.captcha ?? null },
-      { status: outcome.status, headers },
-    )
-  }
-  // The session and the device cookie (app/.server/policy/device.ts), in the same response.
-  const headers = new Headers(NO_STORE)
-  for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
-  return redirect(outcome.location, { status: 303, headers })
+  const parsed = parseForm(SignInFormSchema, form, kept)
+  if (!parsed.ok) return respond(parsed.result)
+  return respond(await signInWithPassword(request, { ...shared, ...parsed.data }, context))
 }
 
 type ActionData = {
@@ -177,7 +150,7 @@ export default function SignIn() {
   if (email) forgot.set('email', email)
   if (redirectTo !== null) forgot.set('redirect', redirectTo)
 
-  const back = redirectTo !== null ? `/?${new URLSearchParams({ redirect: redirectTo })}` : '/'
+  const back = signInLink(redirectTo)
   if (linkSent && !actionData) {
     // One state: the link is on its way. The form comes back through the link, redirect kept.
     return (

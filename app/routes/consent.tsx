@@ -1,12 +1,16 @@
 import type { ActionFunctionArgs } from 'react-router'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { PreferenceFormSchema } from '~/lib/schemas'
 import { guardForm } from '~/.server/policy/form-guard'
 import { saveConsent, visitGoesToSignIn } from '~/.server/preferences'
+import { errorPage, parseForm, respond } from '~/.server/result'
 
 /** Accepting the privacy notice: a cookie, then back to the page (or data for the fetcher). */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
-  return saveConsent(form)
+  const parsed = parseForm(PreferenceFormSchema, form, {})
+  if (!parsed.ok) return respond(errorPage(400, 'bad-form'))
+  return respond(saveConsent(parsed.data))
 }
 
 export const loader = visitGoesToSignIn

@@ -1,15 +1,17 @@
-import { data, type ActionFunctionArgs } from 'react-router'
+import type { ActionFunctionArgs } from 'react-router'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { isLocale } from '~/lib/i18n'
+import { LanguageFormSchema } from '~/lib/schemas'
 import { guardForm } from '~/.server/policy/form-guard'
 import { saveLocale, visitGoesToSignIn } from '~/.server/preferences'
+import { errorPage, parseForm, respond } from '~/.server/result'
 
 /** Sets the language cookie; a plain form post comes back to the page it came from. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
-  const locale = form.get('locale')
-  if (!isLocale(locale)) throw data({ reason: 'bad-form' }, { status: 400 })
-  return saveLocale(form, locale)
+  // The switch offers only known languages: anything else is a forged form, for the error page.
+  const parsed = parseForm(LanguageFormSchema, form, {})
+  if (!parsed.ok) return respond(errorPage(400, 'bad-form'))
+  return respond(saveLocale(parsed.data))
 }
 
 export const loader = visitGoesToSignIn

@@ -1,5 +1,4 @@
 import {
-  data,
   Link,
   useActionData,
   useLoaderData,
@@ -10,14 +9,13 @@ import {
 import { useTranslation } from 'react-i18next'
 import { FormAlert, SubmitButton } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
+import { LogoutFormSchema } from '~/lib/schemas'
 import { guardForm } from '~/.server/policy/form-guard'
-import { securityEvent } from '~/.server/ops/security-events'
-import { endEverySession, endThisSession, logoutCookies } from '~/.server/auth/logout'
-import { clearSessionCookie, getSession } from '~/.server/auth/session'
-import { formText } from '~/lib/schemas'
-import { syncToken } from '~/.server/auth/token-sync'
+import { errorPage, page, parseForm, respond } from '~/.server/result'
+import { logOut } from '~/.server/auth/logout'
+import { pageSession } from '~/.server/auth/session'
 
 export const headers = routeHeaders
 
@@ -25,33 +23,16 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.logo
 
 /** GET never changes state: it only offers the button. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const session = await getSession(request)
-  const headers = new Headers(NO_STORE)
-  if (session.status === 'invalid') headers.append('Set-Cookie', clearSessionCookie())
+  const { session, cookies } = await pageSession(request)
   // While the identity service cannot judge the cookie, the visitor may still want to leave.
-  return data({ signedIn: session.status === 'signed-in' || session.status === 'unavailable' }, { headers })
+  return respond(page({ signedIn: session.status === 'signed-in' || session.status === 'unavailable' }, { cookies }))
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
-  const everywhere = formText(form, 'intent') === 'everywhere'
-  const session = await getSession(request)
-  if (session.status === 'signed-in') {
-    // "Log out of all devices" revokes every session of the account; "Log out" ends this one only
-    // (its cookie is refused from now on, even replayed), and the account's other devices go on.
-    if (everywhere) await endEverySession(session.user.uid).catch(() => undefined)
-    securityEvent(everywhere ? 'logout-everywhere' : 'logout', {
-      reqId: context.requestId,
-      ip: context.clientIp,
-      email: session.user.email ?? undefined,
-    })
-  }
-  // Refused from now on even when the service could not be asked, or after a revocation.
-  await endThisSession(request).catch(() => undefined)
-  if (session.status !== 'invalid' || !session.tokenSyncTold) await syncToken(null)
-  const headers = new Headers(NO_STORE)
-  for (const cookie of logoutCookies()) headers.append('Set-Cookie', cookie)
-  return data({ done: true, everywhere }, { headers })
+  const parsed = parseForm(LogoutFormSchema, form, {})
+  if (!parsed.ok) return respond(errorPage(400, 'bad-form'))
+  return respond(await logOut(request, parsed.data.intent === 'everywhere', context))
 }
 
 export default function Logout() {

@@ -1,6 +1,4 @@
 import {
-  data,
-  redirect,
   Link,
   useActionData,
   useLoaderData,
@@ -15,18 +13,14 @@ import { useFactorLabel } from '~/components/factor-label'
 import { Field, FormAlert, SubmitButton } from '~/components/forms'
 import { ResendForm } from '~/components/resend-code'
 import { SecureForm } from '~/components/secure-form'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import type { CaptchaSettings } from '~/lib/recaptcha'
-import { formText } from '~/lib/schemas'
+import { SecondFactorFormSchema } from '~/lib/schemas'
+import { signInLink } from '~/lib/sign-in-link'
 import { guardForm } from '~/.server/policy/form-guard'
-import {
-  clearPendingCookie,
-  secondFactorAction,
-  secondFactorView,
-  type SecondFactorView,
-} from '~/.server/auth/second-factor'
-import { signInPageWith } from '~/.server/auth/sign-in-page'
+import { errorPage, parseForm, respond } from '~/.server/result'
+import { secondFactorAction, secondFactorView, type SecondFactorView } from '~/.server/auth/second-factor'
 
 export const headers = routeHeaders
 
@@ -37,37 +31,15 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.seco
  * browser; without it (expired, or never) the visitor goes back to sign in with a message.
  */
 export function loader({ request }: LoaderFunctionArgs) {
-  const found = secondFactorView(request)
-  if (!found) {
-    throw redirect(signInPageWith('mfaError', 'expired', null), {
-      headers: { ...NO_STORE, 'Set-Cookie': clearPendingCookie() },
-    })
-  }
-  const headers = new Headers(NO_STORE)
-  for (const cookie of found.setCookies) headers.append('Set-Cookie', cookie)
-  return data({ view: found.view }, { headers })
+  return respond(secondFactorView(request))
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
-  const outcome = await secondFactorAction(
-    request,
-    {
-      intent: formText(form, 'intent'),
-      factor: formText(form, 'factor'),
-      code: formText(form, 'code').slice(0, 32),
-      captchaResponse: formText(form, 'captchaResponse').slice(0, 4096),
-    },
-    context,
-  )
-  if (outcome.kind === 'redirect') {
-    const headers = new Headers(NO_STORE)
-    for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
-    throw redirect(outcome.location, { status: 303, headers })
-  }
-  const headers: Record<string, string> = { ...NO_STORE }
-  if (outcome.retryAfterSeconds) headers['Retry-After'] = String(outcome.retryAfterSeconds)
-  return data({ message: outcome.message }, { status: outcome.status, headers })
+  const parsed = parseForm(SecondFactorFormSchema, form, {})
+  // Every field is read as text and never refused: a failure is a forged form, for the error page.
+  if (!parsed.ok) return respond(errorPage(400, 'bad-form'))
+  return respond(await secondFactorAction(request, parsed.data, context))
 }
 
 export default function SecondFactorStep() {
@@ -75,11 +47,7 @@ export default function SecondFactorStep() {
   const { view } = useLoaderData<typeof loader>()
   const message = useActionData<typeof action>()?.message
   // "Confirm it's you" goes back to the account; a sign-in, to the sign-in page with its redirect.
-  const back = view.confirming
-    ? '/account'
-    : view.redirect !== null
-      ? `/?${new URLSearchParams({ redirect: view.redirect })}`
-      : '/'
+  const back = view.confirming ? '/account' : signInLink(view.redirect)
   // A wrong code is about the one field: it stands under it. What ends or stops the step is at the top.
   const codeError = message === 'mfa.wrongCode' ? message : null
   const alert = codeError ? null : (message ?? (view.notice && view.notice !== 'mfa.resent' ? view.notice : null))

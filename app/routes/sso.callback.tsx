@@ -1,6 +1,7 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router'
+import type { ActionFunctionArgs, LoaderFunctionArgs } from 'react-router'
 import { refuseOversizedBody } from '~/.server/policy/form-guard'
 import { getLocale, getT } from '~/.server/i18n'
+import { respond } from '~/.server/result'
 import { handleSsoCallback } from '~/.server/auth/sso'
 import { NO_STORE } from '~/lib/headers'
 
@@ -12,13 +13,9 @@ import { NO_STORE } from '~/lib/headers'
  */
 async function callback(request: Request, context: LoaderFunctionArgs['context']) {
   const outcome = await handleSsoCallback(request, context)
-  const headers = new Headers(NO_STORE)
-  if ('repost' in outcome) {
-    headers.set('Content-Type', 'text/html; charset=utf-8')
-    return new Response(repostPage(outcome.repost, getLocale(request), context.cspNonce), { headers })
-  }
-  for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
-  return redirect(outcome.location, { status: outcome.status, headers })
+  if (outcome.kind !== 'repost') return respond(outcome)
+  const headers = { ...NO_STORE, 'Content-Type': 'text/html; charset=utf-8' }
+  return new Response(repostPage(outcome, getLocale(request), context.cspNonce), { headers })
 }
 
 const escape = (text: string) =>

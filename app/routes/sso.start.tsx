@@ -1,10 +1,11 @@
-import { data, redirect, Link, useActionData, type ActionFunctionArgs, type MetaFunction } from 'react-router'
+import { Link, useActionData, type ActionFunctionArgs, type MetaFunction } from 'react-router'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
-import { formText } from '~/lib/schemas'
+import { SsoStartFormSchema } from '~/lib/schemas'
 import { guardForm } from '~/.server/policy/form-guard'
+import { errorPage, parseForm, respond } from '~/.server/result'
 import { accountPath, requireSignedIn } from '~/.server/auth/account'
 import { confirmThenOf } from '~/.server/auth/recent-login'
 import { startSso } from '~/.server/auth/sso'
@@ -22,28 +23,18 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.sso'
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
+  const parsed = parseForm(SsoStartFormSchema, form, {})
+  if (!parsed.ok) return respond(errorPage(400, 'bad-form'))
+  const { intent, next, then, redirect, authDomain, remember } = parsed.data
   const confirm =
-    formText(form, 'intent') === 'confirm'
+    intent === 'confirm'
       ? {
           uid: (await requireSignedIn(request)).uid,
-          next: accountPath(formText(form, 'next') || null),
-          then: confirmThenOf(formText(form, 'then') || null),
+          next: accountPath(next || null),
+          then: confirmThenOf(then || null),
         }
       : null
-  const outcome = await startSso(
-    request,
-    {
-      redirect: form.has('redirect') ? formText(form, 'redirect') : null,
-      authDomain: formText(form, 'authDomain') || null,
-      remember: form.has('remember'),
-      confirm,
-    },
-    context,
-  )
-  if (!outcome.ok) throw redirect(outcome.location, { status: 303, headers: NO_STORE })
-  const headers = new Headers({ ...NO_STORE, Refresh: `0;url=${outcome.authUri}` })
-  for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
-  return data({ authUri: outcome.authUri }, { headers })
+  return respond(await startSso(request, { redirect, authDomain: authDomain || null, remember, confirm }, context))
 }
 
 export default function SsoStart() {

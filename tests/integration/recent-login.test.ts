@@ -150,7 +150,10 @@ describe('confirmPassword', () => {
       expect(outcome).toMatchObject({ kind: 'redirect', location: '/second-factor' })
       browser.take([...(outcome.cookies ?? [])])
       // The step is this confirmation's, with the account's phone.
-      expect(secondFactorView(browser.request())?.view).toMatchObject({ step: 'code', factor: { kind: 'phone' }, confirming: true })
+      expect(secondFactorView(browser.request())).toMatchObject({
+        kind: 'page',
+        data: { view: { step: 'code', factor: { kind: 'phone' }, confirming: true } },
+      })
     }
     expect(browser.jar.has('recent_login')).toBe(false)
   })

@@ -3,7 +3,7 @@ import { getConfig } from '~/.server/config'
 import { codeOf, getIdentity, outcomeOf, type MessageKey } from '~/.server/identity'
 import { refuseNewPassword, refusedByService, type PasswordRefusal } from '~/.server/policy/common-passwords'
 import { consumeNewPassword, consumeReset } from '~/.server/policy/rate-limit'
-import { localPathOr } from '~/.server/policy/redirect'
+import { checkedRedirect, localPathOr } from '~/.server/policy/redirect'
 import { getFlags } from '~/.server/ops/flags'
 import { securityEvent } from '~/.server/ops/security-events'
 import { page, redirectTo, respond, unavailable, type Redirect, type Result } from '~/.server/result'
@@ -148,12 +148,17 @@ export async function changeOwnPassword(
   await limit.release('success')
   securityEvent('password-changed', { reqId: context.requestId, ip: context.clientIp, email })
   const signedIn = await endEverySession(user.uid).then(
-    () =>
+    async () =>
       afterFirstFactor(
         request,
         // The password was just set here: this sign-in is no guess and takes no points.
         { release: async () => undefined },
-        { method: 'password', email, redirect: PASSWORD_CHANGED, remember: user.remembered },
+        {
+          method: 'password',
+          email,
+          redirect: await checkedRedirect(PASSWORD_CHANGED, context.publicOrigin),
+          remember: user.remembered,
+        },
         () => getIdentity().signInWithPassword(email, input.password),
         context,
       ),

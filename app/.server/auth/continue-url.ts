@@ -1,13 +1,12 @@
 import { getConfig } from '~/.server/config'
+import { signInLink } from '~/lib/sign-in-link'
 
 /**
  * The continueUrl of the links the portal emails (sign-in link, password reset): the sign-in page
  * on our origin, carrying the `redirect` already checked. Built here, and read back only from there.
  */
 export function continueUrlFor(redirect: string | null): string {
-  const url = new URL('/', getConfig().publicOrigin)
-  if (redirect) url.searchParams.set('redirect', redirect)
-  return url.href
+  return new URL(signInLink(redirect || null), getConfig().publicOrigin).href
 }
 
 /**

@@ -97,7 +97,6 @@ async function readCode(request: Request): Promise<{ mode: EmailActionMode; oobC
 }
 
 /** For the /action page. */
-export const clearCodeCookie = codeCookie.clear
 
 /**
  * Checks the code without spending it; null when it is invalid, spent, expired or of another mode,

@@ -9,6 +9,9 @@ import { logger } from '~/.server/ops/logger'
 import { hashEmail, securityEvent } from '~/.server/ops/security-events'
 import { consumeEmailLink, consumeSignIn } from '~/.server/policy/rate-limit'
 import { deviceIdFor } from '~/.server/policy/device'
+import { checkedRedirect, type CheckedRedirect } from '~/.server/policy/redirect'
+import { redirectTo, type Redirect } from '~/.server/result'
+import { signInLink } from '~/lib/sign-in-link'
 import { sendProtectedOobCode } from './protected-email'
 import { afterFirstFactor } from './sign-in'
 
@@ -76,7 +79,7 @@ export async function completeEmailLinkSignIn(
   const first = {
     method: 'email-link' as const,
     email: input.email,
-    redirect: redirectFromContinueUrl(input.continueUrl),
+    redirect: await checkedRedirect(redirectFromContinueUrl(input.continueUrl), context.publicOrigin),
     remember: input.remember,
   }
   // A good link is spent: with a second factor, that step finishes the sign-in (ADR 022).
@@ -109,12 +112,17 @@ export async function completeEmailLinkSignIn(
  */
 export async function sendSignInLink(
   request: Request,
-  input: { email: string; redirect: string | null; locale: Locale; remember: boolean; captchaResponse?: string },
+  input: {
+    email: string
+    redirect: CheckedRedirect | null
+    locale: Locale
+    remember: boolean
+    captchaResponse?: string
+  },
   context: AppLoadContext,
-): Promise<{ location: string; setCookies: string[] }> {
-  await requestEmailLink(input, context)
-  const next = new URLSearchParams({ emailLink: 'sent' })
-  if (input.redirect) next.set('redirect', input.redirect)
+): Promise<Redirect> {
+  const redirect = input.redirect?.param ?? null
+  await requestEmailLink({ ...input, redirect }, context)
   const asked: LinkRequest = { email: input.email, remember: input.remember }
-  return { location: `/?${next}`, setCookies: emailLinkCookie.write(request, asked) }
+  return redirectTo(signInLink(redirect, { emailLink: 'sent' }), { cookies: emailLinkCookie.write(request, asked) })
 }

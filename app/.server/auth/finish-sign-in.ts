@@ -5,7 +5,7 @@ import { securityEvent } from '~/.server/ops/security-events'
 import { rotateCsrf } from '~/.server/policy/csrf'
 import { deviceCookie } from '~/.server/policy/device'
 import { captchaSettings, isCaptchaRefusal, refreshAfterDemand } from '~/.server/policy/recaptcha'
-import { defaultRedirect, redirectTarget } from '~/.server/policy/redirect'
+import { defaultRedirect, type CheckedRedirect } from '~/.server/policy/redirect'
 import type { CaptchaSettings } from '~/lib/recaptcha'
 import { createSession } from './session'
 import { syncToken } from './token-sync'
@@ -21,8 +21,8 @@ export type SignInMethod = 'password' | 'email-link' | 'sso'
 /**
  * The end of every sign-in (password, email link, single sign-on): the session cookie from a fresh
  * ID token and the device cookie naming the account (app/.server/policy/device.ts; none without an email),
- * token sync, the security event, and where to go (the redirect policy, checked again). The caller
- * appends every one of `setCookies` to its response. Throws when the session cannot be made; the
+ * token sync, the security event, and where to go: the redirect checked where it came in, else
+ * DEFAULT_REDIRECT_URL. The caller appends every one of `setCookies` to its response. Throws when the session cannot be made; the
  * caller answers with its own message.
  */
 export async function signInWithIdToken(
@@ -30,7 +30,7 @@ export async function signInWithIdToken(
   input: {
     email: string | null
     method: SignInMethod
-    redirect: string | null
+    redirect: CheckedRedirect | null
     /** "Keep me signed in", as chosen on the sign-in form (ADR 037). */
     remember: boolean
     secondFactor?: 'phone' | 'totp'
@@ -50,7 +50,7 @@ export async function signInWithIdToken(
     secondFactor: input.secondFactor,
   })
   recordSignIn('success')
-  return { setCookies, location: (await redirectTarget(input.redirect, context.publicOrigin)) ?? defaultRedirect() }
+  return { setCookies, location: input.redirect?.url ?? defaultRedirect() }
 }
 
 /** Why a sign-in (or a confirmation) was refused, and with what status. */

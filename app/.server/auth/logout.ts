@@ -1,6 +1,35 @@
+import type { AppLoadContext } from '~/.server/context'
 import { COOKIES, clearCookie, type CookieSpec } from '~/.server/cookies'
+import { securityEvent } from '~/.server/ops/security-events'
+import { page, type Page } from '~/.server/result'
 import { getEndedSessions } from './ended-sessions'
-import { longestSession, readSessionCookie, revokeSessions } from './session'
+import { getSession, longestSession, readSessionCookie, revokeSessions } from './session'
+import { syncToken } from './token-sync'
+
+/**
+ * POST /logout: "Log out of all devices" (`everywhere`) revokes every session of the account; "Log
+ * out" ends this one only (its cookie is refused from now on, even replayed), and the account's
+ * other devices go on. Either way the answer clears this browser's session and flow cookies.
+ */
+export async function logOut(
+  request: Request,
+  everywhere: boolean,
+  context: AppLoadContext,
+): Promise<Page<{ done: true; everywhere: boolean }>> {
+  const session = await getSession(request)
+  if (session.status === 'signed-in') {
+    if (everywhere) await endEverySession(session.user.uid).catch(() => undefined)
+    securityEvent(everywhere ? 'logout-everywhere' : 'logout', {
+      reqId: context.requestId,
+      ip: context.clientIp,
+      email: session.user.email ?? undefined,
+    })
+  }
+  // Refused from now on even when the service could not be asked, or after a revocation.
+  await endThisSession(request).catch(() => undefined)
+  if (session.status !== 'invalid' || !session.tokenSyncTold) await syncToken(null)
+  return page({ done: true as const, everywhere }, { cookies: logoutCookies() })
+}
 
 /**
  * The Set-Cookie values of a logout: the session and every flow's cookie expire, from the
@@ -15,7 +44,7 @@ export function logoutCookies(): string[] {
 /**
  * "Log out": ends this browser's session only. Its cookie is refused from now on, until it would
  * have expired (its `exp`, read unverified, at most the longest session lifetime from now); the account's other
- * sessions go on. The route still sends logoutCookies().
+ * sessions go on. The answer still sends logoutCookies().
  */
 export async function endThisSession(request: Request): Promise<void> {
   const cookie = readSessionCookie(request)

@@ -90,7 +90,6 @@ function readEnrolment(request: Request, user: SessionUser): Enrolment | null {
 }
 
 /** For the phone's page. */
-export const clearEnrolment = enrolmentCookie.clear
 
 export function enrolmentView(request: Request, user: SessionUser): EnrolmentView | null {
   const e = readEnrolment(request, user)

@@ -42,7 +42,6 @@ export function readEnrolment(request: Request, user: SessionUser): TotpEnrolmen
 }
 
 /** For the authenticator app's page. */
-export const clearEnrolment = enrolmentCookie.clear
 
 /**
  * The `otpauth://` URI an authenticator app reads from the QR code (Google Authenticator's key URI

@@ -144,6 +144,15 @@ export function clearSessionCookie(): string {
   return clearCookie(COOKIES.session)
 }
 
+/**
+ * The session a page is shown for, and the cookies its answer sets: a session cookie the service
+ * refused is cleared; one it could not judge stays (ADR 029).
+ */
+export async function pageSession(request: Request): Promise<{ session: SessionState; cookies: string[] }> {
+  const session = await getSession(request)
+  return { session, cookies: session.status === 'invalid' ? [clearSessionCookie()] : [] }
+}
+
 export function readSessionCookie(request: Request): string | null {
   return getCookie(request, COOKIES.session)
 }

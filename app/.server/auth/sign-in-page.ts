@@ -1,7 +1,7 @@
 /**
  * The sign-in page, when a flow sends the visitor back to it with a reason: `/?mfaError=expired`,
- * `/?ssoError=cancelled`. Each parameter has its table of reasons and their messages; any other
- * value shows nothing.
+ * `/?ssoError=cancelled` (built with signInLink, app/lib/sign-in-link.ts). Each parameter has its
+ * table of reasons and their messages; any other value shows nothing.
  */
 export const SIGN_IN_PAGE_ERRORS = {
   ssoError: {
@@ -21,17 +21,6 @@ type Param = keyof typeof SIGN_IN_PAGE_ERRORS
 type Message = { [P in Param]: (typeof SIGN_IN_PAGE_ERRORS)[P][keyof (typeof SIGN_IN_PAGE_ERRORS)[P]] }[Param]
 export type MfaError = keyof (typeof SIGN_IN_PAGE_ERRORS)['mfaError']
 export type SsoError = keyof (typeof SIGN_IN_PAGE_ERRORS)['ssoError']
-
-/** The sign-in page with a flow's reason, keeping the redirect. */
-export function signInPageWith<P extends Param>(
-  param: P,
-  reason: keyof (typeof SIGN_IN_PAGE_ERRORS)[P] & string,
-  redirect: string | null,
-): string {
-  const params = new URLSearchParams({ [param]: reason })
-  if (redirect) params.set('redirect', redirect)
-  return `/?${params}`
-}
 
 /** The message for the page's query (the first parameter that names a known reason), or null. */
 export function signInPageError(params: URLSearchParams): Message | null {

@@ -5,12 +5,19 @@ import { securityEvent } from '~/.server/ops/security-events'
 import { deviceIdFor } from '~/.server/policy/device'
 import { consumeSignIn } from '~/.server/policy/rate-limit'
 import { captchaTokenToSend, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
+import type { CheckedRedirect } from '~/.server/policy/redirect'
+import { page, redirectTo, type Result } from '~/.server/result'
+import type { CaptchaSettings } from '~/lib/recaptcha'
 import { signInRefused, signInWithIdToken, type SignInRefusal } from './finish-sign-in'
 import { beginSecondFactor } from './second-factor'
 
-export type SignInOutcome =
-  | { ok: true; setCookies: string[]; location: string }
-  | ({ ok: false; retryAfterSeconds?: number } & SignInRefusal)
+/** The sign-in form again after a refusal: what it keeps (never the password), why, and a fresh captcha when one is due. */
+export interface SignInPage {
+  email: string
+  remember: boolean
+  formError: SignInRefusal['message']
+  captcha: CaptchaSettings | null
+}
 
 /**
  * The end of a first factor the service accepted (password, email link): the session when it is
@@ -20,7 +27,7 @@ export type SignInOutcome =
 export async function afterFirstFactor(
   request: Request,
   attempt: { release(outcome: 'success' | 'void'): Promise<void> },
-  first: { method: 'password' | 'email-link'; email: string; redirect: string | null; remember: boolean },
+  first: { method: 'password' | 'email-link'; email: string; redirect: CheckedRedirect | null; remember: boolean },
   answer: () => Promise<{ idToken: string; email?: string }>,
   context: AppLoadContext,
 ): Promise<{ ok: true; setCookies: string[]; location: string } | { ok: false; error: unknown }> {
@@ -43,7 +50,8 @@ export async function afterFirstFactor(
 /**
  * Password sign-in: the attempt takes its rate-limit points first (a browser holding this
  * account's device cookie is limited per device instead of per account), then the identity call
- * and signInWithIdToken. Only a verdict on the credentials keeps the points (ADR 015).
+ * and signInWithIdToken. Only a verdict on the credentials keeps the points (ADR 015). Signed in
+ * (or on to the second factor), the answer is a redirect with the cookies; refused, the form again.
  *
  * `captchaResponse` is what the form posted (app/.server/policy/recaptcha.ts, ADR 020): undefined when no
  * script ran (JavaScript off), '' when the page's script got no token, else a reCAPTCHA Enterprise
@@ -51,19 +59,30 @@ export async function afterFirstFactor(
  */
 export async function signInWithPassword(
   request: Request,
-  input: { email: string; password: string; remember: boolean; captchaResponse?: string; redirect?: string | null },
+  input: {
+    email: string
+    password: string
+    remember: boolean
+    captchaResponse?: string
+    redirect: CheckedRedirect | null
+  },
   context: AppLoadContext,
-): Promise<SignInOutcome> {
+): Promise<Result<SignInPage>> {
+  const refused = ({ status, message, captcha }: SignInRefusal, retryAfter?: number) =>
+    page(
+      { email: input.email, remember: input.remember, formError: message, captcha: captcha ?? null },
+      { status, retryAfter },
+    )
   const device = deviceIdFor(request, input.email)
   const limit = await consumeSignIn({ ip: context.clientIp, email: input.email, device, reqId: context.requestId })
   if (!limit.ok) {
     recordSignIn('auth/too-many-requests')
-    return { ok: false, status: 429, message: 'error.tooManyRequests', retryAfterSeconds: limit.retryAfterSeconds }
+    return refused({ status: 429, message: 'error.tooManyRequests' }, limit.retryAfterSeconds)
   }
 
   const captchaResponse = captchaTokenToSend('signInWithPassword', input.captchaResponse)
   let answered = false
-  const first = { method: 'password' as const, email: input.email, redirect: input.redirect ?? null, remember: input.remember }
+  const first = { method: 'password' as const, email: input.email, redirect: input.redirect, remember: input.remember }
   const signedIn = await afterFirstFactor(
     request,
     limit,
@@ -76,12 +95,12 @@ export async function signInWithPassword(
     },
     context,
   )
-  if (signedIn.ok) return signedIn
+  if (signedIn.ok) return redirectTo(signedIn.location, { cookies: signedIn.setCookies })
   const code = codeOf(signedIn.error)
   // A failure after the identity call (the session cookie) was counted as passed above.
   if (!answered) recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, code)
 
   securityEvent('sign-in-failure', { reqId: context.requestId, ip: context.clientIp, email: input.email, code })
   recordSignIn(code)
-  return { ok: false, ...(await signInRefused(code, limit, input.captchaResponse)) }
+  return refused(await signInRefused(code, limit, input.captchaResponse))
 }

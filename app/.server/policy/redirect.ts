@@ -1,7 +1,7 @@
 import { getAuthorizedDomains, knownAuthorizedDomains } from './authorized-domains'
 import { getConfig } from '~/.server/config'
 import type { Platform } from '~/.server/config-schema'
-import { allowedHostSources, checkRedirect, type RedirectCheck } from './redirect-policy'
+import { allowedHostSources, checkRedirect } from './redirect-policy'
 
 /**
  * A path on our own origin, or the fallback: used for "come back here" fields that
@@ -24,36 +24,49 @@ export function localPathOr(value: unknown, fallback = '/'): string {
 }
 
 /**
- * Where to go after sign-in, from the `redirect` parameter: the policy in
- * redirect-policy.ts, with the identity project's authorizedDomains and REDIRECT_ALLOWED_ORIGINS.
+ * A `redirect` the policy accepted: `param` as it was given, to carry on in links and sealed
+ * cookies; `url`, the re-serialised URL the policy accepted, to go to. It is made here only, where
+ * the value comes in (a query, a form, a sealed cookie or an emailed link read back), and trusted
+ * after: the end of a sign-in goes to `url` without checking again.
  */
-export async function resolveRedirect(raw: string | null, publicOrigin: string) {
-  if (raw === null) return { kind: 'none' } as const
+export interface CheckedRedirect {
+  readonly param: string
+  readonly url: string
+}
+
+export type RedirectParam =
+  { kind: 'none' } | { kind: 'missing' } | { kind: 'invalid' } | { kind: 'ok'; redirect: CheckedRedirect }
+
+/**
+ * The one check of a `redirect`: the policy in redirect-policy.ts, with the identity project's
+ * authorizedDomains and REDIRECT_ALLOWED_ORIGINS. `missing` and `invalid` are for the page to say.
+ */
+export async function checkRedirectParam(raw: string | null, publicOrigin: string): Promise<RedirectParam> {
+  if (raw === null) return { kind: 'none' }
   const { redirectAllowedOrigins, platform } = getConfig()
-  return checkRedirect(raw, {
+  const check = checkRedirect(raw, {
     publicOrigin,
     allowedHosts: await getAuthorizedDomains(),
     allowedOrigins: redirectAllowedOrigins,
     allowLoopbackHosts: loopbackHostsAllowed(platform),
   })
+  return check.kind === 'ok' ? { kind: 'ok', redirect: { param: raw, url: check.url } } : check
 }
 
-/**
- * A redirect is followed, or carried on to the next step, only when the policy says ok; anything
- * else counts as no redirect. `keptRedirect`: the value as given, for a step that passes it on
- * (checked again there); `redirectTarget`: the URL the policy accepted, to go to.
- */
-export function keptRedirect(raw: string | null, check: RedirectCheck): string | null {
-  return check.kind === 'ok' ? raw : null
+/** The redirect when the policy accepts it; anything else counts as none. */
+export async function checkedRedirect(raw: string | null, publicOrigin: string): Promise<CheckedRedirect | null> {
+  const check = await checkRedirectParam(raw, publicOrigin)
+  return check.kind === 'ok' ? check.redirect : null
 }
 
+/** The accepted value as given, for the flows that carry a plain string on (reset request). */
 export async function acceptedRedirect(raw: string | null, publicOrigin: string): Promise<string | null> {
-  return keptRedirect(raw, await resolveRedirect(raw, publicOrigin))
+  return (await checkedRedirect(raw, publicOrigin))?.param ?? null
 }
 
+/** The accepted URL, for the flows that go there from a plain string (emailed actions). */
 export async function redirectTarget(raw: string | null, publicOrigin: string): Promise<string | null> {
-  const check = await resolveRedirect(raw, publicOrigin)
-  return check.kind === 'ok' ? check.url : null
+  return (await checkedRedirect(raw, publicOrigin))?.url ?? null
 }
 
 const DEVELOPMENT_PLATFORMS: readonly Platform[] = ['local', 'test', 'development']

@@ -4,6 +4,9 @@ import type { CaptchaSettings } from '~/lib/recaptcha'
 import type { MfaRequired, SecondFactor } from '~/.server/identity'
 import { securityEvent } from '~/.server/ops/security-events'
 import { captchaSettings } from '~/.server/policy/recaptcha'
+import type { CheckedRedirect } from '~/.server/policy/redirect'
+import { page, redirectTo, type Redirect, type Result } from '~/.server/result'
+import { signInLink } from '~/lib/sign-in-link'
 import type { SignInMethod } from '../finish-sign-in'
 import {
   PENDING_MAX_AGE,
@@ -17,9 +20,8 @@ import {
   type Notice,
   type Pending,
 } from './pending'
-import { signInPageWith } from '../sign-in-page'
 import { sendSms } from './sms'
-import { verify, type SecondFactorOutcomeOf } from './verify'
+import { verify, type StepPage } from './verify'
 
 /**
  * The second factor at sign-in (ADR 022). When a first factor (password, email link,
@@ -30,8 +32,7 @@ import { verify, type SecondFactorOutcomeOf } from './verify'
  * mfaSignIn:finalize and the same signInWithIdToken as every other sign-in (./verify).
  */
 
-export { clearPendingCookie } from './pending'
-export type { SecondFactorOutcomeOf, StepMessage } from './verify'
+export type { StepMessage, StepPage } from './verify'
 
 /**
  * The first factor answered with a pending credential: the step begins. One factor is chosen at
@@ -45,7 +46,7 @@ export async function beginSecondFactor(
     mfa: MfaRequired
     method: SignInMethod
     email: string | null
-    redirect: string | null
+    redirect: CheckedRedirect | null
     remember: boolean
     confirm?: Confirming
   },
@@ -58,7 +59,8 @@ export async function beginSecondFactor(
     factors,
     method: input.method,
     email: input.email,
-    redirect: input.redirect,
+    // Sealed as it was given: read back, it is checked again where it comes in (./verify).
+    redirect: input.redirect?.param ?? null,
     remember: input.remember,
     confirm: input.confirm ?? null,
     chosen: factors.length === 1 ? factors[0]!.id : null,
@@ -101,33 +103,39 @@ export type SecondFactorView =
       notice: Notice | null
     }
 
-/** GET /second-factor: the step, or null when there is no pending sign-in (gone, expired, another browser's). */
-export function secondFactorView(request: Request): { view: SecondFactorView; setCookies: string[] } | null {
+/** No pending sign-in (gone, expired, another browser's): back to sign in, with the reason. */
+const expired = (status?: 302): Redirect =>
+  redirectTo(signInLink(null, { mfaError: 'expired' }), { status, cookies: [pendingCookie.clear()] })
+
+/** GET /second-factor: the step, or back to sign in when there is no pending sign-in. */
+export function secondFactorView(request: Request): Result<{ view: SecondFactorView }> {
   const p = pendingCookie.read(request)
-  if (!p) return null
+  if (!p) return expired(302)
   // A notice is shown once.
-  const setCookies = p.notice ? pendingCookie.write(request, { ...p, notice: null }) : []
+  const cookies = p.notice ? pendingCookie.write(request, { ...p, notice: null }) : []
   const factor = chosenFactor(p)
   const confirming = p.confirm !== null
   if (!factor)
-    return {
-      view: { step: 'choose', factors: p.factors, redirect: p.redirect, confirming, notice: p.notice },
-      setCookies,
-    }
-  return {
-    view: {
-      step: 'code',
-      factor,
-      sent: factor.kind === 'phone' && p.session !== null,
-      captcha: factor.kind === 'phone' && !p.session && p.captcha ? captchaSettings('mfaSmsSignIn') : null,
-      resendIn: p.sentAt === null ? 0 : Math.max(0, p.sentAt + RESEND_COOLDOWN - now()),
-      several: p.factors.length > 1,
-      redirect: p.redirect,
-      confirming,
-      notice: p.notice,
+    return page(
+      { view: { step: 'choose', factors: p.factors, redirect: p.redirect, confirming, notice: p.notice } },
+      { cookies },
+    )
+  return page(
+    {
+      view: {
+        step: 'code',
+        factor,
+        sent: factor.kind === 'phone' && p.session !== null,
+        captcha: factor.kind === 'phone' && !p.session && p.captcha ? captchaSettings('mfaSmsSignIn') : null,
+        resendIn: p.sentAt === null ? 0 : Math.max(0, p.sentAt + RESEND_COOLDOWN - now()),
+        several: p.factors.length > 1,
+        redirect: p.redirect,
+        confirming,
+        notice: p.notice,
+      },
     },
-    setCookies,
-  }
+    { cookies },
+  )
 }
 
 /** POST /second-factor, after the CSRF check: choose, another method, resend, or verify a code. */
@@ -135,15 +143,10 @@ export async function secondFactorAction(
   request: Request,
   form: { intent: string; factor: string; code: string; captchaResponse: string },
   context: AppLoadContext,
-): Promise<SecondFactorOutcomeOf> {
+): Promise<Result<StepPage>> {
   const p = pendingCookie.read(request)
-  if (!p)
-    return { kind: 'redirect', location: signInPageWith('mfaError', 'expired', null), setCookies: [pendingCookie.clear()] }
-  const back = (pending: Pending): SecondFactorOutcomeOf => ({
-    kind: 'redirect',
-    location: SECOND_FACTOR_PATH,
-    setCookies: pendingCookie.write(request, pending),
-  })
+  if (!p) return expired()
+  const back = (pending: Pending) => redirectTo(SECOND_FACTOR_PATH, { cookies: pendingCookie.write(request, pending) })
 
   switch (form.intent) {
     case 'choose': {

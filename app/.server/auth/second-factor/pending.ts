@@ -89,7 +89,6 @@ const PendingSchema = z.object({
 export const pendingCookie = flowCookie<Pending>(COOKIES.mfaPending, PendingSchema, { until: (p) => p.expires })
 
 /** For the second-factor page. */
-export const clearPendingCookie = pendingCookie.clear
 
 /**
  * What names the account in its second-factor limits (hashed there): its address, or, when the

@@ -2,6 +2,9 @@ import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity, outcomeOf, type AuthCode, type MessageKey } from '~/.server/identity'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeMfaCode } from '~/.server/policy/rate-limit'
+import { checkedRedirect } from '~/.server/policy/redirect'
+import { page, redirectTo, type Result } from '~/.server/result'
+import { signInLink } from '~/lib/sign-in-link'
 import { afterConfirmation, confirmPageWith } from '../recent-login'
 import { signInWithIdToken } from '../finish-sign-in'
 import {
@@ -14,16 +17,18 @@ import {
   type Confirming,
   type Pending,
 } from './pending'
-import { signInPageWith, type MfaError } from '../sign-in-page'
-
-export type SecondFactorOutcomeOf =
-  /** Go there (303), setting these cookies. */
-  | { kind: 'redirect'; location: string; setCookies: string[] }
-  /** Stay on the step with this message. */
-  | { kind: 'error'; status: number; message: StepMessage; retryAfterSeconds?: number }
+import type { MfaError } from '../sign-in-page'
 
 /** What the step may say after a submission. */
 export type StepMessage = MessageKey | 'mfa.codeFormat' | 'mfa.sendFailed'
+
+/** The step again, saying why. */
+export interface StepPage {
+  message: StepMessage
+}
+
+const step = (message: StepMessage, status: number, retryAfter?: number) =>
+  page<StepPage>({ message }, { status, retryAfter })
 
 /** A code as typed: spaces and dashes some apps show are dropped; six digits remain, or it is refused. */
 export function normaliseCode(value: string): string | null {
@@ -60,12 +65,12 @@ export async function verify(
   p: Pending,
   typed: string,
   context: AppLoadContext,
-): Promise<SecondFactorOutcomeOf> {
+): Promise<Result<StepPage>> {
   const factor = chosenFactor(p)
-  if (!factor) return { kind: 'redirect', location: SECOND_FACTOR_PATH, setCookies: [] }
+  if (!factor) return redirectTo(SECOND_FACTOR_PATH)
   const code = normaliseCode(typed)
-  if (!code) return { kind: 'error', status: 400, message: 'mfa.codeFormat' }
-  if (factor.kind === 'phone' && !p.session) return { kind: 'error', status: 400, message: 'mfa.sendFailed' }
+  if (!code) return step('mfa.codeFormat', 400)
+  if (factor.kind === 'phone' && !p.session) return step('mfa.sendFailed', 400)
 
   // The attempt is counted before the call, atomically, as sign-in attempts are (ADR 015).
   const limit = await consumeMfaCode({
@@ -77,7 +82,7 @@ export async function verify(
   })
   if (!limit.ok) {
     record(p, 'limited')
-    return { kind: 'error', status: 429, message: 'error.tooManyRequests', retryAfterSeconds: limit.retryAfterSeconds }
+    return step('error.tooManyRequests', 429, limit.retryAfterSeconds)
   }
   let errorCode: AuthCode
   try {
@@ -90,13 +95,15 @@ export async function verify(
     await limit.release('success')
     if (p.confirm) return await confirmed(request, p, p.confirm, tokens.idToken, context)
     try {
+      // The redirect comes back from the sealed cookie: checked here, where it comes in again.
+      const redirect = await checkedRedirect(p.redirect, context.publicOrigin)
       const session = await signInWithIdToken(
         tokens.idToken,
-        { email: p.email, method: p.method, redirect: p.redirect, remember: p.remember, secondFactor: factor.kind },
+        { email: p.email, method: p.method, redirect, remember: p.remember, secondFactor: factor.kind },
         context,
       )
       record(p, 'success')
-      return { kind: 'redirect', location: session.location, setCookies: [...session.setCookies, pendingCookie.clear()] }
+      return redirectTo(session.location, { cookies: [...session.setCookies, pendingCookie.clear()] })
     } catch {
       // A token the session refuses (too old a sign-in, no second-factor claim): start again.
       record(p, 'expired')
@@ -111,7 +118,7 @@ export async function verify(
     await limit.release('failure')
     record(p, 'wrong-code')
     failure(p, errorCode, context)
-    return { kind: 'error', status: 400, message: 'mfa.wrongCode' }
+    return step('mfa.wrongCode', 400)
   }
   if (verdict) {
     await limit.release('failure')
@@ -121,9 +128,7 @@ export async function verify(
   // The service never judged the code: the point comes back.
   await limit.release('void')
   record(p, 'error')
-  return outcomeOf(errorCode).group === 'throttled'
-    ? { kind: 'error', status: 429, message: 'error.tooManyRequests' }
-    : { kind: 'error', status: 503, message: 'error.unexpected' }
+  return outcomeOf(errorCode).group === 'throttled' ? step('error.tooManyRequests', 429) : step('error.unexpected', 503)
 }
 
 /** "Confirm it's you" passed its second factor: the token is kept for this browser (ADR 036), no session is made. */
@@ -133,7 +138,7 @@ async function confirmed(
   confirm: Confirming,
   idToken: string,
   context: AppLoadContext,
-): Promise<SecondFactorOutcomeOf> {
+): Promise<Result<StepPage>> {
   const done = await afterConfirmation(request, { uid: confirm.uid, email: p.email }, idToken, confirm, context)
   if (!done) {
     // Another account's token, or a sign-in the service dated too long ago: confirm again.
@@ -147,7 +152,7 @@ async function confirmed(
     email: p.email ?? undefined,
     secondFactor: factorKind(p),
   })
-  return { kind: 'redirect', location: done.location, setCookies: [...done.setCookies, pendingCookie.clear()] }
+  return redirectTo(done.location, { cookies: [...done.setCookies, pendingCookie.clear()] })
 }
 
 function failure(p: Pending, code: string, context: AppLoadContext) {
@@ -162,10 +167,10 @@ function failure(p: Pending, code: string, context: AppLoadContext) {
 }
 
 /** The step ends: back to sign in, or, for "Confirm it's you", back to confirm; with the reason. */
-function end(p: Pending, reason: MfaError, code: string, context: AppLoadContext): SecondFactorOutcomeOf {
+function end(p: Pending, reason: MfaError, code: string, context: AppLoadContext): Result<StepPage> {
   failure(p, code, context)
   const location = p.confirm
     ? confirmPageWith(p.confirm, { mfaError: reason })
-    : signInPageWith('mfaError', reason, p.redirect)
-  return { kind: 'redirect', location, setCookies: [pendingCookie.clear()] }
+    : signInLink(p.redirect, { mfaError: reason })
+  return redirectTo(location, { cookies: [pendingCookie.clear()] })
 }

@@ -4,13 +4,15 @@ import { codeOf, getIdentity } from '~/.server/identity'
 import { getFlags, type Flags } from '~/.server/ops/flags'
 import { logger } from '~/.server/ops/logger'
 import { securityEvent } from '~/.server/ops/security-events'
-import { acceptedRedirect } from '~/.server/policy/redirect'
+import { checkedRedirect } from '~/.server/policy/redirect'
+import { page, redirectTo, type Redirect, type Result } from '~/.server/result'
+import { signInLink } from '~/lib/sign-in-link'
 import { afterConfirmation, confirmPageWith, type ConfirmReason } from '../recent-login'
 import { beginSecondFactor } from '../second-factor'
 import { signInWithIdToken } from '../finish-sign-in'
 import type { Confirming } from '../second-factor/pending'
 import { getSession, tokenClaims } from '../session'
-import { signInPageWith, type SsoError } from '../sign-in-page'
+import type { SsoError } from '../sign-in-page'
 import {
   CALLBACK_PATH,
   RELAY_PARAM,
@@ -46,35 +48,37 @@ export async function ssoSettings(): Promise<SsoSettings | null> {
 }
 
 /** The sign-in page with a message, keeping the redirect the visitor came with. */
-const signInPageWithError = (error: SsoError, redirect: string | null) => signInPageWith('ssoError', error, redirect)
-
-export type StartOutcome = { ok: true; authUri: string; setCookies: string[] } | { ok: false; location: string }
+const signInPageWithError = (error: SsoError, redirect: string | null) => signInLink(redirect, { ssoError: error })
 
 /**
  * POST /sso/start, after the CSRF check. `remember`: "Keep me signed in" (ADR 037). `confirm`:
- * "Confirm it's you" for the signed-in account (ADR 043), which comes back to its own page.
+ * "Confirm it's you" for the signed-in account (ADR 043), which comes back to its own page. A form
+ * post may not be redirected to another origin (CSP form-action 'self'), so the answer is a page
+ * that moves on to the provider by itself (Refresh without JavaScript); refused, a redirect back.
  */
 export async function startSso(
   request: Request,
   input: { redirect: string | null; authDomain: string | null; remember: boolean; confirm: Confirming | null },
   context: AppLoadContext,
-): Promise<StartOutcome> {
+): Promise<Result<{ authUri: string }>> {
   const settings = await ssoSettings()
-  const redirect = input.confirm ? null : await acceptedRedirect(input.redirect, context.publicOrigin)
+  const redirect = input.confirm ? null : ((await checkedRedirect(input.redirect, context.publicOrigin))?.param ?? null)
   const failed = (error: SsoError) =>
-    input.confirm ? confirmPageWith(input.confirm, { ssoError: error }) : signInPageWithError(error, redirect)
-  if (!settings) return { ok: false, location: failed('unavailable') }
+    redirectTo(
+      input.confirm ? confirmPageWith(input.confirm, { ssoError: error }) : signInPageWithError(error, redirect),
+    )
+  if (!settings) return failed('unavailable')
   const callbackOrigin = await callbackOriginFor(input.authDomain, context.publicOrigin)
   try {
     const { authUri, state } = await beginSso(
       { redirect, callbackOrigin, remember: input.remember, confirm: input.confirm },
       settings,
     )
-    return { ok: true, authUri, setCookies: stateCookie.write(request, state) }
+    return page({ authUri }, { cookies: stateCookie.write(request, state), refresh: authUri })
   } catch (error) {
     const code = codeOf(error)
     logger.warn({ event: 'sso-start-failed', code, reqId: context.requestId }, 'single sign-on could not start')
-    return { ok: false, location: failed(code === 'auth/network-request-failed' ? 'unavailable' : 'provider') }
+    return failed(code === 'auth/network-request-failed' ? 'unavailable' : 'provider')
   }
 }
 
@@ -83,9 +87,9 @@ export async function startSso(
  * a message, or (once) from the authDomain host to the public origin, which holds the state cookie.
  */
 export type CallbackOutcome =
-  | { location: string; status: 303 | 307; setCookies: string[] }
+  | Redirect
   /** A form_post answer to post again from our own page (see handleSsoCallback). */
-  | { repost: { action: string; fields: [string, string][] } }
+  | { kind: 'repost'; action: string; fields: [string, string][] }
 
 export async function handleSsoCallback(request: Request, context: AppLoadContext): Promise<CallbackOutcome> {
   const url = new URL(request.url)
@@ -100,11 +104,9 @@ export async function handleSsoCallback(request: Request, context: AppLoadContex
     // Never an open redirect: the target is always our own public origin.
     const search = new URLSearchParams(url.search)
     search.set(RELAY_PARAM, '1')
-    return {
-      location: `${context.publicOrigin}${CALLBACK_PATH}?${search}`,
+    return redirectTo(`${context.publicOrigin}${CALLBACK_PATH}?${search}`, {
       status: request.method === 'POST' ? 307 : 303,
-      setCookies: [],
-    }
+    })
   }
 
   const postBody = request.method === 'POST' ? await request.text() : null
@@ -113,14 +115,17 @@ export async function handleSsoCallback(request: Request, context: AppLoadContex
     // bound to: our own page posts the answer again, same-site, once; the binding then decides.
     const search = new URLSearchParams(url.search)
     search.set(REPOST_PARAM, '1')
-    return { repost: { action: `${CALLBACK_PATH}?${search}`, fields: [...new URLSearchParams(postBody)] } }
+    return { kind: 'repost', action: `${CALLBACK_PATH}?${search}`, fields: [...new URLSearchParams(postBody)] }
   }
   const finish: SsoFinish = settings
     ? await finishSso({ search: url.searchParams, postBody, state }, settings)
     : { ok: false, error: 'unavailable' }
   if (state?.confirm) return confirmedByProvider(request, state.confirm, finish, context)
-  const redirect = state?.redirect ?? null
+  // The redirect comes back from the sealed state: checked here, where it comes in again.
+  const redirect = await checkedRedirect(state?.redirect ?? null, context.publicOrigin)
   const remember = state?.remember ?? false
+  const back = (location: string, cookies: readonly string[] = []) =>
+    redirectTo(location, { cookies: [...cookies, stateCookie.clear()] })
   if (!finish.ok) {
     securityEvent('sign-in-failure', {
       reqId: context.requestId,
@@ -129,7 +134,7 @@ export async function handleSsoCallback(request: Request, context: AppLoadContex
       reason: finish.error,
       code: finish.code,
     })
-    return { location: signInPageWithError(finish.error, redirect), status: 303, setCookies: [stateCookie.clear()] }
+    return back(signInPageWithError(finish.error, redirect?.param ?? null))
   }
   if ('mfa' in finish) {
     const step = await beginSecondFactor(
@@ -137,7 +142,7 @@ export async function handleSsoCallback(request: Request, context: AppLoadContex
       { mfa: finish.mfa, method: 'sso', email: finish.email, redirect, remember },
       context,
     )
-    return { location: step.location, status: 303, setCookies: [...step.setCookies, stateCookie.clear()] }
+    return back(step.location, step.setCookies)
   }
   try {
     const session = await signInWithIdToken(
@@ -145,9 +150,9 @@ export async function handleSsoCallback(request: Request, context: AppLoadContex
       { email: finish.email, method: 'sso', redirect, remember },
       context,
     )
-    return { location: session.location, status: 303, setCookies: [...session.setCookies, stateCookie.clear()] }
+    return back(session.location, session.setCookies)
   } catch {
-    return { location: signInPageWithError('unavailable', redirect), status: 303, setCookies: [stateCookie.clear()] }
+    return back(signInPageWithError('unavailable', redirect?.param ?? null))
   }
 }
 
@@ -162,12 +167,9 @@ async function confirmedByProvider(
   confirm: Confirming,
   finish: SsoFinish,
   context: AppLoadContext,
-): Promise<CallbackOutcome> {
-  const back = (location: string, setCookies: string[] = []) => ({
-    location,
-    status: 303 as const,
-    setCookies: [...setCookies, stateCookie.clear()],
-  })
+): Promise<Redirect> {
+  const back = (location: string, cookies: readonly string[] = []) =>
+    redirectTo(location, { cookies: [...cookies, stateCookie.clear()] })
   const session = await getSession(request)
   // Signed out, or someone else, since the start: the confirm page asks again (or for a sign-in).
   if (session.status !== 'signed-in' || session.user.uid !== confirm.uid) return back(confirmPageWith(confirm))

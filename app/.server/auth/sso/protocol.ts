@@ -9,7 +9,7 @@ import {
   type MfaRequired,
 } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
-import { resolveRedirect } from '~/.server/policy/redirect'
+import { checkedRedirect } from '~/.server/policy/redirect'
 import type { Confirming } from '../second-factor/pending'
 import type { SsoError } from '../sign-in-page'
 
@@ -70,12 +70,12 @@ export async function callbackOriginFor(raw: string | null, publicOrigin: string
     return publicOrigin
   }
   const candidate = `${new URL(publicOrigin).protocol}//${host}`
-  const check = await resolveRedirect(`${candidate}/`, publicOrigin)
-  if (check.kind !== 'ok') {
+  const checked = await checkedRedirect(`${candidate}/`, publicOrigin)
+  if (!checked) {
     logger.warn({ event: 'auth-domain-refused', authDomain: host }, 'authDomain ignored: not an allowed host')
     return publicOrigin
   }
-  return new URL(check.url).origin
+  return new URL(checked.url).origin
 }
 
 /**
