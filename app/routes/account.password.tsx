@@ -14,6 +14,7 @@ import { NewPasswordForm } from '~/components/new-password-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { NewPasswordFormSchema } from '~/lib/schemas'
+import { signInLink } from '~/lib/sign-in-link'
 import { ACCOUNT_PATHS, changeOwnPassword, confirmFirst, requireConfirmed, requireSignedIn } from '~/.server/auth/account'
 import { readRecentLogin } from '~/.server/auth/recent-login'
 import { getConfig } from '~/.server/config'
@@ -52,7 +53,7 @@ export default function ChangePassword() {
       <>
         <h1>{t('changePassword.title')}</h1>
         <FormAlert tone="success">{t('account.passwordChangedSignedOut')}</FormAlert>
-        <Link to="/?redirect=%2Faccount" className="button-primary button-link">
+        <Link to={signInLink('/account')} className="button-primary button-link">
           {t('newPassword.backToSignIn')}
         </Link>
       </>

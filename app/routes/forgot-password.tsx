@@ -15,6 +15,7 @@ import { EmailField, FormAlert, SubmitButton, useAfterSubmission } from '~/compo
 import { SecureForm } from '~/components/secure-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
+import { signInLink } from '~/lib/sign-in-link'
 import type { FieldErrors } from '~/lib/limits'
 import { postedCaptchaToken } from '~/lib/recaptcha'
 import { ForgotPasswordFormSchema, formText, keptEmail } from '~/lib/schemas'
@@ -66,7 +67,7 @@ export default function ForgotPassword() {
     result: undefined,
     actionFor: () => 'getOobCode',
   })
-  const back = redirectTo !== null ? `/?${new URLSearchParams({ redirect: redirectTo })}` : '/'
+  const back = signInLink(redirectTo)
   const emailError = actionData?.fieldErrors?.email
 
   return (

@@ -46,7 +46,7 @@ export default function NewPassword() {
   const { t } = useTranslation()
   const loaderData = useLoaderData<typeof loader>()
   const result = useActionData<typeof action>()
-  const signInLink = `/${loaderData.signIn ? `?${loaderData.signIn}` : ''}`
+  const signInLink = loaderData.signIn
 
   // This submission's own answer first: a link spent meanwhile (in another tab, which then set the done flag).
   if (loaderData.state === 'invalid' || result?.status === 'invalid-link') {

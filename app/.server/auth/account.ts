@@ -8,6 +8,7 @@ import { getFlags } from '~/.server/ops/flags'
 import { securityEvent } from '~/.server/ops/security-events'
 import { page, redirectTo, respond, unavailable, type Redirect, type Result } from '~/.server/result'
 import { providerName } from '~/lib/providers'
+import { signInLink } from '~/lib/sign-in-link'
 import { COOKIES, clearCookie } from '~/.server/cookies'
 import { getLocale } from '~/.server/i18n'
 import { endEverySession, endThisSession, logoutCookies } from './logout'
@@ -36,7 +37,7 @@ export async function requireSignedIn(request: Request): Promise<SessionUser> {
   if (session.status === 'unavailable') throw respond(unavailable())
   const url = new URL(request.url)
   const cookies = session.status === 'invalid' ? [clearSessionCookie()] : []
-  throw respond(redirectTo(`/?${new URLSearchParams({ redirect: url.pathname + url.search })}`, { status: 302, cookies }))
+  throw respond(redirectTo(signInLink(url.pathname + url.search), { status: 302, cookies }))
 }
 
 /** The signed-in visitor with the fresh ID token "Confirm it's you" sealed (ADR 036). */

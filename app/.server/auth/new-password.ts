@@ -18,6 +18,7 @@ import type { Outcome } from '~/.server/policy/rate-limit-attempt'
 import { page, redirectTo, unavailable, type Result } from '~/.server/result'
 import { redirectFromContinueUrl } from './continue-url'
 import { LINK_QUERY_MAX_LENGTH } from './email-actions'
+import { signInLink } from '~/lib/sign-in-link'
 import { flowCookie } from './flow-state'
 import { revokeSessionsByEmail } from './session'
 
@@ -53,7 +54,7 @@ export async function newPasswordPage(request: Request, url: URL): Promise<Resul
     const cookies = [...resetCodeCookie.write(request, fromLink), resetDoneCookie.clear()]
     return redirectTo(cleanAddress(url.searchParams), { status: 302, cookies })
   }
-  const signIn = continueParams(url.searchParams)
+  const signIn = signInLink(carriedRedirect(url.searchParams))
   if (!tooLong && resetDoneCookie.read(request) === true) return page({ state: 'done', email: null, minLength: 0, signIn })
   const minLength = getConfig().passwordMinLength
   const check = await checkResetCode(tooLong ? null : resetCodeCookie.read(request))
@@ -82,17 +83,16 @@ async function checkResetCode(oobCode: string | null): Promise<string | 'invalid
 
 /** `/new-password`, with only the `redirect` a sign-in will need: never the link's `lang` or `continueUrl`. */
 function cleanAddress(search: URLSearchParams): string {
-  const signIn = continueParams(search)
-  return `/new-password${signIn ? `?${signIn}` : ''}`
+  const redirect = carriedRedirect(search)
+  return redirect ? `/new-password?${new URLSearchParams({ redirect })}` : '/new-password'
 }
 
 /**
  * The `redirect` to carry back to sign-in: from the link's continueUrl (which the reset request
  * built on our origin) or a `redirect` parameter. It is checked again at sign-in.
  */
-export function continueParams(search: URLSearchParams): string {
-  const redirect = search.get('redirect') || redirectFromContinueUrl(search.get('continueUrl'))
-  return redirect ? new URLSearchParams({ redirect }).toString() : ''
+function carriedRedirect(search: URLSearchParams): string | null {
+  return search.get('redirect') || redirectFromContinueUrl(search.get('continueUrl'))
 }
 
 /** The form again: a refused password, a link no longer good (its cookie goes), or a failure. */
