@@ -34,9 +34,12 @@ import { ssoOffered, ssoProviderName } from '~/.server/auth/sso'
 
 export const headers = routeHeaders
 
-/** Signed in, the page is no longer a sign-in form: its title says who is here. */
+/** Signed in, or a link sent, the page is no longer a sign-in form: its title says what it is now. */
 export const meta: MetaFunction<typeof loader> = ({ matches, loaderData }) =>
-  pageTitle(matches, loaderData?.user ? 'signIn.signedInTitle' : 'meta.signIn')
+  pageTitle(
+    matches,
+    loaderData?.user ? 'signIn.signedInTitle' : loaderData?.linkSent ? 'emailLink.title' : 'meta.signIn',
+  )
 
 const REDIRECT_ERRORS = { invalid: 'error.invalidRedirect', missing: 'error.missingRedirect' } as const
 

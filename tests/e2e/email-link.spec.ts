@@ -91,6 +91,8 @@ for (const [language, l] of Object.entries(SENT_STATE)) {
     }) => {
       await askForLink(page, uniqueEmail('link-sent'), l, '/?redirect=http%3A%2F%2Flocalhost%3A9%2Fafter')
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.heading)
+      // The tab says what the page says.
+      await expect(page).toHaveTitle(new RegExp(`^${l.heading} · `))
       await expect(page.getByRole('status')).toHaveText(l.sent)
       await expect(page.getByLabel(l.password, { exact: true })).toHaveCount(0)
       await expect(page.getByRole('button', { name: l.signIn })).toHaveCount(0)
