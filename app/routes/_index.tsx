@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
 import { Checkbox, EmailField, Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
 import { SignedIn } from '~/components/signed-in'
+import { WholeWords } from '~/components/whole-words'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
@@ -169,7 +170,7 @@ export default function SignIn() {
 
   return (
     <>
-      <h1>{sso ? t('signIn.titleSso') : t('signIn.title')}</h1>
+      <h1>{sso ? <WholeWords text={t('signIn.titleSso')} /> : t('signIn.title')}</h1>
       {formError ? <FormAlert>{t(formError)}</FormAlert> : null}
       <SecureForm ref={formRef} className="stack" noValidate onSubmit={onSubmit}>
         {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}

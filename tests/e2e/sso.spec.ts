@@ -84,6 +84,30 @@ for (const [language, l] of Object.entries({
         expect(violations.map((v) => v.id)).toEqual([])
       }
     })
+
+    test('keeps a hyphenated word of its heading whole at 320 px', async ({ page }) => {
+      await page.setViewportSize({ width: 320, height: 700 })
+      await page.goto('/')
+      // Each hyphen stands on the line of the letter after it: "Sign-On" never ends a line with "Sign-".
+      const split = await page.getByRole('heading', { level: 1 }).evaluate((heading) => {
+        const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT)
+        const broken: string[] = []
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const text = node.textContent ?? ''
+          const top = (at: number) => {
+            const range = document.createRange()
+            range.setStart(node!, at)
+            range.setEnd(node!, at + 1)
+            return Math.round(range.getBoundingClientRect().top)
+          }
+          for (let i = text.indexOf('-'); i >= 0 && i + 1 < text.length; i = text.indexOf('-', i + 1)) {
+            if (top(i) !== top(i + 1)) broken.push(text.slice(Math.max(0, i - 6), i + 3))
+          }
+        }
+        return broken
+      })
+      expect(split).toEqual([])
+    })
   })
 }
 
