@@ -21,9 +21,8 @@ export default defineConfig({
   testDir: 'tests/e2e',
   globalSetup: './tests/e2e/global-setup.ts',
   fullyParallel: true,
-  // A test spends most of its time waiting (on the portal, the emulator, navigations): measured at
-  // about half a core per test-second, so three workers keep a 2-core machine busy (ADR 046).
-  workers: 3,
+  // One per core: a third worker only took turns with the other two and with the emulator (ADR 046).
+  workers: 2,
   forbidOnly: true,
   retries: 0,
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],

@@ -23,9 +23,9 @@ export default defineConfig({
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
           globalSetup: ['tests/support/vitest-global-setup.ts'],
-          // These files mostly wait (on the portals, nginx and Redis they start, and on time-outs they
-          // provoke), so more of them run at once than the box has cores (vitest's default is cores − 1).
-          maxWorkers: 4,
+          // Two files at once, one per core: many wait on the portals, nginx and Redis they start and on
+          // the time-outs they provoke (vitest's default is cores − 1); more only ran into time-outs (ADR 046).
+          maxWorkers: 2,
         },
       },
     ],

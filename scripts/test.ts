@@ -1,9 +1,6 @@
 /**
  * `npm test`: typecheck, lint, build, unit tests, integration tests (vitest), browser tests (Playwright),
- * then the time each part took.
- * The parts run side by side where they mostly wait (ADR 046): typecheck, lint and the build together;
- * then the browser tests beside the unit tests followed by the integration tests. The browser tests
- * print as they go; every other part prints its output whole once it ends, so nothing interleaves.
+ * one after the other, then the time each part took.
  * Every step runs even when one fails; the last line sums all suites: `N passed, N failed`.
  * Typecheck and lint count as one check each, so a failure there can never read "0 failed".
  */
@@ -19,24 +16,16 @@ const startedAt = Date.now()
 const totals = { passed: 0, failed: 0, skipped: 0 }
 const times: [string, number][] = []
 
-/** Runs one part; `live`: its output goes straight to ours, else it is printed whole when the part ends. */
-function run(name: string, command: string, args: string[], options: { env?: Record<string, string>; live?: boolean } = {}) {
-  const header = `\n▶ ${name}: ${command} ${args.join(' ')}`
-  if (options.live) console.log(header)
+/** Runs one part, its output straight to ours; resolves true when it passed. */
+function run(name: string, command: string, args: string[], env: Record<string, string> = {}) {
+  console.log(`\n▶ ${name}: ${command} ${args.join(' ')}`)
   const started = Date.now()
-  const child = spawn(command, args, {
-    stdio: options.live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...options.env },
-  })
-  let output = ''
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...env } })
   return new Promise<boolean>((resolve) => {
     child.once('close', (code) => {
       const ok = code === 0
       const seconds = (Date.now() - started) / 1000
       times.push([name, seconds])
-      if (!options.live) process.stdout.write(`${header}\n${output}`)
       console.log(`${ok ? '✔' : '✘'} ${name} (${seconds.toFixed(1)} s)`)
       resolve(ok)
     })
@@ -69,7 +58,7 @@ async function vitestProject(project: 'unit' | 'integration') {
 
 async function browserTests() {
   const json = path.join(out, 'playwright.json')
-  const ok = await run('browser tests', 'npx', ['playwright', 'test'], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: json }, live: true })
+  const ok = await run('browser tests', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: json })
   const playwright = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(json)
   if (playwright) {
     totals.passed += playwright.stats.expected + playwright.stats.flaky
@@ -79,23 +68,17 @@ async function browserTests() {
   if (!ok && (!playwright || playwright.stats.unexpected === 0)) totals.failed += 1
 }
 
-await Promise.all([
-  check('typecheck', 'npx', ['tsc', '--noEmit']),
-  check('lint', 'npx', ['eslint', '--max-warnings', '0', '.']),
-  check('build', 'npm', ['run', 'build', '--silent']),
-])
-await Promise.all([
-  browserTests(),
-  (async () => {
-    await vitestProject('unit')
-    await vitestProject('integration')
-  })(),
-])
+// One part after the other: every part keeps both cores busy, so side by side they only took turns
+// and ran into each other's time-outs (ADR 046).
+await check('typecheck', 'npx', ['tsc', '--noEmit'])
+await check('lint', 'npx', ['eslint', '--max-warnings', '0', '.'])
+await check('build', 'npm', ['run', 'build', '--silent'])
+await vitestProject('unit')
+await vitestProject('integration')
+await browserTests()
 
 rmSync(out, { recursive: true, force: true })
-console.log('\nTime per part (side by side, as above):')
-const ORDER = ['typecheck', 'lint', 'build', 'unit tests', 'integration tests', 'browser tests']
-times.sort(([a], [b]) => ORDER.indexOf(a) - ORDER.indexOf(b))
+console.log('\nTime per part:')
 for (const [name, seconds] of times) console.log(`  ${name.padEnd(28)} ${seconds.toFixed(1).padStart(6)} s`)
 console.log(`  ${'total'.padEnd(28)} ${((Date.now() - startedAt) / 1000).toFixed(1).padStart(6)} s`)
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : ''

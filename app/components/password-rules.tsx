@@ -6,7 +6,8 @@ import { evaluatePassword, type PasswordRuleState } from '~/lib/password-policy'
  * tick as the person types, and say so to screen readers ('met' / 'not met'). `judged` (the
  * server's check of a rejected password, given while the field is empty, as without JavaScript,
  * or still holds what was sent) says which rules that password met and missed: the server knows
- * more common words than the page. The four character types sit under their rule.
+ * more common words than the page, and marks each missed rule as such. The four character types
+ * sit under their rule.
  */
 export function PasswordRules({
   id,
@@ -35,7 +36,7 @@ export function PasswordRules({
     </li>
   )
   return (
-    <div id={id} className="password-rules">
+    <div id={id} className="password-rules" data-judged={judged !== null || undefined}>
       <p>{t('newPassword.rulesTitle')}</p>
       <ul className="checklist">
         {rule(state.length, t('newPassword.ruleLength', { count: minLength }))}

@@ -185,6 +185,13 @@ test.describe('in English', () => {
     await expect(item(/^upper case A-Z/)).toContainText('(not met)')
     await expect(item(/^digits 0-9/)).toContainText('(not met)')
     await expect(item(/^special characters/)).toContainText('(not met)')
+    // Seen as well as said: a rule the password missed is marked in the error's colour.
+    const errorColour = await page
+      .getByText('Your password must mix at least 3 of the 4 types of characters.')
+      .evaluate((element) => getComputedStyle(element).color)
+    const marker = (start: RegExp) => item(start).evaluate((element) => getComputedStyle(element, '::before').borderColor)
+    expect(await marker(/^upper case A-Z/)).toBe(errorColour)
+    expect(await marker(/^lower case a-z/)).not.toBe(errorColour)
   })
 
   test('without JavaScript the rules read as a plain list, none ticked @no-js-only', async ({

@@ -7,10 +7,16 @@ import { startPortal } from '../../dev/portal'
 /** Feature flags, as an operator sets them: the `sso` flag switches the sign-in title. */
 async function signInTitle(env: Record<string, string>) {
   const emulator = inject('emulator')
-  const portal = await startPortal({ FIREBASE_AUTH_EMULATOR_HOST: emulator.host, FIREBASE_PROJECT_ID: emulator.projectId, ...env })
+  const portal = await startPortal({
+    FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+    FIREBASE_PROJECT_ID: emulator.projectId,
+    ...env,
+  })
   try {
     const html = await (await fetch(`${portal.url}/`, { headers: { 'Accept-Language': 'en' } })).text()
-    return { title: /<h1>([^<]*)<\/h1>/.exec(html)?.[1], output: portal.output() }
+    // The heading's text, whatever markup keeps its words whole.
+    const heading = /<h1>(.*?)<\/h1>/.exec(html)?.[1]
+    return { title: heading?.replace(/<[^>]*>/g, ''), output: portal.output() }
   } finally {
     await portal.stop()
   }

@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { startPortal, type Portal } from '../../dev/portal'
@@ -65,7 +67,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve))
   nginxPort = await getFreePort()
   // Twenty origins a visitor may be sent on to: each is a form-action source of the CSP.
-  const origins = Array.from({ length: 20 }, (_, i) => `https://customer-application-number-${i}.europe-west1.apps.example-corporation.com`)
+  const origins = Array.from(
+    { length: 20 },
+    (_, i) => `https://customer-application-number-${i}.europe-west1.apps.example-corporation.com`,
+  )
   portal = await startPortal({
     FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${(relay.address() as AddressInfo).port}`,
     FIREBASE_PROJECT_ID: emu.projectId,
@@ -91,7 +96,14 @@ async function signInThrough(edit?: (conf: string) => string) {
     const session = answer.headers.getSetCookie().find((c) => c.startsWith('session='))
     const page = session ? await fetch(`${nginx.url}/`, { headers: { Cookie: session.split(';')[0]! } }) : null
     const headerBytes = [...answer.headers].reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0)
-    return { answer, session, headerBytes, page: page && { status: page.status, html: await page.text() }, email, logs: nginx.output() }
+    return {
+      answer,
+      session,
+      headerBytes,
+      page: page && { status: page.status, html: await page.text() },
+      email,
+      logs: nginx.output(),
+    }
   } finally {
     await nginx.stop()
   }
@@ -108,35 +120,51 @@ describe('deploy/nginx.conf', () => {
     const { answer, session, headerBytes, page, email, logs } = await signInThrough()
     expect(answer.status, logs).toBe(303)
     expect(session?.length).toBeGreaterThan(SESSION_COOKIE_LENGTH)
-    expect(answer.headers.get('content-security-policy')).toContain('customer-application-number-19.europe-west1.apps.example-corporation.com')
+    expect(answer.headers.get('content-security-policy')).toContain(
+      'customer-application-number-19.europe-west1.apps.example-corporation.com',
+    )
     expect(headerBytes).toBeGreaterThan(4_096)
     // The padded cookie is a session like any other: the signed-in page opens with it, through nginx.
     expect(page?.status).toBe(200)
     expect(page?.html).toContain(email)
   })
 
-  it('passes the portal\'s brotli and gzip assets through, and never compresses a page (which holds a CSRF token: BREACH)', async () => {
+  it("passes the portal's brotli and gzip assets through, and never compresses a page (which holds a CSRF token: BREACH)", async () => {
     const nginx = await startNginx(nginxPort, [portal.port])
     try {
       const page = await fetch(`${nginx.url}/`, { headers: { 'Accept-Encoding': 'gzip, br' } })
       const html = await page.text()
       expect(page.headers.get('content-encoding')).toBeNull()
       const assets = [...html.matchAll(/href="(\/assets\/[^"]+\.(?:js|css|json))"/g)].map((m) => m[1]!)
-      expect(assets.some((a) => a.endsWith('.json')), 'the page preloads its strings').toBe(true)
+      expect(
+        assets.some((a) => a.endsWith('.json')),
+        'the page preloads its strings',
+      ).toBe(true)
       for (const asset of assets) {
-        for (const encoding of ['gzip', 'br']) {
+        for (const [encoding, extension] of [
+          ['gzip', 'gz'],
+          ['br', 'br'],
+        ] as const) {
           const answer = await fetch(`${nginx.url}${asset}`, { headers: { 'Accept-Encoding': encoding } })
           await answer.arrayBuffer()
-          expect([asset, answer.status, answer.headers.get('content-encoding')]).toEqual([asset, 200, encoding])
+          // A file so small that its compressed copy would be larger has none (scripts/compress-assets.js).
+          const expected = existsSync(path.join('build/client', `${asset}.${extension}`)) ? encoding : null
+          expect([asset, answer.status, answer.headers.get('content-encoding')]).toEqual([asset, 200, expected])
         }
       }
+      expect(
+        assets.filter((a) => existsSync(path.join('build/client', `${a}.br`))).length,
+        'most assets have copies',
+      ).toBeGreaterThan(assets.length / 2)
     } finally {
       await nginx.stop()
     }
   })
 
-  it('without its header buffers, the same answer is nginx\'s 502 (what the sizes are for)', async () => {
-    const { answer, logs } = await signInThrough((conf) => conf.replace(/^ *proxy_(buffer_size|buffers|busy_buffers_size) .*$/gm, ''))
+  it("without its header buffers, the same answer is nginx's 502 (what the sizes are for)", async () => {
+    const { answer, logs } = await signInThrough((conf) =>
+      conf.replace(/^ *proxy_(buffer_size|buffers|busy_buffers_size) .*$/gm, ''),
+    )
     expect(answer.status).toBe(502)
     expect(logs).toMatch(/upstream sent too big header/)
   })

@@ -35,9 +35,7 @@ async function onPhonePage(ip: string, language: 'en' | 'fr') {
   const client = await browser(portal.url, ip)
   client.jar.set('i18n_redirected', language)
   expect((await client.signIn(email, PASSWORD, { remember: true })).status).toBe(303)
-  const confirm = `/account/confirm?${new URLSearchParams({ next: PHONE_PATH })}`
-  await client.load(confirm)
-  expect((await client.post(confirm, { password: PASSWORD }, { remember: true })).headers.get('location')).toBe(PHONE_PATH)
+  expect((await client.confirm(PASSWORD, PHONE_PATH)).headers.get('location')).toBe(PHONE_PATH)
   return client.load(PHONE_PATH)
 }
 

@@ -1,4 +1,5 @@
-import type http from 'node:http'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 
 /**
  * A loopback identity service's way through to the real emulator: the request as it came (method,
@@ -19,5 +20,71 @@ export async function forwardToEmulator(
     headers,
     body: req.method === 'GET' || req.method === 'HEAD' ? undefined : text,
   })
-  return { status: res.status, contentType: res.headers.get('content-type') ?? 'application/json', body: await res.text() }
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type') ?? 'application/json',
+    body: await res.text(),
+  }
+}
+
+export type Upstream = Awaited<ReturnType<typeof forwardToEmulator>>
+
+/** One request to a loopback identity service, with the ways to answer it. */
+export interface LoopbackCall {
+  /** The API path, without the `/identitytoolkit.googleapis.com` of the emulator's own URLs. */
+  path: string
+  /** The JSON body (empty when there is none). */
+  body: Record<string, unknown>
+  answer(status: number, json: unknown): void
+  /** The emulator's answer to this very request, to pass on with `relay` or to rework. */
+  forward(): Promise<Upstream>
+  relay(upstream: Upstream): void
+}
+
+/**
+ * A small identity service on loopback in front of the real emulator: `handle` answers what it
+ * stands in for; a request it leaves unanswered goes through to the emulator as it came.
+ */
+export async function startLoopbackIdentity(
+  emulatorOrigin: string,
+  handle: (call: LoopbackCall) => Promise<void>,
+): Promise<{ host: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    let text = ''
+    req.on('data', (chunk: Buffer) => (text += chunk.toString()))
+    req.on('end', () => {
+      const answer = (status: number, json: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' })
+        res.end(JSON.stringify(json))
+      }
+      const relay = (upstream: Upstream) => {
+        res.writeHead(upstream.status, { 'content-type': upstream.contentType })
+        res.end(upstream.body)
+      }
+      const forward = () => forwardToEmulator(emulatorOrigin, req, text)
+      const path = new URL(req.url ?? '/', 'http://x').pathname.replace('/identitytoolkit.googleapis.com', '')
+      Promise.resolve()
+        .then(
+          () =>
+            (text && req.headers['content-type']?.includes('json') ? JSON.parse(text) : {}) as Record<string, unknown>,
+        )
+        .then((body) => handle({ path, body, answer, forward, relay }))
+        .then(async () => {
+          if (!res.writableEnded) relay(await forward())
+        })
+        .catch((err: unknown) => {
+          if (res.writableEnded) return
+          answer(500, { error: { code: 500, message: String(err) } })
+        })
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    host: `127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
 }

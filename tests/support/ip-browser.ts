@@ -45,6 +45,12 @@ export async function browser(base: string, ip: string) {
     signIn(email: string, password: string, options: { at?: string; remember?: boolean } = {}) {
       return self.post('/?index', { email, password }, options)
     },
+    /** "Confirm it's you" with the password, on the way to the account page `next`: the answer (a 303 to `next`). */
+    async confirm(password: string, next: string) {
+      const confirm = `/account/confirm?${new URLSearchParams({ next })}`
+      await self.load(confirm)
+      return self.post(confirm, { password }, { remember: true })
+    },
   }
   return self.load()
 }

@@ -1,8 +1,6 @@
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { randomBytes } from 'node:crypto'
 import { randomTotpSecret, totpMatches, TOTP_DIGITS, TOTP_PERIOD_SECONDS } from './totp'
-import { forwardToEmulator } from './emulator-relay'
+import { startLoopbackIdentity } from './emulator-relay'
 
 /**
  * A small identity service on loopback for what the Firebase Auth emulator cannot do: TOTP
@@ -88,197 +86,167 @@ export async function startMfaIdentity(emulatorOrigin: string): Promise<MfaIdent
   /** Enrolments started and not finished, by their sessionInfo. */
   const enrolments = new Map<string, { uid: string; secret: string; expiresAt: number }>()
 
-  const forward = (req: http.IncomingMessage, text: string) => forwardToEmulator(emulatorOrigin, req, text)
+  const loopback = await startLoopbackIdentity(emulatorOrigin, async ({ path, body, answer, forward, relay }) => {
+    const error = (message: string) => answer(400, { error: { code: 400, message } })
+    const email = typeof body.email === 'string' ? body.email : ''
 
-  const server = http.createServer((req, res) => {
-    let text = ''
-    req.on('data', (chunk: Buffer) => (text += chunk.toString()))
-    req.on('end', () => {
-      void (async () => {
-        const answer = (status: number, json: unknown) => {
-          res.writeHead(status, { 'content-type': 'application/json' })
-          res.end(JSON.stringify(json))
-        }
-        const error = (message: string) => answer(400, { error: { code: 400, message } })
-        const path = new URL(req.url ?? '/', 'http://x').pathname.replace('/identitytoolkit.googleapis.com', '')
-        const body = (text && req.headers['content-type']?.includes('json') ? JSON.parse(text) : {}) as Record<
-          string,
-          unknown
-        >
-        const email = typeof body.email === 'string' ? body.email : ''
-
-        if (path === '/v2/recaptchaConfig') {
-          return answer(200, {
-            recaptchaKey: 'projects/demo/keys/site-key-for-sms',
-            recaptchaEnforcementState: [{ provider: 'PHONE_PROVIDER', enforcementState: 'ENFORCE' }],
-          })
-        }
-        if (path === '/v2/accounts/mfaEnrollment:start' && body.totpEnrollmentInfo) {
-          const uid = uidOf(body.idToken)
-          if (!uid) return error('INVALID_ID_TOKEN')
-          const lookup = await fetch(`${emulatorOrigin}/identitytoolkit.googleapis.com/v1/accounts:lookup?key=fake`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ idToken: body.idToken }),
-          })
-          const found = (await lookup.json()) as { users?: Array<{ emailVerified?: boolean }> }
-          if (!found.users?.[0]?.emailVerified)
-            return error('UNVERIFIED_EMAIL : Need to verify email first before enrolling second factors.')
-          const secret = randomTotpSecret()
-          const sessionInfo = `totp-session-${randomBytes(12).toString('hex')}`
-          const expiresAt = Date.now() + 10 * 60_000
-          enrolments.set(sessionInfo, { uid, secret, expiresAt })
-          return answer(200, {
-            totpSessionInfo: {
-              sharedSecretKey: secret,
-              verificationCodeLength: TOTP_DIGITS,
-              hashingAlgorithm: 'SHA1',
-              periodSec: TOTP_PERIOD_SECONDS,
-              sessionInfo,
-              finalizeEnrollmentTime: new Date(expiresAt).toISOString(),
-            },
-          })
-        }
-        if (path === '/v2/accounts/mfaEnrollment:finalize' && body.totpVerificationInfo) {
-          calls.push({ path, body })
-          const uid = uidOf(body.idToken)
-          const info = body.totpVerificationInfo as { sessionInfo?: string; verificationCode?: string }
-          const enrolment = enrolments.get(info.sessionInfo ?? '')
-          if (!uid || !enrolment || enrolment.uid !== uid) return error('INVALID_SESSION_INFO')
-          if (enrolment.expiresAt <= Date.now()) return error('SESSION_EXPIRED')
-          if (!totpMatches(enrolment.secret, info.verificationCode ?? ''))
-            return error('INVALID_CODE : The verification code is invalid.')
-          enrolments.delete(info.sessionInfo ?? '')
-          factors.set(uid, {
-            enrollmentId: `totp-${randomBytes(6).toString('hex')}`,
-            secret: enrolment.secret,
-            displayName: typeof body.displayName === 'string' && body.displayName ? body.displayName : null,
-            enrolledAt: new Date().toISOString(),
-          })
-          return answer(200, { idToken: body.idToken, refreshToken: `refresh-${uid}` })
-        }
-        if (path === '/v2/accounts/mfaEnrollment:withdraw') {
-          const uid = uidOf(body.idToken)
-          const factor = uid ? factors.get(uid) : undefined
-          if (uid && factor && factor.enrollmentId === body.mfaEnrollmentId) {
-            calls.push({ path, body })
-            factors.delete(uid)
-            return answer(200, { idToken: body.idToken, refreshToken: `refresh-${uid}` })
-          }
-        }
-        if (/^\/v1\/(projects\/[^/]+\/)?accounts:lookup$/.test(path)) {
-          const upstream = await forward(req, text)
-          const found = (upstream.status === 200 ? JSON.parse(upstream.body) : {}) as {
-            users?: Array<{ localId: string; mfaInfo?: unknown[] }>
-          }
-          for (const user of found.users ?? []) {
-            const factor = factors.get(user.localId)
-            if (factor) user.mfaInfo = [...(user.mfaInfo ?? []), mfaInfoOf(factor)]
-          }
-          return answer(upstream.status, upstream.status === 200 ? found : JSON.parse(upstream.body))
-        }
-        if (path === '/v1/accounts:signInWithPassword' && !/^(totp|captcha)-/.test(email) && factors.size > 0) {
-          const upstream = await forward(req, text)
-          const tokens = (upstream.status === 200 ? JSON.parse(upstream.body) : {}) as {
-            idToken?: string
-            refreshToken?: string
-            localId?: string
-          }
-          const factor = tokens.localId ? factors.get(tokens.localId) : undefined
-          if (!factor || !tokens.idToken || !tokens.refreshToken) {
-            res.writeHead(upstream.status, { 'content-type': 'application/json' })
-            return res.end(upstream.body)
-          }
-          const credential = `pending-${randomBytes(12).toString('hex')}`
-          pendings.set(credential, {
-            idToken: tokens.idToken,
-            refreshToken: tokens.refreshToken,
-            enrollmentId: factor.enrollmentId,
-            secret: factor.secret,
-          })
-          return answer(200, {
-            localId: tokens.localId,
-            email,
-            mfaPendingCredential: credential,
-            mfaInfo: [mfaInfoOf(factor)],
-          })
-        }
-        if (path === '/v1/accounts:signInWithPassword' && /^(totp|captcha)-/.test(email)) {
-          const upstream = await forward(req, text)
-          if (upstream.status !== 200) {
-            res.writeHead(upstream.status, { 'content-type': 'application/json' })
-            return res.end(upstream.body)
-          }
-          const tokens = JSON.parse(upstream.body) as { idToken: string; refreshToken: string; localId: string }
-          const credential = `pending-${randomBytes(12).toString('hex')}`
-          const totp = email.startsWith('totp-')
-          const enrollmentId = totp ? 'totp-enrollment' : 'sms-enrollment'
-          pendings.set(credential, { idToken: tokens.idToken, refreshToken: tokens.refreshToken, enrollmentId })
-          return answer(200, {
-            localId: tokens.localId,
-            email,
-            mfaPendingCredential: credential,
-            mfaInfo: [
-              totp
-                ? {
-                    mfaEnrollmentId: enrollmentId,
-                    displayName: 'Authy',
-                    enrolledAt: '2026-01-01T00:00:00Z',
-                    totpInfo: {},
-                  }
-                : { mfaEnrollmentId: enrollmentId, displayName: 'Phone', phoneInfo: '+*******4242' },
-            ],
-          })
-        }
-        if (path.startsWith('/v2/accounts/mfaSignIn:')) {
-          calls.push({ path, body })
-          const credential = typeof body.mfaPendingCredential === 'string' ? body.mfaPendingCredential : ''
-          const pending = pendings.get(credential)
-          if (!credential) return error('MISSING_MFA_PENDING_CREDENTIAL')
-          if (!pending) return error('INVALID_MFA_PENDING_CREDENTIAL')
-          if (path === '/v2/accounts/mfaSignIn:start') {
-            const info = (body.phoneSignInInfo ?? {}) as Record<string, unknown>
-            if (!info.captchaResponse) return error('MISSING_RECAPTCHA_TOKEN')
-            return answer(200, { phoneResponseInfo: { sessionInfo: `session-${credential}` } })
-          }
-          const totp = body.totpVerificationInfo as { verificationCode?: string } | undefined
-          if (!totp) return error('INVALID_SESSION_INFO')
-          if (body.mfaEnrollmentId !== pending.enrollmentId) return error('MFA_ENROLLMENT_NOT_FOUND')
-          if (pending.secret !== undefined) {
-            if (!totpMatches(pending.secret, totp.verificationCode ?? ''))
-              return error('INVALID_CODE : The verification code is invalid.')
-            pendings.delete(credential)
-            return answer(200, {
-              idToken: withSecondFactor(pending.idToken, 'totp', pending.enrollmentId),
-              refreshToken: pending.refreshToken,
-            })
-          }
-          if (totp.verificationCode === TOTP_EXPIRED_CODE) return error('SESSION_EXPIRED')
-          if (totp.verificationCode === TOTP_INVALID_SESSION_CODE) return error('INVALID_MFA_PENDING_CREDENTIAL')
-          if (totp.verificationCode !== TOTP_CODE) return error('INVALID_CODE : The verification code is invalid.')
-          pendings.delete(credential)
-          return answer(200, {
-            idToken: withSecondFactor(pending.idToken, 'totp', pending.enrollmentId),
-            refreshToken: pending.refreshToken,
-          })
-        }
-        const upstream = await forward(req, text)
-        res.writeHead(upstream.status, { 'content-type': 'application/json' })
-        res.end(upstream.body)
-      })().catch((err: unknown) => {
-        res.writeHead(500, { 'content-type': 'application/json' })
-        res.end(JSON.stringify({ error: { code: 500, message: String(err) } }))
+    if (path === '/v2/recaptchaConfig') {
+      return answer(200, {
+        recaptchaKey: 'projects/demo/keys/site-key-for-sms',
+        recaptchaEnforcementState: [{ provider: 'PHONE_PROVIDER', enforcementState: 'ENFORCE' }],
       })
-    })
+    }
+    if (path === '/v2/accounts/mfaEnrollment:start' && body.totpEnrollmentInfo) {
+      const uid = uidOf(body.idToken)
+      if (!uid) return error('INVALID_ID_TOKEN')
+      const lookup = await fetch(`${emulatorOrigin}/identitytoolkit.googleapis.com/v1/accounts:lookup?key=fake`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ idToken: body.idToken }),
+      })
+      const found = (await lookup.json()) as { users?: Array<{ emailVerified?: boolean }> }
+      if (!found.users?.[0]?.emailVerified)
+        return error('UNVERIFIED_EMAIL : Need to verify email first before enrolling second factors.')
+      const secret = randomTotpSecret()
+      const sessionInfo = `totp-session-${randomBytes(12).toString('hex')}`
+      const expiresAt = Date.now() + 10 * 60_000
+      enrolments.set(sessionInfo, { uid, secret, expiresAt })
+      return answer(200, {
+        totpSessionInfo: {
+          sharedSecretKey: secret,
+          verificationCodeLength: TOTP_DIGITS,
+          hashingAlgorithm: 'SHA1',
+          periodSec: TOTP_PERIOD_SECONDS,
+          sessionInfo,
+          finalizeEnrollmentTime: new Date(expiresAt).toISOString(),
+        },
+      })
+    }
+    if (path === '/v2/accounts/mfaEnrollment:finalize' && body.totpVerificationInfo) {
+      calls.push({ path, body })
+      const uid = uidOf(body.idToken)
+      const info = body.totpVerificationInfo as { sessionInfo?: string; verificationCode?: string }
+      const enrolment = enrolments.get(info.sessionInfo ?? '')
+      if (!uid || !enrolment || enrolment.uid !== uid) return error('INVALID_SESSION_INFO')
+      if (enrolment.expiresAt <= Date.now()) return error('SESSION_EXPIRED')
+      if (!totpMatches(enrolment.secret, info.verificationCode ?? ''))
+        return error('INVALID_CODE : The verification code is invalid.')
+      enrolments.delete(info.sessionInfo ?? '')
+      factors.set(uid, {
+        enrollmentId: `totp-${randomBytes(6).toString('hex')}`,
+        secret: enrolment.secret,
+        displayName: typeof body.displayName === 'string' && body.displayName ? body.displayName : null,
+        enrolledAt: new Date().toISOString(),
+      })
+      return answer(200, { idToken: body.idToken, refreshToken: `refresh-${uid}` })
+    }
+    if (path === '/v2/accounts/mfaEnrollment:withdraw') {
+      const uid = uidOf(body.idToken)
+      const factor = uid ? factors.get(uid) : undefined
+      if (uid && factor && factor.enrollmentId === body.mfaEnrollmentId) {
+        calls.push({ path, body })
+        factors.delete(uid)
+        return answer(200, { idToken: body.idToken, refreshToken: `refresh-${uid}` })
+      }
+    }
+    if (/^\/v1\/(projects\/[^/]+\/)?accounts:lookup$/.test(path)) {
+      const upstream = await forward()
+      const found = (upstream.status === 200 ? JSON.parse(upstream.body) : {}) as {
+        users?: Array<{ localId: string; mfaInfo?: unknown[] }>
+      }
+      for (const user of found.users ?? []) {
+        const factor = factors.get(user.localId)
+        if (factor) user.mfaInfo = [...(user.mfaInfo ?? []), mfaInfoOf(factor)]
+      }
+      return answer(upstream.status, upstream.status === 200 ? found : JSON.parse(upstream.body))
+    }
+    if (path === '/v1/accounts:signInWithPassword' && !/^(totp|captcha)-/.test(email) && factors.size > 0) {
+      const upstream = await forward()
+      const tokens = (upstream.status === 200 ? JSON.parse(upstream.body) : {}) as {
+        idToken?: string
+        refreshToken?: string
+        localId?: string
+      }
+      const factor = tokens.localId ? factors.get(tokens.localId) : undefined
+      if (!factor || !tokens.idToken || !tokens.refreshToken) {
+        return relay(upstream)
+      }
+      const credential = `pending-${randomBytes(12).toString('hex')}`
+      pendings.set(credential, {
+        idToken: tokens.idToken,
+        refreshToken: tokens.refreshToken,
+        enrollmentId: factor.enrollmentId,
+        secret: factor.secret,
+      })
+      return answer(200, {
+        localId: tokens.localId,
+        email,
+        mfaPendingCredential: credential,
+        mfaInfo: [mfaInfoOf(factor)],
+      })
+    }
+    if (path === '/v1/accounts:signInWithPassword' && /^(totp|captcha)-/.test(email)) {
+      const upstream = await forward()
+      if (upstream.status !== 200) {
+        return relay(upstream)
+      }
+      const tokens = JSON.parse(upstream.body) as { idToken: string; refreshToken: string; localId: string }
+      const credential = `pending-${randomBytes(12).toString('hex')}`
+      const totp = email.startsWith('totp-')
+      const enrollmentId = totp ? 'totp-enrollment' : 'sms-enrollment'
+      pendings.set(credential, { idToken: tokens.idToken, refreshToken: tokens.refreshToken, enrollmentId })
+      return answer(200, {
+        localId: tokens.localId,
+        email,
+        mfaPendingCredential: credential,
+        mfaInfo: [
+          totp
+            ? {
+                mfaEnrollmentId: enrollmentId,
+                displayName: 'Authy',
+                enrolledAt: '2026-01-01T00:00:00Z',
+                totpInfo: {},
+              }
+            : { mfaEnrollmentId: enrollmentId, displayName: 'Phone', phoneInfo: '+*******4242' },
+        ],
+      })
+    }
+    if (path.startsWith('/v2/accounts/mfaSignIn:')) {
+      calls.push({ path, body })
+      const credential = typeof body.mfaPendingCredential === 'string' ? body.mfaPendingCredential : ''
+      const pending = pendings.get(credential)
+      if (!credential) return error('MISSING_MFA_PENDING_CREDENTIAL')
+      if (!pending) return error('INVALID_MFA_PENDING_CREDENTIAL')
+      if (path === '/v2/accounts/mfaSignIn:start') {
+        const info = (body.phoneSignInInfo ?? {}) as Record<string, unknown>
+        if (!info.captchaResponse) return error('MISSING_RECAPTCHA_TOKEN')
+        return answer(200, { phoneResponseInfo: { sessionInfo: `session-${credential}` } })
+      }
+      const totp = body.totpVerificationInfo as { verificationCode?: string } | undefined
+      if (!totp) return error('INVALID_SESSION_INFO')
+      if (body.mfaEnrollmentId !== pending.enrollmentId) return error('MFA_ENROLLMENT_NOT_FOUND')
+      if (pending.secret !== undefined) {
+        if (!totpMatches(pending.secret, totp.verificationCode ?? ''))
+          return error('INVALID_CODE : The verification code is invalid.')
+        pendings.delete(credential)
+        return answer(200, {
+          idToken: withSecondFactor(pending.idToken, 'totp', pending.enrollmentId),
+          refreshToken: pending.refreshToken,
+        })
+      }
+      if (totp.verificationCode === TOTP_EXPIRED_CODE) return error('SESSION_EXPIRED')
+      if (totp.verificationCode === TOTP_INVALID_SESSION_CODE) return error('INVALID_MFA_PENDING_CREDENTIAL')
+      if (totp.verificationCode !== TOTP_CODE) return error('INVALID_CODE : The verification code is invalid.')
+      pendings.delete(credential)
+      return answer(200, {
+        idToken: withSecondFactor(pending.idToken, 'totp', pending.enrollmentId),
+        refreshToken: pending.refreshToken,
+      })
+    }
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return {
-    host: `127.0.0.1:${(server.address() as AddressInfo).port}`,
+    host: loopback.host,
     calls,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
+    close: loopback.close,
   }
 }

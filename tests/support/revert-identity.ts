@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { forwardToEmulator } from './emulator-relay'
+import { startLoopbackIdentity } from './emulator-relay'
 
 /**
  * The emulator, plus the email Identity Platform sends after a second factor is added: the
@@ -40,8 +38,6 @@ export async function startRevertIdentity(emulatorOrigin: string, projectId: str
   const spent = new Set<string>()
   const admin = `${emulatorOrigin}/identitytoolkit.googleapis.com/v1/projects/${projectId}`
 
-  const forward = (req: http.IncomingMessage, text: string) => forwardToEmulator(emulatorOrigin, req, text)
-
   /** Withdraws the enrollment from the account, as the project owner. */
   async function withdraw(email: string, enrollmentId: string) {
     const found = (await (
@@ -68,57 +64,37 @@ export async function startRevertIdentity(emulatorOrigin: string, projectId: str
     })
   }
 
-  const server = http.createServer((req, res) => {
-    let text = ''
-    req.on('data', (chunk: Buffer) => (text += chunk.toString()))
-    req.on('end', () => {
-      void (async () => {
-        const answer = (status: number, json: unknown) => {
-          res.writeHead(status, { 'content-type': 'application/json' })
-          res.end(JSON.stringify(json))
-        }
-        const path = new URL(req.url ?? '/', 'http://x').pathname.replace('/identitytoolkit.googleapis.com', '')
-        const body = (text && req.headers['content-type']?.includes('json') ? JSON.parse(text) : {}) as Record<
-          string,
-          unknown
-        >
-        const code = typeof body.oobCode === 'string' ? body.oobCode : ''
-        const revert = sent.find((e) => e.oobCode === code && !spent.has(code))
+  const loopback = await startLoopbackIdentity(emulatorOrigin, async ({ path, body, answer, forward, relay }) => {
+    const code = typeof body.oobCode === 'string' ? body.oobCode : ''
+    const revert = sent.find((e) => e.oobCode === code && !spent.has(code))
 
-        if (path === '/v1/accounts:resetPassword' && code.startsWith('revert-') && !body.newPassword) {
-          if (!revert) return answer(400, { error: { code: 400, message: 'INVALID_OOB_CODE' } })
-          return answer(200, {
-            requestType: 'REVERT_SECOND_FACTOR_ADDITION',
-            email: revert.email,
-            mfaInfo: { mfaEnrollmentId: revert.enrollmentId, phoneInfo: '+*******0000' },
-          })
-        }
-        if (path === '/v1/accounts:update' && code.startsWith('revert-')) {
-          if (!revert) return answer(400, { error: { code: 400, message: 'INVALID_OOB_CODE' } })
-          spent.add(code)
-          await withdraw(revert.email, revert.enrollmentId)
-          return answer(200, { email: revert.email })
-        }
-
-        const upstream = await forward(req, text)
-        if (path === '/v2/accounts/mfaEnrollment:finalize' && upstream.status === 200) {
-          const claims = claimsOf((JSON.parse(upstream.body) as { idToken: string }).idToken)
-          const enrollmentId = claims.firebase?.second_factor_identifier
-          if (enrollmentId)
-            sent.push({ email: claims.email, oobCode: `revert-${randomBytes(12).toString('hex')}`, enrollmentId })
-        }
-        res.writeHead(upstream.status, { 'content-type': upstream.contentType })
-        res.end(upstream.body)
-      })().catch((error: unknown) => {
-        res.writeHead(502, { 'content-type': 'text/plain' })
-        res.end(String(error))
+    if (path === '/v1/accounts:resetPassword' && code.startsWith('revert-') && !body.newPassword) {
+      if (!revert) return answer(400, { error: { code: 400, message: 'INVALID_OOB_CODE' } })
+      return answer(200, {
+        requestType: 'REVERT_SECOND_FACTOR_ADDITION',
+        email: revert.email,
+        mfaInfo: { mfaEnrollmentId: revert.enrollmentId, phoneInfo: '+*******0000' },
       })
-    })
+    }
+    if (path === '/v1/accounts:update' && code.startsWith('revert-')) {
+      if (!revert) return answer(400, { error: { code: 400, message: 'INVALID_OOB_CODE' } })
+      spent.add(code)
+      await withdraw(revert.email, revert.enrollmentId)
+      return answer(200, { email: revert.email })
+    }
+
+    const upstream = await forward()
+    if (path === '/v2/accounts/mfaEnrollment:finalize' && upstream.status === 200) {
+      const claims = claimsOf((JSON.parse(upstream.body) as { idToken: string }).idToken)
+      const enrollmentId = claims.firebase?.second_factor_identifier
+      if (enrollmentId)
+        sent.push({ email: claims.email, oobCode: `revert-${randomBytes(12).toString('hex')}`, enrollmentId })
+    }
+    relay(upstream)
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return {
-    host: `127.0.0.1:${(server.address() as AddressInfo).port}`,
+    host: loopback.host,
     sent,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: loopback.close,
   }
 }
