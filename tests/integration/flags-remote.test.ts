@@ -9,6 +9,7 @@ import { captureLogs, logger } from '../../app/.server/ops/logger'
 import { metrics } from '../../app/.server/ops/metrics'
 import { startPortal, type Portal } from '../../dev/portal'
 import { getFreePort, waitFor } from '../../dev/ports'
+import { headingText } from '../support/http-forms'
 
 /**
  * The remote flag service (FLAGS_OFREP_URL): a real HTTP server on loopback that speaks the
@@ -133,7 +134,7 @@ function portalEnv(env: Record<string, string>) {
 async function signInPage(portal: Portal) {
   const html = await (await fetch(`${portal.url}/`, { headers: { 'Accept-Language': 'en' } })).text()
   return {
-    title: /<h1>([^<]*)<\/h1>/.exec(html)?.[1],
+    title: headingText(html),
     ssoButton: /formaction="\/sso\/start"/i.test(html),
   }
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, inject, it } from 'vitest'
 import { startPortal } from '../../dev/portal'
+import { headingText } from '../support/http-forms'
 
 /** Feature flags, as an operator sets them: the `sso` flag switches the sign-in title. */
 async function signInTitle(env: Record<string, string>) {
@@ -14,9 +15,7 @@ async function signInTitle(env: Record<string, string>) {
   })
   try {
     const html = await (await fetch(`${portal.url}/`, { headers: { 'Accept-Language': 'en' } })).text()
-    // The heading's text, whatever markup keeps its words whole.
-    const heading = /<h1>(.*?)<\/h1>/.exec(html)?.[1]
-    return { title: heading?.replace(/<[^>]*>/g, ''), output: portal.output() }
+    return { title: headingText(html), output: portal.output() }
   } finally {
     await portal.stop()
   }

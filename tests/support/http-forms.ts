@@ -26,3 +26,8 @@ export async function postForm(
 export function alertMarkup(html: string): string | null {
   return /<div[^>]*role="alert"[^>]*>[\s\S]*?<\/div>/.exec(html)?.[0] ?? null
 }
+
+/** The page's heading as a person reads it: its text, whatever markup keeps its words together. */
+export function headingText(html: string): string | undefined {
+  return /<h1>(.*?)<\/h1>/s.exec(html)?.[1]?.replace(/<[^>]*>/g, '')
+}
