@@ -6,13 +6,13 @@ import { consumeNewPassword, consumeReset } from '~/.server/policy/rate-limit'
 import { checkedRedirect, localPathOr } from '~/.server/policy/redirect'
 import { getFlags } from '~/.server/ops/flags'
 import { securityEvent } from '~/.server/ops/security-events'
-import { page, redirectTo, respond, unavailable, type Redirect, type Result } from '~/.server/result'
+import { page, redirectTo, respond, unavailable, type Result } from '~/.server/result'
 import { providerName } from '~/lib/providers'
 import { signInLink } from '~/lib/sign-in-link'
 import { COOKIES, clearCookie } from '~/.server/cookies'
 import { getLocale } from '~/.server/i18n'
 import { endEverySession, endThisSession, logoutCookies } from './logout'
-import { confirmPageWith, readRecentLogin, recentLoginCookie, type ConfirmThen } from './recent-login'
+import { confirmStep, readRecentLogin, recentLoginCookie, type ConfirmThen } from './recent-login'
 import { clearSessionCookie, getSession, readAccount, type SessionUser } from './session'
 import { afterFirstFactor } from './sign-in'
 import { ssoOffered } from './sso'
@@ -81,10 +81,6 @@ export function accountPath(next: string | null): string {
   const pathname = path.split('?')[0]
   return pathname === '/account' || pathname?.startsWith('/account/') ? path : '/account'
 }
-
-/** The recent-login step, then back to `path`, doing `then` on the way. */
-export const confirmStep = (path: string, then: ConfirmThen | null = null): Redirect =>
-  redirectTo(confirmPageWith({ next: path, then }))
 
 /** The same step as a response, for a loader to throw; a redirect carries no page data (`never`). */
 export const confirmFirst = (path: string, then: ConfirmThen | null = null) => respond<never>(confirmStep(path, then))

@@ -16,7 +16,7 @@ import { page, redirectTo, type Result } from '~/.server/result'
 import { flowCookie } from './flow-state'
 import { RESEND_COOLDOWN, now } from './second-factor/pending'
 import { normaliseCode } from './second-factor/verify'
-import { confirmFirstThen, readRecentLogin } from './recent-login'
+import { confirmStep, readRecentLogin } from './recent-login'
 import { keepSignedIn } from './second-factors'
 import type { SessionUser } from './session'
 
@@ -111,7 +111,7 @@ export async function enrolPhone(
   if (!email) return redirectTo('/account')
   if (input.intent === 'another') return redirectTo(PHONE_PATH, { cookies: [enrolmentCookie.clear()] })
   const idToken = readRecentLogin(request, user)
-  if (!idToken) return confirmFirstThen(PHONE_PATH)
+  if (!idToken) return confirmStep(PHONE_PATH)
   const who = { ...user, email }
   // "Resend code" and "Use another number" name their intent; the two main forms are told apart by
   // their field, without a hidden intent (SubmitButton shows its pending label only then).
@@ -160,7 +160,7 @@ async function sendCode(
     await start?.release('void')
     const code = codeOf(error)
     recordCaptchaOutcome('mfaSmsEnrollment', captchaResponse !== undefined, code)
-    if (code === 'auth/requires-recent-login') return confirmFirstThen(PHONE_PATH)
+    if (code === 'auth/requires-recent-login') return confirmStep(PHONE_PATH)
     if (isCaptchaRefusal(code)) {
       // Enforcement may have come on since the page was served: the next page load offers the check.
       await refreshAfterDemand('mfaSmsEnrollment')
@@ -205,7 +205,7 @@ async function addPhone(
     const failedCode = codeOf(error)
     if (failedCode === 'auth/requires-recent-login') {
       await limit.release('void')
-      return confirmFirstThen(PHONE_PATH)
+      return confirmStep(PHONE_PATH)
     }
     const { key, status, group } = outcomeOf(failedCode)
     if (key === 'mfa.wrongCode' || key === 'mfa.codeRequired') {

@@ -63,8 +63,9 @@ export function confirmPageWith(after: AfterConfirmation, reason?: ConfirmReason
   return `/account/confirm?${params}`
 }
 
-/** An account change that needs a fresher sign-in: "Confirm it's you" first, then back to `next`. */
-export const confirmFirstThen = (next: string): Redirect => redirectTo(confirmPageWith({ next, then: null }))
+/** An account change that needs a fresher sign-in: "Confirm it's you" first, then back to `next`, doing `then` on the way. */
+export const confirmStep = (next: string, then: ConfirmThen | null = null): Redirect =>
+  redirectTo(confirmPageWith({ next, then }))
 
 /**
  * The Set-Cookie values that keep `idToken` for this browser, or null when the token is not from

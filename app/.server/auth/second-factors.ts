@@ -9,7 +9,7 @@ import { securityEvent } from '~/.server/ops/security-events'
 import { consumeEnrolStart, consumeMfaCode, consumeNewPassword } from '~/.server/policy/rate-limit'
 import { page, redirectTo, unavailable, type Result } from '~/.server/result'
 import { flowCookie } from './flow-state'
-import { confirmFirstThen, readRecentLogin, sealRecentLogin } from './recent-login'
+import { confirmStep, readRecentLogin, sealRecentLogin } from './recent-login'
 import { createSession, readAccount, type SessionUser } from './session'
 
 /**
@@ -102,7 +102,7 @@ export async function totpSetup(
   const email = account.email
   if (!account.emailVerified || !email) return redirectTo('/account', { status: 302 })
   const idToken = readRecentLogin(request, user)
-  if (!idToken) return confirmFirstThen(TOTP_PATH)
+  if (!idToken) return confirmStep(TOTP_PATH)
   const shown = (enrolment: TotpEnrolment, cookies: string[] = []) => {
     const uri = otpauthUri(enrolment, input.issuer, email)
     // Dark modules on a white quiet zone of 4 modules, whatever the page's colour scheme: what cameras read.
@@ -120,7 +120,7 @@ export async function totpSetup(
     started = await getIdentity().startTotpEnrollment(idToken)
   } catch (error) {
     const code = codeOf(error)
-    if (code === 'auth/requires-recent-login') return confirmFirstThen(TOTP_PATH)
+    if (code === 'auth/requires-recent-login') return confirmStep(TOTP_PATH)
     const { key, status } = outcomeOf(code)
     if (status >= 500) await limit.release('void')
     return failed(status, key)
@@ -152,7 +152,7 @@ export async function addTotp(
   context: Pick<AppLoadContext, 'clientIp' | 'requestId'>,
 ): Promise<Result<TotpRefusal>> {
   const idToken = readRecentLogin(request, user)
-  if (!idToken) return confirmFirstThen(TOTP_PATH)
+  if (!idToken) return confirmStep(TOTP_PATH)
   const expired = redirectTo(`${TOTP_PATH}?expired`, { cookies: [enrolmentCookie.clear()] })
   const enrolment = readEnrolment(request, user)
   if (!enrolment) return expired
@@ -181,7 +181,7 @@ export async function addTotp(
       return page({ name: input.name, codeError: 'mfa.wrongCode' }, { status: 400 })
     }
     await limit.release('void')
-    if (failed === 'auth/requires-recent-login') return confirmFirstThen(TOTP_PATH)
+    if (failed === 'auth/requires-recent-login') return confirmStep(TOTP_PATH)
     if (failed === 'auth/code-expired' || failed === 'auth/invalid-verification-id') return expired
     const { key, status } = outcomeOf(failed)
     return page(key === 'mfa.wrongCode' ? { name: input.name, codeError: key } : { name: input.name, formError: key }, { status })
@@ -210,7 +210,7 @@ export async function removeFactor(
   context: Pick<AppLoadContext, 'clientIp' | 'requestId'>,
 ): Promise<Result<RemovalRefusal>> {
   const idToken = readRecentLogin(request, user)
-  if (!idToken) return confirmFirstThen(removalPath(enrollmentId))
+  if (!idToken) return confirmStep(removalPath(enrollmentId))
   const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
   if (!limit.ok) return page({ formError: TOO_MANY }, { status: 429 })
   let answer
@@ -220,7 +220,7 @@ export async function removeFactor(
     const code = codeOf(error)
     const { key, status } = outcomeOf(code)
     if (status >= 500) await limit.release('void')
-    if (code === 'auth/requires-recent-login') return confirmFirstThen(removalPath(enrollmentId))
+    if (code === 'auth/requires-recent-login') return confirmStep(removalPath(enrollmentId))
     if (code === 'auth/multi-factor-info-not-found') return redirectTo('/account')
     return page({ formError: key }, { status })
   }
