@@ -35,8 +35,11 @@ export const ForgotPasswordFormSchema = z.object({ email: EmailSchema })
 /** The new address of "Change email": an address like any other. */
 export const EmailChangeFormSchema = ForgotPasswordFormSchema
 
+/** A field as text whatever was posted (absent, or a file: ''), cut to `max`: never refused. */
+const loose = (max = Infinity) => z.preprocess((value) => text(value).slice(0, max), z.string())
+
 /** A password as typed: the password policy judges it, with its own messages (refuseNewPassword). */
-const typedPassword = z.preprocess(text, z.string())
+const typedPassword = loose()
 
 /** A new password and its confirmation (/new-password, /account/password). */
 export const NewPasswordFormSchema = z.object({ password: typedPassword, confirmation: typedPassword })
@@ -58,25 +61,23 @@ export const ConfirmPasswordFormSchema = SignInFormSchema.pick({ password: true 
 
 /** An authenticator app's code, whose format the enrolment decides, and the name it is given. */
 export const TotpFormSchema = z.object({
-  code: z.preprocess(text, z.string()),
-  name: z.preprocess((value) => text(value).slice(0, FACTOR_NAME_MAX_LENGTH), z.string()),
+  code: loose(),
+  name: loose(FACTOR_NAME_MAX_LENGTH),
 })
 
 /** The second factor to remove: its enrolment id, which the service checks. */
-export const RemoveFactorFormSchema = z.object({ factor: z.preprocess(text, z.string()) })
+export const RemoveFactorFormSchema = z.object({ factor: loose() })
 
 /**
  * The phone enrolment's forms: the number (bounded; the flow reads it as E.164), the SMS code,
  * present on the code's form only, and the intent "Resend code" and "Use another number" name.
  */
 export const PhoneFormSchema = z.object({
-  intent: z.preprocess(text, z.string()),
-  phone: z.preprocess((value) => text(value).slice(0, 64), z.string()),
+  intent: loose(),
+  phone: loose(64),
   code: z.preprocess((value) => (value === undefined ? undefined : text(value).slice(0, 32)), z.string().optional()),
 })
 
-/** A field as text whatever was posted (absent, or a file: ''), cut to `max`: never refused. */
-const loose = (max = Infinity) => z.preprocess((value) => text(value).slice(0, max), z.string())
 /** A checkbox: on when it was posted at all. */
 const checkbox = z.preprocess((value) => value !== undefined, z.boolean())
 
