@@ -1,6 +1,7 @@
 import { test as base, expect, type Page } from '@playwright/test'
 import { emulatorAdmin } from '../../dev/emulator'
 import { startPortal, type Portal } from '../../dev/portal'
+import { PagePool, type Taken } from './page-pool'
 
 function required(name: string): string {
   const value = process.env[name]
@@ -10,16 +11,50 @@ function required(name: string): string {
 
 /**
  * baseURL points at the portal the global set-up started; `admin` talks to its emulator.
+ * `context` and `page` come from the worker's pool, put back as new after each test (page-pool.ts).
  * A console error in the page fails the test.
  */
-export const test = base.extend<{
-  admin: ReturnType<typeof emulatorAdmin>
-  /** Pages that log an error by design (the error page writes the error to the console). */
-  consoleErrorsExpected: boolean
-  failOnConsoleError: void
-}>({
+export const test = base.extend<
+  {
+    admin: ReturnType<typeof emulatorAdmin>
+    /** Pages that log an error by design (the error page writes the error to the console). */
+    consoleErrorsExpected: boolean
+    failOnConsoleError: void
+    pooled: Taken
+  },
+  { pagePool: PagePool }
+>({
   consoleErrorsExpected: [false, { option: true }],
   baseURL: async ({}, use) => use(required('PORTAL_URL')),
+  pagePool: [
+    async ({ browser }, use) => {
+      const pool = new PagePool(browser)
+      await use(pool)
+      await pool.close()
+    },
+    { scope: 'worker' },
+  ],
+  // Every context option a test can set, so that a different one never gets a pooled context made without it.
+  pooled: async (
+    {
+      pagePool, acceptDownloads, baseURL, bypassCSP, clientCertificates, colorScheme, contextOptions, contrast,
+      deviceScaleFactor, extraHTTPHeaders, forcedColors, geolocation, hasTouch, httpCredentials, ignoreHTTPSErrors,
+      isMobile, javaScriptEnabled, locale, offline, permissions, proxy, reducedMotion, screen, serviceWorkers,
+      storageState, timezoneId, userAgent, viewport,
+    },
+    use,
+  ) => {
+    const pooled = await pagePool.take({
+      ...contextOptions, acceptDownloads, baseURL, bypassCSP, clientCertificates, colorScheme, contrast,
+      deviceScaleFactor, extraHTTPHeaders, forcedColors, geolocation, hasTouch, httpCredentials, ignoreHTTPSErrors,
+      isMobile, javaScriptEnabled, locale, offline, permissions, proxy, reducedMotion, screen, serviceWorkers,
+      storageState, timezoneId, userAgent, viewport,
+    })
+    await use(pooled)
+    await pagePool.putBack(pooled)
+  },
+  context: async ({ pooled }, use) => use(pooled.context),
+  page: async ({ pooled }, use) => use(pooled.page),
   admin: async ({}, use) =>
     use(emulatorAdmin({ origin: required('EMULATOR_ORIGIN'), projectId: required('EMULATOR_PROJECT_ID') })),
   failOnConsoleError: [
