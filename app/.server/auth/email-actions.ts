@@ -15,7 +15,7 @@ import {
   type Unavailable,
 } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
-import { redirectTarget } from '~/.server/policy/redirect'
+import { checkedRedirect } from '~/.server/policy/redirect'
 import { page, redirectTo, unavailable, type Result } from '~/.server/result'
 
 /**
@@ -200,7 +200,7 @@ export async function applyEmailAction(request: Request, typed: string, context:
   }
   logger.info({ event: 'email-action-applied', mode, reqId: context.requestId }, 'emailed code applied')
   // Only a continueUrl the redirect policy accepts is ever shown as a link.
-  const continueTo = await redirectTarget(continueUrl, context.publicOrigin)
+  const continueTo = (await checkedRedirect(continueUrl, context.publicOrigin))?.url ?? null
   const result = { status: 'done', mode, email: info.email, newEmail: info.newEmail, continueTo } as const
   return page({ result }, { cookies: [codeCookie.clear()] })
 }

@@ -48,7 +48,6 @@ export const SHELL_PAGE_INPUTS: Record<string, string> = {
   defaultRedirect: 'only for a signed-in visitor',
   signInPageError: 'no query on a shell request: no error',
   guardForm: 'posts only',
-  acceptedRedirect: 'posts only',
   signInWithPassword: 'posts only',
   sendSignInLink: 'posts only',
   requestPasswordReset: 'posts only',
