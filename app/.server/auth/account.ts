@@ -139,7 +139,7 @@ export async function changeOwnPassword(
     }
     if (code === 'auth/requires-recent-login') return confirmStep(ACCOUNT_PATHS.password)
     const { key, status } = outcomeOf(code)
-    if (status >= 500) await limit.release('void')
+    if (status >= 500) await limit.release('no-verdict')
     return page({ status: 'error', message: key } as const, { status })
   }
   await limit.release('success')
@@ -191,7 +191,7 @@ export async function requestEmailChange(
     if (code === 'auth/requires-recent-login') return confirmStep(ACCOUNT_PATHS.email)
     const { key, status } = outcomeOf(code)
     if (status >= 500) {
-      await limit.release('void')
+      await limit.release('no-verdict')
       return page({ email: newEmail, formError: key }, { status })
     }
   }
@@ -227,7 +227,7 @@ export async function deleteOwnAccount(
     const code = codeOf(error)
     if (code === 'auth/requires-recent-login') return confirmStep(ACCOUNT_PATHS.delete)
     const { key, status } = outcomeOf(code)
-    if (status >= 500) await limit.release('void')
+    if (status >= 500) await limit.release('no-verdict')
     const formError = code === 'auth/admin-restricted-operation' ? 'deleteAccount.restricted' : key
     return page({ email: typed, formError }, { status })
   }

@@ -48,7 +48,7 @@ export async function confirmPassword(
   } catch (error) {
     const mfa = mfaRequiredOf(error)
     if (mfa) {
-      await limit.release('void')
+      await limit.release('no-verdict')
       const confirm = { uid: user.uid, ...after }
       const step = await beginSecondFactor(
         request,
@@ -67,7 +67,7 @@ export async function confirmPassword(
   const confirmed = answer.localId === user.uid ? await afterConfirmation(request, user, answer.idToken, after, context) : null
   if (!confirmed) {
     // The address now opens another account (changed since this session began): nothing to confirm.
-    await limit.release('void')
+    await limit.release('no-verdict')
     securityEvent('recent-login-failure', { ...who, code: 'auth/user-mismatch' })
     const { key, status } = outcomeOf('auth/user-mismatch')
     return refused(status, key)

@@ -95,7 +95,7 @@ export async function completeEmailLinkSignIn(
     method: 'email-link',
   })
   // Only a mismatched address is a verdict worth counting, as before; the rest gives the points back.
-  await limit.release(code === 'auth/invalid-email' ? 'failure' : 'void')
+  await limit.release(code === 'auth/invalid-email' ? 'failure' : 'no-verdict')
   if (isLinkFailure(code)) return { ok: false, status: 400, message: 'error.invalidLink', invalidLink: true }
   // The address typed on another device does not match the link's: worth a retry, and counted.
   if (code === 'auth/invalid-email') return { ok: false, status: 400, message: 'emailLink.emailMismatch' }

@@ -68,12 +68,12 @@ export interface SignInRefusal {
  */
 export async function signInRefused(
   code: AuthCode,
-  attempt: { release(outcome: 'failure' | 'void'): Promise<void> },
+  attempt: { release(outcome: 'failure' | 'no-verdict'): Promise<void> },
   posted: string | undefined,
 ): Promise<SignInRefusal> {
   // Codes that say "these credentials do not open an account" are all answered alike (no enumeration).
   const credentials = groupOf(code) === 'credentials'
-  await attempt.release(credentials ? 'failure' : 'void')
+  await attempt.release(credentials ? 'failure' : 'no-verdict')
   if (isCaptchaRefusal(code)) {
     // Refused for the captcha, never for the credentials. Without JavaScript (nothing posted) the
     // visitor is told the check needs it; with it the page gets a fresh token and retries once.

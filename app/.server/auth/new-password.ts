@@ -154,6 +154,6 @@ async function failure(
 ): Promise<Result<NewPasswordRefusal>> {
   if (isLinkFailure(code)) return INVALID_LINK()
   const { key, status } = outcomeOf(code)
-  if (status >= 500) await release('void')
+  if (status >= 500) await release('no-verdict')
   return page({ status: 'error', message: key } as const, { status })
 }

@@ -14,7 +14,7 @@ import {
 } from '~/.server/policy/recaptcha'
 import { page, redirectTo, type Result } from '~/.server/result'
 import { flowCookie } from './flow-state'
-import { RESEND_COOLDOWN, now } from './second-factor/pending'
+import { RESEND_COOLDOWN, epochSecondsNow } from './second-factor/pending'
 import { normaliseCode } from './second-factor/verify'
 import { confirmStep, readRecentLogin } from './recent-login'
 import { keepSignedIn } from './second-factors'
@@ -93,7 +93,7 @@ function readEnrolment(request: Request, user: SessionUser): Enrolment | null {
 
 export function enrolmentView(request: Request, user: SessionUser): EnrolmentView | null {
   const e = readEnrolment(request, user)
-  return e && { phone: e.phone, resendIn: Math.max(0, e.sentAt + RESEND_COOLDOWN - now()) }
+  return e && { phone: e.phone, resendIn: Math.max(0, e.sentAt + RESEND_COOLDOWN - epochSecondsNow()) }
 }
 
 /**
@@ -139,7 +139,7 @@ async function sendCode(
   if (resending && !current) return failed(400, 'phoneEnrolment.expired')
   const phone = resending ? current!.phone : normalisePhone(input.phone!)
   if (!phone) return failed(400, 'phoneEnrolment.badNumber', 'phone')
-  if (resending && current!.sentAt + RESEND_COOLDOWN > now()) return failed(429, 'mfa.resendWait')
+  if (resending && current!.sentAt + RESEND_COOLDOWN > epochSecondsNow()) return failed(429, 'mfa.resendWait')
   // Without JavaScript no token can be had: the service would refuse the call (ADR 020).
   if (captchaTokenMissing('mfaSmsEnrollment', input.captchaResponse)) return failed(400, 'phoneEnrolment.needsJs')
   const id = resending ? current!.id : randomBytes(16).toString('base64url')
@@ -153,11 +153,11 @@ async function sendCode(
     const { sessionInfo } = await getIdentity().startPhoneEnrollment({ idToken, phoneNumber: phone, captchaResponse })
     recordCaptchaOutcome('mfaSmsEnrollment', captchaResponse !== undefined, null)
     await limit.release('failure') // a code was sent: it counts
-    const next: Enrolment = { id, uid: user.uid, phone, session: sessionInfo, sentAt: now(), expires: now() + COOKIE.maxAge }
+    const next: Enrolment = { id, uid: user.uid, phone, session: sessionInfo, sentAt: epochSecondsNow(), expires: epochSecondsNow() + COOKIE.maxAge }
     return redirectTo(PHONE_PATH, { cookies: enrolmentCookie.write(request, next) })
   } catch (error) {
-    await limit.release('void')
-    await start?.release('void')
+    await limit.release('no-verdict')
+    await start?.release('no-verdict')
     const code = codeOf(error)
     recordCaptchaOutcome('mfaSmsEnrollment', captchaResponse !== undefined, code)
     if (code === 'auth/requires-recent-login') return confirmStep(PHONE_PATH)
@@ -204,7 +204,7 @@ async function addPhone(
   } catch (error) {
     const failedCode = codeOf(error)
     if (failedCode === 'auth/requires-recent-login') {
-      await limit.release('void')
+      await limit.release('no-verdict')
       return confirmStep(PHONE_PATH)
     }
     const { key, status, group } = outcomeOf(failedCode)
@@ -212,7 +212,7 @@ async function addPhone(
       await limit.release('failure')
       return failed(status, key, 'code')
     }
-    await limit.release('void')
+    await limit.release('no-verdict')
     if (group === 'second-factor') return ended()
     return failed(status, key)
   }

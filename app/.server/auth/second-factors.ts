@@ -122,7 +122,7 @@ export async function totpSetup(
     const code = codeOf(error)
     if (code === 'auth/requires-recent-login') return confirmStep(TOTP_PATH)
     const { key, status } = outcomeOf(code)
-    if (status >= 500) await limit.release('void')
+    if (status >= 500) await limit.release('no-verdict')
     return failed(status, key)
   }
   // Kept (never released): every start is a new secret, whether or not it is finished.
@@ -180,7 +180,7 @@ export async function addTotp(
       await limit.release('failure')
       return page({ name: input.name, codeError: 'mfa.wrongCode' }, { status: 400 })
     }
-    await limit.release('void')
+    await limit.release('no-verdict')
     if (failed === 'auth/requires-recent-login') return confirmStep(TOTP_PATH)
     if (failed === 'auth/code-expired' || failed === 'auth/invalid-verification-id') return expired
     const { key, status } = outcomeOf(failed)
@@ -219,7 +219,7 @@ export async function removeFactor(
   } catch (error) {
     const code = codeOf(error)
     const { key, status } = outcomeOf(code)
-    if (status >= 500) await limit.release('void')
+    if (status >= 500) await limit.release('no-verdict')
     if (code === 'auth/requires-recent-login') return confirmStep(removalPath(enrollmentId))
     if (code === 'auth/multi-factor-info-not-found') return redirectTo('/account')
     return page({ formError: key }, { status })

@@ -26,7 +26,7 @@ export interface SignInPage {
  */
 export async function afterFirstFactor(
   request: Request,
-  attempt: { release(outcome: 'success' | 'void'): Promise<void> },
+  attempt: { release(outcome: 'success' | 'no-verdict'): Promise<void> },
   first: { method: 'password' | 'email-link'; email: string; redirect: CheckedRedirect | null; remember: boolean },
   answer: () => Promise<{ idToken: string; email?: string }>,
   context: AppLoadContext,
@@ -39,7 +39,7 @@ export async function afterFirstFactor(
   } catch (error) {
     const mfa = mfaRequiredOf(error)
     if (!mfa) return { ok: false, error }
-    await attempt.release('void')
+    await attempt.release('no-verdict')
     return {
       ok: true,
       ...(await beginSecondFactor(request, { mfa, ...first, email: mfa.email ?? first.email }, context)),

@@ -23,7 +23,7 @@ export async function sendVerificationEmail(
     await getIdentity().sendOobCode({ requestType: 'VERIFY_EMAIL', idToken, locale: getLocale(request) })
   } catch (error) {
     const { status, group } = outcomeOf(codeOf(error))
-    if (status >= 500) await limit.release('void')
+    if (status >= 500) await limit.release('no-verdict')
     return group === 'throttled' ? 'limited' : 'failed'
   }
   await limit.release('success')

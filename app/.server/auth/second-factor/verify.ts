@@ -126,7 +126,7 @@ export async function verify(
     return end(p, verdict, errorCode, context)
   }
   // The service never judged the code: the point comes back.
-  await limit.release('void')
+  await limit.release('no-verdict')
   record(p, 'error')
   return outcomeOf(errorCode).group === 'throttled' ? step('error.tooManyRequests', 429) : step('error.unexpected', 503)
 }
