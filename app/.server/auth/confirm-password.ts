@@ -1,5 +1,6 @@
 import type { AppLoadContext } from '~/.server/context'
-import { codeOf, getIdentity, mfaRequiredOf, outcomeOf } from '~/.server/identity'
+import { codeOf, getIdentity, mfaRequiredOf } from '~/.server/identity'
+import { messageOf } from './code-messages'
 import { securityEvent } from '~/.server/ops/security-events'
 import { deviceIdFor } from '~/.server/policy/device'
 import { consumeSignIn } from '~/.server/policy/rate-limit'
@@ -69,7 +70,7 @@ export async function confirmPassword(
     // The address now opens another account (changed since this session began): nothing to confirm.
     await limit.release('no-verdict')
     securityEvent('recent-login-failure', { ...who, code: 'auth/user-mismatch' })
-    const { key, status } = outcomeOf('auth/user-mismatch')
+    const { key, status } = messageOf('auth/user-mismatch')
     return refused(status, key)
   }
   await limit.release('success')

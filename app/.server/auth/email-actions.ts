@@ -8,12 +8,10 @@ import {
   codeOf,
   getIdentity,
   isLinkFailure,
-  outcomeOf,
-  unavailableStatus,
   type ActionCodeInfo,
   type SecondFactor,
-  type Unavailable,
 } from '~/.server/identity'
+import { messageOf, unavailableStatus, type Unavailable } from './code-messages'
 import { logger } from '~/.server/ops/logger'
 import { checkedRedirect } from '~/.server/policy/redirect'
 import { page, redirectTo, unavailable, type Result } from '~/.server/result'
@@ -195,7 +193,7 @@ export async function applyEmailAction(request: Request, typed: string, context:
   } catch (error) {
     const code = codeOf(error)
     if (isLinkFailure(code)) return INVALID_LINK()
-    const { key, status } = outcomeOf(code)
+    const { key, status } = messageOf(code)
     return page({ result: { status: 'error', message: key, email: info.email } as const }, { status })
   }
   logger.info({ event: 'email-action-applied', mode, reqId: context.requestId }, 'emailed code applied')

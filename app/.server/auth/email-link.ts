@@ -4,7 +4,8 @@ import { continueUrlFor, redirectFromContinueUrl } from './continue-url'
 import { z } from 'zod'
 import { COOKIES } from '~/.server/cookies'
 import { flowCookie } from './flow-state'
-import { codeOf, getIdentity, isLinkFailure, outcomeOf, type MessageKey } from '~/.server/identity'
+import { codeOf, getIdentity, isLinkFailure } from '~/.server/identity'
+import { messageOf, type MessageKey } from './code-messages'
 import { logger } from '~/.server/ops/logger'
 import { hashEmail, securityEvent } from '~/.server/ops/security-events'
 import { consumeEmailLink, consumeSignIn } from '~/.server/policy/rate-limit'
@@ -101,7 +102,7 @@ export async function completeEmailLinkSignIn(
   if (code === 'auth/invalid-email') return { ok: false, status: 400, message: 'emailLink.emailMismatch' }
   // Whoever holds the link controls the mailbox: saying the account is disabled tells them nothing new.
   if (code === 'auth/user-disabled') return { ok: false, status: 403, message: 'error.accountDisabled' }
-  const { key, status } = outcomeOf(code)
+  const { key, status } = messageOf(code)
   return { ok: false, status, message: key }
 }
 

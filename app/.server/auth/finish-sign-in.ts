@@ -1,5 +1,6 @@
 import type { AppLoadContext } from '~/.server/context'
-import { groupOf, outcomeOf, type AuthCode, type MessageKey } from '~/.server/identity'
+import { groupOf, type AuthCode } from '~/.server/identity'
+import { messageOf, type MessageKey } from './code-messages'
 import { recordSignIn } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/security-events'
 import { rotateCsrf } from '~/.server/policy/csrf'
@@ -84,6 +85,6 @@ export async function signInRefused(
     return { status: 503, message: 'error.unexpected' }
   }
   if (credentials) return { status: 400, message: 'error.wrongCredentials' }
-  const { key, status } = outcomeOf(code)
+  const { key, status } = messageOf(code)
   return { status, message: key }
 }

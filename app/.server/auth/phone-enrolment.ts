@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import type { AppLoadContext } from '~/.server/context'
 import { COOKIES } from '~/.server/cookies'
-import { codeOf, getIdentity, outcomeOf, type MessageKey } from '~/.server/identity'
+import { codeOf, getIdentity, groupOf } from '~/.server/identity'
+import { messageOf, type MessageKey } from './code-messages'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeEnrolSms, consumeEnrolStart, consumeMfaCode } from '~/.server/policy/rate-limit'
 import {
@@ -166,7 +167,8 @@ async function sendCode(
       await refreshAfterDemand('mfaSmsEnrollment')
       return failed(400, 'phoneEnrolment.needsJs')
     }
-    const { key, status, group } = outcomeOf(code)
+    const { key, status } = messageOf(code)
+    const group = groupOf(code)
     if (group === 'input') return failed(status, key, resending ? null : 'phone')
     return failed(status, group === 'unavailable' ? 'mfa.sendFailed' : key)
   }
@@ -207,7 +209,8 @@ async function addPhone(
       await limit.release('no-verdict')
       return confirmStep(PHONE_PATH)
     }
-    const { key, status, group } = outcomeOf(failedCode)
+    const { key, status } = messageOf(failedCode)
+    const group = groupOf(failedCode)
     if (key === 'mfa.wrongCode' || key === 'mfa.codeRequired') {
       await limit.release('failure')
       return failed(status, key, 'code')
