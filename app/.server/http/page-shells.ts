@@ -49,6 +49,7 @@ export const SHELL_PAGE_INPUTS: Record<string, string> = {
   signInPageError: 'no query on a shell request: no error',
   guardForm: 'posts only',
   signInWithPassword: 'posts only',
+  postedCaptchaToken: 'posts only',
   sendSignInLink: 'posts only',
   requestPasswordReset: 'posts only',
   parseForm: 'posts only',
