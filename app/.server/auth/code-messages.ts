@@ -30,7 +30,7 @@ export const CODE_MESSAGES = {
   'auth/invalid-credential': credentials,
   'auth/user-disabled': credentials,
   'auth/missing-password': credentials,
-  // Elsewhere its own message; at sign-in one of the credentials (its group).
+  // Its own message; the sign-in answers it as one of the credentials (its group).
   'auth/invalid-email': { key: 'error.invalidEmail', status: 400 },
   'auth/too-many-requests': { key: 'error.tooManyRequests', status: 429 },
   'auth/network-request-failed': unexpected,

@@ -33,7 +33,7 @@ export const CODE_GROUPS = {
   'auth/invalid-credential': 'credentials',
   'auth/user-disabled': 'credentials',
   'auth/missing-password': 'credentials',
-  // Elsewhere its own message; at sign-in one of the credentials (see CodeGroup).
+  // One of the credentials, which the sign-in answers alike; the other flows show it its own message.
   'auth/invalid-email': 'credentials',
   'auth/too-many-requests': 'throttled',
   'auth/network-request-failed': 'unavailable',
