@@ -11,18 +11,8 @@ export interface CaptchaSettings {
   src: string
 }
 
-/** The form field that carries the token; only the page's script adds it (a form posted without JavaScript has none). */
-export const CAPTCHA_TOKEN_FIELD = 'g-recaptcha-response'
-
-/** Real tokens are about 2 KB; anything much longer is not one. */
-export const CAPTCHA_TOKEN_MAX_LENGTH = 8192
-
 /**
- * The token a form posted: undefined when the field is absent (no script ran: JavaScript off),
- * '' when the script ran but could not get one, else the token.
+ * The form field that carries the token; only the page's script adds it (a form posted without
+ * JavaScript has none). The server reads it with postedCaptchaToken (app/.server/policy/recaptcha.ts).
  */
-export function postedCaptchaToken(form: FormData): string | undefined {
-  const value = form.get(CAPTCHA_TOKEN_FIELD)
-  if (value === null) return undefined
-  return typeof value === 'string' && value.length <= CAPTCHA_TOKEN_MAX_LENGTH ? value : ''
-}
+export const CAPTCHA_TOKEN_FIELD = 'g-recaptcha-response'

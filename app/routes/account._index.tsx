@@ -20,7 +20,7 @@ import { providerName } from '~/lib/providers'
 import { requireSignedIn, verifyOwnEmail } from '~/.server/auth/account'
 import { readAccount } from '~/.server/auth/session'
 import { getLocale } from '~/.server/i18n'
-import { guardForm } from '~/.server/policy/form-guard'
+import { guardForm } from '~/.server/policy/csrf'
 import { parseForm, respond, unavailable } from '~/.server/result'
 
 export const headers = routeHeaders

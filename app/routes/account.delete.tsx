@@ -18,7 +18,7 @@ import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { DeleteAccountFormSchema } from '~/lib/schemas'
 import { ACCOUNT_PATHS, confirmFirst, deleteOwnAccount, requireConfirmed, requireSignedIn } from '~/.server/auth/account'
 import { readRecentLogin } from '~/.server/auth/recent-login'
-import { guardForm } from '~/.server/policy/form-guard'
+import { guardForm } from '~/.server/policy/csrf'
 import { respond } from '~/.server/result'
 
 export const headers = routeHeaders

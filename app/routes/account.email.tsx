@@ -16,7 +16,7 @@ import { EMAIL_MAX_LENGTH, type FieldErrors } from '~/lib/limits'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { EmailChangeFormSchema, keptEmail } from '~/lib/schemas'
 import { ACCOUNT_PATHS, requestEmailChange, requireConfirmed } from '~/.server/auth/account'
-import { guardForm } from '~/.server/policy/form-guard'
+import { guardForm } from '~/.server/policy/csrf'
 import { parseForm, respond } from '~/.server/result'
 
 export const headers = routeHeaders

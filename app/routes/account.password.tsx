@@ -18,7 +18,7 @@ import { signInLink } from '~/lib/sign-in-link'
 import { ACCOUNT_PATHS, changeOwnPassword, confirmFirst, requireConfirmed, requireSignedIn } from '~/.server/auth/account'
 import { readRecentLogin } from '~/.server/auth/recent-login'
 import { getConfig } from '~/.server/config'
-import { guardForm } from '~/.server/policy/form-guard'
+import { guardForm } from '~/.server/policy/csrf'
 import { respond } from '~/.server/result'
 
 export const headers = routeHeaders

@@ -19,7 +19,7 @@ import { confirmFirst, requireSignedIn } from '~/.server/auth/account'
 import { readRecentLogin } from '~/.server/auth/recent-login'
 import { removeFactor, removalPath, type RemovalRefusal } from '~/.server/auth/second-factors'
 import { readAccount } from '~/.server/auth/session'
-import { guardForm } from '~/.server/policy/form-guard'
+import { guardForm } from '~/.server/policy/csrf'
 import { parseForm, respond } from '~/.server/result'
 
 export const headers = routeHeaders

@@ -18,7 +18,7 @@ import { TotpFormSchema } from '~/lib/schemas'
 import { requireSignedIn } from '~/.server/auth/account'
 import { addTotp, totpSetup, type TotpRefusal } from '~/.server/auth/second-factors'
 import { getLocale } from '~/.server/i18n'
-import { guardForm } from '~/.server/policy/form-guard'
+import { guardForm } from '~/.server/policy/csrf'
 import { parseForm, respond } from '~/.server/result'
 
 export const headers = routeHeaders

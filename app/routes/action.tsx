@@ -13,7 +13,7 @@ import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { EmailActionFormSchema } from '~/lib/schemas'
 import { applyEmailAction, emailActionPage } from '~/.server/auth/email-actions'
-import { guardForm } from '~/.server/policy/form-guard'
+import { guardForm } from '~/.server/policy/csrf'
 import { respond } from '~/.server/result'
 
 export const headers = routeHeaders

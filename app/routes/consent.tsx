@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from 'react-router'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { PreferenceFormSchema } from '~/lib/schemas'
-import { guardForm } from '~/.server/policy/form-guard'
+import { guardForm } from '~/.server/policy/csrf'
 import { saveConsent, visitGoesToSignIn } from '~/.server/preferences'
 import { errorPage, parseForm, respond } from '~/.server/result'
 

@@ -17,13 +17,12 @@ import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import { signInLink } from '~/lib/sign-in-link'
 import type { FieldErrors } from '~/lib/limits'
-import { postedCaptchaToken } from '~/lib/recaptcha'
 import { ForgotPasswordFormSchema, formText, keptEmail } from '~/lib/schemas'
-import { guardForm } from '~/.server/policy/form-guard'
+import { guardForm } from '~/.server/policy/csrf'
 import { getLocale } from '~/.server/i18n'
 import { requestPasswordReset } from '~/.server/auth/password-reset'
-import { captchaSettings } from '~/.server/policy/recaptcha'
-import { acceptedRedirect } from '~/.server/policy/redirect'
+import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
+import { checkedRedirect } from '~/.server/policy/redirect'
 import { parseForm, respond } from '~/.server/result'
 
 export const headers = routeHeaders
@@ -41,11 +40,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
   const parsed = parseForm(ForgotPasswordFormSchema, form, { email: keptEmail(form) })
   if (!parsed.ok) return respond(parsed.result)
+  // Only a redirect the policy accepts travels in the email's link, as it was given.
+  const redirect = await checkedRedirect(form.has('redirect') ? formText(form, 'redirect') : null, context.publicOrigin)
   const reset = {
     email: parsed.data.email,
     locale: getLocale(request),
-    // Only a redirect the policy accepts travels in the email's link.
-    redirect: await acceptedRedirect(form.has('redirect') ? formText(form, 'redirect') : null, context.publicOrigin),
+    redirect: redirect?.param ?? null,
     captchaResponse: postedCaptchaToken(form),
   }
   return respond(await requestPasswordReset(request, reset, context))

@@ -15,7 +15,7 @@ import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { NewPasswordFormSchema } from '~/lib/schemas'
 import { completePasswordReset, newPasswordPage } from '~/.server/auth/new-password'
-import { guardForm } from '~/.server/policy/form-guard'
+import { guardForm } from '~/.server/policy/csrf'
 import { respond } from '~/.server/result'
 
 export const headers = routeHeaders

@@ -18,7 +18,7 @@ import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import type { CaptchaSettings } from '~/lib/recaptcha'
 import { SecondFactorFormSchema } from '~/lib/schemas'
 import { signInLink } from '~/lib/sign-in-link'
-import { guardForm } from '~/.server/policy/form-guard'
+import { guardForm } from '~/.server/policy/csrf'
 import { errorPage, parseForm, respond } from '~/.server/result'
 import { secondFactorAction, secondFactorView, type SecondFactorView } from '~/.server/auth/second-factor'
 

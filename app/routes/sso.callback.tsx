@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from 'react-router'
-import { refuseOversizedBody } from '~/.server/policy/form-guard'
+import { refuseOversizedBody } from '~/.server/policy/csrf'
 import { getLocale, getT } from '~/.server/i18n'
 import { respond } from '~/.server/result'
 import { handleSsoCallback } from '~/.server/auth/sso'

@@ -45,9 +45,9 @@ export async function fail(rl: RateLimits, who: SignInWho): Promise<boolean> {
   return attempt.ok
 }
 
-/** Whether a sign-in attempt would be let through now, without counting it (released as 'void'). */
+/** Whether a sign-in attempt would be let through now, without counting it (released as 'no-verdict'). */
 export async function allowed(rl: RateLimits, who: SignInWho): Promise<Attempt> {
   const attempt = await rl.consumeSignIn(who)
-  if (attempt.ok) await attempt.release('void')
+  if (attempt.ok) await attempt.release('no-verdict')
   return attempt
 }

@@ -1,6 +1,7 @@
 import type { AppLoadContext } from '~/.server/context'
 import { getConfig } from '~/.server/config'
-import { codeOf, getIdentity, outcomeOf, type MessageKey } from '~/.server/identity'
+import { codeOf, getIdentity } from '~/.server/identity'
+import { messageOf, type MessageKey } from './code-messages'
 import { refuseNewPassword, refusedByService, type PasswordRefusal } from '~/.server/policy/common-passwords'
 import { consumeNewPassword, consumeReset } from '~/.server/policy/rate-limit'
 import { checkedRedirect, localPathOr } from '~/.server/policy/redirect'
@@ -138,8 +139,8 @@ export async function changeOwnPassword(
       return page({ status: 'invalid', ...refusedByService(input.password, policy) } as const, { status: 400 })
     }
     if (code === 'auth/requires-recent-login') return confirmStep(ACCOUNT_PATHS.password)
-    const { key, status } = outcomeOf(code)
-    if (status >= 500) await limit.release('void')
+    const { key, status } = messageOf(code)
+    if (status >= 500) await limit.release('no-verdict')
     return page({ status: 'error', message: key } as const, { status })
   }
   await limit.release('success')
@@ -189,9 +190,9 @@ export async function requestEmailChange(
   } catch (error) {
     const code = codeOf(error)
     if (code === 'auth/requires-recent-login') return confirmStep(ACCOUNT_PATHS.email)
-    const { key, status } = outcomeOf(code)
+    const { key, status } = messageOf(code)
     if (status >= 500) {
-      await limit.release('void')
+      await limit.release('no-verdict')
       return page({ email: newEmail, formError: key }, { status })
     }
   }
@@ -226,8 +227,8 @@ export async function deleteOwnAccount(
   } catch (error) {
     const code = codeOf(error)
     if (code === 'auth/requires-recent-login') return confirmStep(ACCOUNT_PATHS.delete)
-    const { key, status } = outcomeOf(code)
-    if (status >= 500) await limit.release('void')
+    const { key, status } = messageOf(code)
+    if (status >= 500) await limit.release('no-verdict')
     const formError = code === 'auth/admin-restricted-operation' ? 'deleteAccount.restricted' : key
     return page({ email: typed, formError }, { status })
   }

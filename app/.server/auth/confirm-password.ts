@@ -1,8 +1,8 @@
 import type { AppLoadContext } from '~/.server/context'
-import { codeOf, getIdentity, mfaRequiredOf, outcomeOf } from '~/.server/identity'
+import { codeOf, getIdentity, mfaRequiredOf } from '~/.server/identity'
+import { messageOf } from './code-messages'
 import { securityEvent } from '~/.server/ops/security-events'
-import { deviceIdFor } from '~/.server/policy/device'
-import { consumeSignIn } from '~/.server/policy/rate-limit'
+import { consumeSignIn, deviceIdFor } from '~/.server/policy/rate-limit'
 import { captchaTokenToSend, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
 import { page, redirectTo, type Result } from '~/.server/result'
 import type { TranslationKey } from '~/lib/i18n'
@@ -48,7 +48,7 @@ export async function confirmPassword(
   } catch (error) {
     const mfa = mfaRequiredOf(error)
     if (mfa) {
-      await limit.release('void')
+      await limit.release('no-verdict')
       const confirm = { uid: user.uid, ...after }
       const step = await beginSecondFactor(
         request,
@@ -67,9 +67,9 @@ export async function confirmPassword(
   const confirmed = answer.localId === user.uid ? await afterConfirmation(request, user, answer.idToken, after, context) : null
   if (!confirmed) {
     // The address now opens another account (changed since this session began): nothing to confirm.
-    await limit.release('void')
+    await limit.release('no-verdict')
     securityEvent('recent-login-failure', { ...who, code: 'auth/user-mismatch' })
-    const { key, status } = outcomeOf('auth/user-mismatch')
+    const { key, status } = messageOf('auth/user-mismatch')
     return refused(status, key)
   }
   await limit.release('success')

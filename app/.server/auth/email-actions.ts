@@ -8,14 +8,12 @@ import {
   codeOf,
   getIdentity,
   isLinkFailure,
-  outcomeOf,
-  unavailableStatus,
   type ActionCodeInfo,
   type SecondFactor,
-  type Unavailable,
 } from '~/.server/identity'
+import { messageOf, unavailableStatus, type Unavailable } from './code-messages'
 import { logger } from '~/.server/ops/logger'
-import { redirectTarget } from '~/.server/policy/redirect'
+import { checkedRedirect } from '~/.server/policy/redirect'
 import { page, redirectTo, unavailable, type Result } from '~/.server/result'
 
 /**
@@ -195,12 +193,12 @@ export async function applyEmailAction(request: Request, typed: string, context:
   } catch (error) {
     const code = codeOf(error)
     if (isLinkFailure(code)) return INVALID_LINK()
-    const { key, status } = outcomeOf(code)
+    const { key, status } = messageOf(code)
     return page({ result: { status: 'error', message: key, email: info.email } as const }, { status })
   }
   logger.info({ event: 'email-action-applied', mode, reqId: context.requestId }, 'emailed code applied')
   // Only a continueUrl the redirect policy accepts is ever shown as a link.
-  const continueTo = await redirectTarget(continueUrl, context.publicOrigin)
+  const continueTo = (await checkedRedirect(continueUrl, context.publicOrigin))?.url ?? null
   const result = { status: 'done', mode, email: info.email, newEmail: info.newEmail, continueTo } as const
   return page({ result }, { cookies: [codeCookie.clear()] })
 }

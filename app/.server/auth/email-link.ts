@@ -4,11 +4,11 @@ import { continueUrlFor, redirectFromContinueUrl } from './continue-url'
 import { z } from 'zod'
 import { COOKIES } from '~/.server/cookies'
 import { flowCookie } from './flow-state'
-import { codeOf, getIdentity, isLinkFailure, outcomeOf, type MessageKey } from '~/.server/identity'
+import { codeOf, getIdentity, isLinkFailure } from '~/.server/identity'
+import { messageOf, type MessageKey } from './code-messages'
 import { logger } from '~/.server/ops/logger'
 import { hashEmail, securityEvent } from '~/.server/ops/security-events'
-import { consumeEmailLink, consumeSignIn } from '~/.server/policy/rate-limit'
-import { deviceIdFor } from '~/.server/policy/device'
+import { consumeEmailLink, consumeSignIn, deviceIdFor } from '~/.server/policy/rate-limit'
 import { checkedRedirect, type CheckedRedirect } from '~/.server/policy/redirect'
 import { redirectTo, type Redirect } from '~/.server/result'
 import { signInLink } from '~/lib/sign-in-link'
@@ -95,13 +95,13 @@ export async function completeEmailLinkSignIn(
     method: 'email-link',
   })
   // Only a mismatched address is a verdict worth counting, as before; the rest gives the points back.
-  await limit.release(code === 'auth/invalid-email' ? 'failure' : 'void')
+  await limit.release(code === 'auth/invalid-email' ? 'failure' : 'no-verdict')
   if (isLinkFailure(code)) return { ok: false, status: 400, message: 'error.invalidLink', invalidLink: true }
   // The address typed on another device does not match the link's: worth a retry, and counted.
   if (code === 'auth/invalid-email') return { ok: false, status: 400, message: 'emailLink.emailMismatch' }
   // Whoever holds the link controls the mailbox: saying the account is disabled tells them nothing new.
   if (code === 'auth/user-disabled') return { ok: false, status: 403, message: 'error.accountDisabled' }
-  const { key, status } = outcomeOf(code)
+  const { key, status } = messageOf(code)
   return { ok: false, status, message: key }
 }
 

@@ -1,14 +1,14 @@
 import type { AppLoadContext } from '~/.server/context'
-import { groupOf, outcomeOf, type AuthCode, type MessageKey } from '~/.server/identity'
+import { groupOf, type AuthCode } from '~/.server/identity'
+import { messageOf, type MessageKey } from './code-messages'
 import { recordSignIn } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/security-events'
 import { rotateCsrf } from '~/.server/policy/csrf'
-import { deviceCookie } from '~/.server/policy/device'
+import { deviceCookie } from '~/.server/policy/rate-limit'
 import { captchaSettings, isCaptchaRefusal, refreshAfterDemand } from '~/.server/policy/recaptcha'
 import { defaultRedirect, type CheckedRedirect } from '~/.server/policy/redirect'
 import type { CaptchaSettings } from '~/lib/recaptcha'
-import { createSession } from './session'
-import { syncToken } from './token-sync'
+import { startSession } from './session'
 
 /**
  * How every sign-in attempt ends, whichever way it came in (password, email link, single sign-on,
@@ -19,11 +19,11 @@ import { syncToken } from './token-sync'
 export type SignInMethod = 'password' | 'email-link' | 'sso'
 
 /**
- * The end of every sign-in (password, email link, single sign-on): the session cookie from a fresh
- * ID token and the device cookie naming the account (app/.server/policy/device.ts; none without an email),
- * token sync, the security event, and where to go: the redirect checked where it came in, else
- * DEFAULT_REDIRECT_URL. The caller appends every one of `setCookies` to its response. Throws when the session cannot be made; the
- * caller answers with its own message.
+ * The end of every sign-in (password, email link, single sign-on): the session from a fresh ID token
+ * (its cookie, and token sync), the device cookie naming the account (none without an email), the
+ * security event, and where to go: the redirect checked where it came in, else DEFAULT_REDIRECT_URL.
+ * The caller appends every one of `setCookies` to its response. Throws when the session cannot be
+ * made; the caller answers with its own message.
  */
 export async function signInWithIdToken(
   idToken: string,
@@ -37,11 +37,10 @@ export async function signInWithIdToken(
   },
   context: AppLoadContext,
 ): Promise<{ setCookies: string[]; location: string }> {
-  const session = await createSession(idToken, { secondFactor: input.secondFactor !== undefined, remember: input.remember })
+  const session = await startSession(idToken, { secondFactor: input.secondFactor !== undefined, remember: input.remember })
   // A CSRF token seen before the sign-in (a shared computer, or planted) is worth nothing after it.
   const setCookies = [session, rotateCsrf()]
   if (input.email) setCookies.push(deviceCookie(input.email))
-  await syncToken(idToken)
   securityEvent('sign-in-success', {
     reqId: context.requestId,
     ip: context.clientIp,
@@ -68,12 +67,12 @@ export interface SignInRefusal {
  */
 export async function signInRefused(
   code: AuthCode,
-  attempt: { release(outcome: 'failure' | 'void'): Promise<void> },
+  attempt: { release(outcome: 'failure' | 'no-verdict'): Promise<void> },
   posted: string | undefined,
 ): Promise<SignInRefusal> {
   // Codes that say "these credentials do not open an account" are all answered alike (no enumeration).
   const credentials = groupOf(code) === 'credentials'
-  await attempt.release(credentials ? 'failure' : 'void')
+  await attempt.release(credentials ? 'failure' : 'no-verdict')
   if (isCaptchaRefusal(code)) {
     // Refused for the captcha, never for the credentials. Without JavaScript (nothing posted) the
     // visitor is told the check needs it; with it the page gets a fresh token and retries once.
@@ -84,6 +83,6 @@ export async function signInRefused(
     return { status: 503, message: 'error.unexpected' }
   }
   if (credentials) return { status: 400, message: 'error.wrongCredentials' }
-  const { key, status } = outcomeOf(code)
+  const { key, status } = messageOf(code)
   return { status, message: key }
 }

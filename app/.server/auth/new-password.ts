@@ -7,11 +7,9 @@ import {
   codeOf,
   getIdentity,
   isLinkFailure,
-  outcomeOf,
-  unavailableStatus,
   type AuthCode,
-  type MessageKey,
 } from '~/.server/identity'
+import { messageOf, unavailableStatus, type MessageKey } from './code-messages'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeNewPassword } from '~/.server/policy/rate-limit'
 import type { Outcome } from '~/.server/policy/rate-limit-attempt'
@@ -153,7 +151,7 @@ async function failure(
   release: (outcome: Outcome) => Promise<void>,
 ): Promise<Result<NewPasswordRefusal>> {
   if (isLinkFailure(code)) return INVALID_LINK()
-  const { key, status } = outcomeOf(code)
-  if (status >= 500) await release('void')
+  const { key, status } = messageOf(code)
+  if (status >= 500) await release('no-verdict')
   return page({ status: 'error', message: key } as const, { status })
 }

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import type { AppLoadContext } from '~/.server/context'
 import { COOKIES } from '~/.server/cookies'
-import { codeOf, getIdentity, outcomeOf, type MessageKey } from '~/.server/identity'
+import { codeOf, getIdentity, groupOf } from '~/.server/identity'
+import { messageOf, type MessageKey } from './code-messages'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeEnrolSms, consumeEnrolStart, consumeMfaCode } from '~/.server/policy/rate-limit'
 import {
@@ -14,7 +15,7 @@ import {
 } from '~/.server/policy/recaptcha'
 import { page, redirectTo, type Result } from '~/.server/result'
 import { flowCookie } from './flow-state'
-import { RESEND_COOLDOWN, now } from './second-factor/pending'
+import { RESEND_COOLDOWN, epochSecondsNow } from './second-factor/pending'
 import { normaliseCode } from './second-factor/verify'
 import { confirmStep, readRecentLogin } from './recent-login'
 import { keepSignedIn } from './second-factors'
@@ -93,7 +94,7 @@ function readEnrolment(request: Request, user: SessionUser): Enrolment | null {
 
 export function enrolmentView(request: Request, user: SessionUser): EnrolmentView | null {
   const e = readEnrolment(request, user)
-  return e && { phone: e.phone, resendIn: Math.max(0, e.sentAt + RESEND_COOLDOWN - now()) }
+  return e && { phone: e.phone, resendIn: Math.max(0, e.sentAt + RESEND_COOLDOWN - epochSecondsNow()) }
 }
 
 /**
@@ -139,7 +140,7 @@ async function sendCode(
   if (resending && !current) return failed(400, 'phoneEnrolment.expired')
   const phone = resending ? current!.phone : normalisePhone(input.phone!)
   if (!phone) return failed(400, 'phoneEnrolment.badNumber', 'phone')
-  if (resending && current!.sentAt + RESEND_COOLDOWN > now()) return failed(429, 'mfa.resendWait')
+  if (resending && current!.sentAt + RESEND_COOLDOWN > epochSecondsNow()) return failed(429, 'mfa.resendWait')
   // Without JavaScript no token can be had: the service would refuse the call (ADR 020).
   if (captchaTokenMissing('mfaSmsEnrollment', input.captchaResponse)) return failed(400, 'phoneEnrolment.needsJs')
   const id = resending ? current!.id : randomBytes(16).toString('base64url')
@@ -153,11 +154,11 @@ async function sendCode(
     const { sessionInfo } = await getIdentity().startPhoneEnrollment({ idToken, phoneNumber: phone, captchaResponse })
     recordCaptchaOutcome('mfaSmsEnrollment', captchaResponse !== undefined, null)
     await limit.release('failure') // a code was sent: it counts
-    const next: Enrolment = { id, uid: user.uid, phone, session: sessionInfo, sentAt: now(), expires: now() + COOKIE.maxAge }
+    const next: Enrolment = { id, uid: user.uid, phone, session: sessionInfo, sentAt: epochSecondsNow(), expires: epochSecondsNow() + COOKIE.maxAge }
     return redirectTo(PHONE_PATH, { cookies: enrolmentCookie.write(request, next) })
   } catch (error) {
-    await limit.release('void')
-    await start?.release('void')
+    await limit.release('no-verdict')
+    await start?.release('no-verdict')
     const code = codeOf(error)
     recordCaptchaOutcome('mfaSmsEnrollment', captchaResponse !== undefined, code)
     if (code === 'auth/requires-recent-login') return confirmStep(PHONE_PATH)
@@ -166,7 +167,8 @@ async function sendCode(
       await refreshAfterDemand('mfaSmsEnrollment')
       return failed(400, 'phoneEnrolment.needsJs')
     }
-    const { key, status, group } = outcomeOf(code)
+    const { key, status } = messageOf(code)
+    const group = groupOf(code)
     if (group === 'input') return failed(status, key, resending ? null : 'phone')
     return failed(status, group === 'unavailable' ? 'mfa.sendFailed' : key)
   }
@@ -204,15 +206,16 @@ async function addPhone(
   } catch (error) {
     const failedCode = codeOf(error)
     if (failedCode === 'auth/requires-recent-login') {
-      await limit.release('void')
+      await limit.release('no-verdict')
       return confirmStep(PHONE_PATH)
     }
-    const { key, status, group } = outcomeOf(failedCode)
+    const { key, status } = messageOf(failedCode)
+    const group = groupOf(failedCode)
     if (key === 'mfa.wrongCode' || key === 'mfa.codeRequired') {
       await limit.release('failure')
       return failed(status, key, 'code')
     }
-    await limit.release('void')
+    await limit.release('no-verdict')
     if (group === 'second-factor') return ended()
     return failed(status, key)
   }

@@ -3,7 +3,8 @@ import { renderSVG } from 'uqr'
 import { z } from 'zod'
 import type { AppLoadContext } from '~/.server/context'
 import { COOKIES } from '~/.server/cookies'
-import { codeOf, getIdentity, outcomeOf, type MessageKey } from '~/.server/identity'
+import { codeOf, getIdentity } from '~/.server/identity'
+import { messageOf, type MessageKey } from './code-messages'
 import { FACTOR_NAME_MAX_LENGTH } from '~/lib/limits'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeEnrolStart, consumeMfaCode, consumeNewPassword } from '~/.server/policy/rate-limit'
@@ -121,8 +122,8 @@ export async function totpSetup(
   } catch (error) {
     const code = codeOf(error)
     if (code === 'auth/requires-recent-login') return confirmStep(TOTP_PATH)
-    const { key, status } = outcomeOf(code)
-    if (status >= 500) await limit.release('void')
+    const { key, status } = messageOf(code)
+    if (status >= 500) await limit.release('no-verdict')
     return failed(status, key)
   }
   // Kept (never released): every start is a new secret, whether or not it is finished.
@@ -180,10 +181,10 @@ export async function addTotp(
       await limit.release('failure')
       return page({ name: input.name, codeError: 'mfa.wrongCode' }, { status: 400 })
     }
-    await limit.release('void')
+    await limit.release('no-verdict')
     if (failed === 'auth/requires-recent-login') return confirmStep(TOTP_PATH)
     if (failed === 'auth/code-expired' || failed === 'auth/invalid-verification-id') return expired
-    const { key, status } = outcomeOf(failed)
+    const { key, status } = messageOf(failed)
     return page(key === 'mfa.wrongCode' ? { name: input.name, codeError: key } : { name: input.name, formError: key }, { status })
   }
   await limit.release('success')
@@ -218,8 +219,8 @@ export async function removeFactor(
     answer = await getIdentity().withdrawMfa(idToken, enrollmentId)
   } catch (error) {
     const code = codeOf(error)
-    const { key, status } = outcomeOf(code)
-    if (status >= 500) await limit.release('void')
+    const { key, status } = messageOf(code)
+    if (status >= 500) await limit.release('no-verdict')
     if (code === 'auth/requires-recent-login') return confirmStep(removalPath(enrollmentId))
     if (code === 'auth/multi-factor-info-not-found') return redirectTo('/account')
     return page({ formError: key }, { status })

@@ -129,6 +129,20 @@ export async function createSession(
   return setCookie(COOKIES.session, cookie, options.remember ? { maxAge: lifetime } : {})
 }
 
+/**
+ * The session a sign-in starts: its cookie (createSession), then the other service is told
+ * (syncToken, ADR 006). A session made again for a browser already signed in (after a change of
+ * second factors) is createSession alone.
+ */
+export async function startSession(
+  idToken: string,
+  options: { secondFactor: boolean; remember: boolean },
+): Promise<string> {
+  const cookie = await createSession(idToken, options)
+  await syncToken(idToken)
+  return cookie
+}
+
 /** How long a session lasts at the identity service, in seconds. */
 function sessionLifetime(remember: boolean): number {
   const config = getConfig()

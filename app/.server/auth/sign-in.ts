@@ -2,8 +2,7 @@ import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity, mfaRequiredOf } from '~/.server/identity'
 import { recordSignIn } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/security-events'
-import { deviceIdFor } from '~/.server/policy/device'
-import { consumeSignIn } from '~/.server/policy/rate-limit'
+import { consumeSignIn, deviceIdFor } from '~/.server/policy/rate-limit'
 import { captchaTokenToSend, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
 import type { CheckedRedirect } from '~/.server/policy/redirect'
 import { page, redirectTo, type Result } from '~/.server/result'
@@ -26,7 +25,7 @@ export interface SignInPage {
  */
 export async function afterFirstFactor(
   request: Request,
-  attempt: { release(outcome: 'success' | 'void'): Promise<void> },
+  attempt: { release(outcome: 'success' | 'no-verdict'): Promise<void> },
   first: { method: 'password' | 'email-link'; email: string; redirect: CheckedRedirect | null; remember: boolean },
   answer: () => Promise<{ idToken: string; email?: string }>,
   context: AppLoadContext,
@@ -39,7 +38,7 @@ export async function afterFirstFactor(
   } catch (error) {
     const mfa = mfaRequiredOf(error)
     if (!mfa) return { ok: false, error }
-    await attempt.release('void')
+    await attempt.release('no-verdict')
     return {
       ok: true,
       ...(await beginSecondFactor(request, { mfa, ...first, email: mfa.email ?? first.email }, context)),

@@ -1,6 +1,7 @@
 import type { AppLoadContext } from '~/.server/context'
 import { getLocale } from '~/.server/i18n'
-import { codeOf, getIdentity, outcomeOf } from '~/.server/identity'
+import { codeOf, getIdentity, groupOf } from '~/.server/identity'
+import { messageOf } from './code-messages'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeReset } from '~/.server/policy/rate-limit'
 
@@ -22,9 +23,9 @@ export async function sendVerificationEmail(
   try {
     await getIdentity().sendOobCode({ requestType: 'VERIFY_EMAIL', idToken, locale: getLocale(request) })
   } catch (error) {
-    const { status, group } = outcomeOf(codeOf(error))
-    if (status >= 500) await limit.release('void')
-    return group === 'throttled' ? 'limited' : 'failed'
+    const code = codeOf(error)
+    if (messageOf(code).status >= 500) await limit.release('no-verdict')
+    return groupOf(code) === 'throttled' ? 'limited' : 'failed'
   }
   await limit.release('success')
   securityEvent('verification-sent', { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined })

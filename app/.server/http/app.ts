@@ -138,7 +138,7 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
   }
 
   app.use(bodyLimit())
-  // A form post over the limit is refused by its action (app/.server/policy/form-guard.ts); a page visit with a body, here.
+  // A form post over the limit is refused by its action (guardForm, app/.server/policy/csrf.ts); a page visit with a body, here.
   app.use((req, res, next) => {
     if (res.locals.bodyTooLarge && (req.method === 'GET' || req.method === 'HEAD')) refuse(req, res, 413)
     next()

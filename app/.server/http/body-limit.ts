@@ -30,7 +30,7 @@ const STREAM_METHODS = [
  * decides (Node never delivers more bytes than it announces); a chunked body is read here up to the
  * limit, then handed on to React Router as if unread. An oversized body is never read further: React Router gets
  * an empty one and `res.locals.bodyTooLarge` (the load context's `bodyTooLarge`), so that the page
- * answers 413 with the translated error page (app/.server/policy/form-guard.ts), and the connection closes.
+ * answers 413 with the translated error page (guardForm in app/.server/policy/csrf.ts), and the connection closes.
  */
 export function bodyLimit(maxBytes = MAX_BODY_BYTES): RequestHandler {
   return (req, res, next) => {

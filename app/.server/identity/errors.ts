@@ -1,12 +1,12 @@
-import type { AuthCode } from './outcomes'
+import type { AuthCode } from './codes'
 
 /**
- * Identity Toolkit errors, as plain data: what the service says → our `auth/*` code. What each
- * code means to a visitor (translation key, status, group) is the table in ./outcomes. Nothing
- * here knows about HTTP; the client only calls authCodeFor() and the flows only call codeOf().
+ * Identity Toolkit errors, as plain data: what the service says → our `auth/*` code, whose group
+ * is in ./codes. Nothing here knows about HTTP or messages; the client only calls authCodeFor() and
+ * the flows only call codeOf().
  */
 
-export type { AuthCode } from './outcomes'
+export type { AuthCode } from './codes'
 
 /**
  * The service's error names (the part of `error.message` before ' : ', or a 200 answer's

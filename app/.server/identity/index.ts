@@ -11,7 +11,8 @@ import { createTransport, type IdentityClientOptions } from './transport'
 /**
  * The identity service (Firebase Auth / Google Identity Platform REST API), server side only: the
  * one entry of this folder. transport.ts carries every call, schemas.ts reads the answers, and
- * accounts.ts, signed-in.ts, providers.ts, mfa.ts, mfa-enrollment.ts and project.ts are the endpoints; errors.ts holds the codes.
+ * accounts.ts, signed-in.ts, providers.ts, mfa.ts, mfa-enrollment.ts and project.ts are the endpoints; errors.ts maps
+ * the service's errors to our codes, and codes.ts groups them.
  */
 
 export function createIdentityClient(options: IdentityClientOptions) {
@@ -53,14 +54,4 @@ export {
   type MfaRequired,
   type SecondFactor,
 } from './errors'
-export {
-  groupOf,
-  isLinkFailure,
-  messageKeyFor,
-  outcomeOf,
-  unavailableStatus,
-  type AuthCode,
-  type MessageKey,
-  type OutcomeGroup,
-  type Unavailable,
-} from './outcomes'
+export { groupOf, isAuthCode, isLinkFailure, type AuthCode, type CodeGroup } from './codes'

@@ -35,7 +35,7 @@ function mint(): string {
   return token
 }
 
-/** As form-guard calls it: the Origin header reaches it through the load context. */
+/** As guardForm calls it: the Origin header reaches it through the load context. */
 function verify(request: Request, body: FormData) {
   return verifyCsrf(request, body, { publicOrigin: ORIGIN, origin: request.headers.get('Origin') })
 }

@@ -1,10 +1,16 @@
 import { randomBytes } from 'node:crypto'
+import { data } from 'react-router'
+import type { AppLoadContext } from '~/.server/context'
+import { getConfig } from '~/.server/config'
 import { safeEqual, sign, signedBy } from '~/.server/cookie-format'
 import { COOKIES, cookieName, getCookie, setCookie } from '~/.server/cookies'
+import { securityEvent } from '~/.server/ops/security-events'
 import { CSRF_FIELD } from '~/lib/form-fields'
+import { NO_STORE } from '~/lib/headers'
 
 /**
- * Signed double-submit CSRF tokens, plus Origin / Sec-Fetch-Site checks.
+ * Signed double-submit CSRF tokens, plus Origin / Sec-Fetch-Site checks, and guardForm: the one
+ * guard every form post goes through.
  *
  * The cookie holds `random.hmac`; every form repeats it in a hidden field. A cross-site page can
  * neither read the cookie nor guess the value, and the HMAC stops a value planted by a sibling
@@ -87,4 +93,39 @@ export function verifyCsrf(
     return { ok: false, reason: 'token-mismatch' }
   }
   return { ok: true }
+}
+
+export interface GuardedForm {
+  form: FormData
+}
+
+/**
+ * Every POST goes through here: the body is read once, the CSRF token and the request's origin
+ * are checked (ADR 007). A refusal is a 403 the error page explains; nothing has changed.
+ */
+export async function guardForm(request: Request, context: AppLoadContext): Promise<GuardedForm> {
+  refuseOversizedBody(context)
+  let form: FormData
+  try {
+    form = await request.formData()
+  } catch {
+    throw data({ reason: 'bad-form' }, { status: 400 })
+  }
+  const verdict = verifyCsrf(request, form, { publicOrigin: context.publicOrigin, origin: context.requestOrigin })
+  if (!verdict.ok) {
+    securityEvent('csrf-refused', { reqId: context.requestId, ip: context.clientIp, reason: verdict.reason })
+    // The error page has no loader data to read the help link from: it travels with the refusal, and
+    // whether the form was in another site's frame, where the portal's cookies are third-party ones.
+    const help =
+      verdict.reason === 'cookie-missing'
+        ? { cookiesHelpUrl: getConfig().cookiesHelpUrl, framed: request.headers.get('sec-fetch-dest') === 'iframe' }
+        : {}
+    throw data({ reason: verdict.reason, ...help }, { status: 403 })
+  }
+  return { form }
+}
+
+/** A body over the limit was left unread by the HTTP server (app/.server/http/body-limit.ts): the 413 page. */
+export function refuseOversizedBody(context: AppLoadContext) {
+  if (context.bodyTooLarge) throw data({ reason: 'too-large' }, { status: 413, headers: NO_STORE })
 }

@@ -17,9 +17,9 @@ import type { LimiterName } from './rate-limit-store'
  * How an attempt ended, for its points:
  * - `failure`: judged against it (a wrong password): the points stay;
  * - `success`: the points come back, and this email's failures from this client (and device) are forgotten;
- * - `void`: no verdict (the service failed, timed out or demanded a captcha): the points come back.
+ * - `no-verdict`: nothing was judged (the service failed, timed out or demanded a captcha): the points come back.
  */
-export type Outcome = 'failure' | 'success' | 'void'
+export type Outcome = 'failure' | 'success' | 'no-verdict'
 
 /**
  * An attempt that took its points, or was refused (and then counts nowhere). An attempt never

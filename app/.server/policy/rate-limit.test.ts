@@ -47,8 +47,8 @@ describe('in memory', () => {
     for (let i = 0; i < 20; i++) expect(await allowed(rl, alice)).toMatchObject({ ok: true })
     const attempt = await rl.consumeSignIn(alice)
     if (!attempt.ok) throw new Error('refused')
-    await attempt.release('void')
-    await attempt.release('void')
+    await attempt.release('no-verdict')
+    await attempt.release('no-verdict')
     // A second release gave nothing more back: exactly the limit's worth of failures fit.
     for (let i = 0; i < limits.signInPerEmailIp; i++) expect(await fail(rl, alice)).toBe(true)
     expect((await rl.consumeSignIn(alice)).ok).toBe(false)
@@ -130,7 +130,7 @@ describe('in memory', () => {
     for (let i = 0; i < 5; i++) {
       const attempt = await rl.consumeNewPassword(alice)
       if (!attempt.ok) throw new Error('refused')
-      await attempt.release('void')
+      await attempt.release('no-verdict')
     }
     const attempts = await Promise.all(Array.from({ length: 10 }, () => rl.consumeNewPassword(alice)))
     expect(attempts.filter((a) => a.ok)).toHaveLength(limits.newPasswordPerIp)
@@ -161,7 +161,7 @@ describe('in memory', () => {
     }
     const voided = await rl.consumeMfaCode(who)
     if (!voided.ok) throw new Error('refused')
-    await voided.release('void')
+    await voided.release('no-verdict')
     const right = await rl.consumeMfaCode(who)
     if (!right.ok) throw new Error('refused')
     await right.release('success')

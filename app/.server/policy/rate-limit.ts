@@ -6,8 +6,11 @@ import { attempts, keys, type Attempt, type Entry, type Who } from './rate-limit
 /**
  * Brute-force and abuse limits for sign-in, password reset, new-password submissions and the
  * second factor: which limiters each attempt counts in (the store: ./rate-limit-store.ts; taking
- * and giving back points: ./rate-limit-attempt.ts).
+ * and giving back points: ./rate-limit-attempt.ts). The flows reach the limits through this module
+ * only, the device cookie included: it exists for the sign-in limits (./device.ts, ADR 015).
  */
+
+export { deviceCookie, deviceIdFor } from './device'
 
 /** A sign-in: `device` is the id of a device cookie valid for this email (app/.server/policy/device.ts), if any. */
 export type SignInWho = Who & { email: string; device?: string | null }

@@ -1,4 +1,4 @@
-import type { CaptchaAction, CaptchaSettings } from '~/lib/recaptcha'
+import { CAPTCHA_TOKEN_FIELD, type CaptchaAction, type CaptchaSettings } from '~/lib/recaptcha'
 import { getConfig } from '~/.server/config'
 import {
   getIdentity,
@@ -18,8 +18,22 @@ import { recordCacheFilled, recordCaptcha } from '~/.server/ops/metrics'
  * known configuration (initially all OFF) holds; a failure is logged.
  *
  * It decides what pages get (the script and site key: captchaSettings), what the CSP admits
- * (recaptchaScriptOrigin) and whether a posted token is passed on (captchaTokenToSend).
+ * (recaptchaScriptOrigin) and whether a posted token (postedCaptchaToken) is passed on
+ * (captchaTokenToSend).
  */
+
+/** Real tokens are about 2 KB; anything much longer is not one. */
+const CAPTCHA_TOKEN_MAX_LENGTH = 8192
+
+/**
+ * The token a form posted: undefined when the field is absent (no script ran: JavaScript off),
+ * '' when the script ran but could not get one, else the token.
+ */
+export function postedCaptchaToken(form: FormData): string | undefined {
+  const value = form.get(CAPTCHA_TOKEN_FIELD)
+  if (value === null) return undefined
+  return typeof value === 'string' && value.length <= CAPTCHA_TOKEN_MAX_LENGTH ? value : ''
+}
 
 export const RECAPTCHA_REFRESH_MS = 5 * 60_000
 /** How long a refused call waits for a fresh configuration before answering with what it has. */

@@ -59,16 +59,6 @@ export async function checkedRedirect(raw: string | null, publicOrigin: string):
   return check.kind === 'ok' ? check.redirect : null
 }
 
-/** The accepted value as given, for the flows that carry a plain string on (reset request). */
-export async function acceptedRedirect(raw: string | null, publicOrigin: string): Promise<string | null> {
-  return (await checkedRedirect(raw, publicOrigin))?.param ?? null
-}
-
-/** The accepted URL, for the flows that go there from a plain string (emailed actions). */
-export async function redirectTarget(raw: string | null, publicOrigin: string): Promise<string | null> {
-  return (await checkedRedirect(raw, publicOrigin))?.url ?? null
-}
-
 const DEVELOPMENT_PLATFORMS: readonly Platform[] = ['local', 'test', 'development']
 
 /**

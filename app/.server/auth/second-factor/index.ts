@@ -13,7 +13,7 @@ import {
   RESEND_COOLDOWN,
   SECOND_FACTOR_PATH,
   chosenFactor,
-  now,
+  epochSecondsNow,
   pendingCookie,
   record,
   type Confirming,
@@ -68,7 +68,7 @@ export async function beginSecondFactor(
     sentAt: null,
     captcha: false,
     notice: null,
-    expires: now() + PENDING_MAX_AGE,
+    expires: epochSecondsNow() + PENDING_MAX_AGE,
   }
   securityEvent('second-factor-required', {
     reqId: context.requestId,
@@ -127,7 +127,7 @@ export function secondFactorView(request: Request): Result<{ view: SecondFactorV
         factor,
         sent: factor.kind === 'phone' && p.session !== null,
         captcha: factor.kind === 'phone' && !p.session && p.captcha ? captchaSettings('mfaSmsSignIn') : null,
-        resendIn: p.sentAt === null ? 0 : Math.max(0, p.sentAt + RESEND_COOLDOWN - now()),
+        resendIn: p.sentAt === null ? 0 : Math.max(0, p.sentAt + RESEND_COOLDOWN - epochSecondsNow()),
         several: p.factors.length > 1,
         redirect: p.redirect,
         confirming,
@@ -159,7 +159,7 @@ export async function secondFactorAction(
       return back({ ...p, chosen: null, session: null, captcha: false, notice: null })
     case 'resend': {
       if (chosenFactor(p)?.kind !== 'phone') return back(p)
-      if (p.sentAt !== null && now() < p.sentAt + RESEND_COOLDOWN) return back({ ...p, notice: 'mfa.resendWait' })
+      if (p.sentAt !== null && epochSecondsNow() < p.sentAt + RESEND_COOLDOWN) return back({ ...p, notice: 'mfa.resendWait' })
       const next: Pending = { ...p, notice: null }
       await sendSms(next, context, form.captchaResponse || undefined)
       if (next.sentAt !== p.sentAt && p.sentAt !== null) next.notice = 'mfa.resent'

@@ -55,7 +55,8 @@ export interface Confirming extends AfterConfirmation {
   uid: string
 }
 
-export const now = () => Math.floor(Date.now() / 1000)
+/** The current time in whole seconds since the epoch: the unit of `sentAt`, `expires` and the enrolment cookie's dates. */
+export const epochSecondsNow = () => Math.floor(Date.now() / 1000)
 
 /** A confirmation kept in a flow cookie (this one, or single sign-on's state). */
 export const ConfirmingSchema = z.object({ uid: z.string(), next: z.string(), then: z.literal('verify').nullable() })

@@ -2,7 +2,7 @@ import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity } from '~/.server/identity'
 import { consumeMfaSms } from '~/.server/policy/rate-limit'
 import { captchaSettings, isCaptchaRefusal, refreshAfterDemand } from '~/.server/policy/recaptcha'
-import { accountOf, chosenFactor, now, record, type Pending } from './pending'
+import { accountOf, chosenFactor, epochSecondsNow, record, type Pending } from './pending'
 
 /**
  * Sends an SMS code to the chosen phone (mfaSignIn:start), after taking the SMS limits. The
@@ -34,11 +34,11 @@ export async function sendSms(p: Pending, context: AppLoadContext, captchaRespon
     })
     await limit.release('failure') // a code was sent: it counts
     p.session = sessionInfo
-    p.sentAt = now()
+    p.sentAt = epochSecondsNow()
     p.captcha = false
     record(p, 'sent')
   } catch (error) {
-    await limit.release('void')
+    await limit.release('no-verdict')
     const code = codeOf(error)
     if (isCaptchaRefusal(code)) {
       // Enforcement may have come on since we last asked: the page needs the site key now.

@@ -1,5 +1,6 @@
 import type { AppLoadContext } from '~/.server/context'
-import { codeOf, getIdentity, outcomeOf, type AuthCode, type MessageKey } from '~/.server/identity'
+import { codeOf, getIdentity, groupOf, type AuthCode } from '~/.server/identity'
+import { messageOf, type MessageKey } from '../code-messages'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeMfaCode } from '~/.server/policy/rate-limit'
 import { checkedRedirect } from '~/.server/policy/redirect'
@@ -43,7 +44,7 @@ export function normaliseCode(value: string): string | null {
  */
 function verdictOf(code: AuthCode): 'wrong-code' | MfaError | null {
   if (code === 'auth/user-disabled') return 'invalid'
-  switch (outcomeOf(code).key) {
+  switch (messageOf(code).key) {
     case 'mfa.wrongCode':
     case 'mfa.codeRequired':
       return 'wrong-code'
@@ -126,9 +127,9 @@ export async function verify(
     return end(p, verdict, errorCode, context)
   }
   // The service never judged the code: the point comes back.
-  await limit.release('void')
+  await limit.release('no-verdict')
   record(p, 'error')
-  return outcomeOf(errorCode).group === 'throttled' ? step('error.tooManyRequests', 429) : step('error.unexpected', 503)
+  return groupOf(errorCode) === 'throttled' ? step('error.tooManyRequests', 429) : step('error.unexpected', 503)
 }
 
 /** "Confirm it's you" passed its second factor: the token is kept for this browser (ADR 036), no session is made. */
