@@ -1,95 +1,65 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { CODE_GROUPS, type AuthCode, type CodeGroup } from '~/.server/identity/codes'
 import { SERVICE_ERRORS } from '~/.server/identity/errors'
-import type { AuthCode } from '~/.server/identity'
-import { MESSAGE_KEYS, messageKeyFor, type MessageKey } from './code-messages'
+import { CODE_MESSAGES, messageOf, unavailableStatus } from './code-messages'
 
-// Written out again on purpose: a change to the table must be a change to this test too.
-const expectedKeys: Array<[AuthCode, MessageKey]> = [
-  ['auth/wrong-password', 'error.wrongCredentials'],
-  ['auth/user-not-found', 'error.wrongCredentials'],
-  ['auth/invalid-credential', 'error.wrongCredentials'],
-  ['auth/user-disabled', 'error.wrongCredentials'],
-  ['auth/missing-password', 'error.wrongCredentials'],
-  ['auth/too-many-requests', 'error.tooManyRequests'],
-  ['auth/network-request-failed', 'error.unexpected'],
-  ['auth/internal-error', 'error.unexpected'],
-  ['auth/invalid-api-key', 'error.unexpected'],
-  ['auth/argument-error', 'error.unexpected'],
-  ['auth/multi-factor-auth-required', 'error.unexpected'],
-  ['auth/expired-action-code', 'error.invalidLink'],
-  ['auth/invalid-action-code', 'error.invalidLink'],
-  ['auth/weak-password', 'error.weakPassword'],
-  ['auth/invalid-email', 'error.invalidEmail'],
-  ['auth/missing-recaptcha-token', 'error.captchaRequired'],
-  ['auth/invalid-recaptcha-token', 'error.captchaRequired'],
-  ['auth/invalid-recaptcha-action', 'error.captchaRequired'],
-  ['auth/recaptcha-not-enabled', 'error.unexpected'],
-  ['auth/missing-recaptcha-version', 'error.unexpected'],
-  ['auth/invalid-recaptcha-version', 'error.unexpected'],
-  ['auth/missing-client-type', 'error.unexpected'],
-  ['auth/invalid-req-type', 'error.unexpected'],
-  ['auth/user-token-expired', 'error.sessionExpired'],
-  ['auth/invalid-user-token', 'error.sessionExpired'],
-  ['auth/requires-recent-login', 'error.sessionExpired'],
-  ['auth/user-mismatch', 'error.sessionExpired'],
-  ['auth/email-already-in-use', 'error.emailInUse'],
-  ['auth/unauthorized-continue-uri', 'error.unauthorizedDomain'],
-  ['auth/unauthorized-domain', 'error.unauthorizedDomain'],
-  ['auth/operation-not-allowed', 'error.notAllowed'],
-  ['auth/admin-restricted-operation', 'error.notAllowed'],
-  ['auth/account-exists-with-different-credential', 'error.accountExists'],
-  ['auth/credential-already-in-use', 'error.accountExists'],
-  ['auth/invalid-verification-code', 'mfa.wrongCode'],
-  ['auth/missing-verification-code', 'mfa.codeRequired'],
-  ['auth/code-expired', 'mfa.expired'],
-  ['auth/invalid-verification-id', 'mfa.sessionInvalid'],
-  ['auth/missing-verification-id', 'mfa.sessionInvalid'],
-  ['auth/invalid-multi-factor-session', 'mfa.sessionInvalid'],
-  ['auth/missing-multi-factor-session', 'mfa.sessionInvalid'],
-  ['auth/multi-factor-info-not-found', 'mfa.sessionInvalid'],
-  ['auth/missing-multi-factor-info', 'mfa.sessionInvalid'],
-  ['auth/invalid-phone-number', 'phoneEnrolment.badNumber'],
-  ['auth/second-factor-already-in-use', 'phoneEnrolment.exists'],
-  ['auth/unverified-email', 'phoneEnrolment.needsVerified'],
-]
+/**
+ * The rules the table keeps, not the table written out again: a row that breaks a rule fails here
+ * however it is written.
+ */
+const codes = Object.keys(CODE_GROUPS) as AuthCode[]
+const inGroup = (group: CodeGroup) => codes.filter((code) => CODE_GROUPS[code] === group)
 
-const ALLOWED_KEYS = [
-  'error.wrongCredentials',
-  'error.tooManyRequests',
-  'error.unexpected',
-  'error.invalidLink',
-  'error.weakPassword',
-  'error.invalidEmail',
-  'error.captchaRequired',
-  'error.sessionExpired',
-  'error.emailInUse',
-  'error.unauthorizedDomain',
-  'error.notAllowed',
-  'error.accountExists',
-  'mfa.wrongCode',
-  'mfa.codeRequired',
-  'mfa.expired',
-  'mfa.sessionInvalid',
-  'phoneEnrolment.badNumber',
-  'phoneEnrolment.exists',
-  'phoneEnrolment.needsVerified',
-]
+/** The messages each group may show: a code never borrows another group's message. */
+const GROUP_MESSAGES: Record<CodeGroup, string[]> = {
+  credentials: ['error.wrongCredentials', 'error.invalidEmail'],
+  throttled: ['error.tooManyRequests'],
+  unavailable: ['error.unexpected'],
+  misconfigured: ['error.unexpected'],
+  link: ['error.invalidLink'],
+  captcha: ['error.captchaRequired'],
+  input: ['error.weakPassword', 'phoneEnrolment.badNumber', 'phoneEnrolment.exists', 'phoneEnrolment.needsVerified'],
+  session: ['error.sessionExpired'],
+  'account-exists': ['error.emailInUse', 'error.accountExists'],
+  'not-allowed': ['error.notAllowed', 'error.unauthorizedDomain'],
+  'second-factor': ['error.unexpected', 'mfa.wrongCode', 'mfa.codeRequired', 'mfa.expired', 'mfa.sessionInvalid'],
+}
 
-describe('auth codes → translation keys', () => {
-  it.each(expectedKeys)('%s → %s', (code, key) => {
-    expect(messageKeyFor(code)).toBe(key)
+function translation(locale: 'en' | 'fr', key: string): unknown {
+  const messages: unknown = JSON.parse(readFileSync(new URL(`../../../locales/${locale}/common.json`, import.meta.url), 'utf8'))
+  return key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], messages)
+}
+
+describe('what a visitor is shown for each auth code', () => {
+  it('every code the identity client reports has a message, and no other', () => {
+    expect(Object.keys(CODE_MESSAGES).sort()).toEqual([...codes].sort())
+    for (const code of Object.values(SERVICE_ERRORS)) expect(codes).toContain(code)
   })
 
-  it('the table has exactly the rows tested above', () => {
-    expect(Object.entries(MESSAGE_KEYS).sort()).toEqual([...expectedKeys].sort())
+  it.each(codes)('%s shows a message of its group, translated in English and French', (code) => {
+    const { key } = messageOf(code)
+    expect(GROUP_MESSAGES[CODE_GROUPS[code]]).toContain(key)
+    for (const locale of ['en', 'fr'] as const) expect(translation(locale, key), `${locale}: ${key}`).toMatch(/\S/)
   })
 
-  it('every code a service message maps to has a key, and every key is an allowed one', () => {
-    for (const code of Object.values(SERVICE_ERRORS)) expect(Object.hasOwn(MESSAGE_KEYS, code)).toBe(true)
-    for (const key of Object.values(MESSAGE_KEYS)) expect(ALLOWED_KEYS).toContain(key)
+  it('the credentials a sign-in refuses all read alike, so none tells an account exists', () => {
+    const messages = new Set(inGroup('credentials').filter((code) => code !== 'auth/invalid-email').map((code) => messageOf(code).key))
+    expect(messages).toEqual(new Set(['error.wrongCredentials']))
   })
 
-  it.each(['auth/popup-blocked', 'auth/something-new', 'constructor', ''])('unknown %j → error.unexpected', (code) => {
-    expect(messageKeyFor(code)).toBe('error.unexpected')
+  it('429 only when the service throttles, 503 only when nothing was judged, 400 for what the visitor can change', () => {
+    for (const code of codes) {
+      const { key, status } = messageOf(code)
+      const group = CODE_GROUPS[code]
+      if (group === 'throttled') expect(status, code).toBe(429)
+      else if (key === 'error.unexpected') expect(status, code).toBe(503)
+      else expect(status, code).toBe(400)
+    }
+  })
+
+  it('an unavailable check answers 429 when throttled, else 503', () => {
+    expect(unavailableStatus('auth/too-many-requests')).toBe(429)
+    for (const code of [...inGroup('unavailable'), ...inGroup('misconfigured')]) expect(unavailableStatus(code)).toBe(503)
   })
 })

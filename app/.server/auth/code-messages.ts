@@ -1,4 +1,4 @@
-import { groupOf, isAuthCode, type AuthCode } from '~/.server/identity'
+import { groupOf, type AuthCode } from '~/.server/identity'
 import type { TranslationKey } from '~/lib/i18n'
 
 /**
@@ -86,16 +86,6 @@ export type MessageKey = (typeof CODE_MESSAGES)[AuthCode]['key']
 /** The translation key and page status of a code. */
 export function messageOf(code: AuthCode): (typeof CODE_MESSAGES)[AuthCode] {
   return CODE_MESSAGES[code]
-}
-
-/** Each code with its translation key, as a plain table. */
-export const MESSAGE_KEYS = Object.fromEntries(Object.entries(CODE_MESSAGES).map(([code, row]) => [code, row.key])) as {
-  [C in AuthCode]: (typeof CODE_MESSAGES)[C]['key']
-}
-
-/** The translation key for a code; unknown codes (e.g. browser-only ones) are error.unexpected. */
-export function messageKeyFor(code: AuthCode | string): MessageKey {
-  return isAuthCode(code) ? CODE_MESSAGES[code].key : 'error.unexpected'
 }
 
 /** The identity service could not make a check: the route answers with this status's error page. */
