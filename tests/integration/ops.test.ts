@@ -13,7 +13,7 @@ import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { fakeBuild } from '../support/fake-build'
 import { formClient } from '../support/form-client'
 import { waitFor } from '../../dev/ports'
-import { ownPortal, startOnEmulator } from '../support/portal'
+import { logLines, ownPortal, startOnEmulator } from '../support/portal'
 
 /**
  * Operations: /healthz and /readyz, the access log, and Prometheus metrics on their own port.
@@ -286,12 +286,7 @@ describe('the production build', () => {
     const deadline = Date.now() + 5_000
     let line: AccessLine | undefined
     while (!line && Date.now() < deadline) {
-      line = portal
-        .output()
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as AccessLine)
-        .find((l) => l.msg === 'request' && l.reqId === 'ops-build-42')
+      line = logLines<AccessLine>(portal).find((l) => l.msg === 'request' && l.reqId === 'ops-build-42')
       if (!line) await new Promise((r) => setTimeout(r, 50))
     }
     expect(line).toMatchObject({ level: 'info', method: 'GET', route: '/new-password', status: res.status })

@@ -59,3 +59,12 @@ export function startOnEmulator(settings: Settings = {}): Promise<Portal> {
   const emulator = inject('emulator')
   return startPortal({ FIREBASE_AUTH_EMULATOR_HOST: emulator.host, FIREBASE_PROJECT_ID: emulator.projectId, ...settings })
 }
+
+/** The portal's log as it printed it: its JSON lines, parsed. */
+export function logLines<Line = Record<string, unknown>>(portal: Pick<Portal, 'output'>): Line[] {
+  return portal
+    .output()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Line)
+}
