@@ -4,7 +4,8 @@ import path from 'node:path'
 /**
  * Two projects. `unit`: the tests beside the code, which start nothing (no emulator, server or
  * child process); `npm run test:unit` runs them alone. `integration`: tests/integration, with one
- * Auth emulator for the run (tests/support/vitest-global-setup.ts) and the servers each file starts.
+ * Auth emulator and one default portal for the run (tests/support/vitest-global-setup.ts, ADR 053)
+ * and the servers a file starts for settings of its own.
  */
 export default defineConfig({
   resolve: { alias: { '~': path.resolve(import.meta.dirname, 'app') } },

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { startPortal, type Portal } from '../../dev/portal'
 import { waitFor } from '../../dev/ports'
 import { TOTP_CODE, startMfaIdentity, type MfaIdentity } from '../support/mfa-identity'
 import { browser } from '../support/ip-browser'
+import { ownPortal } from '../support/portal'
 
 /**
  * Limits that hold for an account whatever the client (ADR 027), against the real emulator behind
@@ -27,21 +27,18 @@ async function sent(email: string, requestType: 'PASSWORD_RESET' | 'EMAIL_SIGNIN
 }
 
 let identity: MfaIdentity
-let portal: Portal
 
 beforeAll(async () => {
   identity = await startMfaIdentity(emulator.origin)
-  portal = await startPortal({
-    FIREBASE_AUTH_EMULATOR_HOST: identity.host,
-    FIREBASE_PROJECT_ID: emulator.projectId,
-    SESSION_SECRET,
-    TRUST_PROXY: '1',
-    FLAG_EMAIL_LINK_SIGN_IN: 'true',
-  })
 })
+const portal = ownPortal(() => ({
+  FIREBASE_AUTH_EMULATOR_HOST: identity.host,
+  SESSION_SECRET,
+  TRUST_PROXY: '1',
+  FLAG_EMAIL_LINK_SIGN_IN: 'true',
+}))
 
 afterAll(async () => {
-  await portal?.stop()
   await identity?.close()
 })
 

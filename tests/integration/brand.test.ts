@@ -3,8 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { startPortal, type Portal } from '../../dev/portal'
+import { afterAll, describe, expect, inject, it } from 'vitest'
+import { startPortal } from '../../dev/portal'
+import { ownPortal } from '../support/portal'
 
 /**
  * The operator's brand (README, Your brand; ADR 040) as the built portal serves it: the name in the
@@ -12,7 +13,6 @@ import { startPortal, type Portal } from '../../dev/portal'
  * content-named URL browsers keep for a year; the accent in a stylesheet of its own. And a start
  * refused in one line when a brand setting is wrong.
  */
-const emulator = inject('emulator')
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const dir = mkdtempSync(path.join(tmpdir(), 'brand-'))
 const LOGO = path.join(dir, 'acme.svg')
@@ -35,7 +35,7 @@ const attr = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).e
 /** The header's content: from the app's container to the card. */
 const header = (html: string) => /<header class="app-header">([\s\S]*?)<\/header>/.exec(html)?.[1] ?? ''
 
-async function page(portal: Portal, pathname: string, language: 'fr' | 'en', init: RequestInit = {}) {
+async function page(portal: { url: string }, pathname: string, language: 'fr' | 'en', init: RequestInit = {}) {
   const res = await fetch(`${portal.url}${pathname}`, {
     ...init,
     headers: { Cookie: `i18n_redirected=${language}`, ...init.headers },
@@ -44,22 +44,15 @@ async function page(portal: Portal, pathname: string, language: 'fr' | 'en', ini
 }
 
 describe('a portal started with a brand', () => {
-  let portal: Portal
-
-  beforeAll(async () => {
-    portal = await startPortal({
-      FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
-      FIREBASE_PROJECT_ID: emulator.projectId,
-      BRAND_NAME: 'Acme',
-      BRAND_NAME_FR: 'Acmé',
-      BRAND_ACCENT: '#7a1fa2',
-      BRAND_LOGO: LOGO,
-      BRAND_LOGO_DARK: LOGO_DARK,
-    })
+  const portal = ownPortal({
+    BRAND_NAME: 'Acme',
+    BRAND_NAME_FR: 'Acmé',
+    BRAND_ACCENT: '#7a1fa2',
+    BRAND_LOGO: LOGO,
+    BRAND_LOGO_DARK: LOGO_DARK,
   })
 
-  afterAll(async () => {
-    await portal?.stop()
+  afterAll(() => {
     rmSync(dir, { recursive: true, force: true })
   })
 
@@ -119,11 +112,7 @@ describe('a portal started with a brand', () => {
 })
 
 describe('a portal without brand settings', () => {
-  let portal: Portal
-  beforeAll(async () => {
-    portal = await startPortal({ FIREBASE_AUTH_EMULATOR_HOST: emulator.host, FIREBASE_PROJECT_ID: emulator.projectId })
-  })
-  afterAll(async () => portal?.stop())
+  const portal = inject('portal')
 
   it.each([
     ['fr', 'Portail d’authentification'],

@@ -1,15 +1,13 @@
 import http from 'node:http'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { startPortal, type Portal } from '../../dev/portal'
+import { beforeAll, describe, expect, inject, it } from 'vitest'
 
 /**
  * The built portal serves its hashed assets precompressed (ADR 045): brotli or gzip as the browser
  * asks, the same bytes once decoded, and never a page, whatever the browser accepts (a page holds a
  * CSRF token next to what the visitor typed: BREACH).
  */
-const emu = inject('emulator')
-let portal: Portal
+const portal = inject('portal')
 let assets: string[] = []
 
 interface Raw {
@@ -35,13 +33,8 @@ function raw(path: string, headers: Record<string, string> = {}, method = 'GET')
 const decode = { br: brotliDecompressSync, gzip: gunzipSync } as const
 
 beforeAll(async () => {
-  portal = await startPortal({ LOG_LEVEL: 'warn', FIREBASE_AUTH_EMULATOR_HOST: emu.host, FIREBASE_PROJECT_ID: emu.projectId })
   const html = (await raw('/')).body.toString()
   assets = [...new Set([...html.matchAll(/(?:href|src)="(\/assets\/[^"]+\.(?:js|css|json))"/g)].map((m) => m[1]!))]
-})
-
-afterAll(async () => {
-  await portal?.stop()
 })
 
 describe('precompressed assets', () => {

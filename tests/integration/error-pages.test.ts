@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http'
+import { createServer, request, type RequestOptions, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import en from '../../locales/en/common.json'
@@ -11,7 +11,6 @@ import { startPortal, type Portal } from '../../dev/portal'
  * translated heading and a line saying what to do, with a way back to sign-in, in both languages.
  * Against the production build, as a browser without JavaScript receives it.
  */
-const emulator = inject('emulator')
 const LANGUAGES = { en, fr } as const
 type Language = keyof typeof LANGUAGES
 /** The statuses whose heading is their own (404 keeps error.pageNotFound). */
@@ -51,15 +50,20 @@ function expectErrorPage(html: string, language: Language, status: TitledStatus)
 }
 
 describe('error pages of the statuses the portal answers with', () => {
-  let portal: Portal
+  const portal = inject('portal')
 
-  beforeAll(async () => {
-    portal = await startPortal({ FIREBASE_AUTH_EMULATOR_HOST: emulator.host, FIREBASE_PROJECT_ID: emulator.projectId })
-  })
-
-  afterAll(async () => {
-    await portal?.stop()
-  })
+  /** `/` asked through node:http, which sends what fetch refuses to (a bad Host, TRACE). */
+  function rawGet(options: RequestOptions): Promise<{ status: number; body: string }> {
+    return new Promise((resolve, reject) => {
+      const req = request(`${portal.url}/`, options, (res) => {
+        let body = ''
+        res.on('data', (c: Buffer) => (body += c.toString()))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+      })
+      req.on('error', reject)
+      req.end()
+    })
+  }
 
   function browser(language: Language) {
     const b = new BrowserClient(portal.url)
@@ -155,39 +159,13 @@ describe('error pages of the statuses the portal answers with', () => {
   )
 
   it.each(['fr', 'en'] as const)('an unparseable Host header answers 400, not a plain 500 (%s)', async (language) => {
-    const { request } = await import('node:http')
-    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(
-        `${portal.url}/`,
-        { headers: { Host: 'a b', Cookie: `i18n_redirected=${language}` } },
-        (res) => {
-          let body = ''
-          res.on('data', (c: Buffer) => (body += c.toString()))
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
-        },
-      )
-      req.on('error', reject)
-      req.end()
-    })
+    const answer = await rawGet({ headers: { Host: 'a b', Cookie: `i18n_redirected=${language}` } })
     expect(answer.status).toBe(400)
     expectErrorPage(answer.body, language, '400')
   })
 
   it.each(['fr', 'en'] as const)('TRACE answers 405 as the error page, not a plain 500 (%s)', async (language) => {
-    const { request } = await import('node:http')
-    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(
-        `${portal.url}/`,
-        { method: 'TRACE', headers: { Cookie: `i18n_redirected=${language}` } },
-        (res) => {
-          let body = ''
-          res.on('data', (c: Buffer) => (body += c.toString()))
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
-        },
-      )
-      req.on('error', reject)
-      req.end()
-    })
+    const answer = await rawGet({ method: 'TRACE', headers: { Cookie: `i18n_redirected=${language}` } })
     expect(answer.status).toBe(405)
     expectErrorPage(answer.body, language, '405')
   })

@@ -1,7 +1,7 @@
 import { Agent } from 'undici'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { startPortal, type Portal } from '../../dev/portal'
+import { sessionCookieFor } from '../support/session-cookie'
 
 /**
  * Every visible value built from input is escaped: script and attribute-breaking payloads put
@@ -21,7 +21,7 @@ const PAYLOADS = {
 const emu = inject('emulator')
 const admin = emulatorAdmin(emu)
 const agent = new Agent({ keepAliveTimeout: 10_000 })
-let portal: Portal
+const portal = inject('portal')
 let csrf: string
 
 /** How React writes text and attribute values. */
@@ -104,12 +104,6 @@ async function hostileAccount(payload: string): Promise<{ email: string; idToken
 }
 
 beforeAll(async () => {
-  // startPortal fails loudly when build/http/main.js is missing: never a skip.
-  portal = await startPortal({
-    FIREBASE_AUTH_EMULATOR_HOST: emu.host,
-    FIREBASE_PROJECT_ID: emu.projectId,
-    LOG_LEVEL: 'warn',
-  })
   const token = /name="csrf" value="([^"]+)"/.exec((await send('GET', '/')).html)?.[1]
   if (!token) throw new Error('no CSRF token on /')
   csrf = token
@@ -117,7 +111,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await agent.close()
-  await portal?.stop()
 })
 
 describe.each(Object.entries(PAYLOADS))('the %s payload', (_name, payload) => {
@@ -196,16 +189,7 @@ describe.each(Object.entries(PAYLOADS))('the %s payload', (_name, payload) => {
 
   it('in the signed-in page, from the account email the identity service holds', async () => {
     const { email, idToken } = await hostileAccount(payload)
-    const res = await fetch(
-      `${emu.origin}/identitytoolkit.googleapis.com/v1/projects/${emu.projectId}:createSessionCookie`,
-      {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Authorization: 'Bearer owner' },
-        body: JSON.stringify({ idToken, validDuration: 3600 }),
-      },
-    )
-    const { sessionCookie } = (await res.json()) as { sessionCookie: string }
-    const answer = await send('GET', '/', { cookie: `session=${sessionCookie}` })
+    const answer = await send('GET', '/', { cookie: await sessionCookieFor(emu, idToken) })
     expect(answer.status).toBe(200)
     expect(answer.html).toContain('Votre session est ouverte')
     expectEscaped(answer, payload, [addressMarkup(email)])

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
-import { startPortal, type Portal } from '../../dev/portal'
 import { browser } from '../support/ip-browser'
+import { ownPortal } from '../support/portal'
 
 /**
  * Every flow cookie is encrypted (ADR 047): what it carries (the phone number and SMS session of an
@@ -12,19 +12,7 @@ const admin = emulatorAdmin(emulator)
 const PASSWORD = 'Opaque-Cookies-2026'
 const PHONE_PATH = '/account/second-factor/phone'
 
-let portal: Portal
-
-beforeAll(async () => {
-  portal = await startPortal({
-    FIREBASE_AUTH_EMULATOR_HOST: new URL(emulator.origin).host,
-    FIREBASE_PROJECT_ID: emulator.projectId,
-    TRUST_PROXY: '1',
-  })
-})
-
-afterAll(async () => {
-  await portal?.stop()
-})
+const portal = ownPortal({ TRUST_PROXY: '1' })
 
 /** The value as sent, URI-decoded, and every dot-separated part of it read as base64url. */
 function readings(value: string): string[] {

@@ -3,7 +3,8 @@ import fc from 'fast-check'
 import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { startPortal, type Portal } from '../../dev/portal'
+import { ownPortal } from '../support/portal'
+import { freshSessionCookie } from '../support/session-cookie'
 
 /**
  * Property-based tests of every action (and the loaders that read the query) against the real
@@ -117,7 +118,6 @@ interface ActionSpec {
   cookies?: fc.Arbitrary<string[]>
 }
 
-let portal: Portal
 let tokens: [string, string]
 const known = { email: uniqueEmail('fuzz'), resetEmail: uniqueEmail('fuzz-reset') }
 let resetCookies: string[] = []
@@ -147,23 +147,6 @@ const returnTos = fc.oneof(
 )
 const passwords = fc.oneof(text, fc.constant(PASSWORD), fc.constant('Another-Strong-Pass-77'))
 
-/** A fresh, valid session cookie (sign-up in the emulator, then a session cookie from its REST API). */
-async function freshSessionCookie(): Promise<string> {
-  const api = `${emu.origin}/identitytoolkit.googleapis.com/v1`
-  const signUp = await fetch(`${api}/accounts:signUp?key=${EMULATOR_API_KEY}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: uniqueEmail('fuzz-session'), password: PASSWORD, returnSecureToken: true }),
-  })
-  const { idToken } = (await signUp.json()) as { idToken: string }
-  const res = await fetch(`${api}/projects/${emu.projectId}:createSessionCookie`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: 'Bearer owner' },
-    body: JSON.stringify({ idToken, validDuration: 3600 }),
-  })
-  const { sessionCookie } = (await res.json()) as { sessionCookie: string }
-  return `session=${sessionCookie}`
-}
 
 const sessionCookies = fc.constantFrom<Array<'none' | 'garbage' | 'fresh'>>('none', 'none', 'garbage', 'fresh')
 
@@ -513,19 +496,17 @@ async function resetCodeCookie(oobCode: string): Promise<string> {
   return cookie
 }
 
+const portal = ownPortal({
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_SIGNIN_PER_EMAIL_IP: '1000000',
+  RATE_LIMIT_SIGNIN_PER_IP: '1000000',
+  RATE_LIMIT_SIGNIN_PER_EMAIL: '1000000',
+  RATE_LIMIT_RESET_PER_EMAIL: '1000000',
+  RATE_LIMIT_RESET_PER_IP: '1000000',
+  RATE_LIMIT_NEW_PASSWORD_PER_IP: '1000000',
+})
+
 beforeAll(async () => {
-  // startPortal fails loudly when build/http/main.js is missing: never a skip.
-  portal = await startPortal({
-    FIREBASE_AUTH_EMULATOR_HOST: emu.host,
-    FIREBASE_PROJECT_ID: emu.projectId,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_SIGNIN_PER_EMAIL_IP: '1000000',
-    RATE_LIMIT_SIGNIN_PER_IP: '1000000',
-    RATE_LIMIT_SIGNIN_PER_EMAIL: '1000000',
-    RATE_LIMIT_RESET_PER_EMAIL: '1000000',
-    RATE_LIMIT_RESET_PER_IP: '1000000',
-    RATE_LIMIT_NEW_PASSWORD_PER_IP: '1000000',
-  })
   tokens = await csrfTokens()
   await admin.createUser(known.email, PASSWORD)
   await admin.createUser(known.resetEmail, PASSWORD)
@@ -543,7 +524,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await agent.close()
-  await portal?.stop()
 })
 
 async function cookiesFor(c: Case): Promise<string[]> {
@@ -553,7 +533,7 @@ async function cookiesFor(c: Case): Promise<string[]> {
   if (c.csrf === 'forged') out.push('csrf=forged.signature')
   for (const kind of c.cookies) {
     if (kind === 'session:garbage') out.push('session=not.a.jwt')
-    if (kind === 'session:fresh') out.push(await freshSessionCookie())
+    if (kind === 'session:fresh') out.push(await freshSessionCookie(emu, PASSWORD, 'fuzz-session'))
     if (kind === 'reset:valid') out.push(resetCookies[0]!)
     if (kind === 'reset:random') out.push(resetCookies[1]!)
     if (kind === 'reset:tampered') out.push('reset_code=abc.def')
@@ -768,17 +748,7 @@ describe('the logs after all of the above', () => {
 })
 
 describe('with the default rate limits', () => {
-  let limited: Portal
-  beforeAll(async () => {
-    limited = await startPortal({
-      FIREBASE_AUTH_EMULATOR_HOST: emu.host,
-      FIREBASE_PROJECT_ID: emu.projectId,
-      LOG_LEVEL: 'warn',
-    })
-  })
-  afterAll(async () => {
-    await limited?.stop()
-  })
+  const limited = ownPortal({ LOG_LEVEL: 'warn' })
 
   it('repeated posts turn into 429 pages with Retry-After, never a 5xx', async () => {
     const html = await (await fetch(`${limited.url}/`)).text()

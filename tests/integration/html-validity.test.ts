@@ -7,7 +7,7 @@ import vnuJar from 'vnu-jar'
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
 import { BrowserClient } from '../support/browser-client'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { startPortal, type Portal } from '../../dev/portal'
+import { ownPortal } from '../support/portal'
 import { claimsFor, providerAnswer, providerStart } from '../support/sso-provider'
 import { startMfaIdentity, type MfaIdentity } from '../support/mfa-identity'
 import { totpCode } from '../support/totp'
@@ -20,38 +20,25 @@ import { totpCode } from '../support/totp'
 const emulator = inject('emulator')
 const admin = emulatorAdmin(emulator)
 const PASSWORD = 'Valid-Html-Pass-2026'
-let portal: Portal
-/** The single sign-on variant (ADR 043): its sign-in page, and "Confirm it's you" through the provider. */
-let ssoPortal: Portal
-/** The authenticator app's pages need the loopback identity service (the emulator has no TOTP). */
-let totpPortal: Portal
-let loop: MfaIdentity
-const dir = mkdtempSync(path.join(tmpdir(), 'portal-html-'))
-
-beforeAll(async () => {
-  portal = await startPortal({
-    FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
-    FIREBASE_PROJECT_ID: emulator.projectId,
-    FLAG_EMAIL_LINK_SIGN_IN: 'true',
-    RATE_LIMIT_RESET_PER_IP: '10000',
-    RATE_LIMIT_SIGNIN_PER_IP: '10000',
-    RATE_LIMIT_NEW_PASSWORD_PER_IP: '10000',
-  })
-  ssoPortal = await startPortal({
-    FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
-    FIREBASE_PROJECT_ID: emulator.projectId,
-    FLAG_SSO: 'true',
-    SSO_PROVIDER_ID: 'google.com',
-  })
-  loop = await startMfaIdentity(emulator.origin)
-  totpPortal = await startPortal({ FIREBASE_AUTH_EMULATOR_HOST: loop.host, FIREBASE_PROJECT_ID: emulator.projectId })
+const portal = ownPortal({
+  FLAG_EMAIL_LINK_SIGN_IN: 'true',
+  RATE_LIMIT_RESET_PER_IP: '10000',
+  RATE_LIMIT_SIGNIN_PER_IP: '10000',
+  RATE_LIMIT_NEW_PASSWORD_PER_IP: '10000',
 })
-
+/** The single sign-on variant (ADR 043): its sign-in page, and "Confirm it's you" through the provider. */
+const ssoPortal = ownPortal({ FLAG_SSO: 'true', SSO_PROVIDER_ID: 'google.com' })
+let loop: MfaIdentity
+beforeAll(async () => {
+  loop = await startMfaIdentity(emulator.origin)
+})
 afterAll(async () => {
-  await totpPortal?.stop()
   await loop?.close()
-  await portal?.stop()
-  await ssoPortal?.stop()
+})
+/** The authenticator app's pages need the loopback identity service (the emulator has no TOTP). */
+const totpPortal = ownPortal(() => ({ FIREBASE_AUTH_EMULATOR_HOST: loop.host }))
+const dir = mkdtempSync(path.join(tmpdir(), 'portal-html-'))
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, inject, it } from 'vitest'
-import { authCodeFor, createIdentityClient, IdentityError } from '../../app/.server/identity'
+import { authCodeFor, IdentityError } from '../../app/.server/identity'
 import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { emulatorIdentityClient } from '../support/emulator-identity'
 import { codeOf } from '../support/identity-errors'
 
 /**
@@ -10,13 +11,7 @@ import { codeOf } from '../support/identity-errors'
 
 const emu = inject('emulator')
 const admin = emulatorAdmin(emu)
-const identity = createIdentityClient({
-  apiKey: EMULATOR_API_KEY,
-  emulatorOrigin: emu.origin,
-  projectId: emu.projectId,
-  tenantId: null,
-  timeoutMs: 10_000,
-})
+const identity = emulatorIdentityClient()
 afterAll(() => identity.close())
 
 const PASSWORD = 'correct-horse-1'
@@ -213,12 +208,7 @@ describe('identity client against the Auth emulator', () => {
       (...args: unknown[]) => {
         logged.push(`${level} ${String(args[1])}`)
       }
-    const quiet = createIdentityClient({
-      apiKey: EMULATOR_API_KEY,
-      emulatorOrigin: emu.origin,
-      projectId: emu.projectId,
-      tenantId: null,
-      timeoutMs: 10_000,
+    const quiet = emulatorIdentityClient({
       logger: { debug: record('debug'), info: record('info') },
       onCall: ({ code }) => codes.push(code),
     })

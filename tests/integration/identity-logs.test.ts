@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, expect, inject, it } from 'vitest'
-import { createIdentityClient, IdentityError } from '../../app/.server/identity'
+import { IdentityError } from '../../app/.server/identity'
 import { captureLogs, logger } from '../../app/.server/ops/logger'
 import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { emulatorIdentityClient } from '../support/emulator-identity'
 
 /** What the identity client logs: the call, status, code and time; never a secret or an address. */
 
@@ -19,14 +20,7 @@ afterEach(() => {
 })
 
 it('logs every call without passwords, tokens, codes, the API key or the email', async () => {
-  const identity = createIdentityClient({
-    apiKey: EMULATOR_API_KEY,
-    emulatorOrigin: emu.origin,
-    projectId: emu.projectId,
-    tenantId: null,
-    timeoutMs: 10_000,
-    logger,
-  })
+  const identity = emulatorIdentityClient({ logger })
   const email = uniqueEmail('logs')
   const password = 'a-Secret-Password-123'
   const newPassword = 'an-Other-Secret-456'

@@ -2,10 +2,11 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { existsSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { getFreePort } from '../../dev/ports'
 import { SERVER_ENTRY, startPortal, type Portal } from '../../dev/portal'
 import { formClient } from '../support/form-client'
+import { freshSessionCookie } from '../support/session-cookie'
 
 /**
  * What an identity outage does to visitors who are signed in (ADR 029): a session cookie made by the
@@ -19,23 +20,6 @@ const PASSWORD = 'Outage-password-1'
 const TIMEOUT_MS = 2_000
 const MAX_IN_FLIGHT = 3
 
-/** A fresh, valid session cookie (sign-up in the emulator, then a session cookie from its REST API). */
-async function sessionCookie(): Promise<string> {
-  const api = `${emu.origin}/identitytoolkit.googleapis.com/v1`
-  const signUp = await fetch(`${api}/accounts:signUp?key=${EMULATOR_API_KEY}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: uniqueEmail('outage'), password: PASSWORD, returnSecureToken: true }),
-  })
-  const { idToken } = (await signUp.json()) as { idToken: string }
-  const res = await fetch(`${api}/projects/${emu.projectId}:createSessionCookie`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: 'Bearer owner' },
-    body: JSON.stringify({ idToken, validDuration: 3600 }),
-  })
-  const body = (await res.json()) as { sessionCookie: string }
-  return `session=${body.sessionCookie}`
-}
 
 /**
  * An identity service that accepts every connection and never answers. `most` is the largest number
@@ -85,7 +69,7 @@ describe('an identity outage and the signed-in visitor', () => {
   beforeAll(async () => {
     try {
       if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run \`npm run build\` first`)
-      cookie = await sessionCookie()
+      cookie = await freshSessionCookie(emu, PASSWORD, 'outage')
       hung = await hungService()
       const common = {
         FIREBASE_PROJECT_ID: emu.projectId,
@@ -114,15 +98,10 @@ describe('an identity outage and the signed-in visitor', () => {
 
   it('the same cookie is a signed-in page while the service answers', async () => {
     running()
-    const portal = await startPortal({ FIREBASE_AUTH_EMULATOR_HOST: emu.host, FIREBASE_PROJECT_ID: emu.projectId })
-    try {
-      const res = await fetch(`${portal.url}/`, { headers: { Cookie: cookie, 'Accept-Language': 'en' } })
-      expect(res.status).toBe(200)
-      expect(sessionCleared(res)).toBe(false)
-      expect(await res.text()).toContain('@example')
-    } finally {
-      await portal.stop()
-    }
+    const res = await fetch(`${inject('portal').url}/`, { headers: { Cookie: cookie, 'Accept-Language': 'en' } })
+    expect(res.status).toBe(200)
+    expect(sessionCleared(res)).toBe(false)
+    expect(await res.text()).toContain('@example')
   })
 
   it('a refused connection keeps the cookie and answers 503', async () => {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { describe, expect, inject, it } from 'vitest'
 import { BrowserClient } from '../support/browser-client'
+import { ownPortal } from '../support/portal'
 import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { startPortal, type Portal } from '../../dev/portal'
 
 /**
  * Cookies set by someone else. An attacker who can plant a cookie in the
@@ -15,23 +15,15 @@ const admin = emulatorAdmin(emulator)
 const PASSWORD = 'Attacker-Pass-2026'
 const api = `${emulator.origin}/identitytoolkit.googleapis.com/v1`
 
-let portal: Portal
-
-beforeAll(async () => {
-  portal = await startPortal({
-    FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
-    FIREBASE_PROJECT_ID: emulator.projectId,
-    FLAG_SSO: 'true',
-    FLAG_EMAIL_LINK_SIGN_IN: 'true',
-    SSO_PROVIDER_ID: 'google.com',
-    RATE_LIMIT_RESET_PER_IP: '10000',
-    RATE_LIMIT_NEW_PASSWORD_PER_IP: '10000',
-  })
-})
-
-afterAll(async () => {
-  await portal?.stop()
-})
+/** Every way in turned on, and the per-address limits out of the way of one client's many flows. */
+const EVERY_FLOW = {
+  FLAG_SSO: 'true',
+  FLAG_EMAIL_LINK_SIGN_IN: 'true',
+  SSO_PROVIDER_ID: 'google.com',
+  RATE_LIMIT_RESET_PER_IP: '10000',
+  RATE_LIMIT_NEW_PASSWORD_PER_IP: '10000',
+}
+const portal = ownPortal(EVERY_FLOW)
 
 const isSession = (name: string) => name === 'session' || name === '__Host-session'
 
@@ -180,24 +172,8 @@ describe('the CSRF token', () => {
 })
 
 describe('over https', () => {
-  let secure: Portal
   const PUBLIC_URL = 'https://login.example.test'
-
-  beforeAll(async () => {
-    secure = await startPortal({
-      FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
-      FIREBASE_PROJECT_ID: emulator.projectId,
-      PUBLIC_URL,
-      FLAG_SSO: 'true',
-      FLAG_EMAIL_LINK_SIGN_IN: 'true',
-      SSO_PROVIDER_ID: 'google.com',
-      RATE_LIMIT_RESET_PER_IP: '10000',
-    })
-  })
-
-  afterAll(async () => {
-    await secure?.stop()
-  })
+  const secure = ownPortal({ ...EVERY_FLOW, PUBLIC_URL })
 
   it('every cookie with authority carries __Host- (the language and consent cookies aside)', async () => {
     const browser = new BrowserClient(secure.url, PUBLIC_URL)

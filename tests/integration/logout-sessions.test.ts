@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Redis } from 'ioredis'
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createEndedSessions } from '../../app/.server/auth/ended-sessions'
 import { endEverySession, endThisSession } from '../../app/.server/auth/logout'
 import { createSession, getSession } from '../../app/.server/auth/session'
@@ -14,13 +14,7 @@ import { type TestRedis, startRedis } from '../support/redis'
  * firebase-admin against the Auth emulator; the list of ended sessions in memory and in Redis.
  */
 
-// The configuration is read once, by the first module that needs it: point this worker at the emulator first.
-const emu = vi.hoisted(() => {
-  const { host, projectId, origin } = inject('emulator')
-  process.env.FIREBASE_AUTH_EMULATOR_HOST = host
-  process.env.FIREBASE_PROJECT_ID = projectId
-  return { host, projectId, origin }
-})
+const emu = await vi.hoisted(async () => (await import('../support/emulator-env')).pointAtEmulator())
 const admin = emulatorAdmin(emu)
 const PASSWORD = 'correct-horse-1'
 

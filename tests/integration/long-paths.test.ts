@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { startPortal, type Portal } from '../../dev/portal'
+import { describe, expect, it } from 'vitest'
+import { ownPortal } from '../support/portal'
 
 /**
  * A long path must cost no more than a short unknown one. React Router matches every
@@ -8,19 +8,14 @@ import { startPortal, type Portal } from '../../dev/portal'
  * `/nope` on the same server, never as milliseconds.
  */
 
-const emu = inject('emulator')
 const MAX_RATIO = 3
 
 const LONG_SEGMENTS = '/a'.repeat(4000)
 const SLASHES = '/forgot-password' + '/'.repeat(8000)
 const SLASHES_THEN_LETTER = '/' + '/'.repeat(8000) + 'x'
 
-let portal: Portal
-
-beforeAll(async () => {
-  portal = await startPortal({ FIREBASE_AUTH_EMULATOR_HOST: emu.host, FIREBASE_PROJECT_ID: emu.projectId })
-})
-afterAll(() => portal?.stop())
+// Its own: the timings want no other file's requests, and the access log is read.
+const portal = ownPortal()
 
 async function timed(path: string, headers: Record<string, string> = {}): Promise<number> {
   const started = performance.now()

@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { startPortal, type Portal } from '../../dev/portal'
+import { describe, expect, inject, it } from 'vitest'
 
 /**
  * React 18.3's streaming renderer can flush stray NUL bytes where a multi-byte character meets its
  * 2 KB buffer's end (facebook/react#24985). Which page is hit depends on where accented text falls,
  * so the sweep moves the boundary across the page with a growing query string, in both languages.
  */
-const emulator = inject('emulator')
-let portal: Portal
-
-beforeAll(async () => {
-  portal = await startPortal({ FIREBASE_AUTH_EMULATOR_HOST: emulator.host, FIREBASE_PROJECT_ID: emulator.projectId })
-})
-
-afterAll(async () => {
-  await portal?.stop()
-})
+const portal = inject('portal')
 
 const PAGES = ['/?redirect=https%3A%2F%2Fevil.example%2F', '/?redirect=%2F', '/forgot-password?redirect=%2F', '/?email=']
 

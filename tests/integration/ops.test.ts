@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest'
+import { afterEach, describe, expect, inject, it, vi } from 'vitest'
 import { parseConfig } from '../../app/.server/config'
 import { createApp } from '../../app/.server/http/app'
 import { captureLogs, logger } from '../../app/.server/ops/logger'
@@ -13,8 +12,8 @@ import type { RecaptchaConfig } from '../../app/.server/identity'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { fakeBuild } from '../support/fake-build'
 import { formClient } from '../support/form-client'
-import { getFreePort, waitFor } from '../../dev/ports'
-import { SERVER_ENTRY, startPortal, type Portal } from '../../dev/portal'
+import { waitFor } from '../../dev/ports'
+import { logLines, ownPortal, startOnEmulator } from '../support/portal'
 
 /**
  * Operations: /healthz and /readyz, the access log, and Prometheus metrics on their own port.
@@ -205,46 +204,21 @@ describe('the reCAPTCHA flag', () => {
 const emu = inject('emulator')
 
 describe('the production build', () => {
-  let portal: Portal | undefined
-  let metricsUrl = ''
-  let setupError: Error | undefined
-
-  beforeAll(async () => {
-    try {
-      if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run \`npm run build\` first`)
-      const metricsPort = await getFreePort()
-      metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`
-      portal = await startPortal({
-        LOG_LEVEL: 'info',
-        METRICS_PORT: String(metricsPort),
-        FIREBASE_AUTH_EMULATOR_HOST: emu.host,
-        FIREBASE_PROJECT_ID: emu.projectId,
-        RATE_LIMIT_RESET_PER_EMAIL: '1',
-      })
-    } catch (error) {
-      setupError = error as Error
-    }
-  })
-  afterAll(() => portal?.stop())
-
-  function running(): Portal {
-    if (setupError) throw setupError
-    return portal!
-  }
+  const portal = ownPortal({ LOG_LEVEL: 'info', RATE_LIMIT_RESET_PER_EMAIL: '1' }, { metrics: true })
 
   it('does not serve /metrics on the public port', async () => {
-    const res = await fetch(`${running().url}/metrics`)
+    const res = await fetch(`${portal.url}/metrics`)
     expect(res.status).toBe(404)
   })
 
   it('answers /readyz 200 against the emulator', async () => {
-    const res = await fetch(`${running().url}/readyz`)
+    const res = await fetch(`${portal.url}/readyz`)
     expect(await res.json()).toEqual({ status: 'ok', dependencies: { identity: 'up' } })
     expect(res.status).toBe(200)
   })
 
   it('serves the named metrics on METRICS_PORT after some requests', async () => {
-    const { url } = running()
+    const { url } = portal
     const email = uniqueEmail('metrics')
     await emulatorAdmin(emu).createUser(email, 'Right-password-1')
 
@@ -260,14 +234,14 @@ describe('the production build', () => {
     expect((await reset('/forgot-password', { email })).status).toBe(303) // refused by RATE_LIMIT_RESET_PER_EMAIL=1
     expect((await fetch(`${url}/healthz`)).status).toBe(200)
 
-    const res = await fetch(metricsUrl)
+    const res = await fetch(portal.metricsUrl)
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toContain('text/plain')
     let text = await res.text()
     // The reset email is sent off the response path: its identity call may still be in flight.
     await waitFor(
       'the identity calls to end',
-      async () => /^portal_identity_calls_in_flight 0$/m.test((text = await (await fetch(metricsUrl)).text())),
+      async () => /^portal_identity_calls_in_flight 0$/m.test((text = await (await fetch(portal.metricsUrl)).text())),
       10_000,
     )
     const metric = (pattern: RegExp) => expect(text, pattern.source).toMatch(pattern)
@@ -298,11 +272,11 @@ describe('the production build', () => {
     expect(text).not.toContain(email)
     expect(text).not.toMatch(/SHOULD-NOT-APPEAR|oobCode|\?/)
 
-    expect((await fetch(metricsUrl.replace('/metrics', '/other'))).status).toBe(404)
+    expect((await fetch(portal.metricsUrl.replace('/metrics', '/other'))).status).toBe(404)
   })
 
   it('logs each request as one JSON line with reqId, method, route, status and ms, and returns X-Request-Id', async () => {
-    const { url } = running()
+    const { url } = portal
     const res = await fetch(`${url}/new-password?oobCode=SECRET-OOB-789`, {
       headers: { 'X-Request-Id': 'ops-build-42' },
       redirect: 'manual',
@@ -312,29 +286,19 @@ describe('the production build', () => {
     const deadline = Date.now() + 5_000
     let line: AccessLine | undefined
     while (!line && Date.now() < deadline) {
-      line = running()
-        .output()
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as AccessLine)
-        .find((l) => l.msg === 'request' && l.reqId === 'ops-build-42')
+      line = logLines<AccessLine>(portal).find((l) => l.msg === 'request' && l.reqId === 'ops-build-42')
       if (!line) await new Promise((r) => setTimeout(r, 50))
     }
     expect(line).toMatchObject({ level: 'info', method: 'GET', route: '/new-password', status: res.status })
     // Which program and version wrote it, on every line.
     expect(line).toMatchObject({ service: 'auth-portal', version: expect.stringMatching(/^\d+\.\d+\.\d+$/) })
     expect(typeof line?.ms).toBe('number')
-    expect(running().output()).not.toContain('SECRET-OOB-789')
+    expect(portal.output()).not.toContain('SECRET-OOB-789')
   })
 
   it('prints human-readable lines with PLATFORM=local, JSON otherwise', async () => {
-    expect(running().output()).toMatch(/^\{"level":"info".*"msg":"portal listening"\}$/m)
-    const local = await startPortal({
-      PLATFORM: 'local',
-      LOG_LEVEL: 'info',
-      FIREBASE_AUTH_EMULATOR_HOST: emu.host,
-      FIREBASE_PROJECT_ID: emu.projectId,
-    })
+    expect(portal.output()).toMatch(/^\{"level":"info".*"msg":"portal listening"\}$/m)
+    const local = await startOnEmulator({ PLATFORM: 'local', LOG_LEVEL: 'info' })
     try {
       await (await fetch(`${local.url}/`, { headers: { 'X-Request-Id': 'pretty-1' } })).arrayBuffer()
       await new Promise((r) => setTimeout(r, 100))

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { startPortal, type Portal } from '../../dev/portal'
 import { startMfaIdentity, type MfaIdentity } from '../support/mfa-identity'
 import { browser } from '../support/ip-browser'
+import { ownPortal } from '../support/portal'
 
 /**
  * Where the project enforces reCAPTCHA for phones (the loopback answers ENFORCE for PHONE_PROVIDER;
@@ -17,19 +17,13 @@ const PHONE_PATH = '/account/second-factor/phone'
 const NEEDS_JS = 'Sending the code by SMS needs a security check that requires JavaScript. Please turn JavaScript on.'
 
 let identity: MfaIdentity
-let portal: Portal
 
 beforeAll(async () => {
   identity = await startMfaIdentity(emulator.origin)
-  portal = await startPortal({
-    FIREBASE_AUTH_EMULATOR_HOST: identity.host,
-    FIREBASE_PROJECT_ID: emulator.projectId,
-    TRUST_PROXY: '1',
-  })
 })
+const portal = ownPortal(() => ({ FIREBASE_AUTH_EMULATOR_HOST: identity.host, TRUST_PROXY: '1' }))
 
 afterAll(async () => {
-  await portal?.stop()
   await identity?.close()
 })
 

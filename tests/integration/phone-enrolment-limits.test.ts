@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { startPortal, type Portal } from '../../dev/portal'
 import { browser } from '../support/ip-browser'
+import { ownPortal } from '../support/portal'
 
 /**
  * No SMS pumping through enrolment (ADR 042): codes sent to one number being added as a second
@@ -13,19 +13,7 @@ const admin = emulatorAdmin(emulator)
 const PASSWORD = 'Phone-Limits-2026'
 const PHONE_PATH = '/account/second-factor/phone'
 
-let portal: Portal
-
-beforeAll(async () => {
-  portal = await startPortal({
-    FIREBASE_AUTH_EMULATOR_HOST: new URL(emulator.origin).host,
-    FIREBASE_PROJECT_ID: emulator.projectId,
-    TRUST_PROXY: '1',
-  })
-})
-
-afterAll(async () => {
-  await portal?.stop()
-})
+const portal = ownPortal({ TRUST_PROXY: '1' })
 
 /** A verified account signed in and confirmed ("Confirm it's you") from its own client address, on the phone page. */
 async function onPhonePage(ip: string, language: 'en' | 'fr') {

@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { getFreePort, waitFor } from '../../dev/ports'
+import { waitFor } from '../../dev/ports'
 import { SERVER_ENTRY, startPortal, type Portal } from '../../dev/portal'
+import { ownPortal } from '../support/portal'
 import { type TestRedis, startRedis } from '../support/redis'
 
 /**
@@ -50,53 +51,35 @@ async function readyz(portal: Portal): Promise<{ status: number; body: Report; m
 
 describe('/readyz while Redis is down', () => {
   let redis: TestRedis | undefined
-  let portal: Portal | undefined
-  let metricsUrl = ''
-  let setupError: Error | undefined
-
   beforeAll(async () => {
-    try {
-      if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run \`npm run build\` first`)
-      redis = await startRedis()
-      const metricsPort = await getFreePort()
-      metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`
-      portal = await startPortal({
-        FIREBASE_AUTH_EMULATOR_HOST: emu.host,
-        FIREBASE_PROJECT_ID: emu.projectId,
-        REDIS_URL: redis.url,
-        METRICS_PORT: String(metricsPort),
-      })
-    } catch (error) {
-      setupError = error as Error
-    }
+    redis = await startRedis()
   })
   afterAll(async () => {
-    await portal?.stop()
     await redis?.stop()
   })
+  const portal = ownPortal(() => ({ REDIS_URL: redis!.url }), { metrics: true })
 
   it('stays 200 and says redis is down (body and metrics)', async () => {
-    if (setupError) throw setupError
-    await waitFor('redis up in /readyz', async () => (await readyz(portal!)).status === 200, 15_000)
+    await waitFor('redis up in /readyz', async () => (await readyz(portal)).status === 200, 15_000)
     // The limits are counted in Redis until it goes, then in this process's memory.
-    expect(await (await fetch(metricsUrl)).text()).toMatch(/^portal_rate_limit_store\{mode="redis"\} 1$/m)
+    expect(await (await fetch(portal.metricsUrl)).text()).toMatch(/^portal_rate_limit_store\{mode="redis"\} 1$/m)
     await redis!.stop()
     const seen: Array<{ status: number; body: Report }> = []
     await waitFor(
       'redis down in /readyz',
       async () => {
-        seen.push(await readyz(portal!))
+        seen.push(await readyz(portal))
         return /"redis":"(down|fail)"/.test(JSON.stringify(seen.at(-1)?.body))
       },
       20_000,
     )
     expect(seen.map((answer) => answer.status)).toEqual(seen.map(() => 200))
     expect(seen.at(-1)?.body).toEqual({ status: 'ok', dependencies: { identity: 'up', redis: 'down' } })
-    const metrics = await (await fetch(metricsUrl)).text()
+    const metrics = await (await fetch(portal.metricsUrl)).text()
     expect(metrics).toMatch(/^portal_dependency_up\{dependency="redis"\} 0$/m)
     expect(metrics).toMatch(/^portal_dependency_up\{dependency="identity"\} 1$/m)
     await waitFor('the memory fallback in the metrics', async () =>
-      /^portal_rate_limit_store\{mode="memory"\} 1$/m.test(await (await fetch(metricsUrl)).text()), 10_000)
+      /^portal_rate_limit_store\{mode="memory"\} 1$/m.test(await (await fetch(portal.metricsUrl)).text()), 10_000)
   })
 })
 

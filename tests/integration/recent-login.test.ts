@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, inject, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { confirmPassword } from '../../app/.server/auth/confirm-password'
 import { readRecentLogin, sealRecentLogin } from '../../app/.server/auth/recent-login'
 import { secondFactorView } from '../../app/.server/auth/second-factor'
@@ -14,14 +14,7 @@ import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
  * browser for 5 minutes, and the attempt counted in sign-in's limits.
  */
 
-// The configuration is read once, by the first module that needs it: before any import, this
-// file's worker is pointed at the test emulator.
-const emu = vi.hoisted(() => {
-  const { host, projectId, origin } = inject('emulator')
-  process.env.FIREBASE_AUTH_EMULATOR_HOST = host
-  process.env.FIREBASE_PROJECT_ID = projectId
-  return { host, projectId, origin }
-})
+const emu = await vi.hoisted(async () => (await import('../support/emulator-env')).pointAtEmulator())
 const admin = emulatorAdmin(emu)
 const PASSWORD = 'correct-horse-1'
 const ORIGIN = 'http://localhost:3000'

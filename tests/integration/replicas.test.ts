@@ -5,6 +5,7 @@ import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { SERVER_ENTRY, startPortal, type Portal } from '../../dev/portal'
 import { getFreePort, waitFor } from '../../dev/ports'
 import { formClient } from '../support/form-client'
+import { logLines } from '../support/portal'
 import { startNginx, type Nginx } from '../support/nginx'
 import { type TestRedis, startRedis } from '../support/redis'
 
@@ -55,13 +56,6 @@ function tcpProxy(listenPort: number, targetPort: number) {
   }
 }
 
-type LogLine = Record<string, unknown>
-const logLines = (portal: Portal): LogLine[] =>
-  portal
-    .output()
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as LogLine)
 
 describe('two replicas behind nginx, with Redis', () => {
   let redis: TestRedis | undefined

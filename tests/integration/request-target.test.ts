@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { startPortal, type Portal } from '../../dev/portal'
+import { describe, expect, it } from 'vitest'
 import { waitFor } from '../../dev/ports'
+import { ownPortal } from '../support/portal'
 import { rawRequest } from '../support/raw-http'
 
 /**
@@ -9,21 +9,10 @@ import { rawRequest } from '../support/raw-http'
  * both are refused with the translated 400 page, and no log line holds the query (an emailed
  * link's query carries its one-time code).
  */
-const emulator = inject('emulator')
 const CODE = 'oob-code-7f3a9c-never-logged'
 
 describe('request targets that are not a path', () => {
-  let portal: Portal
-  beforeAll(async () => {
-    portal = await startPortal({
-      FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
-      FIREBASE_PROJECT_ID: emulator.projectId,
-      LOG_LEVEL: 'debug',
-    })
-  })
-  afterAll(async () => {
-    await portal?.stop()
-  })
+  const portal = ownPortal({ LOG_LEVEL: 'debug' })
 
   it.each([
     `GET http://localhost/new-password?oobCode=${CODE}&mode=resetPassword HTTP/1.1`,

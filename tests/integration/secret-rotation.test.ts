@@ -4,6 +4,7 @@ import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { SERVER_ENTRY, startPortal, type Portal } from '../../dev/portal'
 import { waitFor } from '../../dev/ports'
 import { browser } from '../support/ip-browser'
+import { logLines } from '../support/portal'
 import { type TestRedis, startRedis } from '../support/redis'
 
 /**
@@ -23,14 +24,7 @@ const PER_EMAIL = 4
 const emu = inject('emulator')
 const admin = emulatorAdmin(emu)
 
-type LogLine = Record<string, unknown>
-const securityLines = (portal: Portal): LogLine[] =>
-  portal
-    .output()
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as LogLine)
-    .filter((l) => l.security === true)
+const securityLines = (portal: Portal) => logLines(portal).filter((l) => l.security === true)
 
 describe('SESSION_SECRET rotation across replicas', () => {
   let redis: TestRedis | undefined

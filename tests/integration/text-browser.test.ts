@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { startPortal, type Portal } from '../../dev/portal'
 
 /**
  * Debian's lynx, a no-JavaScript client nobody here wrote, driven by keystrokes as a person
@@ -16,7 +15,7 @@ const emulator = inject('emulator')
 const admin = emulatorAdmin(emulator)
 const PASSWORD = 'Correct-Horse-42'
 
-let portal: Portal
+const portal = inject('portal')
 let dir: string
 
 beforeAll(async () => {
@@ -28,11 +27,9 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'portal-lynx-'))
   // Cookies accepted without a prompt, kept in memory; pages in English.
   writeFileSync(path.join(dir, 'lynx.cfg'), 'ACCEPT_ALL_COOKIES:TRUE\nPREFERRED_LANGUAGE:en\n')
-  portal = await startPortal({ FIREBASE_AUTH_EMULATOR_HOST: emulator.host, FIREBASE_PROJECT_ID: emulator.projectId })
 })
 
-afterAll(async () => {
-  await portal?.stop()
+afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
