@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
-import { expect, test } from './fixtures'
+import { COMMON_LABELS, expect, signIn, test } from './fixtures'
 
 /**
  * "Change password" on the account page holds a new password to the rules of /new-password, with
@@ -12,10 +12,8 @@ const PASSWORD = 'Correct-Horse-42'
 
 const LABELS = {
   en: {
-    email: 'Email',
-    password: 'Password',
+    ...COMMON_LABELS.en,
     login: 'Login',
-    continue: 'Continue',
     confirmTitle: "Confirm it's you",
     title: 'Change password',
     newPassword: 'New password',
@@ -31,10 +29,8 @@ const LABELS = {
     guess: /^nothing easy to guess/,
   },
   fr: {
-    email: 'Adresse électronique',
-    password: 'Mot de passe',
+    ...COMMON_LABELS.fr,
     login: 'Se connecter',
-    continue: 'Continuer',
     confirmTitle: 'Confirmez votre identité',
     title: 'Modifier le mot de passe',
     newPassword: 'Nouveau mot de passe',
@@ -73,10 +69,7 @@ async function send(page: Page, l: Labels, password: string): Promise<string[]> 
 async function openChangePassword(page: Page, admin: { createUser(email: string, password: string): Promise<unknown> }, l: Labels) {
   const email = uniqueEmail('account-rules')
   await admin.createUser(email, PASSWORD)
-  await page.goto('/?redirect=%2Faccount%2Fpassword')
-  await page.getByLabel(l.email, { exact: true }).fill(email)
-  await page.getByLabel(l.password, { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: l.login }).click()
+  await signIn(page, email, PASSWORD, '/?redirect=%2Faccount%2Fpassword')
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.confirmTitle)
   await page.getByLabel(l.password, { exact: true }).fill(PASSWORD)
   await page.getByRole('button', { name: l.continue }).click()

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { type emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
 import { startRevertIdentity, type RevertIdentity } from '../support/revert-identity'
-import { expect, ownPortal, portalBehind, test as base, wrongCodeFor } from './fixtures'
+import { COMMON_LABELS, EMULATOR_SECRETS, expect, ownPortal, portalBehind, signIn, test as base, wrongCodeFor } from './fixtures'
 
 /**
  * Adding a phone as a second factor (ADR 042), against the emulator (SMS codes from its
@@ -26,16 +26,10 @@ const test = base.extend<object, { phonePortal: Portal }>({
 
 test.describe.configure({ timeout: 90_000 })
 
-/** The emulator's tokens and SMS sessions begin so. */
-const SECRETS = ['eyJhbGciOi', 'eyJfQXV0aEVtdWxhdG9y']
 
 const LABELS = {
   en: {
-    email: 'Email',
-    password: 'Password',
-    signIn: 'Login',
-    confirm: "Confirm it's you",
-    continue: 'Continue',
+    ...COMMON_LABELS.en,
     title: 'Add a phone number',
     phone: 'Phone number',
     send: 'Send code',
@@ -46,11 +40,7 @@ const LABELS = {
     wrong: 'Wrong code. Please check it and try again.',
     resend: 'Resend code',
     wait: /You can ask for a new code in \d+\s+s\./,
-    account: 'Your account',
-    logout: 'Log out',
-    step: 'Two-step verification',
     stepCode: 'Verification code',
-    verify: 'Verify',
     needsVerified:
       'A phone can be added once your email address is verified. Open the link of the verification email, then come back here.',
     sendVerification: 'Send verification email',
@@ -60,11 +50,7 @@ const LABELS = {
     removed: 'The second factor has been removed.',
   },
   fr: {
-    email: 'Adresse électronique',
-    password: 'Mot de passe',
-    signIn: 'Se connecter',
-    confirm: 'Confirmez votre identité',
-    continue: 'Continuer',
+    ...COMMON_LABELS.fr,
     title: 'Ajouter un numéro de téléphone',
     phone: 'Numéro de téléphone',
     send: 'Envoyer le code',
@@ -75,11 +61,7 @@ const LABELS = {
     wrong: 'Code incorrect. Vérifiez-le et réessayez.',
     resend: 'Renvoyer le code',
     wait: /Vous pourrez demander un nouveau code dans \d+\u00a0s\./,
-    account: 'Votre compte',
-    logout: 'Se déconnecter',
-    step: 'Vérification en deux étapes',
     stepCode: 'Code de vérification',
-    verify: 'Vérifier',
     needsVerified:
       'Vous pourrez ajouter un téléphone une fois votre adresse électronique vérifiée. Ouvrez le lien du courriel de vérification, puis revenez ici.',
     sendVerification: 'Vérifier l’adresse',
@@ -93,7 +75,7 @@ type Labels = (typeof LABELS)[keyof typeof LABELS]
 
 async function expectNoSecret(page: Page) {
   const html = await page.content()
-  for (const secret of SECRETS) {
+  for (const secret of EMULATOR_SECRETS) {
     expect(html).not.toContain(secret)
     expect(page.url()).not.toContain(secret)
   }
@@ -182,10 +164,7 @@ async function removePhone(page: Page, admin: Admin, l: Labels, account: { email
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
   await expect(page.getByRole('status')).toHaveText(l.removed)
   await logOut(page, l)
-  await page.goto('/?redirect=%2Faccount')
-  await page.getByLabel(l.email, { exact: true }).fill(account.email)
-  await page.getByLabel(l.password, { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: l.signIn }).click()
+  await signIn(page, account.email, PASSWORD, '/?redirect=%2Faccount')
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
 }
 
@@ -200,10 +179,7 @@ async function logOut(page: Page, l: Labels) {
 async function signInWithCode(page: Page, admin: Admin, l: Labels, account: { email: string; phone: string }) {
   await logOut(page, l)
   const sent = (await admin.verificationCodes()).filter((c) => c.phoneNumber === account.phone).length
-  await page.goto('/?redirect=%2Faccount')
-  await page.getByLabel(l.email, { exact: true }).fill(account.email)
-  await page.getByLabel(l.password, { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: l.signIn }).click()
+  await signIn(page, account.email, PASSWORD, '/?redirect=%2Faccount')
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.step)
   const code = await admin.lastSmsCode(account.phone, sent)
   await page.getByLabel(l.stepCode).fill(code!)
@@ -223,17 +199,14 @@ test.describe('in English', () => {
     const account = await addPhone(page, admin, l)
     await signInWithCode(page, admin, l, account)
     await removePhone(page, admin, l, account)
-    for (const secret of SECRETS) expect(phonePortal.output()).not.toContain(secret)
+    for (const secret of EMULATOR_SECRETS) expect(phonePortal.output()).not.toContain(secret)
   })
 
   test('an unverified address is told so and offered the verification email', async ({ page, admin }) => {
     const l = LABELS.en
     const email = uniqueEmail('phone-unverified')
     await admin.createUser(email, PASSWORD)
-    await page.goto('/?redirect=%2Faccount%2Fsecond-factor%2Fphone')
-    await page.getByLabel(l.email, { exact: true }).fill(email)
-    await page.getByLabel(l.password, { exact: true }).fill(PASSWORD)
-    await page.getByRole('button', { name: l.signIn }).click()
+    await signIn(page, email, PASSWORD, '/?redirect=%2Faccount%2Fsecond-factor%2Fphone')
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.title)
     await expect(page.getByText(l.needsVerified)).toBeVisible()
     await expect(page.getByLabel(l.phone)).toHaveCount(0)
@@ -254,10 +227,7 @@ test('en français : une adresse non vérifiée est indiquée', async ({ page, a
   const l = LABELS.fr
   const email = uniqueEmail('phone-unverified')
   await admin.createUser(email, PASSWORD)
-  await page.goto('/?redirect=%2Faccount%2Fsecond-factor%2Fphone')
-  await page.getByLabel(l.email, { exact: true }).fill(email)
-  await page.getByLabel(l.password, { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: l.signIn }).click()
+  await signIn(page, email, PASSWORD, '/?redirect=%2Faccount%2Fsecond-factor%2Fphone')
   await expect(page.getByText(l.needsVerified)).toBeVisible()
   await expect(page.getByRole('button', { name: l.sendVerification })).toBeVisible()
 })
@@ -294,10 +264,7 @@ revertTest.describe('in English', () => {
       await expect(page.getByText('The second factor has been removed from your account.')).toBeVisible()
 
       await logOut(page, l)
-      await page.goto('/?redirect=%2Faccount')
-      await page.getByLabel(l.email, { exact: true }).fill(account.email)
-      await page.getByLabel(l.password, { exact: true }).fill(PASSWORD)
-      await page.getByRole('button', { name: l.signIn }).click()
+      await signIn(page, account.email, PASSWORD, '/?redirect=%2Faccount')
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
     },
   )

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test'
 import { type emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
-import { expect, expectFieldError, ownPortal, test as base, wrongCodeFor } from './fixtures'
+import { COMMON_LABELS, EMULATOR_SECRETS, expect, expectFieldError, ownPortal, signIn, test as base, wrongCodeFor } from './fixtures'
 
 /**
  * "Confirm it's you" for an account with a second factor (ADR 036, ADR 038): the password, then
@@ -25,21 +25,12 @@ const test = base.extend<object, { confirmPortal: Portal }>({
 
 test.describe.configure({ timeout: 90_000 })
 
-/** How every token the emulator mints begins (header {"alg":"none",…}), and its pending credentials. */
-const SECRETS = ['eyJhbGciOi', 'eyJfQXV0aEVtdWxhdG9y']
 
 const LABELS = {
   en: {
-    email: 'Email',
-    password: 'Password',
-    signIn: 'Login',
-    account: 'Your account',
+    ...COMMON_LABELS.en,
     changePassword: 'Change password',
-    confirm: "Confirm it's you",
-    continue: 'Continue',
-    step: 'Two-step verification',
     code: 'Verification code',
-    verify: 'Verify',
     wrong: 'Wrong code. Please check it and try again.',
     newPassword: 'New password',
     confirmNew: 'Confirm new password',
@@ -47,16 +38,9 @@ const LABELS = {
     back: 'Back to your account',
   },
   fr: {
-    email: 'Adresse électronique',
-    password: 'Mot de passe',
-    signIn: 'Se connecter',
-    account: 'Votre compte',
+    ...COMMON_LABELS.fr,
     changePassword: 'Modifier le mot de passe',
-    confirm: 'Confirmez votre identité',
-    continue: 'Continuer',
-    step: 'Vérification en deux étapes',
     code: 'Code de vérification',
-    verify: 'Vérifier',
     wrong: 'Code incorrect. Vérifiez-le et réessayez.',
     newPassword: 'Nouveau mot de passe',
     confirmNew: 'Confirmer le nouveau mot de passe',
@@ -70,7 +54,7 @@ type Labels = (typeof LABELS)[keyof typeof LABELS]
 /** No token and no pending credential in the page or its address. */
 async function expectNoSecret(page: Page) {
   const html = await page.content()
-  for (const secret of SECRETS) {
+  for (const secret of EMULATOR_SECRETS) {
     expect(html).not.toContain(secret)
     expect(page.url()).not.toContain(secret)
   }
@@ -85,11 +69,8 @@ async function mfaAccount(admin: Admin) {
 }
 
 /** Signs in (password, then the SMS code) and lands on `path`. */
-async function signIn(page: Page, admin: Admin, l: Labels, account: { email: string; phone: string }, path: string) {
-  await page.goto(`/?${new URLSearchParams({ redirect: path })}`)
-  await page.getByLabel(l.email, { exact: true }).fill(account.email)
-  await page.getByLabel(l.password, { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: l.signIn }).click()
+async function signInWithSms(page: Page, admin: Admin, l: Labels, account: { email: string; phone: string }, path: string) {
+  await signIn(page, account.email, PASSWORD, `/?${new URLSearchParams({ redirect: path })}`)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.step)
   const code = await admin.lastSmsCode(account.phone)
   await page.getByLabel(l.code).fill(code!)
@@ -127,7 +108,7 @@ test.describe('in English', () => {
   }) => {
     const l = LABELS.en
     const account = await mfaAccount(admin)
-    await signIn(page, admin, l, account, '/account')
+    await signInWithSms(page, admin, l, account, '/account')
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
     const session = (await context.cookies()).find((c) => c.name === 'session')?.value
     expect(session).toBeDefined()
@@ -156,15 +137,12 @@ test.describe('in English', () => {
 
     // The new password opens the account (its second factor next); the old one no longer does.
     await context.clearCookies()
-    await page.goto('/')
-    await page.getByLabel(l.email, { exact: true }).fill(account.email)
-    await page.getByLabel(l.password, { exact: true }).fill(PASSWORD)
-    await page.getByRole('button', { name: l.signIn }).click()
+    await signIn(page, account.email, PASSWORD, '/')
     await expect(page.getByRole('alert')).toHaveText('Wrong email address or password')
     await page.getByLabel(l.password, { exact: true }).fill(NEW_PASSWORD)
     await page.getByRole('button', { name: l.signIn }).click()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.step)
-    for (const secret of SECRETS) expect(confirmPortal.output()).not.toContain(secret)
+    for (const secret of EMULATOR_SECRETS) expect(confirmPortal.output()).not.toContain(secret)
   })
 })
 
@@ -174,7 +152,7 @@ test('en français : « Confirmez votre identité » passe par le code d’un co
 }) => {
   const l = LABELS.fr
   const account = await mfaAccount(admin)
-  await signIn(page, admin, l, account, '/account/password')
+  await signInWithSms(page, admin, l, account, '/account/password')
   await confirmWithCode(page, admin, l, account.phone)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.changePassword)
   await expect(page.getByLabel(l.newPassword, { exact: true })).toBeVisible()

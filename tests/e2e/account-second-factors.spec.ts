@@ -4,7 +4,7 @@ import { type emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator
 import type { Portal } from '../../dev/portal'
 import { startMfaIdentity, type MfaIdentity } from '../support/mfa-identity'
 import { totpCode } from '../support/totp'
-import { expect, ownPortal, portalBehind, test as base } from './fixtures'
+import { COMMON_LABELS, expect, ownPortal, portalBehind, signIn, test as base } from './fixtures'
 
 /**
  * Second factors their owner manages from /account (ADR 041): an authenticator app added against
@@ -17,17 +17,9 @@ type Admin = ReturnType<typeof emulatorAdmin>
 
 const LABELS = {
   en: {
-    email: 'Email',
-    password: 'Password',
-    signIn: 'Login',
-    logout: 'Log out',
-    account: 'Your account',
+    ...COMMON_LABELS.en,
     section: 'Second factors',
-    confirm: "Confirm it's you",
-    continue: 'Continue',
-    step: 'Two-step verification',
     stepCode: 'Verification code',
-    verify: 'Verify',
     addTotp: 'Add an authenticator app',
     addPhone: 'Add a phone number',
     qr: 'QR code to scan with your authenticator app',
@@ -49,17 +41,9 @@ const LABELS = {
     sendVerification: 'Send verification email',
   },
   fr: {
-    email: 'Adresse électronique',
-    password: 'Mot de passe',
-    signIn: 'Se connecter',
-    logout: 'Se déconnecter',
-    account: 'Votre compte',
+    ...COMMON_LABELS.fr,
     section: 'Seconds facteurs',
-    confirm: 'Confirmez votre identité',
-    continue: 'Continuer',
-    step: 'Vérification en deux étapes',
     stepCode: 'Code de vérification',
-    verify: 'Vérifier',
     addTotp: 'Ajouter une application d’authentification',
     addPhone: 'Ajouter un numéro de téléphone',
     qr: 'Code QR à scanner avec votre application d’authentification',
@@ -99,11 +83,9 @@ async function verifiedAccount(admin: Admin, tag: string) {
   return { email, localId }
 }
 
-async function signIn(page: Page, l: Labels, email: string, path = '/account') {
-  await page.goto(`/?${new URLSearchParams({ redirect: path })}`)
-  await page.getByLabel(l.email, { exact: true }).fill(email)
-  await page.getByLabel(l.password, { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: l.signIn }).click()
+/** Signs in on the way to `path` (the account page by default). */
+async function signInTo(page: Page, email: string, path = '/account') {
+  await signIn(page, email, PASSWORD, `/?${new URLSearchParams({ redirect: path })}`)
 }
 
 async function logOut(page: Page, l: Labels) {
@@ -179,7 +161,7 @@ loopTest.describe('an authenticator app, against the loopback TOTP service', () 
         loop,
       }) => {
         const { email } = await verifiedAccount(admin, 'add-totp')
-        await signIn(page, l, email)
+        await signInTo(page, email)
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
         await expect(page.getByRole('heading', { name: l.section })).toBeVisible()
         await expect(page.getByText(l.none, { exact: true })).toBeVisible()
@@ -228,7 +210,7 @@ loopTest.describe('an authenticator app, against the loopback TOTP service', () 
 
         // The next sign-in asks for the app's code.
         await logOut(page, l)
-        await signIn(page, l, email)
+        await signInTo(page, email)
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.step)
         await page.getByLabel(l.stepCode).fill(appCode(secret))
         await page.getByRole('button', { name: l.verify }).click()
@@ -247,7 +229,7 @@ loopTest.describe('an authenticator app, against the loopback TOTP service', () 
 
         // The next sign-in asks for no code.
         await logOut(page, l)
-        await signIn(page, l, email)
+        await signInTo(page, email)
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
       })
     })
@@ -260,7 +242,7 @@ loopTest.describe('an authenticator app, against the loopback TOTP service', () 
   }) => {
     const l = LABELS.fr
     const { email } = await verifiedAccount(admin, 'qr-totp')
-    await signIn(page, l, email, '/account/second-factor/totp')
+    await signInTo(page, email, '/account/second-factor/totp')
     await confirm(page, l)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.addTotp)
     const secret = await secretOf(page)
@@ -313,7 +295,7 @@ emulatorTest.describe('against the emulator', () => {
         const [phone, other] = [uniquePhone(), uniquePhone()]
         await admin.enrollSms(localId, [{ phoneNumber: phone, displayName: 'Desk phone' }, { phoneNumber: other }])
 
-        await signIn(page, l, email)
+        await signInTo(page, email)
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.step)
         // Two factors: the chooser first.
         await page.getByRole('button', { name: /Desk phone/ }).click()
@@ -353,7 +335,7 @@ emulatorTest.describe('against the emulator', () => {
         await expect(page.getByText(l.none, { exact: true })).toBeVisible()
 
         await logOut(page, l)
-        await signIn(page, l, email)
+        await signInTo(page, email)
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
       })
     })
@@ -366,7 +348,7 @@ emulatorTest.describe('against the emulator', () => {
     const l = LABELS.fr
     const email = uniqueEmail('unverified-factors')
     await admin.createUser(email, PASSWORD)
-    await signIn(page, l, email)
+    await signInTo(page, email)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
     await expect(page.getByText(l.needsVerified)).toBeVisible()
     await expect(page.getByRole('button', { name: l.sendVerification })).toBeVisible()

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test'
 import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { expect, signIn, test } from './fixtures'
+import { confirmItsYou, expect, signIn, test } from './fixtures'
 
 /**
  * The signed-in half: the account page, "Confirm it's you", changing the password, and the two
@@ -177,9 +177,7 @@ test.describe('in English, the address and the account', () => {
     await signIn(page, email, PASSWORD)
     await page.getByRole('link', { name: 'Your account' }).click()
     await page.getByRole('link', { name: 'Change email address' }).click()
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText("Confirm it's you")
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-    await page.getByRole('button', { name: 'Continue' }).click()
+    await confirmItsYou(page, PASSWORD)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Change email address')
     const sent = 'If this address can be used, a confirmation link is on its way to it. Open it to change your sign-in address.'
 
@@ -218,13 +216,8 @@ test.describe('in English, the address and the account', () => {
   }) => {
     const email = uniqueEmail('delete')
     await admin.createUser(email, PASSWORD)
-    await page.goto('/account/delete')
-    await page.getByLabel('Email', { exact: true }).fill(email)
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-    await page.getByRole('button', { name: 'Login' }).click()
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText("Confirm it's you")
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-    await page.getByRole('button', { name: 'Continue' }).click()
+    await signIn(page, email, PASSWORD, '/account/delete')
+    await confirmItsYou(page, PASSWORD)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Delete account')
     await page.getByLabel('Type your email address to confirm').fill(uniqueEmail('someone-else'))
     await page.getByRole('button', { name: 'Delete my account' }).click()
@@ -247,10 +240,7 @@ test('en français : la page du compte, la vérification de l’adresse après �
 }) => {
   const email = uniqueEmail('compte')
   await admin.createUser(email, PASSWORD)
-  await page.goto('/?redirect=%2Faccount')
-  await page.getByLabel('Adresse électronique', { exact: true }).fill(email)
-  await page.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: 'Se connecter' }).click()
+  await signIn(page, email, PASSWORD, '/?redirect=%2Faccount')
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Votre compte')
   await expect(page.getByText('Non vérifiée', { exact: true })).toBeVisible()
   // A date in French, e.g. « 26 novembre 2026 à 17:20 UTC ».
@@ -258,9 +248,7 @@ test('en français : la page du compte, la vérification de l’adresse après �
 
   // One press: "Confirm it's you" first, then the email goes without pressing again.
   await page.getByRole('button', { name: 'Vérifier l’adresse' }).click()
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Confirmez votre identité')
-  await page.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: 'Continuer' }).click()
+  await confirmItsYou(page, PASSWORD)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Votre compte')
   await expect(page.getByRole('status')).toHaveText(
     'Un lien de vérification est en route vers votre adresse. Ouvrez-le pour confirmer l’adresse.',
@@ -281,9 +269,7 @@ test.describe('in English, the verification email', () => {
     await signIn(page, email, PASSWORD)
     await page.goto('/account')
     await page.getByRole('button', { name: 'Send verification email' }).click()
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText("Confirm it's you")
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-    await page.getByRole('button', { name: 'Continue' }).click()
+    await confirmItsYou(page, PASSWORD)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account')
     const sent = 'A verification link is on its way to your address. Open it to confirm the address.'
     await expect(page.getByRole('status')).toHaveText(sent)
@@ -304,13 +290,8 @@ test('en français : modifier le mot de passe demande d’abord « Confirmez vot
 }) => {
   const email = uniqueEmail('compte-mdp')
   await admin.createUser(email, PASSWORD)
-  await page.goto('/?redirect=%2Faccount%2Fpassword')
-  await page.getByLabel('Adresse électronique', { exact: true }).fill(email)
-  await page.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: 'Se connecter' }).click()
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Confirmez votre identité')
-  await page.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: 'Continuer' }).click()
+  await signIn(page, email, PASSWORD, '/?redirect=%2Faccount%2Fpassword')
+  await confirmItsYou(page, PASSWORD)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Modifier le mot de passe')
   await page.getByLabel('Nouveau mot de passe', { exact: true }).fill(NEW_PASSWORD)
   await page.getByLabel('Confirmer le nouveau mot de passe', { exact: true }).fill('Pas-la-meme-2026')

@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test'
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test'
 import { emulatorAdmin } from '../../dev/emulator'
 import { startPortal, type Portal } from '../../dev/portal'
 import { PagePool, type Taken } from './page-pool'
@@ -121,23 +121,75 @@ export function portalBehind<Identity extends { host: string; close(): Promise<v
   ]
 }
 
-/** The sign-in form's labels in each language. */
-const SIGN_IN = {
-  fr: { email: 'Adresse électronique', password: 'Mot de passe', submit: 'Se connecter' },
-  en: { email: 'Email', password: 'Password', submit: 'Login' },
-}
+/**
+ * The words many pages share, in each language: the contract the tests hold, written once. A spec's
+ * own table spreads these and adds its page's words.
+ */
+export const COMMON_LABELS = {
+  en: {
+    email: 'Email',
+    password: 'Password',
+    signIn: 'Login',
+    signedIn: 'You are signed in',
+    account: 'Your account',
+    confirm: "Confirm it's you",
+    continue: 'Continue',
+    logout: 'Log out',
+    remember: 'Keep me signed in',
+    step: 'Two-step verification',
+    verify: 'Verify',
+  },
+  fr: {
+    email: 'Adresse électronique',
+    password: 'Mot de passe',
+    signIn: 'Se connecter',
+    signedIn: 'Votre session est ouverte',
+    account: 'Votre compte',
+    confirm: 'Confirmez votre identité',
+    continue: 'Continuer',
+    logout: 'Se déconnecter',
+    remember: 'Garder ma session ouverte',
+    step: 'Vérification en deux étapes',
+    verify: 'Vérifier',
+  },
+} as const
+
+/** The language the page is in. */
+const languageOf = async (page: Page) => ((await page.locator('html').getAttribute('lang'))?.startsWith('en') ? 'en' : 'fr')
 
 /** Fills and posts the sign-in form at `path` (the sign-in page by default), in whichever language it is, and waits for its answer. */
 export async function signIn(page: Page, email: string, password: string, path = '/') {
   await page.goto(path)
-  const l = SIGN_IN[(await page.locator('html').getAttribute('lang'))?.startsWith('en') ? 'en' : 'fr']
+  const l = COMMON_LABELS[await languageOf(page)]
   await page.getByLabel(l.email, { exact: true }).fill(email)
   await page.getByLabel(l.password, { exact: true }).fill(password)
   // Until the answer is in, a next page.goto would cut the sign-in short.
   const answered = page.waitForResponse((response) => response.request().method() === 'POST')
-  await page.getByRole('button', { name: l.submit }).click()
+  await page.getByRole('button', { name: l.signIn }).click()
   await answered
 }
+
+/** Waits for "Confirm it's you", in whichever language, and answers it with `password`. */
+export async function confirmItsYou(page: Page, password: string) {
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(new RegExp(`^(${COMMON_LABELS.fr.confirm}|${COMMON_LABELS.en.confirm})$`))
+  const l = COMMON_LABELS[await languageOf(page)]
+  await page.getByLabel(l.password, { exact: true }).fill(password)
+  await page.getByRole('button', { name: l.continue }).click()
+}
+
+/** The session cookie as the browser keeps it, and the lifetime the identity service gave it (`exp - iat`). */
+export async function sessionCookie(context: BrowserContext) {
+  const cookie = (await context.cookies()).find((c) => c.name === 'session')
+  expect(cookie, 'a session cookie').toBeDefined()
+  const claims = JSON.parse(Buffer.from(cookie!.value.split('.')[1]!, 'base64url').toString('utf8')) as {
+    iat: number
+    exp: number
+  }
+  return { value: cookie!.value, expires: cookie!.expires, lifetime: claims.exp - claims.iat }
+}
+
+/** How every token the emulator mints begins (header {"alg":"none",…}), and its pending credentials and SMS sessions. */
+export const EMULATOR_SECRETS = ['eyJhbGciOi', 'eyJfQXV0aEVtdWxhdG9y']
 
 /** Asks for a password reset for `email` (in French) and opens the new-password page from the email. */
 export async function openNewPassword(page: Page, admin: ReturnType<typeof emulatorAdmin>, email: string) {

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from '@playwright/test'
 import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
-import { expect, ownPortal, test as base } from './fixtures'
+import { COMMON_LABELS, expect, ownPortal, sessionCookie, test as base } from './fixtures'
 
 /**
  * "Keep me signed in" (ADR 037): unchecked, the session cookie ends with the browser and the
@@ -31,37 +31,17 @@ const test = base.extend<object, { rememberPortal: Portal }>({
 // Some tests walk two steps and a password change: several page budgets on a busy machine.
 test.describe.configure({ timeout: 90_000 })
 
-const LABELS = {
-  en: { email: 'Email', password: 'Password', remember: 'Keep me signed in', signIn: 'Login', signedIn: 'You are signed in' },
-  fr: {
-    email: 'Adresse électronique',
-    password: 'Mot de passe',
-    remember: 'Garder ma session ouverte',
-    signIn: 'Se connecter',
-    signedIn: 'Votre session est ouverte',
-  },
-} as const
-type Labels = (typeof LABELS)[keyof typeof LABELS]
+type Labels = (typeof COMMON_LABELS)[keyof typeof COMMON_LABELS]
 
-/** The session cookie as the browser keeps it, and the lifetime the identity service gave it (`exp - iat`). */
-async function session(context: BrowserContext) {
-  const cookie = (await context.cookies()).find((c) => c.name === 'session')
-  expect(cookie, 'a session cookie').toBeDefined()
-  const claims = JSON.parse(Buffer.from(cookie!.value.split('.')[1]!, 'base64url').toString('utf8')) as {
-    iat: number
-    exp: number
-  }
-  return { value: cookie!.value, expires: cookie!.expires, lifetime: claims.exp - claims.iat }
-}
 
 /** Ends with the browser: no expiry (Playwright says -1), and the service ends it after SESSION_MAX_AGE. */
 async function expectBrowserSession(context: BrowserContext) {
-  expect(await session(context)).toMatchObject({ expires: -1, lifetime: MAX_AGE })
+  expect(await sessionCookie(context)).toMatchObject({ expires: -1, lifetime: MAX_AGE })
 }
 
 /** Persists SESSION_REMEMBER_MAX_AGE from now (generous margins: a busy machine), at the service too. */
 async function expectRemembered(context: BrowserContext, since: number) {
-  const { expires, lifetime } = await session(context)
+  const { expires, lifetime } = await sessionCookie(context)
   expect(lifetime).toBe(REMEMBER_MAX_AGE)
   expect(expires).toBeGreaterThanOrEqual(since / 1000 + REMEMBER_MAX_AGE - 5)
   expect(expires).toBeLessThanOrEqual(Date.now() / 1000 + REMEMBER_MAX_AGE + 5)
@@ -76,7 +56,7 @@ async function fillSignIn(page: Page, l: Labels, email: string, remember: boolea
   if (remember) await box.check()
 }
 
-for (const [lang, l] of Object.entries(LABELS)) {
+for (const [lang, l] of Object.entries(COMMON_LABELS)) {
   test.describe(`in ${lang}`, () => {
     test.use({ locale: lang === 'en' ? 'en-US' : 'fr-FR' })
 
@@ -103,7 +83,7 @@ for (const [lang, l] of Object.entries(LABELS)) {
 
 test.describe('in English', () => {
   test.use({ locale: 'en-US' })
-  const l = LABELS.en
+  const l = COMMON_LABELS.en
 
   test('a refused sign-in keeps the box as it was', async ({ page, admin }) => {
     const email = uniqueEmail('remember-wrong')
@@ -177,7 +157,7 @@ test.describe('in English', () => {
       await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
       await page.getByRole('button', { name: 'Continue' }).click()
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Change password')
-      const before = await session(context)
+      const before = await sessionCookie(context)
       // A new session is minted after the revocation, in a later second (ADR 005).
       await page.waitForTimeout(1_100)
       await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD)
@@ -185,7 +165,7 @@ test.describe('in English', () => {
       const since = Date.now()
       await page.getByRole('button', { name: 'Change password' }).click()
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account')
-      expect((await session(context)).value, 'a new session').not.toBe(before.value)
+      expect((await sessionCookie(context)).value, 'a new session').not.toBe(before.value)
       if (remember) await expectRemembered(context, since)
       else await expectBrowserSession(context)
     })

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from '@playwright/test'
 import { type emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
-import { expect, expectFieldError, ownPortal, test as base, wrongCodeFor } from './fixtures'
+import { COMMON_LABELS, expect, expectFieldError, ownPortal, test as base, wrongCodeFor } from './fixtures'
 
 /**
  * The second factor at sign-in (ADR 022) against the Firebase Auth emulator, which
@@ -43,36 +43,24 @@ async function sessionCookie(context: BrowserContext) {
 
 const LABELS = {
   fr: {
-    email: 'Adresse électronique',
-    password: 'Mot de passe',
-    signIn: 'Se connecter',
-    step: 'Vérification en deux étapes',
+    ...COMMON_LABELS.fr,
     code: 'Code de vérification',
-    verify: 'Vérifier',
     resend: 'Renvoyer le code',
     wrong: 'Code incorrect. Vérifiez-le et réessayez.',
     sentTo: (phone: string) => `Nous avons envoyé un code par SMS au ${phone}.`,
-    signedIn: 'Votre session est ouverte',
     linkButton: 'Connexion par courriel',
-    continue: 'Continuer',
     sso: 'Continuer avec Google',
     choose: 'Choisissez comment confirmer votre identité.',
     another: 'Changer de méthode',
     factor: (name: string, phone: string) => `${name}\u00a0: SMS au ${phone}`,
   },
   en: {
-    email: 'Email',
-    password: 'Password',
-    signIn: 'Login',
-    step: 'Two-step verification',
+    ...COMMON_LABELS.en,
     code: 'Verification code',
-    verify: 'Verify',
     resend: 'Resend code',
     wrong: 'Wrong code. Please check it and try again.',
     sentTo: (phone: string) => `We sent a code by SMS to ${phone}.`,
-    signedIn: 'You are signed in',
     linkButton: 'Email me a sign-in link',
-    continue: 'Continue',
     sso: 'Continue with Google',
     choose: 'Choose how to confirm it’s you.',
     another: 'Use another method',

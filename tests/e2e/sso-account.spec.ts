@@ -1,10 +1,10 @@
 import AxeBuilder from '@axe-core/playwright'
-import type { BrowserContext, Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
 import { getFreePort } from '../../dev/ports'
 import { claimsFor, providerAnswer, startSso } from '../support/sso-provider'
-import { expect, ownPortal, test as base } from './fixtures'
+import { COMMON_LABELS, expect, ownPortal, sessionCookie, test as base } from './fixtures'
 
 /**
  * Single sign-on on the signed-in half (ADR 043): "Confirm it's you" for an account of the
@@ -41,11 +41,11 @@ test.describe.configure({ timeout: 90_000 })
 
 const LABELS = {
   en: {
+    ...COMMON_LABELS.en,
     provider: 'Continue with Google',
     confirmTitle: "Confirm it's you",
     told: "This account signs in with Google: continue with Google again to confirm it's you.",
     mismatch: 'The supplied credentials do not correspond to the previously signed in user.',
-    account: 'Your account',
     deleteLink: 'Delete account',
     deleteField: 'Type your email address to confirm',
     deleteButton: 'Delete my account',
@@ -54,17 +54,13 @@ const LABELS = {
     confirmPassword: 'Confirm new password',
     changePassword: 'Change password',
     passwordChanged: 'Your password has been changed. This device stays signed in; every other device was signed out.',
-    remember: 'Keep me signed in',
-    email: 'Email',
-    password: 'Password',
-    signedIn: 'You are signed in',
   },
   fr: {
+    ...COMMON_LABELS.fr,
     provider: 'Continuer avec Google',
     confirmTitle: 'Confirmez votre identité',
     told: 'Ce compte se connecte avec Google\u00a0: continuez à nouveau avec Google pour confirmer votre identité.',
     mismatch: 'Les identifiants fournis ne correspondent pas au compte de cette session.',
-    account: 'Votre compte',
     deleteLink: 'Supprimer le compte',
     deleteField: 'Saisissez votre adresse électronique pour confirmer',
     deleteButton: 'Supprimer mon compte',
@@ -74,10 +70,6 @@ const LABELS = {
     changePassword: 'Modifier le mot de passe',
     passwordChanged:
       'Votre mot de passe a été modifié. La session reste ouverte sur cet appareil\u202f; tous les autres appareils ont été déconnectés.',
-    remember: 'Garder ma session ouverte',
-    email: 'Adresse électronique',
-    password: 'Mot de passe',
-    signedIn: 'Votre session est ouverte',
   },
 } as const
 type Labels = (typeof LABELS)[keyof typeof LABELS]
@@ -107,16 +99,6 @@ async function confirmWithProvider(page: Page, l: Labels, claims: Record<string,
   await page.goto(providerAnswer(start, claims))
 }
 
-/** The session cookie as the browser keeps it, and the lifetime the identity service gave it (`exp - iat`). */
-async function session(context: BrowserContext) {
-  const cookie = (await context.cookies()).find((c) => c.name === 'session')
-  expect(cookie, 'a session cookie').toBeDefined()
-  const claims = JSON.parse(Buffer.from(cookie!.value.split('.')[1]!, 'base64url').toString('utf8')) as {
-    iat: number
-    exp: number
-  }
-  return { expires: cookie!.expires, lifetime: claims.exp - claims.iat }
-}
 
 for (const [lang, l] of Object.entries(LABELS)) {
   test.describe(`in ${lang}`, () => {
@@ -171,7 +153,7 @@ for (const [lang, l] of Object.entries(LABELS)) {
     test('"Keep me signed in" holds through the provider: checked, the cookie persists', async ({ page, context }) => {
       const since = Date.now()
       await signInWithProvider(page, l, claimsFor(uniqueEmail(`sso-remember-${lang}`)), true)
-      const { expires, lifetime } = await session(context)
+      const { expires, lifetime } = await sessionCookie(context)
       expect(lifetime).toBe(REMEMBER_MAX_AGE)
       expect(expires).toBeGreaterThanOrEqual(since / 1000 + REMEMBER_MAX_AGE - 5)
       expect(expires).toBeLessThanOrEqual(Date.now() / 1000 + REMEMBER_MAX_AGE + 5)
@@ -179,7 +161,7 @@ for (const [lang, l] of Object.entries(LABELS)) {
 
     test('"Keep me signed in" unchecked: the provider’s session ends with the browser', async ({ page, context }) => {
       await signInWithProvider(page, l, claimsFor(uniqueEmail(`sso-forget-${lang}`)))
-      expect(await session(context)).toMatchObject({ expires: -1, lifetime: MAX_AGE })
+      expect(await sessionCookie(context)).toMatchObject({ expires: -1, lifetime: MAX_AGE })
     })
 
     test('Enter in the password field still signs in with the password, not the provider', async ({ page, admin }) => {
