@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { CODE_GROUPS, type AuthCode, type CodeGroup } from '~/.server/identity/codes'
 import { SERVICE_ERRORS } from '~/.server/identity/errors'
-import { CODE_MESSAGES, messageOf, unavailableStatus } from './code-messages'
+import { messageOf, unavailableStatus } from './code-messages'
 
 /**
  * The rules the table keeps, not the table written out again: a row that breaks a rule fails here
@@ -32,9 +32,9 @@ function translation(locale: 'en' | 'fr', key: string): unknown {
 }
 
 describe('what a visitor is shown for each auth code', () => {
-  it('every code the identity client reports has a message, and no other', () => {
-    expect(Object.keys(CODE_MESSAGES).sort()).toEqual([...codes].sort())
+  it('every code the identity client reports has a message', () => {
     for (const code of Object.values(SERVICE_ERRORS)) expect(codes).toContain(code)
+    for (const code of codes) expect(() => messageOf(code), code).not.toThrow()
   })
 
   it.each(codes)('%s shows a message of its group, translated in English and French', (code) => {
