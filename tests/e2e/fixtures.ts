@@ -1,7 +1,7 @@
 import { test as base, expect, type BrowserContext, type Page } from '@playwright/test'
 import { emulatorAdmin } from '../../dev/emulator'
 import { startPortal, type Portal } from '../../dev/portal'
-import { PagePool, type Taken } from './page-pool'
+import { PagePool, type Pooled } from './page-pool'
 
 function required(name: string): string {
   const value = process.env[name]
@@ -20,7 +20,7 @@ export const test = base.extend<
     /** Pages that log an error by design (the error page writes the error to the console). */
     consoleErrorsExpected: boolean
     failOnConsoleError: void
-    pooled: Taken
+    pooled: Pooled
   },
   { pagePool: PagePool }
 >({

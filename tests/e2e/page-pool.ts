@@ -11,12 +11,36 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from '@play
  * function, a closed page) retires the context instead: the next test gets a new one.
  */
 const PAGE_EVENTS = [
-  'close', 'console', 'crash', 'dialog', 'domcontentloaded', 'download', 'filechooser', 'frameattached',
-  'framedetached', 'framenavigated', 'load', 'pageerror', 'popup', 'request', 'requestfailed',
-  'requestfinished', 'response', 'websocket', 'worker',
+  'close',
+  'console',
+  'crash',
+  'dialog',
+  'domcontentloaded',
+  'download',
+  'filechooser',
+  'frameattached',
+  'framedetached',
+  'framenavigated',
+  'load',
+  'pageerror',
+  'popup',
+  'request',
+  'requestfailed',
+  'requestfinished',
+  'response',
+  'websocket',
+  'worker',
 ] as const
 const CONTEXT_EVENTS = [
-  'close', 'console', 'dialog', 'page', 'request', 'requestfailed', 'requestfinished', 'response', 'weberror',
+  'close',
+  'console',
+  'dialog',
+  'page',
+  'request',
+  'requestfailed',
+  'requestfinished',
+  'response',
+  'weberror',
 ] as const
 
 /** The client's event emitter, whose listing the typed API leaves out. */
@@ -33,11 +57,12 @@ function listenersOf(target: Page | BrowserContext, events: readonly string[]): 
 }
 function removeAdded(target: Page | BrowserContext, before: Map<string, Listener[]>) {
   for (const [event, kept] of before) {
-    for (const listener of emitter(target).listeners(event)) if (!kept.includes(listener)) emitter(target).off(event, listener)
+    for (const listener of emitter(target).listeners(event))
+      if (!kept.includes(listener)) emitter(target).off(event, listener)
   }
 }
 
-interface Pooled {
+export interface Pooled {
   context: BrowserContext
   page: Page
   options: BrowserContextOptions
@@ -45,6 +70,8 @@ interface Pooled {
   spoiled: boolean
   /** The http(s) origins the page visited during the test: their storage is emptied after it. */
   origins: Set<string>
+  /** The listeners there when the test began: any other was added by the test. */
+  listenersBefore: { page: Map<string, Listener[]>; context: Map<string, Listener[]> }
 }
 
 /** Calls of these mark the page as spoiled (they outlive a navigation and cannot be removed). */
@@ -63,15 +90,16 @@ function markIrreversible(pooled: Pooled) {
     }
   }
   spoil(pooled.page, ['addInitScript', 'exposeFunction', 'exposeBinding', 'close'])
-  spoil(pooled.context, ['addInitScript', 'exposeFunction', 'exposeBinding', 'setExtraHTTPHeaders', 'setOffline', 'setGeolocation', 'setHTTPCredentials'])
+  spoil(pooled.context, [
+    'addInitScript',
+    'exposeFunction',
+    'exposeBinding',
+    'setExtraHTTPHeaders',
+    'setOffline',
+    'setGeolocation',
+    'setHTTPCredentials',
+  ])
   spoil(pooled.page.clock, ['install', 'setFixedTime', 'setSystemTime', 'fastForward', 'runFor', 'pauseAt', 'resume'])
-}
-
-/** A pooled context lent to one test, with the listeners it had before. */
-export interface Taken extends Pooled {
-  pooled: Pooled
-  pageListeners: Map<string, Listener[]>
-  contextListeners: Map<string, Listener[]>
 }
 
 export class PagePool {
@@ -79,13 +107,20 @@ export class PagePool {
 
   constructor(private readonly browser: Browser) {}
 
-  async take(options: BrowserContextOptions): Promise<Taken> {
+  async take(options: BrowserContextOptions): Promise<Pooled> {
     const key = JSON.stringify(options)
     let pooled = this.pooled.get(key)
     if (!pooled) {
       const context = await this.browser.newContext(options)
       const page = await context.newPage()
-      pooled = { context, page, options, spoiled: false, origins: new Set() }
+      pooled = {
+        context,
+        page,
+        options,
+        spoiled: false,
+        origins: new Set(),
+        listenersBefore: { page: new Map(), context: new Map() },
+      }
       const origins = pooled.origins
       page.on('framenavigated', (frame) => {
         const { origin, protocol } = new URL(frame.url())
@@ -94,25 +129,31 @@ export class PagePool {
       markIrreversible(pooled)
       this.pooled.set(key, pooled)
     }
-    return { ...pooled, pooled, pageListeners: listenersOf(pooled.page, PAGE_EVENTS), contextListeners: listenersOf(pooled.context, CONTEXT_EVENTS) }
+    pooled.listenersBefore = {
+      page: listenersOf(pooled.page, PAGE_EVENTS),
+      context: listenersOf(pooled.context, CONTEXT_EVENTS),
+    }
+    return pooled
   }
 
   /** After a test: the context as new, or retired. */
-  async putBack(taken: Taken): Promise<void> {
-    const { pooled, context, page, options } = taken
+  async putBack(pooled: Pooled): Promise<void> {
+    const { context, page, options } = pooled
     const key = JSON.stringify(options)
     try {
       if (pooled.spoiled || page.isClosed()) throw new Error('spoiled')
       for (const other of context.pages()) if (other !== page) await other.close()
-      removeAdded(page, taken.pageListeners)
-      removeAdded(context, taken.contextListeners)
+      removeAdded(page, pooled.listenersBefore.page)
+      removeAdded(context, pooled.listenersBefore.context)
       await page.unrouteAll({ behavior: 'ignoreErrors' })
       await context.unrouteAll({ behavior: 'ignoreErrors' })
       await page.goto('about:blank')
       // Each visited origin's storage, emptied from a blank page of that origin that never reaches its server.
       for (const origin of pooled.origins) {
         const blank = `${origin}/__e2e_page_pool_reset`
-        await page.route(blank, (route) => route.fulfill({ body: '<!doctype html><title>reset</title>', contentType: 'text/html' }))
+        await page.route(blank, (route) =>
+          route.fulfill({ body: '<!doctype html><title>reset</title>', contentType: 'text/html' }),
+        )
         await page.goto(blank)
         await page.evaluate(() => {
           localStorage.clear()
