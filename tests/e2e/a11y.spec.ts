@@ -1,12 +1,11 @@
-import AxeBuilder from '@axe-core/playwright'
 import type { Browser, Locator, Page } from '@playwright/test'
 import { uniqueEmail, uniquePhone } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
 import { startMfaIdentity, type MfaIdentity } from '../support/mfa-identity'
 import { totpCode } from '../support/totp'
+import { axe, WCAG_22_AA } from './axe'
 import { expect, expectFieldError, openNewPassword, portalBehind, signIn, test, wrongCodeFor } from './fixtures'
 
-const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
 const PASSWORD = 'Accessible-Pass-42'
 /** The axe rules that depend on colours: all that differs between the light and dark schemes. */
 const COLOUR_RULES = ['color-contrast', 'link-in-text-block']
@@ -50,11 +49,11 @@ async function expectNoViolations(page: Page, state: string) {
     violations.map((v) => `${scheme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
   try {
     await target.emulateMedia({ colorScheme: 'light' })
-    found.push(...list('light', (await new AxeBuilder({ page: target }).withTags(WCAG_22_AA).analyze()).violations))
+    found.push(...list('light', (await axe(target).withTags(WCAG_22_AA).analyze()).violations))
     // The same page in dark: only colours change, so only the colour rules are run again.
     await target.emulateMedia({ colorScheme: 'dark' })
     await target.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)))
-    const dark = await new AxeBuilder({ page: target }).withRules(COLOUR_RULES).analyze()
+    const dark = await axe(target).withRules(COLOUR_RULES).analyze()
     found.push(...list('dark', dark.violations))
   } finally {
     await target.emulateMedia({ colorScheme: 'light' })
@@ -410,7 +409,7 @@ test.describe('reduced motion', () => {
 })
 
 /** The authenticator app needs the loopback identity service (the emulator has no TOTP): a portal of its own. */
-const loopTest = test.extend<object, { loop: { identity: MfaIdentity; portal: Portal } }>({
+const loopTest = test.extend<{ loop: { identity: MfaIdentity; portal: Portal } }>({
   loop: portalBehind((emulator) => startMfaIdentity(emulator.origin)),
   baseURL: async ({ loop }, use) => use(loop.portal.url),
 })

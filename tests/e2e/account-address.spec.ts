@@ -10,7 +10,7 @@ import { expect, openNewPassword, ownPortal, signIn, test as base } from './fixt
 
 const PASSWORD = 'Correct-Horse-42'
 
-const test = base.extend<object, { addressPortal: Portal }>({
+const test = base.extend<{ addressPortal: Portal }>({
   addressPortal: ownPortal(() => ({ FLAG_EMAIL_LINK_SIGN_IN: 'true', RATE_LIMIT_RESET_PER_IP: '1000' })),
   baseURL: async ({ addressPortal }, use) => use(addressPortal.url),
 })

@@ -64,7 +64,7 @@ async function faultsBefore(emulatorOrigin: string): Promise<Faults> {
   return faults
 }
 
-const test = base.extend<object, { faulty: { identity: Faults; portal: Portal } }>({
+const test = base.extend<{ faulty: { identity: Faults; portal: Portal } }>({
   faulty: portalBehind((emulator) => faultsBefore(emulator.origin)),
 })
 

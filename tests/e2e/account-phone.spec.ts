@@ -15,7 +15,7 @@ import { COMMON_LABELS, EMULATOR_SECRETS, expect, ownPortal, portalBehind, signI
 const PASSWORD = 'Correct-Horse-42'
 type Admin = ReturnType<typeof emulatorAdmin>
 
-const test = base.extend<object, { phonePortal: Portal }>({
+const test = base.extend<{ phonePortal: Portal }>({
   phonePortal: ownPortal(() => ({
     RATE_LIMIT_SIGNIN_PER_IP: '10000',
     RATE_LIMIT_MFA_PER_IP: '10000',
@@ -232,7 +232,7 @@ test('en français : une adresse non vérifiée est indiquée', async ({ page, a
   await expect(page.getByRole('button', { name: l.sendVerification })).toBeVisible()
 })
 
-const revertTest = base.extend<object, { revert: { identity: RevertIdentity; portal: Portal } }>({
+const revertTest = base.extend<{ revert: { identity: RevertIdentity; portal: Portal } }>({
   revert: portalBehind((emulator) => startRevertIdentity(emulator.origin, emulator.projectId), {
     RATE_LIMIT_SIGNIN_PER_IP: '10000',
     RATE_LIMIT_MFA_SMS_PER_IP: '10000',

@@ -14,7 +14,7 @@ const PASSWORD = 'Correct-Horse-42'
 const NEW_PASSWORD = 'Another-Horse-2026'
 type Admin = ReturnType<typeof emulatorAdmin>
 
-const test = base.extend<object, { confirmPortal: Portal }>({
+const test = base.extend<{ confirmPortal: Portal }>({
   confirmPortal: ownPortal(() => ({
     RATE_LIMIT_SIGNIN_PER_IP: '10000',
     RATE_LIMIT_MFA_PER_IP: '10000',

@@ -137,7 +137,7 @@ async function decodeQr(browser: Browser, svg: string): Promise<string | null> {
   }
 }
 
-const loopTest = base.extend<object, { loop: { identity: MfaIdentity; portal: Portal } }>({
+const loopTest = base.extend<{ loop: { identity: MfaIdentity; portal: Portal } }>({
   loop: portalBehind((emulator) => startMfaIdentity(emulator.origin), {
     RATE_LIMIT_SIGNIN_PER_IP: '10000',
     RATE_LIMIT_MFA_PER_IP: '10000',
@@ -267,7 +267,7 @@ loopTest.describe('an authenticator app, against the loopback TOTP service', () 
   })
 })
 
-const emulatorTest = base.extend<object, { factorsPortal: Portal }>({
+const emulatorTest = base.extend<{ factorsPortal: Portal }>({
   factorsPortal: ownPortal(() => ({
     RATE_LIMIT_SIGNIN_PER_IP: '10000',
     RATE_LIMIT_MFA_PER_IP: '10000',

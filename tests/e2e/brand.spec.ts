@@ -20,7 +20,7 @@ const logo = (name: string, fill: string) => {
   return file
 }
 
-const test = base.extend<object, { brandPortal: Portal }>({
+const test = base.extend<{ brandPortal: Portal }>({
   brandPortal: ownPortal(() => ({
     BRAND_NAME: 'Acme',
     BRAND_NAME_FR: 'Acmé',

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import type { APIRequestContext, Browser, BrowserContext } from '@playwright/test'
+import type { APIRequestContext, BrowserContext, Page } from '@playwright/test'
 import { startAttacker, type Attacker } from '../support/attacker'
 import { EMULATOR_API_KEY, uniqueEmail, type emulatorAdmin } from '../../dev/emulator'
 import { postForm } from '../support/http-forms'
@@ -11,8 +11,8 @@ import { expect, test } from './fixtures'
  * answer 403 with its translated error page, and nothing may change: no session, no email sent,
  * no password changed, no session ended, no cookie set.
  *
- * The attacker's browser context is made here (JavaScript on, French): the same test in the `js`
- * and `no-js` projects, so it runs once (@once).
+ * The attacker's page needs JavaScript: the test runs in the `js` project alone (@once), on its
+ * French context, which is also the victim's.
  *
  * Three positions per action:
  * - cross-site (http://127.0.0.1:X → http://localhost:Y) without the token: the plain attack;
@@ -79,6 +79,7 @@ interface Scenario {
   path: string
   arrange(args: {
     context: BrowserContext
+    page: Page
     request: APIRequestContext
     admin: Admin
     baseURL: string
@@ -122,19 +123,15 @@ const scenarios: Scenario[] = [
   {
     name: 'new-password',
     path: '/new-password',
-    async arrange({ context, admin, baseURL }) {
+    async arrange({ context, page, admin, baseURL }) {
       const email = uniqueEmail('csrf-newpass')
       await admin.createUser(email, PASSWORD)
       const api = identity()
       await api.sendReset(email)
       const oobCode = (await admin.emailed(email, 'PASSWORD_RESET')).oobCode
       // The victim opened the emailed link: the code now sits in the reset_code cookie.
-      const victim = await context.newPage()
-      await victim.goto(
-        `${baseURL}/action?mode=resetPassword&oobCode=${encodeURIComponent(oobCode)}&apiKey=${EMULATOR_API_KEY}`,
-      )
-      await expect(victim.getByText(email)).toBeVisible()
-      await victim.close()
+      await page.goto(`${baseURL}/action?mode=resetPassword&oobCode=${encodeURIComponent(oobCode)}&apiKey=${EMULATOR_API_KEY}`)
+      await expect(page.getByText(email)).toBeVisible()
       expect(await cookieNamed(context, baseURL, 'reset_code'), 'the reset link set no cookie').toBeDefined()
       return {
         fields: { password: ATTACKER_PASSWORD, confirmation: ATTACKER_PASSWORD },
@@ -244,63 +241,50 @@ test.afterAll(async () => {
   await attacker?.close()
 })
 
-async function victimContext(browser: Browser, baseURL: string) {
-  // Made here rather than taken from the project: the attacker's page needs JavaScript.
-  return browser.newContext({ baseURL, javaScriptEnabled: true, locale: 'fr-FR' })
-}
-
 test.describe('cross-site form posts are refused with 403 and change nothing', { tag: '@once' }, () => {
   for (const scenario of scenarios) {
     for (const variant of variants) {
-      test(`${scenario.name} (${scenario.path}) — ${variant}`, async ({ browser, admin, baseURL }) => {
+      test(`${scenario.name} (${scenario.path}) — ${variant}`, async ({ context, page, admin, baseURL }) => {
         const portal = new URL(baseURL!).origin
-        const context = await victimContext(browser, portal)
-        try {
-          const arranged = await scenario.arrange({ context, request: context.request, admin, baseURL: portal })
-          const fields = { ...arranged.fields }
-          if (variant !== 'cross-site') {
-            // The victim has the portal open: a real csrf cookie, whose value the form repeats.
-            const visit = await context.newPage()
-            await visit.goto(portal)
-            await visit.close()
-            const csrf = await cookieNamed(context, portal, 'csrf')
-            expect(csrf, 'visiting the portal set no csrf cookie').toBeDefined()
-            fields.csrf = csrf!.value
-          }
-          const attackerOrigin = variant.startsWith('same-site') ? attacker.sameSiteOrigin : attacker.crossSiteOrigin
-          const attackPage = await context.newPage()
-          const posted = attackPage.waitForResponse(
-            (r) => r.request().method() === 'POST' && r.url().startsWith(`${portal}/`),
-            { timeout: 15_000 },
-          )
-          await attackPage.goto(`${attackerOrigin}${attacker.autoSubmitForm(`${portal}${scenario.path}`, fields)}`)
-          const response = await posted
-          await attackPage.waitForLoadState('domcontentloaded')
-
-          // The browser did what the scenario says it does (else the test proves nothing).
-          const sent = await response.request().allHeaders()
-          expect(sent['origin']).toBe(attackerOrigin)
-          expect(sent['sec-fetch-site']).toBe(variant.startsWith('same-site') ? 'same-site' : 'cross-site')
-          if (variant === 'same-site, victim token') expect(sent['cookie'] ?? '').toContain(`csrf=${fields.csrf}`)
-          else expect(sent['cookie'] ?? '').not.toContain('csrf=')
-
-          // Soft, so that the state checks below run whatever the page says.
-          expect.soft(response.status(), `status of the forged ${scenario.path} post`).toBe(403)
-          const contentType = (await response.allHeaders())['content-type'] ?? ''
-          expect
-            .soft(
-              contentType,
-              `the refusal is a page, not data (${(await response.text().catch(() => '')).slice(0, 80)})`,
-            )
-            .toContain('text/html')
-          await expect
-            .soft(attackPage.getByRole('heading', { level: 1 }), 'the translated 403 page')
-            .toHaveText(FORBIDDEN, { timeout: 3_000 })
-
-          await arranged.unchanged()
-        } finally {
-          await context.close()
+        const arranged = await scenario.arrange({ context, page, request: context.request, admin, baseURL: portal })
+        const fields = { ...arranged.fields }
+        if (variant !== 'cross-site') {
+          // The victim has had the portal open: a real csrf cookie, whose value the form repeats.
+          expect((await context.request.get(portal)).ok()).toBe(true)
+          const csrf = await cookieNamed(context, portal, 'csrf')
+          expect(csrf, 'visiting the portal set no csrf cookie').toBeDefined()
+          fields.csrf = csrf!.value
         }
+        const attackerOrigin = variant.startsWith('same-site') ? attacker.sameSiteOrigin : attacker.crossSiteOrigin
+        const posted = page.waitForResponse(
+          (r) => r.request().method() === 'POST' && r.url().startsWith(`${portal}/`),
+          { timeout: 15_000 },
+        )
+        await page.goto(`${attackerOrigin}${attacker.autoSubmitForm(`${portal}${scenario.path}`, fields)}`)
+        const response = await posted
+        await page.waitForLoadState('domcontentloaded')
+
+        // The browser did what the scenario says it does (else the test proves nothing).
+        const sent = await response.request().allHeaders()
+        expect(sent['origin']).toBe(attackerOrigin)
+        expect(sent['sec-fetch-site']).toBe(variant.startsWith('same-site') ? 'same-site' : 'cross-site')
+        if (variant === 'same-site, victim token') expect(sent['cookie'] ?? '').toContain(`csrf=${fields.csrf}`)
+        else expect(sent['cookie'] ?? '').not.toContain('csrf=')
+
+        // Soft, so that the state checks below run whatever the page says.
+        expect.soft(response.status(), `status of the forged ${scenario.path} post`).toBe(403)
+        const contentType = (await response.allHeaders())['content-type'] ?? ''
+        expect
+          .soft(
+            contentType,
+            `the refusal is a page, not data (${(await response.text().catch(() => '')).slice(0, 80)})`,
+          )
+          .toContain('text/html')
+        await expect
+          .soft(page.getByRole('heading', { level: 1 }), 'the translated 403 page')
+          .toHaveText(FORBIDDEN, { timeout: 3_000 })
+
+        await arranged.unchanged()
       })
     }
   }

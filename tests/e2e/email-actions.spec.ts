@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { EMULATOR_API_KEY, uniqueEmail } from '../../dev/emulator'
 import { alertMarkup, postForm } from '../support/http-forms'
 import { startPortal, type Portal } from '../../dev/portal'
-import { expect, test as base } from './fixtures'
+import { expect, perWorker, test as base } from './fixtures'
 
 /**
  * The emailed-link modes other than reset and sign-in, with codes the emulator generates:
@@ -75,17 +75,17 @@ async function fakeIdentity(): Promise<FakeIdentity> {
   }
 }
 
-const test = base.extend<object, { fake: { identity: FakeIdentity; portal: Portal } }>({
-  fake: [
-    async ({}, use) => {
-      const fake = await fakeIdentity()
-      const portal = await startPortal({ FIREBASE_AUTH_EMULATOR_HOST: fake.host, FIREBASE_PROJECT_ID: 'demo-fake' })
-      await use({ identity: fake, portal })
-      await portal.stop()
-      await fake.close()
+const test = base.extend<{ fake: { identity: FakeIdentity; portal: Portal } }>({
+  fake: perWorker(
+    async () => {
+      const identity = await fakeIdentity()
+      return { identity, portal: await startPortal({ FIREBASE_AUTH_EMULATOR_HOST: identity.host, FIREBASE_PROJECT_ID: 'demo-fake' }) }
     },
-    { scope: 'worker' },
-  ],
+    async ({ identity, portal }) => {
+      await portal.stop()
+      await identity.close()
+    },
+  ),
 })
 
 test('an email address is verified from the emailed link (fr)', async ({ page, admin, baseURL, playwright }) => {

@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
 import { alertMarkup, csrfFrom, postForm } from '../support/http-forms'
 import type { Portal } from '../../dev/portal'
+import { wcagViolations } from './axe'
 import { expect, ownPortal, test as base } from './fixtures'
 
 /**
@@ -11,11 +11,7 @@ import { expect, ownPortal, test as base } from './fixtures'
  * where a production project's email template sends it.
  */
 
-
-/** axe needs JavaScript in the page: the no-JS walk of every page is tests/e2e/a11y.spec.ts. */
-const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
-
-const test = base.extend<object, { linkPortal: Portal }>({
+const test = base.extend<{ linkPortal: Portal }>({
   linkPortal: ownPortal(() => ({
     FLAG_EMAIL_LINK_SIGN_IN: 'true',
     FLAG_SSO: 'true',
@@ -97,8 +93,7 @@ for (const [language, l] of Object.entries(SENT_STATE)) {
       await expect(page.getByLabel(l.password, { exact: true })).toHaveCount(0)
       await expect(page.getByRole('button', { name: l.signIn })).toHaveCount(0)
       if (javaScriptEnabled) {
-        const { violations } = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze()
-        expect(violations.map((v) => v.id)).toEqual([])
+        expect(await wcagViolations(page)).toEqual([])
       }
       await page.getByRole('link', { name: l.back }).click()
       await expect(page.getByLabel(l.password, { exact: true })).toBeVisible()

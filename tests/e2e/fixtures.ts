@@ -2,6 +2,7 @@ import { test as base, expect, type BrowserContext, type Page } from '@playwrigh
 import { emulatorAdmin } from '../../dev/emulator'
 import { startPortal, type Portal } from '../../dev/portal'
 import { PagePool, type Pooled } from './page-pool'
+import { WorkerServers } from './worker-servers'
 
 function required(name: string): string {
   const value = process.env[name]
@@ -22,7 +23,7 @@ export const test = base.extend<
     failOnConsoleError: void
     pooled: Pooled
   },
-  { pagePool: PagePool }
+  { pagePool: PagePool; workerServers: WorkerServers }
 >({
   consoleErrorsExpected: [false, { option: true }],
   baseURL: async ({}, use) => use(required('PORTAL_URL')),
@@ -33,6 +34,14 @@ export const test = base.extend<
       await pool.close()
     },
     { scope: 'worker' },
+  ],
+  workerServers: [
+    async ({}, use) => {
+      const servers = new WorkerServers()
+      await use(servers)
+      await servers.close()
+    },
+    { scope: 'worker', timeout: 60_000 },
   ],
   // Every context option a test can set, so that a different one never gets a pooled context made without it.
   pooled: async (
@@ -73,52 +82,51 @@ export const test = base.extend<
 })
 
 /** A portal's start on a crowded machine can outlast a test's time-out (dev/portal.ts waits up to 2 min). */
-const PORTAL_WORKER_FIXTURE = { scope: 'worker', timeout: 150_000 } as const
+const SERVER_FIXTURE = { timeout: 150_000 } as const
+type ServerFixture<T> = [(args: { workerServers: WorkerServers }, use: (value: T) => Promise<void>) => Promise<void>, typeof SERVER_FIXTURE]
 
 /**
- * A worker-scoped portal of a spec's own on the global set-up's emulator, started with `settings`
- * (a function: asked when the worker starts).
+ * What a spec starts for its tests: a portal with settings of its own, a stand-in service. It is
+ * started by the first test of a worker that asks for it and kept for the worker's next tests
+ * (test-scoped on top of the worker's cache, worker-servers.ts, so that every spec shares the
+ * same workers, browser and page pool).
  */
-export function ownPortal(
-  settings: () => Record<string, string> | Promise<Record<string, string>>,
-): [(args: object, use: (portal: Portal) => Promise<void>) => Promise<void>, typeof PORTAL_WORKER_FIXTURE] {
-  return [
-    async ({}, use: (portal: Portal) => Promise<void>) => {
-      const portal = await startPortal({
-        FIREBASE_AUTH_EMULATOR_HOST: new URL(required('EMULATOR_ORIGIN')).host,
-        FIREBASE_PROJECT_ID: required('EMULATOR_PROJECT_ID'),
-        ...(await settings()),
-      })
-      await use(portal)
-      await portal.stop()
-    },
-    PORTAL_WORKER_FIXTURE,
-  ]
+export function perWorker<T>(start: () => Promise<T>, stop: (value: T) => Promise<unknown>): ServerFixture<T> {
+  const key = Symbol('server')
+  return [async ({ workerServers }, use) => use(await workerServers.get(key, start, stop)), SERVER_FIXTURE]
+}
+
+/** A portal on the global set-up's emulator (or a stand-in at `identityHost` in front of it) with `settings` on top. */
+export function startOnEmulator(settings: Record<string, string>, identityHost = new URL(required('EMULATOR_ORIGIN')).host) {
+  return startPortal({ FIREBASE_AUTH_EMULATOR_HOST: identityHost, FIREBASE_PROJECT_ID: required('EMULATOR_PROJECT_ID'), ...settings })
+}
+
+/** A portal of a spec's own on the global set-up's emulator, started with `settings` (a function: asked when it starts). */
+export function ownPortal(settings: () => Record<string, string> | Promise<Record<string, string>>): ServerFixture<Portal> {
+  return perWorker(
+    async () => startOnEmulator(await settings()),
+    (portal) => portal.stop(),
+  )
 }
 
 /**
- * A worker-scoped loopback stand-in for the identity service, in front of the global set-up's
- * emulator (`start` is given its origin and project), and a portal of a spec's own that talks to
- * it, started with `settings`.
+ * A loopback stand-in for the identity service, in front of the global set-up's emulator (`start`
+ * is given its origin and project), and a portal of a spec's own that talks to it, started with `settings`.
  */
 export function portalBehind<Identity extends { host: string; close(): Promise<void> }>(
   start: (emulator: { origin: string; projectId: string }) => Promise<Identity>,
   settings: Record<string, string> = {},
-): [
-  (args: object, use: (value: { identity: Identity; portal: Portal }) => Promise<void>) => Promise<void>,
-  typeof PORTAL_WORKER_FIXTURE,
-] {
-  return [
-    async ({}, use: (value: { identity: Identity; portal: Portal }) => Promise<void>) => {
-      const projectId = required('EMULATOR_PROJECT_ID')
-      const identity = await start({ origin: required('EMULATOR_ORIGIN'), projectId })
-      const portal = await startPortal({ FIREBASE_AUTH_EMULATOR_HOST: identity.host, FIREBASE_PROJECT_ID: projectId, ...settings })
-      await use({ identity, portal })
+): ServerFixture<{ identity: Identity; portal: Portal }> {
+  return perWorker(
+    async () => {
+      const identity = await start({ origin: required('EMULATOR_ORIGIN'), projectId: required('EMULATOR_PROJECT_ID') })
+      return { identity, portal: await startOnEmulator(settings, identity.host) }
+    },
+    async ({ identity, portal }) => {
       await portal.stop()
       await identity.close()
     },
-    PORTAL_WORKER_FIXTURE,
-  ]
+  )
 }
 
 /**

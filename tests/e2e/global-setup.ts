@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import type { FullConfig } from '@playwright/test'
 import { execSync } from 'node:child_process'
 import { startEmulator } from '../../dev/emulator'
 import { SERVER_ENTRY } from '../../dev/portal'
@@ -8,9 +9,11 @@ import { startSharedPortal } from '../support/shared-portal'
  * One emulator and one portal (the production build) for the whole Playwright run, on free
  * ports. Their addresses reach the workers through the environment.
  */
-export default async function globalSetup() {
-  if (!existsSync('/usr/bin/chromium')) {
-    throw new Error('Chromium is missing: install it with `apt-get install chromium` (/usr/bin/chromium)')
+export default async function globalSetup(config: FullConfig) {
+  // The browser playwright.config.ts names: a missing one fails the run, never a download.
+  const chromium = config.projects[0]?.use.launchOptions?.executablePath
+  if (!chromium || !existsSync(chromium)) {
+    throw new Error(`Chromium's headless shell is missing: install it with \`apt-get install chromium-headless-shell\` (${chromium ?? 'no executablePath'})`)
   }
   if (!existsSync(SERVER_ENTRY) || process.env.E2E_BUILD === '1') execSync('npm run build', { stdio: 'inherit' })
   const emulator = await startEmulator()

@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { contrast } from '../../app/lib/contrast'
+import { axe } from './axe'
 import { expect, openNewPassword, test } from './fixtures'
 
 /**
@@ -326,7 +326,7 @@ for (const scheme of ['light', 'dark'] as const) {
     test('keeps its text contrast @js-only', async ({ page }) => {
       await page.goto('/')
       await page.locator('.button-primary').evaluate((button) => button.setAttribute('data-pending', ''))
-      const { violations } = await new AxeBuilder({ page }).include('.button-primary').withRules(['color-contrast']).analyze()
+      const { violations } = await axe(page).include('.button-primary').withRules(['color-contrast']).analyze()
       expect(violations.map((v) => v.id)).toEqual([])
     })
   })

@@ -16,7 +16,7 @@ const MAX_AGE = 3_600
 const REMEMBER_MAX_AGE = 86_400
 type Admin = ReturnType<typeof emulatorAdmin>
 
-const test = base.extend<object, { rememberPortal: Portal }>({
+const test = base.extend<{ rememberPortal: Portal }>({
   rememberPortal: ownPortal(() => ({
     SESSION_MAX_AGE: String(MAX_AGE),
     SESSION_REMEMBER_MAX_AGE: String(REMEMBER_MAX_AGE),

@@ -21,7 +21,7 @@ import { expect, expectFieldError, portalBehind, test as base } from './fixtures
 const PASSWORD = 'Correct-Horse-42'
 const CODE_LIMIT = 3
 
-const test = base.extend<object, { totp: { identity: MfaIdentity; portal: Portal } }>({
+const test = base.extend<{ totp: { identity: MfaIdentity; portal: Portal } }>({
   totp: portalBehind((emulator) => startMfaIdentity(emulator.origin), {
     RATE_LIMIT_SIGNIN_PER_IP: '10000',
     RATE_LIMIT_MFA_PER_IP: '10000',

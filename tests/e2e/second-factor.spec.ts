@@ -14,7 +14,7 @@ const PASSWORD = 'Correct-Horse-42'
 type Admin = ReturnType<typeof emulatorAdmin>
 const emulatorOrigin = () => process.env.EMULATOR_ORIGIN!
 
-const test = base.extend<object, { mfaPortal: Portal }>({
+const test = base.extend<{ mfaPortal: Portal }>({
   mfaPortal: ownPortal(() => ({
     FLAG_EMAIL_LINK_SIGN_IN: 'true',
     FLAG_SSO: 'true',

@@ -4,7 +4,7 @@ import { gzipSync, inflateSync } from 'node:zlib'
 import { uniqueEmail } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
 import { BUDGETS, kb } from '../support/page-size'
-import { expect, ownPortal, test as base } from './fixtures'
+import { expect, perWorker, startOnEmulator, test as base } from './fixtures'
 
 /**
  * Session Replay against a loopback server standing in for Sentry's ingest endpoint (ADR 030):
@@ -45,46 +45,51 @@ function recordingText(payload: Buffer): string {
   return events[0] === 0x78 ? inflateSync(events).toString('utf8') : events.toString('utf8')
 }
 
-const test = base.extend<object, { collector: Collector; replayPortal: Portal }>({
-  collector: [
-    async ({}, use) => {
-      const bodies: Buffer[] = []
-      const server: Server = createServer((req, res) => {
-        const chunks: Buffer[] = []
-        req.on('data', (c: Buffer) => chunks.push(c))
-        req.on('end', () => {
-          if (req.method === 'POST') bodies.push(Buffer.concat(chunks))
-          // The browser SDK posts across origins: answer as Sentry does.
-          res.writeHead(200, { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'application/json' }).end('{}')
-        })
-      })
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-      await use({
-        dsn: `http://publickey@127.0.0.1:${(server.address() as AddressInfo).port}/1`,
-        envelopes: () => bodies.map((b) => b.toString('latin1')),
-        recordings: () =>
-          bodies.flatMap((b) =>
-            envelopeItems(b)
-              .filter((i) => i.type === 'replay_recording')
-              .map((i) => recordingText(i.payload)),
-          ),
-      })
-      await new Promise((r) => server.close(r))
-    },
-    { scope: 'worker' },
-  ],
-  // ownPortal's fixture, run here because its settings need the collector's address.
-  replayPortal: [
-    async ({ collector }, use) =>
-      ownPortal(() => ({
+/** A loopback stand-in for Sentry's ingestion, which keeps every envelope posted to it. */
+async function startCollector(): Promise<Collector & { close(): Promise<unknown> }> {
+  const bodies: Buffer[] = []
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      if (req.method === 'POST') bodies.push(Buffer.concat(chunks))
+      // The browser SDK posts across origins: answer as Sentry does.
+      res.writeHead(200, { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'application/json' }).end('{}')
+    })
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  return {
+    dsn: `http://publickey@127.0.0.1:${(server.address() as AddressInfo).port}/1`,
+    envelopes: () => bodies.map((b) => b.toString('latin1')),
+    recordings: () =>
+      bodies.flatMap((b) =>
+        envelopeItems(b)
+          .filter((i) => i.type === 'replay_recording')
+          .map((i) => recordingText(i.payload)),
+      ),
+    close: () => new Promise((r) => server.close(r)),
+  }
+}
+
+const test = base.extend<{ replay: { collector: Collector & { close(): Promise<unknown> }; portal: Portal }; collector: Collector }>({
+  replay: perWorker(
+    async () => {
+      const collector = await startCollector()
+      const portal = await startOnEmulator({
         SENTRY_DSN: collector.dsn,
         SENTRY_REPLAY_SESSION_SAMPLE_RATE: '1',
         RATE_LIMIT_SIGNIN_PER_IP: '10000',
         RATE_LIMIT_MFA_PER_IP: '10000',
-      }))[0]({}, use),
-    { scope: 'worker' },
-  ],
-  baseURL: async ({ replayPortal }, use) => use(replayPortal.url),
+      })
+      return { collector, portal }
+    },
+    async ({ collector, portal }) => {
+      await portal.stop()
+      await collector.close()
+    },
+  ),
+  collector: async ({ replay }, use) => use(replay.collector),
+  baseURL: async ({ replay }, use) => use(replay.portal.url),
 })
 
 const PASSWORD = 'Correct-Horse-42'

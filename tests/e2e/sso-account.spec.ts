@@ -1,9 +1,9 @@
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
 import { getFreePort } from '../../dev/ports'
 import { claimsFor, providerAnswer, startSso } from '../support/sso-provider'
+import { wcagViolations } from './axe'
 import { COMMON_LABELS, expect, ownPortal, sessionCookie, test as base } from './fixtures'
 
 /**
@@ -18,7 +18,7 @@ const NEW_PASSWORD = 'Another-Horse-2026'
 const MAX_AGE = 3_600
 const REMEMBER_MAX_AGE = 86_400
 
-const test = base.extend<object, { ssoPortal: Portal }>({
+const test = base.extend<{ ssoPortal: Portal }>({
   ssoPortal: ownPortal(async () => ({
     PORT: String(await getFreePort()),
     FLAG_SSO: 'true',
@@ -74,12 +74,8 @@ const LABELS = {
 } as const
 type Labels = (typeof LABELS)[keyof typeof LABELS]
 
-/** axe needs JavaScript in the page: the no-JS walk of every page is tests/e2e/a11y.spec.ts. */
 async function expectNoViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze()
-  expect(violations.map((v) => v.id)).toEqual([])
+  expect(await wcagViolations(page)).toEqual([])
 }
 
 /** Signs in through the provider as the account of `claims` (a new one the first time). */

@@ -1,9 +1,9 @@
-import AxeBuilder from '@axe-core/playwright'
 import { uniqueEmail } from '../../dev/emulator'
 import { postForm } from '../support/http-forms'
 import type { Portal } from '../../dev/portal'
 import { getFreePort } from '../../dev/ports'
 import { claimsFor, providerAnswer, startSso } from '../support/sso-provider'
+import { wcagViolations } from './axe'
 import { expect, ownPortal, test as base } from './fixtures'
 
 /**
@@ -16,10 +16,7 @@ import { expect, ownPortal, test as base } from './fixtures'
 const PASSWORD = 'Correct-Horse-42'
 const emulatorOrigin = () => process.env.EMULATOR_ORIGIN!
 
-/** axe needs JavaScript in the page: the no-JS walk of every page is tests/e2e/a11y.spec.ts. */
-const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
-
-const test = base.extend<object, { ssoPortal: Portal }>({
+const test = base.extend<{ ssoPortal: Portal }>({
   ssoPortal: ownPortal(async () => {
     const port = await getFreePort()
     return {
@@ -80,8 +77,7 @@ for (const [language, l] of Object.entries({
       const password = await page.getByLabel(l.password, { exact: true }).boundingBox()
       expect(button!.y, 'the provider comes first on its own variant').toBeLessThan(password!.y)
       if (javaScriptEnabled) {
-        const { violations } = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze()
-        expect(violations.map((v) => v.id)).toEqual([])
+        expect(await wcagViolations(page)).toEqual([])
       }
     })
 

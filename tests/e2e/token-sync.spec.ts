@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import type { Browser, Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
-import { expect, ownPortal, test as base } from './fixtures'
+import { expect, perWorker, startOnEmulator, test as base } from './fixtures'
 
 /**
  * Token sync (ADR 006) hears of every way a session ends: logout, account deletion, and a session
@@ -19,29 +19,37 @@ interface Recorder {
   url: string
 }
 
-const test = base.extend<object, { recorder: Recorder; syncPortal: Portal }>({
-  recorder: [
-    async ({}, use) => {
-      const methods: string[] = []
-      const server = http.createServer((req, res) => {
-        methods.push(req.method ?? '')
-        res.end()
-      })
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-      await use({ methods, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/sync` })
+/** A loopback stand-in for the token sync endpoint, which keeps the method of every call. */
+async function startRecorder(): Promise<Recorder & { close(): void }> {
+  const methods: string[] = []
+  const server = http.createServer((req, res) => {
+    methods.push(req.method ?? '')
+    res.end()
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    methods,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/sync`,
+    close() {
       server.closeAllConnections()
       server.close()
     },
-    { scope: 'worker' },
-  ],
-  syncPortal: [
-    async ({ recorder }, use) => {
-      const [start] = ownPortal(() => ({ RATE_LIMIT_SIGNIN_PER_IP: '10000', TOKEN_SYNC_URL: recorder.url }))
-      await start({}, use)
+  }
+}
+
+const test = base.extend<{ sync: { recorder: Recorder & { close(): void }; portal: Portal }; recorder: Recorder }>({
+  sync: perWorker(
+    async () => {
+      const recorder = await startRecorder()
+      return { recorder, portal: await startOnEmulator({ RATE_LIMIT_SIGNIN_PER_IP: '10000', TOKEN_SYNC_URL: recorder.url }) }
     },
-    { scope: 'worker' },
-  ],
-  baseURL: async ({ syncPortal }, use) => use(syncPortal.url),
+    async ({ recorder, portal }) => {
+      await portal.stop()
+      recorder.close()
+    },
+  ),
+  recorder: async ({ sync }, use) => use(sync.recorder),
+  baseURL: async ({ sync }, use) => use(sync.portal.url),
 })
 
 // Each test walks a flow over two browsers and "Confirm it's you": several page budgets on a busy machine.
