@@ -1,11 +1,12 @@
 import { defineConfig } from '@playwright/test'
 
 /**
- * Debian's Chromium, never a downloaded browser. Every spec runs twice: with JavaScript
- * (the enhanced app) and without it (plain HTML forms), except those tagged below.
+ * Debian's Chromium, never a downloaded browser: its headless shell, the build of the same Chromium
+ * for automation, which Playwright itself runs headless tests in (ADR 057). Every spec runs twice:
+ * with JavaScript (the enhanced app) and without it (plain HTML forms), except those tagged below.
  */
 const launchOptions = {
-  executablePath: '/usr/bin/chromium',
+  executablePath: '/usr/bin/chromium-headless-shell',
   args: [
     '--no-sandbox',
     '--disable-gpu',
