@@ -82,7 +82,7 @@ const test = base.extend<{ fake: { identity: FakeIdentity; portal: Portal } }>({
       return { identity, portal: await startPortal({ FIREBASE_AUTH_EMULATOR_HOST: identity.host, FIREBASE_PROJECT_ID: 'demo-fake' }) }
     },
     async ({ identity, portal }) => {
-      await portal.stop()
+      await portal.stop('SIGKILL')
       await identity.close()
     },
   ),

@@ -89,7 +89,8 @@ type ServerFixture<T> = [(args: { workerServers: WorkerServers }, use: (value: T
  * What a spec starts for its tests: a portal with settings of its own, a stand-in service. It is
  * started by the first test of a worker that asks for it and kept for the worker's next tests
  * (test-scoped on top of the worker's cache, worker-servers.ts, so that every spec shares the
- * same workers, browser and page pool).
+ * same workers, browser and page pool). `stop` is called once its tests are over: a portal is killed,
+ * since its graceful shutdown would wait on the pooled page's open connections (10 s).
  */
 export function perWorker<T>(start: () => Promise<T>, stop: (value: T) => Promise<unknown>): ServerFixture<T> {
   const key = Symbol('server')
@@ -105,7 +106,7 @@ export function startOnEmulator(settings: Record<string, string>, identityHost =
 export function ownPortal(settings: () => Record<string, string> | Promise<Record<string, string>>): ServerFixture<Portal> {
   return perWorker(
     async () => startOnEmulator(await settings()),
-    (portal) => portal.stop(),
+    (portal) => portal.stop('SIGKILL'),
   )
 }
 
@@ -123,7 +124,7 @@ export function portalBehind<Identity extends { host: string; close(): Promise<v
       return { identity, portal: await startOnEmulator(settings, identity.host) }
     },
     async ({ identity, portal }) => {
-      await portal.stop()
+      await portal.stop('SIGKILL')
       await identity.close()
     },
   )

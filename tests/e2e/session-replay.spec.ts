@@ -84,7 +84,7 @@ const test = base.extend<{ replay: { collector: Collector & { close(): Promise<u
       return { collector, portal }
     },
     async ({ collector, portal }) => {
-      await portal.stop()
+      await portal.stop('SIGKILL')
       await collector.close()
     },
   ),

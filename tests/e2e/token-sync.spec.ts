@@ -44,7 +44,7 @@ const test = base.extend<{ sync: { recorder: Recorder & { close(): void }; porta
       return { recorder, portal: await startOnEmulator({ RATE_LIMIT_SIGNIN_PER_IP: '10000', TOKEN_SYNC_URL: recorder.url }) }
     },
     async ({ recorder, portal }) => {
-      await portal.stop()
+      await portal.stop('SIGKILL')
       recorder.close()
     },
   ),
