@@ -1,10 +1,10 @@
 import type { Browser, Locator, Page } from '@playwright/test'
 import { uniqueEmail, uniquePhone } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
-import { startMfaIdentity, type MfaIdentity } from '../support/mfa-identity'
+import type { MfaIdentity } from '../support/mfa-identity'
 import { totpCode } from '../support/totp'
 import { axe, WCAG_22_AA } from './axe'
-import { expect, expectFieldError, openNewPassword, portalBehind, signIn, test, wrongCodeFor } from './fixtures'
+import { expect, expectFieldError, openNewPassword, signIn, test, totpPortal, wrongCodeFor } from './fixtures'
 
 const PASSWORD = 'Accessible-Pass-42'
 /** The axe rules that depend on colours: all that differs between the light and dark schemes. */
@@ -410,7 +410,7 @@ test.describe('reduced motion', () => {
 
 /** The authenticator app needs the loopback identity service (the emulator has no TOTP): a portal of its own. */
 const loopTest = test.extend<{ loop: { identity: MfaIdentity; portal: Portal } }>({
-  loop: portalBehind((emulator) => startMfaIdentity(emulator.origin)),
+  loop: totpPortal,
   baseURL: async ({ loop }, use) => use(loop.portal.url),
 })
 

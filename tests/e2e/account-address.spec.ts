@@ -1,6 +1,5 @@
 import type { Page } from '@playwright/test'
-import type { Portal } from '../../dev/portal'
-import { expect, openNewPassword, ownPortal, signIn, test as base } from './fixtures'
+import { expect, openNewPassword, everyWayPortal, signIn, testOn } from './fixtures'
 
 /**
  * Wherever the visitor's address is shown it is shown whole: it wraps inside the card (no
@@ -10,10 +9,7 @@ import { expect, openNewPassword, ownPortal, signIn, test as base } from './fixt
 
 const PASSWORD = 'Correct-Horse-42'
 
-const test = base.extend<{ addressPortal: Portal }>({
-  addressPortal: ownPortal(() => ({ FLAG_EMAIL_LINK_SIGN_IN: 'true', RATE_LIMIT_RESET_PER_IP: '1000' })),
-  baseURL: async ({ addressPortal }, use) => use(addressPortal.url),
-})
+const test = testOn(everyWayPortal)
 
 /** An address as long as real ones get, unique to the test. */
 const longAddress = () =>

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { type emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
 import { startRevertIdentity, type RevertIdentity } from '../support/revert-identity'
-import { COMMON_LABELS, EMULATOR_SECRETS, expect, ownPortal, portalBehind, signIn, test as base, wrongCodeFor } from './fixtures'
+import { COMMON_LABELS, EMULATOR_SECRETS, expect, loggedPortal, portalBehind, signIn, test as base, testOn, wrongCodeFor } from './fixtures'
 
 /**
  * Adding a phone as a second factor (ADR 042), against the emulator (SMS codes from its
@@ -15,14 +15,7 @@ import { COMMON_LABELS, EMULATOR_SECRETS, expect, ownPortal, portalBehind, signI
 const PASSWORD = 'Correct-Horse-42'
 type Admin = ReturnType<typeof emulatorAdmin>
 
-const test = base.extend<{ phonePortal: Portal }>({
-  phonePortal: ownPortal(() => ({
-    RATE_LIMIT_SIGNIN_PER_IP: '10000',
-    RATE_LIMIT_MFA_PER_IP: '10000',
-    RATE_LIMIT_MFA_SMS_PER_IP: '10000',
-  })),
-  baseURL: async ({ phonePortal }, use) => use(phonePortal.url),
-})
+const test = testOn(loggedPortal)
 
 test.describe.configure({ timeout: 90_000 })
 
@@ -193,13 +186,13 @@ test.describe('in English', () => {
   test('adds a phone through "Confirm it\'s you", a bad number and a wrong code; the next sign-in asks for its SMS code', async ({
     page,
     admin,
-    phonePortal,
+    portal,
   }) => {
     const l = LABELS.en
     const account = await addPhone(page, admin, l)
     await signInWithCode(page, admin, l, account)
     await removePhone(page, admin, l, account)
-    for (const secret of EMULATOR_SECRETS) expect(phonePortal.output()).not.toContain(secret)
+    for (const secret of EMULATOR_SECRETS) expect(portal.output()).not.toContain(secret)
   })
 
   test('an unverified address is told so and offered the verification email', async ({ page, admin }) => {
@@ -233,10 +226,7 @@ test('en français : une adresse non vérifiée est indiquée', async ({ page, a
 })
 
 const revertTest = base.extend<{ revert: { identity: RevertIdentity; portal: Portal } }>({
-  revert: portalBehind((emulator) => startRevertIdentity(emulator.origin, emulator.projectId), {
-    RATE_LIMIT_SIGNIN_PER_IP: '10000',
-    RATE_LIMIT_MFA_SMS_PER_IP: '10000',
-  }),
+  revert: portalBehind((emulator) => startRevertIdentity(emulator.origin, emulator.projectId)),
   baseURL: async ({ revert }, use) => use(revert.portal.url),
 })
 

@@ -1,7 +1,6 @@
 import type { Page } from '@playwright/test'
 import { type emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
-import type { Portal } from '../../dev/portal'
-import { COMMON_LABELS, EMULATOR_SECRETS, expect, expectFieldError, ownPortal, signIn, test as base, wrongCodeFor } from './fixtures'
+import { COMMON_LABELS, EMULATOR_SECRETS, expect, expectFieldError, loggedPortal, signIn, wrongCodeFor, testOn } from './fixtures'
 
 /**
  * "Confirm it's you" for an account with a second factor (ADR 036, ADR 038): the password, then
@@ -14,14 +13,7 @@ const PASSWORD = 'Correct-Horse-42'
 const NEW_PASSWORD = 'Another-Horse-2026'
 type Admin = ReturnType<typeof emulatorAdmin>
 
-const test = base.extend<{ confirmPortal: Portal }>({
-  confirmPortal: ownPortal(() => ({
-    RATE_LIMIT_SIGNIN_PER_IP: '10000',
-    RATE_LIMIT_MFA_PER_IP: '10000',
-    RATE_LIMIT_RESET_PER_IP: '10000',
-  })),
-  baseURL: async ({ confirmPortal }, use) => use(confirmPortal.url),
-})
+const test = testOn(loggedPortal)
 
 test.describe.configure({ timeout: 90_000 })
 
@@ -104,7 +96,7 @@ test.describe('in English', () => {
     page,
     context,
     admin,
-    confirmPortal,
+    portal,
   }) => {
     const l = LABELS.en
     const account = await mfaAccount(admin)
@@ -142,7 +134,7 @@ test.describe('in English', () => {
     await page.getByLabel(l.password, { exact: true }).fill(NEW_PASSWORD)
     await page.getByRole('button', { name: l.signIn }).click()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.step)
-    for (const secret of EMULATOR_SECRETS) expect(confirmPortal.output()).not.toContain(secret)
+    for (const secret of EMULATOR_SECRETS) expect(portal.output()).not.toContain(secret)
   })
 })
 

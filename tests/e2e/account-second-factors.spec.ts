@@ -2,9 +2,9 @@ import { createRequire } from 'node:module'
 import type { Browser, Page } from '@playwright/test'
 import { type emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
-import { startMfaIdentity, type MfaIdentity } from '../support/mfa-identity'
+import type { MfaIdentity } from '../support/mfa-identity'
 import { totpCode } from '../support/totp'
-import { COMMON_LABELS, expect, ownPortal, portalBehind, signIn, test as base } from './fixtures'
+import { COMMON_LABELS, expect, signIn, test as base, totpPortal } from './fixtures'
 
 /**
  * Second factors their owner manages from /account (ADR 041): an authenticator app added against
@@ -138,12 +138,7 @@ async function decodeQr(browser: Browser, svg: string): Promise<string | null> {
 }
 
 const loopTest = base.extend<{ loop: { identity: MfaIdentity; portal: Portal } }>({
-  loop: portalBehind((emulator) => startMfaIdentity(emulator.origin), {
-    RATE_LIMIT_SIGNIN_PER_IP: '10000',
-    RATE_LIMIT_MFA_PER_IP: '10000',
-    RATE_LIMIT_NEW_PASSWORD_PER_IP: '10000',
-    RATE_LIMIT_ENROL_PER_IP: '10000',
-  }),
+  loop: totpPortal,
   baseURL: async ({ loop }, use) => use(loop.portal.url),
 })
 
@@ -267,15 +262,8 @@ loopTest.describe('an authenticator app, against the loopback TOTP service', () 
   })
 })
 
-const emulatorTest = base.extend<{ factorsPortal: Portal }>({
-  factorsPortal: ownPortal(() => ({
-    RATE_LIMIT_SIGNIN_PER_IP: '10000',
-    RATE_LIMIT_MFA_PER_IP: '10000',
-    RATE_LIMIT_MFA_SMS_PER_IP: '10000',
-    RATE_LIMIT_NEW_PASSWORD_PER_IP: '10000',
-  })),
-  baseURL: async ({ factorsPortal }, use) => use(factorsPortal.url),
-})
+// On the run's shared portal.
+const emulatorTest = base
 
 emulatorTest.describe('against the emulator', () => {
   const test = emulatorTest

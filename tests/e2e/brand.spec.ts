@@ -1,9 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import type { Portal } from '../../dev/portal'
 import { darkAccent, parseHex } from '../../app/lib/contrast'
-import { expect, ownPortal, test as base } from './fixtures'
+import { expect, ownPortal, testOn } from './fixtures'
 
 /**
  * The operator's brand (README, Your brand; ADR 040) in the browser, on a portal started with
@@ -20,16 +19,13 @@ const logo = (name: string, fill: string) => {
   return file
 }
 
-const test = base.extend<{ brandPortal: Portal }>({
-  brandPortal: ownPortal(() => ({
+const test = testOn(ownPortal(() => ({
     BRAND_NAME: 'Acme',
     BRAND_NAME_FR: 'Acmé',
     BRAND_ACCENT: '#7a1fa2',
     BRAND_LOGO: logo('acme.svg', '#7a1fa2'),
     BRAND_LOGO_DARK: logo('acme-dark.svg', '#e0c0f0'),
-  })),
-  baseURL: async ({ brandPortal }, use) => use(brandPortal.url),
-})
+  })))
 
 const rgb = (hex: string) => `rgb(${parseHex(hex)!.join(', ')})`
 

@@ -1,9 +1,8 @@
 import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
 import { alertMarkup, csrfFrom, postForm } from '../support/http-forms'
-import type { Portal } from '../../dev/portal'
 import { wcagViolations } from './axe'
-import { expect, ownPortal, test as base } from './fixtures'
+import { expect, everyWayPortal, testOn } from './fixtures'
 
 /**
  * Email-link sign-in on a portal started with FLAG_EMAIL_LINK_SIGN_IN. The
@@ -11,16 +10,7 @@ import { expect, ownPortal, test as base } from './fixtures'
  * where a production project's email template sends it.
  */
 
-const test = base.extend<{ linkPortal: Portal }>({
-  linkPortal: ownPortal(() => ({
-    FLAG_EMAIL_LINK_SIGN_IN: 'true',
-    FLAG_SSO: 'true',
-    SSO_PROVIDER_ID: 'google.com',
-    // Every test asks from 127.0.0.1; the per-address limit is what is exercised here.
-    RATE_LIMIT_RESET_PER_IP: '1000',
-  })),
-  baseURL: async ({ linkPortal }, use) => use(linkPortal.url),
-})
+const test = testOn(everyWayPortal)
 
 async function askForLink(page: Page, email: string, labels: { email: string; button: string }, path = '/') {
   await page.goto(path)
@@ -32,7 +22,7 @@ test('a sign-in link asked for and opened in the same browser signs in with one 
   page,
   admin,
   baseURL,
-  linkPortal,
+  portal,
 }) => {
   const email = uniqueEmail('link')
   await askForLink(page, email, { email: 'Adresse électronique', button: 'Connexion par courriel' })
@@ -52,8 +42,8 @@ test('a sign-in link asked for and opened in the same browser signs in with one 
 
   await expect(page.getByRole('heading', { name: 'Votre session est ouverte' })).toBeVisible()
   await expect(page.getByText(email)).toBeVisible()
-  expect(linkPortal.output()).not.toContain(oobCode)
-  expect(linkPortal.output()).toContain('"method":"email-link"')
+  expect(portal.output()).not.toContain(oobCode)
+  expect(portal.output()).toContain('"method":"email-link"')
 })
 
 const SENT_STATE = {

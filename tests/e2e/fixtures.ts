@@ -1,6 +1,8 @@
 import { test as base, expect, type BrowserContext, type Page } from '@playwright/test'
 import { emulatorAdmin } from '../../dev/emulator'
 import { startPortal, type Portal } from '../../dev/portal'
+import { startMfaIdentity } from '../support/mfa-identity'
+import { SHARED_SETTINGS } from '../support/shared-portal'
 import { PagePool, type Pooled } from './page-pool'
 import { WorkerServers } from './worker-servers'
 
@@ -97,12 +99,23 @@ export function perWorker<T>(start: () => Promise<T>, stop: (value: T) => Promis
   return [async ({ workerServers }, use) => use(await workerServers.get(key, start, stop)), SERVER_FIXTURE]
 }
 
-/** A portal on the global set-up's emulator (or a stand-in at `identityHost` in front of it) with `settings` on top. */
+/**
+ * A portal on the global set-up's emulator (or a stand-in at `identityHost` in front of it), with the
+ * shared portal's settings and `settings` on top.
+ */
 export function startOnEmulator(settings: Record<string, string>, identityHost = new URL(required('EMULATOR_ORIGIN')).host) {
-  return startPortal({ FIREBASE_AUTH_EMULATOR_HOST: identityHost, FIREBASE_PROJECT_ID: required('EMULATOR_PROJECT_ID'), ...settings })
+  return startPortal({
+    FIREBASE_AUTH_EMULATOR_HOST: identityHost,
+    FIREBASE_PROJECT_ID: required('EMULATOR_PROJECT_ID'),
+    ...SHARED_SETTINGS,
+    ...settings,
+  })
 }
 
-/** A portal of a spec's own on the global set-up's emulator, started with `settings` (a function: asked when it starts). */
+/**
+ * A portal of a spec's own on the global set-up's emulator, started with the shared portal's settings
+ * and `settings` on top (a function: asked when it starts).
+ */
 export function ownPortal(settings: () => Record<string, string> | Promise<Record<string, string>>): ServerFixture<Portal> {
   return perWorker(
     async () => startOnEmulator(await settings()),
@@ -110,9 +123,35 @@ export function ownPortal(settings: () => Record<string, string> | Promise<Recor
   )
 }
 
+/** `test` with its pages on a portal of the spec's own (ownPortal, loggedPortal, everyWayPortal), given as `portal`. */
+export function testOn(fixture: ServerFixture<Portal>) {
+  return test.extend<{ portal: Portal }>({ portal: fixture, baseURL: async ({ portal }, use) => use(portal.url) })
+}
+
+/** testOn for the single sign-on specs: the emulator's provider page loads styles and scripts from CDNs, which tests never reach. */
+export function ssoTestOn(fixture: ServerFixture<Portal>) {
+  return testOn(fixture).extend({
+    page: async ({ page }, use) => {
+      await page.route(/^https:\/\/(unpkg\.com|fonts\.googleapis\.com)\//, (route) => route.abort())
+      await use(page)
+    },
+  })
+}
+
+/** A portal of the worker's own with the shared portal's settings: for the specs that read its log. */
+export const loggedPortal = ownPortal(() => ({}))
+
+/** The same, with every way to sign in on: the password, an emailed link, the identity provider. */
+export const everyWayPortal = ownPortal(() => ({
+  FLAG_EMAIL_LINK_SIGN_IN: 'true',
+  FLAG_SSO: 'true',
+  SSO_PROVIDER_ID: 'google.com',
+}))
+
 /**
  * A loopback stand-in for the identity service, in front of the global set-up's emulator (`start`
- * is given its origin and project), and a portal of a spec's own that talks to it, started with `settings`.
+ * is given its origin and project), and a portal of a spec's own that talks to it, started with the
+ * shared portal's settings and `settings` on top.
  */
 export function portalBehind<Identity extends { host: string; close(): Promise<void> }>(
   start: (emulator: { origin: string; projectId: string }) => Promise<Identity>,
@@ -129,6 +168,9 @@ export function portalBehind<Identity extends { host: string; close(): Promise<v
     },
   )
 }
+
+/** A portal behind the loopback TOTP service (tests/support/mfa-identity.ts), for the authenticator apps the emulator lacks. */
+export const totpPortal = portalBehind((emulator) => startMfaIdentity(emulator.origin))
 
 /**
  * The words many pages share, in each language: the contract the tests hold, written once. A spec's

@@ -1,7 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test'
 import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import type { Portal } from '../../dev/portal'
-import { COMMON_LABELS, expect, ownPortal, sessionCookie, test as base } from './fixtures'
+import { COMMON_LABELS, expect, ownPortal, sessionCookie, testOn } from './fixtures'
 
 /**
  * "Keep me signed in" (ADR 037): unchecked, the session cookie ends with the browser and the
@@ -16,17 +15,11 @@ const MAX_AGE = 3_600
 const REMEMBER_MAX_AGE = 86_400
 type Admin = ReturnType<typeof emulatorAdmin>
 
-const test = base.extend<{ rememberPortal: Portal }>({
-  rememberPortal: ownPortal(() => ({
+const test = testOn(ownPortal(() => ({
     SESSION_MAX_AGE: String(MAX_AGE),
     SESSION_REMEMBER_MAX_AGE: String(REMEMBER_MAX_AGE),
     FLAG_EMAIL_LINK_SIGN_IN: 'true',
-    RATE_LIMIT_SIGNIN_PER_IP: '10000',
-    RATE_LIMIT_RESET_PER_IP: '10000',
-    RATE_LIMIT_MFA_PER_IP: '10000',
-  })),
-  baseURL: async ({ rememberPortal }, use) => use(rememberPortal.url),
-})
+  })))
 
 // Some tests walk two steps and a password change: several page budgets on a busy machine.
 test.describe.configure({ timeout: 90_000 })
@@ -128,14 +121,14 @@ test.describe('in English', () => {
     page,
     context,
     admin,
-    rememberPortal,
+    portal,
   }) => {
     const email = uniqueEmail('remember-link')
     await admin.createUser(email, PASSWORD)
     await fillSignIn(page, l, email, true)
     await page.getByRole('button', { name: 'Email me a sign-in link' }).click()
     await expect(page.getByRole('status')).toBeVisible()
-    const link = await signInLink(admin, email, rememberPortal.url)
+    const link = await signInLink(admin, email, portal.url)
     await page.goto(link)
     const since = Date.now()
     await page.getByRole('button', { name: 'Continue' }).click()

@@ -23,8 +23,6 @@ const CODE_LIMIT = 3
 
 const test = base.extend<{ totp: { identity: MfaIdentity; portal: Portal } }>({
   totp: portalBehind((emulator) => startMfaIdentity(emulator.origin), {
-    RATE_LIMIT_SIGNIN_PER_IP: '10000',
-    RATE_LIMIT_MFA_PER_IP: '10000',
     RATE_LIMIT_MFA_PER_PENDING: String(CODE_LIMIT),
   }),
   baseURL: async ({ totp }, use) => use(totp.portal.url),

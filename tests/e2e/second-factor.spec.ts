@@ -1,7 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test'
 import { type emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
-import type { Portal } from '../../dev/portal'
-import { COMMON_LABELS, expect, expectFieldError, ownPortal, test as base, wrongCodeFor } from './fixtures'
+import { COMMON_LABELS, expect, expectFieldError, everyWayPortal, wrongCodeFor, testOn } from './fixtures'
 
 /**
  * The second factor at sign-in (ADR 022) against the Firebase Auth emulator, which
@@ -14,18 +13,7 @@ const PASSWORD = 'Correct-Horse-42'
 type Admin = ReturnType<typeof emulatorAdmin>
 const emulatorOrigin = () => process.env.EMULATOR_ORIGIN!
 
-const test = base.extend<{ mfaPortal: Portal }>({
-  mfaPortal: ownPortal(() => ({
-    FLAG_EMAIL_LINK_SIGN_IN: 'true',
-    FLAG_SSO: 'true',
-    SSO_PROVIDER_ID: 'google.com',
-    // Every test comes from 127.0.0.1: the per-client limits are tested on a portal of their own.
-    RATE_LIMIT_SIGNIN_PER_IP: '10000',
-    RATE_LIMIT_RESET_PER_IP: '10000',
-    RATE_LIMIT_MFA_PER_IP: '10000',
-  })),
-  baseURL: async ({ mfaPortal }, use) => use(mfaPortal.url),
-})
+const test = testOn(everyWayPortal)
 
 const masked = (phone: string) => phone.replace(/\d(?=(?:\D*\d){4})/g, '*')
 
@@ -153,7 +141,7 @@ test('password, then the SMS code: a wrong code is refused, the right one signs 
   page,
   context,
   admin,
-  mfaPortal,
+  portal,
 }) => {
   const phone = uniquePhone()
   const email = await mfaAccount(admin, [{ phoneNumber: phone, displayName: 'Portable' }])
@@ -166,8 +154,8 @@ test('password, then the SMS code: a wrong code is refused, the right one signs 
   const code = (await admin.verificationCodes()).find((c) => c.phoneNumber === phone)
   expect(code, 'the code was spent').toBeUndefined()
   // Nothing secret in the log: neither the pending credential nor the emulator's session.
-  expect(mfaPortal.output()).not.toContain('eyJfQXV0aEVtdWxhdG9y')
-  expect(mfaPortal.output()).toContain('"secondFactor":"phone"')
+  expect(portal.output()).not.toContain('eyJfQXV0aEVtdWxhdG9y')
+  expect(portal.output()).toContain('"secondFactor":"phone"')
 })
 
 test.describe('in English', () => {
@@ -302,13 +290,13 @@ test.describe('single sign-on, in English', () => {
 test('no answer of the portal is a 401 without a challenge: wrong password, unknown address, wrong code', async ({
   page,
   admin,
-  mfaPortal,
+  portal,
 }) => {
   // RFC 9110 § 15.5.2: a 401 must carry WWW-Authenticate; a text browser asks what to do with one.
   const unchallenged: string[] = []
   const answers: number[] = []
   page.on('response', (response) => {
-    if (!response.url().startsWith(mfaPortal.url)) return
+    if (!response.url().startsWith(portal.url)) return
     answers.push(response.status())
     if (response.status() === 401 && !response.headers()['www-authenticate']) unchallenged.push(response.url())
   })

@@ -78,8 +78,6 @@ const test = base.extend<{ replay: { collector: Collector & { close(): Promise<u
       const portal = await startOnEmulator({
         SENTRY_DSN: collector.dsn,
         SENTRY_REPLAY_SESSION_SAMPLE_RATE: '1',
-        RATE_LIMIT_SIGNIN_PER_IP: '10000',
-        RATE_LIMIT_MFA_PER_IP: '10000',
       })
       return { collector, portal }
     },

@@ -1,10 +1,8 @@
 import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
-import type { Portal } from '../../dev/portal'
-import { getFreePort } from '../../dev/ports'
 import { claimsFor, providerAnswer, startSso } from '../support/sso-provider'
 import { wcagViolations } from './axe'
-import { COMMON_LABELS, expect, ownPortal, sessionCookie, test as base } from './fixtures'
+import { COMMON_LABELS, expect, ownPortal, sessionCookie, ssoTestOn } from './fixtures'
 
 /**
  * Single sign-on on the signed-in half (ADR 043): "Confirm it's you" for an account of the
@@ -18,23 +16,14 @@ const NEW_PASSWORD = 'Another-Horse-2026'
 const MAX_AGE = 3_600
 const REMEMBER_MAX_AGE = 86_400
 
-const test = base.extend<{ ssoPortal: Portal }>({
-  ssoPortal: ownPortal(async () => ({
-    PORT: String(await getFreePort()),
+const test = ssoTestOn(
+  ownPortal(() => ({
     FLAG_SSO: 'true',
     SSO_PROVIDER_ID: 'google.com',
     SESSION_MAX_AGE: String(MAX_AGE),
     SESSION_REMEMBER_MAX_AGE: String(REMEMBER_MAX_AGE),
-    RATE_LIMIT_SIGNIN_PER_IP: '10000',
-    RATE_LIMIT_RESET_PER_IP: '10000',
   })),
-  baseURL: async ({ ssoPortal }, use) => use(ssoPortal.url),
-  page: async ({ page }, use) => {
-    // The fake provider page loads styles and scripts from CDNs: not in tests.
-    await page.route(/^https:\/\/(unpkg\.com|fonts\.googleapis\.com)\//, (route) => route.abort())
-    await use(page)
-  },
-})
+)
 
 // Each test signs in, confirms and acts: several page budgets on a busy machine.
 test.describe.configure({ timeout: 90_000 })

@@ -1,10 +1,9 @@
 import { uniqueEmail } from '../../dev/emulator'
 import { postForm } from '../support/http-forms'
-import type { Portal } from '../../dev/portal'
 import { getFreePort } from '../../dev/ports'
 import { claimsFor, providerAnswer, startSso } from '../support/sso-provider'
 import { wcagViolations } from './axe'
-import { expect, ownPortal, test as base } from './fixtures'
+import { expect, ownPortal, ssoTestOn } from './fixtures'
 
 /**
  * Single sign-on through the Auth emulator's fake provider page, on a portal started with
@@ -16,8 +15,8 @@ import { expect, ownPortal, test as base } from './fixtures'
 const PASSWORD = 'Correct-Horse-42'
 const emulatorOrigin = () => process.env.EMULATOR_ORIGIN!
 
-const test = base.extend<{ ssoPortal: Portal }>({
-  ssoPortal: ownPortal(async () => {
+const test = ssoTestOn(
+  ownPortal(async () => {
     const port = await getFreePort()
     return {
       PORT: String(port),
@@ -28,13 +27,7 @@ const test = base.extend<{ ssoPortal: Portal }>({
       REDIRECT_ALLOWED_ORIGINS: `http://127.0.0.1:${port}`,
     }
   }),
-  baseURL: async ({ ssoPortal }, use) => use(ssoPortal.url),
-  page: async ({ page }, use) => {
-    // The fake provider page loads styles and scripts from CDNs: not in tests.
-    await page.route(/^https:\/\/(unpkg\.com|fonts\.googleapis\.com)\//, (route) => route.abort())
-    await use(page)
-  },
-})
+)
 
 test('single sign-on through the provider page signs in with the provider’s email (fr)', async ({
   page,
@@ -210,10 +203,10 @@ test.describe('in English', () => {
 
   test('authDomain moves the callback to another allowed host, which hands over to the portal', async ({
     page,
-    ssoPortal,
+    portal,
   }) => {
     const email = uniqueEmail('sso-domain')
-    const otherHost = `127.0.0.1:${ssoPortal.port}`
+    const otherHost = `127.0.0.1:${portal.port}`
     await page.goto(`/?authDomain=${otherHost}`)
     const start = await startSso(page, 'Continue with Google')
     expect(start.ibi).toBe(`http://${otherHost}/sso/callback?emulator=`)
@@ -221,18 +214,18 @@ test.describe('in English', () => {
     await page.goto(providerAnswer(start, claimsFor(email)))
     await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible()
     await expect(page.getByText(email)).toBeVisible()
-    expect(new URL(page.url()).host).toBe(new URL(ssoPortal.url).host)
+    expect(new URL(page.url()).host).toBe(new URL(portal.url).host)
   })
 
-  test('an authDomain that is invalid or not allowed is ignored and logged', async ({ page, ssoPortal }) => {
+  test('an authDomain that is invalid or not allowed is ignored and logged', async ({ page, portal }) => {
     for (const [authDomain, event] of [
       ['evil.example', 'auth-domain-refused'],
       ['evil.example/path', 'auth-domain-invalid'],
     ] as const) {
       await page.goto(`/?${new URLSearchParams({ authDomain })}`)
       const start = await startSso(page, 'Continue with Google')
-      expect(start.ibi).toBe(`${ssoPortal.url}/sso/callback?emulator=`)
-      expect(ssoPortal.output()).toContain(event)
+      expect(start.ibi).toBe(`${portal.url}/sso/callback?emulator=`)
+      expect(portal.output()).toContain(event)
     }
   })
 })

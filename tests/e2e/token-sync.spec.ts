@@ -41,7 +41,7 @@ const test = base.extend<{ sync: { recorder: Recorder & { close(): void }; porta
   sync: perWorker(
     async () => {
       const recorder = await startRecorder()
-      return { recorder, portal: await startOnEmulator({ RATE_LIMIT_SIGNIN_PER_IP: '10000', TOKEN_SYNC_URL: recorder.url }) }
+      return { recorder, portal: await startOnEmulator({ TOKEN_SYNC_URL: recorder.url }) }
     },
     async ({ recorder, portal }) => {
       await portal.stop('SIGKILL')
