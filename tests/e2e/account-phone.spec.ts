@@ -1,8 +1,8 @@
 import type { Page } from '@playwright/test'
-import { type emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
+import { uniqueEmail, uniquePhone } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
 import { startRevertIdentity, type RevertIdentity } from '../support/revert-identity'
-import { COMMON_LABELS, EMULATOR_SECRETS, expect, loggedPortal, portalBehind, signIn, test as base, testOn, wrongCodeFor } from './fixtures'
+import { type Admin, COMMON_LABELS, EMULATOR_SECRETS, expect, loggedPortal, portalBehind, signIn, test as base, testOn, wrongCodeFor } from './fixtures'
 
 /**
  * Adding a phone as a second factor (ADR 042), against the emulator (SMS codes from its
@@ -13,7 +13,6 @@ import { COMMON_LABELS, EMULATOR_SECRETS, expect, loggedPortal, portalBehind, si
  */
 
 const PASSWORD = 'Correct-Horse-42'
-type Admin = ReturnType<typeof emulatorAdmin>
 
 const test = testOn(loggedPortal)
 

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
-import { type emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
-import { COMMON_LABELS, EMULATOR_SECRETS, expect, expectFieldError, loggedPortal, signIn, wrongCodeFor, testOn } from './fixtures'
+import { uniqueEmail, uniquePhone } from '../../dev/emulator'
+import { type Admin, COMMON_LABELS, EMULATOR_SECRETS, expect, expectFieldError, loggedPortal, signIn, wrongCodeFor, testOn } from './fixtures'
 
 /**
  * "Confirm it's you" for an account with a second factor (ADR 036, ADR 038): the password, then
@@ -11,7 +11,6 @@ import { COMMON_LABELS, EMULATOR_SECRETS, expect, expectFieldError, loggedPortal
 
 const PASSWORD = 'Correct-Horse-42'
 const NEW_PASSWORD = 'Another-Horse-2026'
-type Admin = ReturnType<typeof emulatorAdmin>
 
 const test = testOn(loggedPortal)
 

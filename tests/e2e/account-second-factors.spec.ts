@@ -1,10 +1,10 @@
 import { createRequire } from 'node:module'
 import type { Browser, Page } from '@playwright/test'
-import { type emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
+import { uniqueEmail, uniquePhone } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
 import type { MfaIdentity } from '../support/mfa-identity'
 import { totpCode } from '../support/totp'
-import { COMMON_LABELS, expect, signIn, test as base, totpPortal } from './fixtures'
+import { type Admin, COMMON_LABELS, expect, signIn, test as base, totpPortal } from './fixtures'
 
 /**
  * Second factors their owner manages from /account (ADR 041): an authenticator app added against
@@ -13,7 +13,6 @@ import { COMMON_LABELS, expect, signIn, test as base, totpPortal } from './fixtu
  */
 
 const PASSWORD = 'Correct-Horse-42'
-type Admin = ReturnType<typeof emulatorAdmin>
 
 const LABELS = {
   en: {

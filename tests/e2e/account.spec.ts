@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test'
-import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { confirmItsYou, expect, signIn, test } from './fixtures'
+import { uniqueEmail } from '../../dev/emulator'
+import { type Admin, confirmItsYou, expect, signIn, test } from './fixtures'
 
 /**
  * The signed-in half: the account page, "Confirm it's you", changing the password, and the two
@@ -10,7 +10,6 @@ import { confirmItsYou, expect, signIn, test } from './fixtures'
 // Each test walks a flow over two or three browsers: several times one page's budget on a busy machine.
 test.describe.configure({ timeout: 90_000 })
 
-type Admin = ReturnType<typeof emulatorAdmin>
 
 const PASSWORD = 'Correct-Horse-42'
 const NEW_PASSWORD = 'Another-Horse-2026'

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test'
 import { startAttacker, type Attacker } from '../support/attacker'
-import { EMULATOR_API_KEY, uniqueEmail, type emulatorAdmin } from '../../dev/emulator'
+import { EMULATOR_API_KEY, uniqueEmail } from '../../dev/emulator'
 import { postForm } from '../support/http-forms'
-import { expect, test } from './fixtures'
+import { type Admin, expect, test } from './fixtures'
 
 /**
  * Cross-site request forgery against every action, in a real browser. A page on another
@@ -31,7 +31,6 @@ const SIGNED_IN_TITLE = 'Votre session est ouverte'
 const PASSWORD = 'Correct-Horse-42'
 const ATTACKER_PASSWORD = 'Attacker-Chosen-Pass-99'
 
-type Admin = ReturnType<typeof emulatorAdmin>
 type Variant = 'cross-site' | 'cross-site, victim token' | 'same-site, victim token'
 
 function env(name: string): string {

@@ -17,9 +17,12 @@ function required(name: string): string {
  * `context` and `page` come from the worker's pool, put back as new after each test (page-pool.ts).
  * A console error in the page fails the test.
  */
+/** The emulator's admin client (dev/emulator.ts) that the `admin` fixture gives. */
+export type Admin = ReturnType<typeof emulatorAdmin>
+
 export const test = base.extend<
   {
-    admin: ReturnType<typeof emulatorAdmin>
+    admin: Admin
     /** Pages that log an error by design (the error page writes the error to the console). */
     consoleErrorsExpected: boolean
     failOnConsoleError: void
@@ -243,7 +246,7 @@ export async function sessionCookie(context: BrowserContext) {
 export const EMULATOR_SECRETS = ['eyJhbGciOi', 'eyJfQXV0aEVtdWxhdG9y']
 
 /** Asks for a password reset for `email` (in French) and opens the new-password page from the email. */
-export async function openNewPassword(page: Page, admin: ReturnType<typeof emulatorAdmin>, email: string) {
+export async function openNewPassword(page: Page, admin: Admin, email: string) {
   await page.goto('/forgot-password')
   await page.getByLabel('Adresse électronique').fill(email)
   await page.getByRole('button', { name: 'Envoyer le courriel' }).click()

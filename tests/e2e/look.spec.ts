@@ -1,8 +1,8 @@
 import type { Page } from '@playwright/test'
-import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { uniqueEmail } from '../../dev/emulator'
 import { contrast } from '../../app/lib/contrast'
 import { axe } from './axe'
-import { expect, openNewPassword, test } from './fixtures'
+import { type Admin, expect, openNewPassword, test } from './fixtures'
 
 /**
  * The look: the logo centred over the card and visible in either scheme, the show-password toggle,
@@ -80,7 +80,7 @@ test.describe('the logo', () => {
 })
 
 /** Opens the new-password page from a fresh reset email. */
-async function newPasswordPage(page: Page, admin: ReturnType<typeof emulatorAdmin>) {
+async function newPasswordPage(page: Page, admin: Admin) {
   const email = uniqueEmail('look-reset')
   await admin.createUser(email, PASSWORD)
   await openNewPassword(page, admin, email)

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
-import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { expect, test } from './fixtures'
+import { uniqueEmail } from '../../dev/emulator'
+import { type Admin, expect, test } from './fixtures'
 
 /**
  * The new-password page follows its state, with JavaScript and without: the form, the
@@ -9,7 +9,6 @@ import { expect, test } from './fixtures'
  */
 const OLD = 'Old-password-2024'
 const NEW = 'Brand-new-Secret-77'
-type Admin = ReturnType<typeof emulatorAdmin>
 
 /** Asks for a reset on the page (with `redirect` when given) and opens the emailed link, as sent: `lang`, `continueUrl` and all. */
 async function openEmailedLink(

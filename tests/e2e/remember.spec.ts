@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test'
-import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { COMMON_LABELS, expect, ownPortal, sessionCookie, testOn } from './fixtures'
+import { uniqueEmail } from '../../dev/emulator'
+import { type Admin, COMMON_LABELS, expect, ownPortal, sessionCookie, testOn } from './fixtures'
 
 /**
  * "Keep me signed in" (ADR 037): unchecked, the session cookie ends with the browser and the
@@ -13,7 +13,6 @@ const PASSWORD = 'Correct-Horse-42'
 const NEW_PASSWORD = 'Another-Horse-2026'
 const MAX_AGE = 3_600
 const REMEMBER_MAX_AGE = 86_400
-type Admin = ReturnType<typeof emulatorAdmin>
 
 const test = testOn(ownPortal(() => ({
     SESSION_MAX_AGE: String(MAX_AGE),

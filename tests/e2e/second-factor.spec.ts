@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test'
-import { type emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
-import { COMMON_LABELS, expect, expectFieldError, everyWayPortal, wrongCodeFor, testOn } from './fixtures'
+import { uniqueEmail, uniquePhone } from '../../dev/emulator'
+import { type Admin, COMMON_LABELS, expect, expectFieldError, everyWayPortal, wrongCodeFor, testOn } from './fixtures'
 
 /**
  * The second factor at sign-in (ADR 022) against the Firebase Auth emulator, which
@@ -10,7 +10,6 @@ import { COMMON_LABELS, expect, expectFieldError, everyWayPortal, wrongCodeFor, 
  */
 
 const PASSWORD = 'Correct-Horse-42'
-type Admin = ReturnType<typeof emulatorAdmin>
 const emulatorOrigin = () => process.env.EMULATOR_ORIGIN!
 
 const test = testOn(everyWayPortal)
