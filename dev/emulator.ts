@@ -99,6 +99,17 @@ async function stopChild(child: ChildProcess, exited: Promise<unknown>) {
 }
 
 /** An email the emulator "sent", from its documented `…/oobCodes` endpoint. */
+/**
+ * The emulator a test run uses: the one `npm test` started for its integration and browser tests
+ * (TEST_EMULATOR_ORIGIN and TEST_EMULATOR_PROJECT_ID; `stop` leaves it to `npm test`), or else one of
+ * the run's own.
+ */
+export async function testEmulator(): Promise<Emulator> {
+  const { TEST_EMULATOR_ORIGIN: origin, TEST_EMULATOR_PROJECT_ID: projectId } = process.env
+  if (origin && projectId) return { origin, host: new URL(origin).host, projectId, stop: async () => {} }
+  return startEmulator()
+}
+
 export interface OobCode {
   email: string
   oobCode: string

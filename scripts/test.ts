@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { startEmulator } from '../dev/emulator'
 
 const out = mkdtempSync(path.join(tmpdir(), 'portal-test-'))
 // The Node every step runs on: the project's own (ADR 033), which npm puts first on PATH.
@@ -49,11 +50,11 @@ function readJson<T>(file: string): T | null {
 }
 
 /** One vitest project (vitest.config.ts): unit tests start nothing, integration tests start the emulator. */
-async function vitestProject(project: 'unit' | 'integration') {
+async function vitestProject(project: 'unit' | 'integration', env: Record<string, string> = {}) {
   const json = path.join(out, `vitest-${project}.json`)
   const ok = await run(`${project} tests`, 'npx', [
     'vitest', 'run', `--project=${project}`, '--reporter=default', '--reporter=json', `--outputFile.json=${json}`,
-  ])
+  ], env)
   const vitest = readJson<{ numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number }>(json)
   if (vitest) {
     totals.passed += vitest.numPassedTests
@@ -63,9 +64,9 @@ async function vitestProject(project: 'unit' | 'integration') {
   if (!ok && (!vitest || vitest.numFailedTests === 0)) totals.failed += 1 // a suite that crashed
 }
 
-async function browserTests() {
+async function browserTests(env: Record<string, string>) {
   const json = path.join(out, 'playwright.json')
-  const ok = await run('browser tests', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: json })
+  const ok = await run('browser tests', 'npx', ['playwright', 'test'], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: json })
   const playwright = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(json)
   if (playwright) {
     totals.passed += playwright.stats.expected + playwright.stats.flaky
@@ -78,14 +79,28 @@ async function browserTests() {
 // The test parts one after the other: each keeps both cores busy, so side by side they only took turns
 // and ran into each other's time-outs (ADR 046). Typecheck, lint and build run on one core each and
 // have no time-outs: they go side by side.
+// One Auth emulator for the integration and browser tests (dev/emulator.ts testEmulator), started
+// while the checks run: each suite started its own, 7 s each.
+const emulator = startEmulator()
+emulator.catch(() => {})
+// It runs in a process group of its own: Ctrl-C stops it here.
+process.once('SIGINT', () => void emulator.then((started) => started.stop()).finally(() => process.exit(130)))
 await Promise.all([
   check('typecheck', 'npx', ['tsc', '--noEmit']),
   check('lint', 'npx', ['eslint', '--max-warnings', '0', '.']),
   check('build', 'npm', ['run', 'build', '--silent']),
 ])
 await vitestProject('unit')
-await vitestProject('integration')
-await browserTests()
+const shared = await emulator.then(
+  ({ origin, projectId }) => ({ TEST_EMULATOR_ORIGIN: origin, TEST_EMULATOR_PROJECT_ID: projectId }),
+  (error: Error) => {
+    console.log(`The shared emulator did not start (${error.message}): each suite starts its own.`)
+    return {}
+  },
+)
+await vitestProject('integration', shared)
+await browserTests(shared)
+await emulator.then((started) => started.stop()).catch(() => {})
 
 rmSync(out, { recursive: true, force: true })
 console.log('\nTime per part:')

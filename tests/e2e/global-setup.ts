@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import type { FullConfig } from '@playwright/test'
 import { execSync } from 'node:child_process'
-import { startEmulator } from '../../dev/emulator'
+import { testEmulator } from '../../dev/emulator'
 import { SERVER_ENTRY } from '../../dev/portal'
 import { startSharedPortal } from '../support/shared-portal'
 
@@ -16,7 +16,7 @@ export default async function globalSetup(config: FullConfig) {
     throw new Error(`Chromium's headless shell is missing: install it with \`apt-get install chromium-headless-shell\` (${chromium ?? 'no executablePath'})`)
   }
   if (!existsSync(SERVER_ENTRY) || process.env.E2E_BUILD === '1') execSync('npm run build', { stdio: 'inherit' })
-  const emulator = await startEmulator()
+  const emulator = await testEmulator()
   const portal = await startSharedPortal(emulator, { echo: process.env.E2E_ECHO === '1' })
   process.env.PORTAL_URL = portal.url
   process.env.EMULATOR_ORIGIN = emulator.origin

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node'
-import { startEmulator } from '../../dev/emulator'
+import { testEmulator } from '../../dev/emulator'
 import { startSharedPortal } from './shared-portal'
 
 /**
@@ -8,7 +8,7 @@ import { startSharedPortal } from './shared-portal'
  * the portal's output, starts its own (ownPortal in tests/support/portal.ts).
  */
 export default async function setup(project: TestProject) {
-  const emulator = await startEmulator()
+  const emulator = await testEmulator()
   const portal = await startSharedPortal(emulator)
   project.provide('emulator', { origin: emulator.origin, host: emulator.host, projectId: emulator.projectId })
   project.provide('portal', { url: portal.url })
