@@ -147,7 +147,6 @@ export class PagePool {
       removeAdded(context, pooled.listenersBefore.context)
       await page.unrouteAll({ behavior: 'ignoreErrors' })
       await context.unrouteAll({ behavior: 'ignoreErrors' })
-      await page.goto('about:blank')
       // Each visited origin's storage, emptied from a blank page of that origin that never reaches its server.
       for (const origin of pooled.origins) {
         const blank = `${origin}/__e2e_page_pool_reset`
