@@ -1,6 +1,7 @@
 import { test as base, expect, type BrowserContext, type Page } from '@playwright/test'
 import { emulatorAdmin } from '../../dev/emulator'
 import { startPortal, type Portal } from '../../dev/portal'
+import { getFreePort } from '../../dev/ports'
 import { startMfaIdentity } from '../support/mfa-identity'
 import { SHARED_SETTINGS } from '../support/shared-portal'
 import { PagePool, type Pooled } from './page-pool'
@@ -144,12 +145,25 @@ export function ssoTestOn(fixture: ServerFixture<Portal>) {
 /** A portal of the worker's own with the shared portal's settings: for the specs that read its log. */
 export const loggedPortal = ownPortal(() => ({}))
 
-/** The same, with every way to sign in on: the password, an emailed link, the identity provider. */
-export const everyWayPortal = ownPortal(() => ({
-  FLAG_EMAIL_LINK_SIGN_IN: 'true',
-  FLAG_SSO: 'true',
-  SSO_PROVIDER_ID: 'google.com',
-}))
+/** everyWayPortal's session lifetimes (SESSION_MAX_AGE and SESSION_REMEMBER_MAX_AGE), in seconds: shorter than the defaults. */
+export const SESSION_AGES = { session: 3_600, remembered: 86_400 }
+
+/**
+ * The same, with every way to sign in on (the password, an emailed link, the identity provider),
+ * SESSION_AGES, and its own address under its other host name (127.0.0.1) allowed as a redirect origin.
+ */
+export const everyWayPortal = ownPortal(async () => {
+  const port = await getFreePort()
+  return {
+    PORT: String(port),
+    FLAG_EMAIL_LINK_SIGN_IN: 'true',
+    FLAG_SSO: 'true',
+    SSO_PROVIDER_ID: 'google.com',
+    SESSION_MAX_AGE: String(SESSION_AGES.session),
+    SESSION_REMEMBER_MAX_AGE: String(SESSION_AGES.remembered),
+    REDIRECT_ALLOWED_ORIGINS: `http://127.0.0.1:${port}`,
+  }
+})
 
 /**
  * A loopback stand-in for the identity service, in front of the global set-up's emulator (`start`

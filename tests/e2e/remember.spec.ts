@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
-import { type Admin, COMMON_LABELS, expect, ownPortal, sessionCookie, testOn } from './fixtures'
+import { type Admin, COMMON_LABELS, expect, everyWayPortal, SESSION_AGES, sessionCookie, testOn } from './fixtures'
 
 /**
  * "Keep me signed in" (ADR 037): unchecked, the session cookie ends with the browser and the
@@ -11,14 +11,9 @@ import { type Admin, COMMON_LABELS, expect, ownPortal, sessionCookie, testOn } f
 
 const PASSWORD = 'Correct-Horse-42'
 const NEW_PASSWORD = 'Another-Horse-2026'
-const MAX_AGE = 3_600
-const REMEMBER_MAX_AGE = 86_400
+const { session: MAX_AGE, remembered: REMEMBER_MAX_AGE } = SESSION_AGES
 
-const test = testOn(ownPortal(() => ({
-    SESSION_MAX_AGE: String(MAX_AGE),
-    SESSION_REMEMBER_MAX_AGE: String(REMEMBER_MAX_AGE),
-    FLAG_EMAIL_LINK_SIGN_IN: 'true',
-  })))
+const test = testOn(everyWayPortal)
 
 // Some tests walk two steps and a password change: several page budgets on a busy machine.
 test.describe.configure({ timeout: 90_000 })

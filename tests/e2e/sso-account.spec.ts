@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
 import { claimsFor, providerAnswer, startSso } from '../support/sso-provider'
 import { wcagViolations } from './axe'
-import { COMMON_LABELS, expect, ownPortal, sessionCookie, ssoTestOn } from './fixtures'
+import { COMMON_LABELS, expect, everyWayPortal, SESSION_AGES, sessionCookie, ssoTestOn } from './fixtures'
 
 /**
  * Single sign-on on the signed-in half (ADR 043): "Confirm it's you" for an account of the
@@ -13,17 +13,9 @@ import { COMMON_LABELS, expect, ownPortal, sessionCookie, ssoTestOn } from './fi
 
 const PASSWORD = 'Correct-Horse-42'
 const NEW_PASSWORD = 'Another-Horse-2026'
-const MAX_AGE = 3_600
-const REMEMBER_MAX_AGE = 86_400
+const { session: MAX_AGE, remembered: REMEMBER_MAX_AGE } = SESSION_AGES
 
-const test = ssoTestOn(
-  ownPortal(() => ({
-    FLAG_SSO: 'true',
-    SSO_PROVIDER_ID: 'google.com',
-    SESSION_MAX_AGE: String(MAX_AGE),
-    SESSION_REMEMBER_MAX_AGE: String(REMEMBER_MAX_AGE),
-  })),
-)
+const test = ssoTestOn(everyWayPortal)
 
 // Each test signs in, confirms and acts: several page budgets on a busy machine.
 test.describe.configure({ timeout: 90_000 })

@@ -1,9 +1,8 @@
 import { uniqueEmail } from '../../dev/emulator'
 import { postForm } from '../support/http-forms'
-import { getFreePort } from '../../dev/ports'
 import { claimsFor, providerAnswer, startSso } from '../support/sso-provider'
 import { wcagViolations } from './axe'
-import { expect, ownPortal, ssoTestOn } from './fixtures'
+import { everyWayPortal, expect, ssoTestOn } from './fixtures'
 
 /**
  * Single sign-on through the Auth emulator's fake provider page, on a portal started with
@@ -15,19 +14,7 @@ import { expect, ownPortal, ssoTestOn } from './fixtures'
 const PASSWORD = 'Correct-Horse-42'
 const emulatorOrigin = () => process.env.EMULATOR_ORIGIN!
 
-const test = ssoTestOn(
-  ownPortal(async () => {
-    const port = await getFreePort()
-    return {
-      PORT: String(port),
-      FLAG_EMAIL_LINK_SIGN_IN: 'true',
-      FLAG_SSO: 'true',
-      SSO_PROVIDER_ID: 'google.com',
-      // The authDomain test's other host name for this same portal.
-      REDIRECT_ALLOWED_ORIGINS: `http://127.0.0.1:${port}`,
-    }
-  }),
-)
+const test = ssoTestOn(everyWayPortal)
 
 test('single sign-on through the provider page signs in with the provider’s email (fr)', async ({
   page,
