@@ -1,8 +1,7 @@
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
+import { startLoopbackIdentity } from '../support/emulator-relay'
 import { expect, portalBehind, test as base } from './fixtures'
 
 /**
@@ -24,44 +23,16 @@ interface Faults {
 }
 
 async function faultsBefore(emulatorOrigin: string): Promise<Faults> {
-  const faults = { tooOldOnce: false, deletionForbidden: false } as Faults
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
-      const body = Buffer.concat(chunks)
-      const path = new URL(req.url ?? '/', 'http://x').pathname
-      const refuse = (message: string) => {
-        res.writeHead(400, { 'content-type': 'application/json' })
-        res.end(JSON.stringify({ error: { code: 400, message } }))
-      }
-      if (path.endsWith('/v1/accounts:update') && faults.tooOldOnce && body.toString().includes('"password"')) {
-        faults.tooOldOnce = false
-        return refuse('CREDENTIAL_TOO_OLD_LOGIN_AGAIN')
-      }
-      if (path.endsWith('/v1/accounts:delete') && faults.deletionForbidden) return refuse('ADMIN_ONLY_OPERATION')
-      const headers = { ...req.headers }
-      delete headers.host
-      fetch(`${emulatorOrigin}${req.url}`, {
-        method: req.method,
-        headers: headers as Record<string, string>,
-        body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
-      }).then(
-        async (answer) => {
-          res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
-          res.end(Buffer.from(await answer.arrayBuffer()))
-        },
-        () => {
-          res.writeHead(502)
-          res.end()
-        },
-      )
-    })
+  const faults = { tooOldOnce: false, deletionForbidden: false }
+  const refusal = (message: string) => ({ error: { code: 400, message } })
+  const loopback = await startLoopbackIdentity(emulatorOrigin, async ({ path, body, answer }) => {
+    if (path.endsWith('/v1/accounts:update') && faults.tooOldOnce && 'password' in body) {
+      faults.tooOldOnce = false
+      return answer(400, refusal('CREDENTIAL_TOO_OLD_LOGIN_AGAIN'))
+    }
+    if (path.endsWith('/v1/accounts:delete') && faults.deletionForbidden) answer(400, refusal('ADMIN_ONLY_OPERATION'))
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  faults.host = `127.0.0.1:${(server.address() as AddressInfo).port}`
-  faults.close = () => new Promise((resolve) => server.close(() => resolve()))
-  return faults
+  return Object.assign(faults, loopback)
 }
 
 const test = base.extend<{ faulty: { identity: Faults; portal: Portal } }>({

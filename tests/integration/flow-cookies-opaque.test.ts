@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
-import { browser } from '../support/ip-browser'
+import { browser, onPhonePage, PHONE_PATH } from '../support/ip-browser'
 import { ownPortal } from '../support/portal'
 
 /**
@@ -10,7 +10,6 @@ import { ownPortal } from '../support/portal'
 const emulator = inject('emulator')
 const admin = emulatorAdmin(emulator)
 const PASSWORD = 'Opaque-Cookies-2026'
-const PHONE_PATH = '/account/second-factor/phone'
 
 const portal = ownPortal({ TRUST_PROXY: '1' })
 
@@ -30,13 +29,7 @@ function expectOpaque(value: string | undefined, secrets: string[]) {
 
 describe('flow cookies reveal nothing they carry', () => {
   it('phone_enrolment: neither the number nor the SMS session', async () => {
-    const email = uniqueEmail('opaque-phone')
-    const { localId } = await admin.createUser(email, PASSWORD)
-    await admin.verifyEmail(localId)
-    const client = await browser(portal.url, '198.51.100.90')
-    expect((await client.signIn(email, PASSWORD, { remember: true })).status).toBe(303)
-    expect((await client.confirm(PASSWORD, PHONE_PATH)).headers.get('location')).toBe(PHONE_PATH)
-    await client.load(PHONE_PATH)
+    const client = await onPhonePage(portal.url, admin, { ip: '198.51.100.90', password: PASSWORD })
     const phone = uniquePhone()
     expect((await client.post(PHONE_PATH, { phone }, { remember: true })).status).toBe(303)
     const sent = (await admin.verificationCodes()).find((c) => c.phoneNumber === phone)

@@ -1,9 +1,8 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { startPortal, type Portal } from '../../dev/portal'
 import { waitFor } from '../../dev/ports'
+import { startLoopbackIdentity } from '../support/emulator-relay'
 import { browser } from '../support/ip-browser'
 import { type TestRedis, startRedis } from '../support/redis'
 
@@ -22,48 +21,18 @@ const DELAY_MS = 250
 const PER_EMAIL_IP = 5
 const SESSION_SECRET = 'guessing-test-session-secret-0123456789abcdef'
 
-function body(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let text = ''
-    req.on('data', (c: Buffer) => (text += c.toString()))
-    req.on('end', () => resolve(text))
-  })
-}
-
 /** The identity service, DELAY_MS away; counts accounts:signInWithPassword calls per address. */
 async function slowIdentity() {
   const signIns = new Map<string, number>()
-  const server: Server = createServer(async (req, res) => {
-    const url = req.url ?? '/'
-    const text = await body(req)
-    if (url.includes('accounts:signInWithPassword')) {
-      const email = String((JSON.parse(text) as { email?: string }).email).toLowerCase()
+  const loopback = await startLoopbackIdentity(emulator.origin, async ({ path, body }) => {
+    if (path.endsWith('accounts:signInWithPassword')) {
+      const email = String(body.email).toLowerCase()
       signIns.set(email, (signIns.get(email) ?? 0) + 1)
     }
     await new Promise((r) => setTimeout(r, DELAY_MS))
-    const headers = Object.fromEntries(
-      Object.entries(req.headers).filter(([k]) => !['host', 'content-length', 'connection'].includes(k)),
-    ) as Record<string, string>
-    try {
-      const answer = await fetch(`${emulator.origin}${url}`, {
-        method: req.method,
-        headers,
-        body: req.method === 'GET' || req.method === 'HEAD' ? undefined : text,
-      })
-      res.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? 'application/json' })
-      res.end(Buffer.from(await answer.arrayBuffer()))
-    } catch {
-      res.writeHead(502).end()
-    }
   })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  return {
-    host: `127.0.0.1:${(server.address() as AddressInfo).port}`,
-    signInsFor: (email: string) => signIns.get(email.toLowerCase()) ?? 0,
-    close: () => new Promise((r) => (server.closeAllConnections(), server.close(r))),
-  }
+  return { ...loopback, signInsFor: (email: string) => signIns.get(email.toLowerCase()) ?? 0 }
 }
-
 
 const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length
 

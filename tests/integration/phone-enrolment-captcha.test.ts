@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
-import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { emulatorAdmin } from '../../dev/emulator'
 import { startMfaIdentity, type MfaIdentity } from '../support/mfa-identity'
-import { browser } from '../support/ip-browser'
+import { onPhonePage, PHONE_PATH } from '../support/ip-browser'
 import { ownPortal } from '../support/portal'
 
 /**
@@ -13,7 +13,6 @@ import { ownPortal } from '../support/portal'
 const emulator = inject('emulator')
 const admin = emulatorAdmin(emulator)
 const PASSWORD = 'Phone-Captcha-2026'
-const PHONE_PATH = '/account/second-factor/phone'
 const NEEDS_JS = 'Sending the code by SMS needs a security check that requires JavaScript. Please turn JavaScript on.'
 
 let identity: MfaIdentity
@@ -28,22 +27,8 @@ afterAll(async () => {
 })
 
 it('without JavaScript, "Send code" says the SMS needs it and sends nothing', async () => {
-  const email = uniqueEmail('phone-captcha')
-  const { localId } = await admin.createUser(email, PASSWORD)
-  await admin.verifyEmail(localId)
-  const client = await browser(portal.url, '198.51.100.90')
-  expect((await client.signIn(email, PASSWORD, { remember: true })).status).toBe(303)
-  expect((await client.confirm(PASSWORD, PHONE_PATH)).headers.get('location')).toBe(PHONE_PATH)
-
-  const page = await (
-    await fetch(`${portal.url}${PHONE_PATH}`, {
-      headers: {
-        'X-Forwarded-For': '198.51.100.90',
-        'Accept-Language': 'en',
-        Cookie: [...client.jar].map(([k, v]) => `${k}=${v}`).join('; '),
-      },
-    })
-  ).text()
+  const client = await onPhonePage(portal.url, admin, { ip: '198.51.100.90', password: PASSWORD })
+  const page = client.html
   expect(page).toContain(`<noscript><p class="alert alert-error">${NEEDS_JS}</p></noscript>`)
   expect(page).toMatch(/<button type="submit" class="button-primary" disabled="">Send code<\/button>/)
 

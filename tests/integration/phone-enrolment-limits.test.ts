@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest'
-import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { browser } from '../support/ip-browser'
+import { emulatorAdmin } from '../../dev/emulator'
+import { onPhonePage, PHONE_PATH } from '../support/ip-browser'
 import { ownPortal } from '../support/portal'
 
 /**
@@ -11,21 +11,11 @@ import { ownPortal } from '../support/portal'
 const emulator = inject('emulator')
 const admin = emulatorAdmin(emulator)
 const PASSWORD = 'Phone-Limits-2026'
-const PHONE_PATH = '/account/second-factor/phone'
 
 const portal = ownPortal({ TRUST_PROXY: '1' })
 
-/** A verified account signed in and confirmed ("Confirm it's you") from its own client address, on the phone page. */
-async function onPhonePage(ip: string, language: 'en' | 'fr') {
-  const email = uniqueEmail('phone-limit')
-  const { localId } = await admin.createUser(email, PASSWORD)
-  await admin.verifyEmail(localId)
-  const client = await browser(portal.url, ip)
-  client.jar.set('i18n_redirected', language)
-  expect((await client.signIn(email, PASSWORD, { remember: true })).status).toBe(303)
-  expect((await client.confirm(PASSWORD, PHONE_PATH)).headers.get('location')).toBe(PHONE_PATH)
-  return client.load(PHONE_PATH)
-}
+/** A verified account signed in and confirmed from its own client address, on the phone page. */
+const onPhonePageFrom = (ip: string, language: 'en' | 'fr') => onPhonePage(portal.url, admin, { ip, password: PASSWORD, language })
 
 const codesTo = async (phone: string) => (await admin.verificationCodes()).filter((c) => c.phoneNumber === phone).length
 
@@ -33,27 +23,27 @@ describe('SMS codes to a number being added', () => {
   it('stop at the per-number limit, whatever the account and the client, with a translated message', async () => {
     const phone = `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
     for (let i = 0; i < 3; i++) {
-      const client = await onPhonePage(`198.51.100.${60 + i}`, 'en')
+      const client = await onPhonePageFrom(`198.51.100.${60 + i}`, 'en')
       const sent = await client.post(PHONE_PATH, { phone }, { remember: true })
       expect(sent.status).toBe(303)
       expect(sent.headers.get('location')).toBe(PHONE_PATH)
     }
     expect(await codesTo(phone)).toBe(3)
 
-    const english = await (await onPhonePage('198.51.100.70', 'en')).post(PHONE_PATH, { phone })
+    const english = await (await onPhonePageFrom('198.51.100.70', 'en')).post(PHONE_PATH, { phone })
     expect(english.status).toBe(429)
     expect(english.html).toContain('Too many attempts. Please try again later.')
     // What was typed stays in the field.
     expect(english.html).toContain(`value="${phone}"`)
 
-    const french = await (await onPhonePage('198.51.100.71', 'fr')).post(PHONE_PATH, { phone })
+    const french = await (await onPhonePageFrom('198.51.100.71', 'fr')).post(PHONE_PATH, { phone })
     expect(french.status).toBe(429)
     expect(french.html).toContain('Trop de tentatives. Veuillez réessayer plus tard.')
     expect(await codesTo(phone)).toBe(3)
 
     // Another number from the same accounts' clients is not held back by this one.
     const other = `+1556${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
-    const elsewhere = await (await onPhonePage('198.51.100.72', 'en')).post(PHONE_PATH, { phone: other })
+    const elsewhere = await (await onPhonePageFrom('198.51.100.72', 'en')).post(PHONE_PATH, { phone: other })
     expect(elsewhere.status).toBe(303)
   })
 })

@@ -36,8 +36,8 @@ export interface LoopbackCall {
   /** The JSON body (empty when there is none). */
   body: Record<string, unknown>
   answer(status: number, json: unknown): void
-  /** The emulator's answer to this very request, to pass on with `relay` or to rework. */
-  forward(): Promise<Upstream>
+  /** The emulator's answer to this very request (or to it with `body` instead), to pass on with `relay` or to rework. */
+  forward(body?: Record<string, unknown>): Promise<Upstream>
   relay(upstream: Upstream): void
 }
 
@@ -61,7 +61,8 @@ export async function startLoopbackIdentity(
         res.writeHead(upstream.status, { 'content-type': upstream.contentType })
         res.end(upstream.body)
       }
-      const forward = () => forwardToEmulator(emulatorOrigin, req, text)
+      const forward = (body?: Record<string, unknown>) =>
+        forwardToEmulator(emulatorOrigin, req, body === undefined ? text : JSON.stringify(body))
       const path = new URL(req.url ?? '/', 'http://x').pathname.replace('/identitytoolkit.googleapis.com', '')
       Promise.resolve()
         .then(

@@ -1,3 +1,6 @@
+import { expect } from 'vitest'
+import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+
 /**
  * A browser without JavaScript at a given client address (the portal runs with TRUST_PROXY=1, so it
  * believes X-Forwarded-For): a cookie jar, the CSRF token of the last page it loaded.
@@ -21,11 +24,14 @@ export async function browser(base: string, ip: string) {
   })
   const self = {
     jar,
+    /** The HTML of the last page loaded. */
+    html: '',
     /** GET `page` (another replica's base, optionally): keeps its cookies and CSRF token. */
     async load(page = '/', at = base) {
       const res = await fetch(`${at}${page}`, { headers: headers() })
       keep(res)
-      csrf = /name="csrf" value="([^"]+)"/.exec(await res.text())?.[1] ?? ''
+      self.html = await res.text()
+      csrf = /name="csrf" value="([^"]+)"/.exec(self.html)?.[1] ?? ''
       if (!csrf) throw new Error(`no CSRF token on ${page} (${res.status})`)
       return self
     },
@@ -53,4 +59,26 @@ export async function browser(base: string, ip: string) {
     },
   }
   return self.load()
+}
+
+/** The account page that adds a phone as a second factor. */
+export const PHONE_PATH = '/account/second-factor/phone'
+
+/**
+ * A new verified account with `password`, signed in and confirmed ("Confirm it's you") from client
+ * address `ip` on the portal at `base`, its browser on the phone page (in `language`).
+ */
+export async function onPhonePage(
+  base: string,
+  admin: ReturnType<typeof emulatorAdmin>,
+  { ip, password, language = 'en' }: { ip: string; password: string; language?: 'en' | 'fr' },
+) {
+  const email = uniqueEmail('phone')
+  const { localId } = await admin.createUser(email, password)
+  await admin.verifyEmail(localId)
+  const client = await browser(base, ip)
+  client.jar.set('i18n_redirected', language)
+  expect((await client.signIn(email, password, { remember: true })).status).toBe(303)
+  expect((await client.confirm(password, PHONE_PATH)).headers.get('location')).toBe(PHONE_PATH)
+  return client.load(PHONE_PATH)
 }

@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { startLoopbackIdentity } from './emulator-relay'
 
 /**
  * What the Firebase Auth emulator cannot do: reCAPTCHA Enterprise. Two loopback servers for the
@@ -31,14 +32,6 @@ export interface RecaptchaService {
   stop(): Promise<void>
 }
 
-function body(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let text = ''
-    req.on('data', (c: Buffer) => (text += c.toString()))
-    req.on('end', () => resolve(text))
-  })
-}
-
 async function listen(server: Server): Promise<number> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   return (server.address() as AddressInfo).port
@@ -61,76 +54,49 @@ export async function startRecaptchaService(options: {
   let state = options.state
   let refuseNext = options.refuseFirstToken === true
   const seen: SeenCall[] = []
-  const server = createServer(async (req, res) => {
-    const url = req.url ?? '/'
-    const text = await body(req)
-    const fail = (message: string) =>
-      res
-        .writeHead(400, { 'Content-Type': 'application/json' })
-        .end(JSON.stringify({ error: { code: 400, message, errors: [{ message, reason: 'invalid' }] } }))
-    if (url.includes('/v2/recaptchaConfig')) {
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end(
-        JSON.stringify({
-          recaptchaKey: `projects/demo/keys/${SITE_KEY}`,
-          recaptchaEnforcementState: [
-            { provider: 'EMAIL_PASSWORD_PROVIDER', enforcementState: state },
-            { provider: 'PHONE_PROVIDER', enforcementState: 'OFF' },
-          ],
-        }),
-      )
-      return
+  const loopback = await startLoopbackIdentity(options.emulatorOrigin, async ({ path, body, answer, forward, relay }) => {
+    const fail = (message: string) => answer(400, { error: { code: 400, message, errors: [{ message, reason: 'invalid' }] } })
+    if (path.endsWith('/v2/recaptchaConfig')) {
+      return answer(200, {
+        recaptchaKey: `projects/demo/keys/${SITE_KEY}`,
+        recaptchaEnforcementState: [
+          { provider: 'EMAIL_PASSWORD_PROVIDER', enforcementState: state },
+          { provider: 'PHONE_PROVIDER', enforcementState: 'OFF' },
+        ],
+      })
     }
-    let forward = text
-    const call = url.includes('accounts:signInWithPassword')
+    const call = path.endsWith('accounts:signInWithPassword')
       ? 'signInWithPassword'
-      : url.includes('accounts:sendOobCode')
+      : path.endsWith('accounts:sendOobCode')
         ? 'sendOobCode'
         : null
-    if (call) {
-      const json = JSON.parse(text) as Record<string, unknown>
-      const protectedCall = call === 'signInWithPassword' || ['PASSWORD_RESET', 'EMAIL_SIGNIN'].includes(String(json.requestType))
-      // As Firebase's own SDK sends them: captchaResponse for a sign-in, captchaResp for getOobCode.
-      const field = call === 'signInWithPassword' ? 'captchaResponse' : 'captchaResp'
-      const action = call === 'signInWithPassword' ? 'signInWithPassword' : 'getOobCode'
-      const token = typeof json[field] === 'string' ? (json[field] as string) : null
-      let refused: string | null = null
-      if (protectedCall && state === 'ENFORCE') {
-        if (!token) refused = 'MISSING_RECAPTCHA_TOKEN'
-        else if (json.recaptchaVersion !== 'RECAPTCHA_ENTERPRISE') refused = 'MISSING_RECAPTCHA_VERSION'
-        else if (json.clientType !== 'CLIENT_TYPE_WEB') refused = 'INVALID_REQ_TYPE'
-        else if (!token.startsWith(`token-for-${action}.`)) refused = 'INVALID_RECAPTCHA_ACTION'
-        else if (refuseNext) refused = 'INVALID_RECAPTCHA_TOKEN'
-      }
-      if (token) refuseNext = false
-      seen.push({ call, token, clientType: json.clientType, recaptchaVersion: json.recaptchaVersion, refused })
-      if (refused) return fail(refused)
-      // The emulator has no reCAPTCHA (it answers 501 to a token): it gets the call without one.
-      delete json.captchaResponse
-      delete json.captchaResp
-      delete json.recaptchaVersion
-      forward = JSON.stringify(json)
+    if (!call) return
+    const protectedCall = call === 'signInWithPassword' || ['PASSWORD_RESET', 'EMAIL_SIGNIN'].includes(String(body.requestType))
+    // As Firebase's own SDK sends them: captchaResponse for a sign-in, captchaResp for getOobCode.
+    const field = call === 'signInWithPassword' ? 'captchaResponse' : 'captchaResp'
+    const action = call === 'signInWithPassword' ? 'signInWithPassword' : 'getOobCode'
+    const token = typeof body[field] === 'string' ? (body[field] as string) : null
+    let refused: string | null = null
+    if (protectedCall && state === 'ENFORCE') {
+      if (!token) refused = 'MISSING_RECAPTCHA_TOKEN'
+      else if (body.recaptchaVersion !== 'RECAPTCHA_ENTERPRISE') refused = 'MISSING_RECAPTCHA_VERSION'
+      else if (body.clientType !== 'CLIENT_TYPE_WEB') refused = 'INVALID_REQ_TYPE'
+      else if (!token.startsWith(`token-for-${action}.`)) refused = 'INVALID_RECAPTCHA_ACTION'
+      else if (refuseNext) refused = 'INVALID_RECAPTCHA_TOKEN'
     }
-    const headers = Object.fromEntries(
-      Object.entries(req.headers).filter(([k]) => !['host', 'content-length', 'connection'].includes(k)),
-    ) as Record<string, string>
-    try {
-      const answer = await fetch(`${options.emulatorOrigin}${url}`, {
-        method: req.method,
-        headers,
-        body: req.method === 'GET' || req.method === 'HEAD' ? undefined : forward,
-      })
-      res.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? 'application/json' })
-      res.end(Buffer.from(await answer.arrayBuffer()))
-    } catch {
-      res.writeHead(502).end()
-    }
+    if (token) refuseNext = false
+    seen.push({ call, token, clientType: body.clientType, recaptchaVersion: body.recaptchaVersion, refused })
+    if (refused) return fail(refused)
+    // The emulator has no reCAPTCHA (it answers 501 to a token): it gets the call without one.
+    const withoutToken = { ...body }
+    for (const name of ['captchaResponse', 'captchaResp', 'recaptchaVersion']) delete withoutToken[name]
+    relay(await forward(withoutToken))
   })
-  const port = await listen(server)
   return {
-    host: `127.0.0.1:${port}`,
+    host: loopback.host,
     seen,
     setState: (next) => (state = next),
-    stop: () => close(server),
+    stop: () => loopback.close(),
   }
 }
 
