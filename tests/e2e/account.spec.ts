@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
 import { type Admin, confirmItsYou, expect, signIn, test } from './fixtures'
 
@@ -13,15 +13,6 @@ test.describe.configure({ timeout: 90_000 })
 
 const PASSWORD = 'Correct-Horse-42'
 const NEW_PASSWORD = 'Another-Horse-2026'
-
-/** Another browser (its own cookies), with the project's JavaScript setting and the test's language. */
-async function otherBrowser(
-  browser: Browser,
-  options: { baseURL?: string; javaScriptEnabled?: boolean; locale?: string },
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext(options)
-  return { context, page: await context.newPage() }
-}
 
 /** The VERIFY_EMAIL emails the emulator sent to `email` (its outbox: dev/outbox.ts reads the same list). */
 async function verificationEmails(admin: Admin, email: string): Promise<number> {
@@ -40,13 +31,11 @@ test.describe('in English', () => {
   test('account page, then change password through "Confirm it\'s you": this browser stays, another is signed out', async ({
     page,
     admin,
-    browser,
-    baseURL,
-    javaScriptEnabled,
+    anotherBrowser,
   }) => {
     const email = uniqueEmail('account-password')
     await admin.createUser(email, PASSWORD)
-    const b = await otherBrowser(browser, { baseURL, javaScriptEnabled, locale: 'en-US' })
+    const b = await anotherBrowser()
     await signIn(b.page, email, PASSWORD)
     await expect(b.page.getByRole('heading', { name: 'You are signed in' })).toBeVisible()
 
@@ -95,20 +84,17 @@ test.describe('in English', () => {
     await expect(b.page.getByRole('alert')).toHaveText('Wrong email address or password')
     await signIn(b.page, email, NEW_PASSWORD)
     await expect(b.page.getByRole('heading', { name: 'You are signed in' })).toBeVisible()
-    await b.context.close()
   })
 
   test('"Log out" in one browser leaves the other signed in, and its copied cookie is refused', async ({
     page,
     admin,
-    browser,
-    baseURL,
-    javaScriptEnabled,
     context,
+    anotherBrowser,
   }) => {
     const email = uniqueEmail('logout-one')
     await admin.createUser(email, PASSWORD)
-    const b = await otherBrowser(browser, { baseURL, javaScriptEnabled, locale: 'en-US' })
+    const b = await anotherBrowser()
     await signIn(b.page, email, PASSWORD)
     await expect(b.page.getByRole('heading', { name: 'You are signed in' })).toBeVisible()
     // Two sign-ins of one account in the same second get the same token claims, so the same
@@ -127,23 +113,20 @@ test.describe('in English', () => {
     await b.page.goto('/')
     await expect(b.page.getByRole('heading', { name: 'You are signed in' })).toBeVisible()
 
-    const thief = await otherBrowser(browser, { baseURL, javaScriptEnabled, locale: 'en-US' })
+    const thief = await anotherBrowser()
     await thief.context.addCookies([copied])
     await thief.page.goto('/')
     await expect(thief.page.getByRole('heading', { level: 1 })).toHaveText('Sign In')
-    await Promise.all([b.context.close(), thief.context.close()])
   })
 
   test('"Log out of all devices" on the account page ends every browser\'s session', async ({
     page,
     admin,
-    browser,
-    baseURL,
-    javaScriptEnabled,
+    anotherBrowser,
   }) => {
     const email = uniqueEmail('logout-all')
     await admin.createUser(email, PASSWORD)
-    const b = await otherBrowser(browser, { baseURL, javaScriptEnabled, locale: 'en-US' })
+    const b = await anotherBrowser()
     await signIn(b.page, email, PASSWORD)
     await signIn(page, email, PASSWORD)
     await page.getByRole('link', { name: 'Your account' }).click()
@@ -156,7 +139,6 @@ test.describe('in English', () => {
       await p.goto('/')
       await expect(p.getByRole('heading', { level: 1 })).toHaveText('Sign In')
     }
-    await b.context.close()
   })
 })
 

@@ -28,6 +28,8 @@ export const test = base.extend<
     consoleErrorsExpected: boolean
     failOnConsoleError: void
     pooled: Pooled
+    /** Opens another browser with the test's address, JavaScript and language: a context of its own, closed after the test. */
+    anotherBrowser: () => Promise<{ context: BrowserContext; page: Page }>
   },
   { pagePool: PagePool; workerServers: WorkerServers }
 >({
@@ -70,6 +72,15 @@ export const test = base.extend<
   },
   context: async ({ pooled }, use) => use(pooled.context),
   page: async ({ pooled }, use) => use(pooled.page),
+  anotherBrowser: async ({ browser, baseURL, javaScriptEnabled, locale }, use) => {
+    const opened: BrowserContext[] = []
+    await use(async () => {
+      const context = await browser.newContext({ baseURL, javaScriptEnabled, locale })
+      opened.push(context)
+      return { context, page: await context.newPage() }
+    })
+    await Promise.all(opened.map((context) => context.close()))
+  },
   admin: async ({}, use) =>
     use(emulatorAdmin({ origin: required('EMULATOR_ORIGIN'), projectId: required('EMULATOR_PROJECT_ID') })),
   failOnConsoleError: [

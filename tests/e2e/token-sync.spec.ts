@@ -1,6 +1,6 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Browser, Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
 import { expect, perWorker, startOnEmulator, test as base } from './fixtures'
@@ -72,11 +72,6 @@ async function confirmTo(page: Page, path: string, heading: string) {
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading)
 }
 
-async function otherBrowser(browser: Browser, options: { baseURL?: string; javaScriptEnabled?: boolean }) {
-  const context = await browser.newContext({ ...options, locale: 'en-US' })
-  return { context, page: await context.newPage() }
-}
-
 const deletes = (recorder: Recorder) => recorder.methods.filter((m) => m === 'DELETE').length
 
 test('deleting the account sends token sync its DELETE', async ({ page, admin, recorder }) => {
@@ -95,13 +90,11 @@ test('a password changed in browser A: browser B finds its session ended, token 
   page,
   admin,
   recorder,
-  browser,
-  baseURL,
-  javaScriptEnabled,
+  anotherBrowser,
 }) => {
   const email = uniqueEmail('sync-elsewhere')
   await admin.createUser(email, PASSWORD)
-  const b = await otherBrowser(browser, { baseURL, javaScriptEnabled })
+  const b = await anotherBrowser()
   await signIn(b.page, email)
   await signIn(page, email)
   // Revocation is recorded to the second (ADR 005): B's session is older than it.
@@ -121,5 +114,4 @@ test('a password changed in browser A: browser B finds its session ended, token 
   await b.page.goto('/')
   await b.page.goto('/logout')
   expect(deletes(recorder)).toBe(before + 1)
-  await b.context.close()
 })
