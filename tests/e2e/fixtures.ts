@@ -107,7 +107,7 @@ type ServerFixture<T> = [(args: { workerServers: WorkerServers }, use: (value: T
  * started by the first test of a worker that asks for it and kept for the worker's next tests
  * (test-scoped on top of the worker's cache, worker-servers.ts, so that every spec shares the
  * same workers, browser and page pool). `stop` is called once its tests are over: a portal is killed,
- * since its graceful shutdown would wait on the pooled page's open connections (10 s).
+ * since its graceful shutdown waits for requests still open, up to 10 s (twice in one measured run).
  */
 export function perWorker<T>(start: () => Promise<T>, stop: (value: T) => Promise<unknown>): ServerFixture<T> {
   const key = Symbol('server')
