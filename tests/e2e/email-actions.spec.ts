@@ -2,8 +2,8 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { EMULATOR_API_KEY, uniqueEmail } from '../../dev/emulator'
 import { alertMarkup, postForm } from '../support/http-forms'
-import { startPortal, type Portal } from '../../dev/portal'
-import { expect, perWorker, test as base } from './fixtures'
+import type { Portal } from '../../dev/portal'
+import { expect, portalBehind, test as base } from './fixtures'
 
 /**
  * The emailed-link modes other than reset and sign-in, with codes the emulator generates:
@@ -76,16 +76,7 @@ async function fakeIdentity(): Promise<FakeIdentity> {
 }
 
 const test = base.extend<{ fake: { identity: FakeIdentity; portal: Portal } }>({
-  fake: perWorker(
-    async () => {
-      const identity = await fakeIdentity()
-      return { identity, portal: await startPortal({ FIREBASE_AUTH_EMULATOR_HOST: identity.host, FIREBASE_PROJECT_ID: 'demo-fake' }) }
-    },
-    async ({ identity, portal }) => {
-      await portal.stop('SIGKILL')
-      await identity.close()
-    },
-  ),
+  fake: portalBehind(fakeIdentity, { FIREBASE_PROJECT_ID: 'demo-fake' }),
 })
 
 test('an email address is verified from the emailed link (fr)', async ({ page, admin, baseURL, playwright }) => {

@@ -13,14 +13,14 @@ function required(name: string): string {
   return value
 }
 
+/** The emulator's admin client (dev/emulator.ts) that the `admin` fixture gives. */
+export type Admin = ReturnType<typeof emulatorAdmin>
+
 /**
  * baseURL points at the portal the global set-up started; `admin` talks to its emulator.
  * `context` and `page` come from the worker's pool, put back as new after each test (page-pool.ts).
  * A console error in the page fails the test.
  */
-/** The emulator's admin client (dev/emulator.ts) that the `admin` fixture gives. */
-export type Admin = ReturnType<typeof emulatorAdmin>
-
 export const test = base.extend<
   {
     admin: Admin
@@ -109,7 +109,7 @@ type ServerFixture<T> = [(args: { workerServers: WorkerServers }, use: (value: T
  * same workers, browser and page pool). `stop` is called once its tests are over: a portal is killed,
  * since its graceful shutdown waits for requests still open, up to 10 s (twice in one measured run).
  */
-export function perWorker<T>(start: () => Promise<T>, stop: (value: T) => Promise<unknown>): ServerFixture<T> {
+function perWorker<T>(start: () => Promise<T>, stop: (value: T) => Promise<unknown>): ServerFixture<T> {
   const key = Symbol('server')
   return [async ({ workerServers }, use) => use(await workerServers.get(key, start, stop)), SERVER_FIXTURE]
 }
@@ -118,7 +118,7 @@ export function perWorker<T>(start: () => Promise<T>, stop: (value: T) => Promis
  * A portal on the global set-up's emulator (or a stand-in at `identityHost` in front of it), with the
  * shared portal's settings and `settings` on top.
  */
-export function startOnEmulator(settings: Record<string, string>, identityHost = new URL(required('EMULATOR_ORIGIN')).host) {
+function startOnEmulator(settings: Record<string, string>, identityHost = new URL(required('EMULATOR_ORIGIN')).host) {
   return startPortal({
     FIREBASE_AUTH_EMULATOR_HOST: identityHost,
     FIREBASE_PROJECT_ID: required('EMULATOR_PROJECT_ID'),
@@ -193,6 +193,26 @@ export function portalBehind<Identity extends { host: string; close(): Promise<v
     async ({ identity, portal }) => {
       await portal.stop('SIGKILL')
       await identity.close()
+    },
+  )
+}
+
+/**
+ * A loopback stand-in a portal of a spec's own reports to (`start`), and that portal, started with
+ * the shared portal's settings and `settings(service)` on top. Both are stopped together.
+ */
+export function portalWith<Service extends { close(): unknown }>(
+  start: () => Promise<Service>,
+  settings: (service: Service) => Record<string, string>,
+): ServerFixture<{ service: Service; portal: Portal }> {
+  return perWorker(
+    async () => {
+      const service = await start()
+      return { service, portal: await startOnEmulator(settings(service)) }
+    },
+    async ({ service, portal }) => {
+      await portal.stop('SIGKILL')
+      await service.close()
     },
   )
 }

@@ -4,7 +4,7 @@ import { gzipSync, inflateSync } from 'node:zlib'
 import { uniqueEmail } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
 import { BUDGETS, kb } from '../support/page-size'
-import { expect, perWorker, startOnEmulator, test as base } from './fixtures'
+import { expect, portalWith, test as base } from './fixtures'
 
 /**
  * Session Replay against a loopback server standing in for Sentry's ingest endpoint (ADR 030):
@@ -71,22 +71,9 @@ async function startCollector(): Promise<Collector & { close(): Promise<unknown>
   }
 }
 
-const test = base.extend<{ replay: { collector: Collector & { close(): Promise<unknown> }; portal: Portal }; collector: Collector }>({
-  replay: perWorker(
-    async () => {
-      const collector = await startCollector()
-      const portal = await startOnEmulator({
-        SENTRY_DSN: collector.dsn,
-        SENTRY_REPLAY_SESSION_SAMPLE_RATE: '1',
-      })
-      return { collector, portal }
-    },
-    async ({ collector, portal }) => {
-      await portal.stop('SIGKILL')
-      await collector.close()
-    },
-  ),
-  collector: async ({ replay }, use) => use(replay.collector),
+const test = base.extend<{ replay: { service: Collector & { close(): Promise<unknown> }; portal: Portal }; collector: Collector }>({
+  replay: portalWith(startCollector, (collector) => ({ SENTRY_DSN: collector.dsn, SENTRY_REPLAY_SESSION_SAMPLE_RATE: '1' })),
+  collector: async ({ replay }, use) => use(replay.service),
   baseURL: async ({ replay }, use) => use(replay.portal.url),
 })
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
-import { expect, perWorker, startOnEmulator, test as base } from './fixtures'
+import { expect, portalWith, test as base } from './fixtures'
 
 /**
  * Token sync (ADR 006) hears of every way a session ends: logout, account deletion, and a session
@@ -37,18 +37,9 @@ async function startRecorder(): Promise<Recorder & { close(): void }> {
   }
 }
 
-const test = base.extend<{ sync: { recorder: Recorder & { close(): void }; portal: Portal }; recorder: Recorder }>({
-  sync: perWorker(
-    async () => {
-      const recorder = await startRecorder()
-      return { recorder, portal: await startOnEmulator({ TOKEN_SYNC_URL: recorder.url }) }
-    },
-    async ({ recorder, portal }) => {
-      await portal.stop('SIGKILL')
-      recorder.close()
-    },
-  ),
-  recorder: async ({ sync }, use) => use(sync.recorder),
+const test = base.extend<{ sync: { service: Recorder & { close(): void }; portal: Portal }; recorder: Recorder }>({
+  sync: portalWith(startRecorder, (recorder) => ({ TOKEN_SYNC_URL: recorder.url })),
+  recorder: async ({ sync }, use) => use(sync.service),
   baseURL: async ({ sync }, use) => use(sync.portal.url),
 })
 
