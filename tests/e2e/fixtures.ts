@@ -1,4 +1,4 @@
-import { test as base, expect, type BrowserContext, type Page } from '@playwright/test'
+import { test as base, expect, type BrowserContext, type Page, type Response } from '@playwright/test'
 import { emulatorAdmin } from '../../dev/emulator'
 import { startPortal, type Portal } from '../../dev/portal'
 import { getFreePort } from '../../dev/ports'
@@ -285,6 +285,23 @@ export async function sessionCookie(context: BrowserContext) {
     exp: number
   }
   return { value: cookie!.value, expires: cookie!.expires, lifetime: claims.exp - claims.iat }
+}
+
+/**
+ * The `session` cookies the portal's responses set while `act` runs. Two sessions of one account
+ * made in the same second have the same claims, so the same value (ADR 005): a test that asks
+ * "was a new session set?" reads the responses, not the cookie jar. `act` ends on the page it led to.
+ */
+export async function sessionsSetDuring(page: Page, act: () => Promise<void>) {
+  const headers: Promise<string | null>[] = []
+  const listen = (response: Response) => headers.push(response.headerValue('set-cookie'))
+  page.on('response', listen)
+  try {
+    await act()
+  } finally {
+    page.off('response', listen)
+  }
+  return (await Promise.all(headers)).flatMap((h) => (h ?? '').split('\n')).filter((c) => /^session=[^;]/.test(c))
 }
 
 /** How every token the emulator mints begins (header {"alg":"none",…}), and its pending credentials and SMS sessions. */
