@@ -1,6 +1,5 @@
 import {
   data,
-  redirect,
   Link,
   useActionData,
   useLoaderData,
@@ -16,7 +15,7 @@ import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { EMAIL_MAX_LENGTH } from '~/lib/limits'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { DeleteAccountFormSchema } from '~/lib/schemas'
-import { ACCOUNT_PATHS, confirmFirst, deleteOwnAccount, requireConfirmed, requireSignedIn } from '~/.server/auth/account'
+import { ACCOUNT_PATHS, backToAccount, confirmFirst, deleteOwnAccount, requireConfirmed, requireSignedIn } from '~/.server/auth/account'
 import { readRecentLogin } from '~/.server/auth/recent-login'
 import { guardForm } from '~/.server/policy/csrf'
 import { respond } from '~/.server/result'
@@ -35,7 +34,7 @@ const PATH = ACCOUNT_PATHS.delete
 export async function loader({ request, url }: LoaderFunctionArgs) {
   if (url.searchParams.has('deleted')) return data({ deleted: true }, { headers: NO_STORE })
   const user = await requireSignedIn(request)
-  if (!user.email) throw redirect('/account', { headers: NO_STORE })
+  if (!user.email) throw backToAccount()
   if (!readRecentLogin(request, user)) throw confirmFirst(PATH)
   return data({ deleted: false }, { headers: NO_STORE })
 }

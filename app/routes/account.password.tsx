@@ -1,6 +1,5 @@
 import {
   data,
-  redirect,
   Link,
   useActionData,
   useLoaderData,
@@ -15,7 +14,7 @@ import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { NewPasswordFormSchema } from '~/lib/schemas'
 import { signInLink } from '~/lib/sign-in-link'
-import { ACCOUNT_PATHS, changeOwnPassword, confirmFirst, requireConfirmed, requireSignedIn } from '~/.server/auth/account'
+import { ACCOUNT_PATHS, backToAccount, changeOwnPassword, confirmFirst, requireConfirmed, requireSignedIn } from '~/.server/auth/account'
 import { readRecentLogin } from '~/.server/auth/recent-login'
 import { getConfig } from '~/.server/config'
 import { guardForm } from '~/.server/policy/csrf'
@@ -30,7 +29,7 @@ const PATH = ACCOUNT_PATHS.password
 /** The form needs a sign-in less than 5 minutes old ("Confirm it's you", ADR 036), and a password to change. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireSignedIn(request)
-  if (!user.email) throw redirect('/account', { headers: NO_STORE })
+  if (!user.email) throw backToAccount()
   if (!readRecentLogin(request, user)) throw confirmFirst(PATH)
   return data({ email: user.email, minLength: getConfig().passwordMinLength }, { headers: NO_STORE })
 }

@@ -1,6 +1,5 @@
 import {
   data,
-  redirect,
   Link,
   useActionData,
   useLoaderData,
@@ -18,13 +17,13 @@ import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import type { CaptchaSettings } from '~/lib/recaptcha'
 import { PhoneFormSchema } from '~/lib/schemas'
-import { confirmFirst, requireSignedIn } from '~/.server/auth/account'
+import { backToAccount, confirmFirst, requireSignedIn } from '~/.server/auth/account'
 import { PHONE_PATH, enrolPhone, enrolmentView, type PhoneRefusal } from '~/.server/auth/phone-enrolment'
 import { readRecentLogin } from '~/.server/auth/recent-login'
 import { readAccount } from '~/.server/auth/session'
 import { guardForm } from '~/.server/policy/csrf'
 import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
-import { parseForm, respond } from '~/.server/result'
+import { parseForm, respond, unavailable } from '~/.server/result'
 
 export const headers = routeHeaders
 
@@ -37,10 +36,8 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'phoneEnro
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireSignedIn(request)
-  if (!user.email) throw redirect('/account', { headers: NO_STORE })
-  const account = await readAccount(user.uid).catch(() => {
-    throw data({ reason: 'identity-unavailable' }, { status: 503, headers: NO_STORE })
-  })
+  if (!user.email) throw backToAccount()
+  const account = await readAccount(user.uid).catch(() => respond(unavailable()))
   // The service enrols only verified addresses: say so before asking for a password.
   if (!account.emailVerified) return data({ step: 'unverified' as const }, { headers: NO_STORE })
   if (!readRecentLogin(request, user)) throw confirmFirst(PHONE_PATH)

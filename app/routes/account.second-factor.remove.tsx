@@ -1,7 +1,6 @@
 import {
   data,
   Link,
-  redirect,
   useActionData,
   useLoaderData,
   type ActionFunctionArgs,
@@ -15,12 +14,12 @@ import { SecureForm } from '~/components/secure-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { RemoveFactorFormSchema } from '~/lib/schemas'
-import { confirmFirst, requireSignedIn } from '~/.server/auth/account'
+import { backToAccount, confirmFirst, requireSignedIn } from '~/.server/auth/account'
 import { readRecentLogin } from '~/.server/auth/recent-login'
 import { removeFactor, removalPath, type RemovalRefusal } from '~/.server/auth/second-factors'
 import { readAccount } from '~/.server/auth/session'
 import { guardForm } from '~/.server/policy/csrf'
-import { parseForm, respond } from '~/.server/result'
+import { parseForm, respond, unavailable } from '~/.server/result'
 
 export const headers = routeHeaders
 
@@ -30,11 +29,9 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'secondFac
 export async function loader({ request, url }: LoaderFunctionArgs) {
   const user = await requireSignedIn(request)
   const id = url.searchParams.get('factor') ?? ''
-  const account = await readAccount(user.uid).catch(() => {
-    throw data({ reason: 'identity-unavailable' }, { status: 503, headers: NO_STORE })
-  })
+  const account = await readAccount(user.uid).catch(() => respond(unavailable()))
   const factor = account.secondFactors.find((f) => f.id === id)
-  if (!factor) throw redirect('/account', { headers: NO_STORE })
+  if (!factor) throw backToAccount()
   if (!readRecentLogin(request, user)) throw confirmFirst(removalPath(id))
   const { enrolledAt: _, ...shown } = factor
   return data({ factor: shown, last: account.secondFactors.length === 1 }, { headers: NO_STORE })

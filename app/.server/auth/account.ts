@@ -86,6 +86,9 @@ export function accountPath(next: string | null): string {
 /** The same step as a response, for a loader to throw; a redirect carries no page data (`never`). */
 export const confirmFirst = (path: string, then: ConfirmThen | null = null) => respond<never>(confirmStep(path, then))
 
+/** Back to the account page, for a loader whose page does not apply to this account (no password, no such factor). */
+export const backToAccount = () => respond(redirectTo('/account', { status: 302 }))
+
 /**
  * "Send verification email": VERIFY_EMAIL needs an ID token, and the portal keeps one only after
  * "Confirm it's you" (ADR 036): without it the visitor confirms first, and the email goes as the

@@ -12,7 +12,7 @@ import {
 import { messageOf, unavailableStatus, type MessageKey } from './code-messages'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeNewPassword } from '~/.server/policy/rate-limit'
-import type { Outcome } from '~/.server/policy/rate-limit-attempt'
+import type { AttemptOutcome } from '~/.server/policy/rate-limit-attempt'
 import { page, redirectTo, unavailable, type Result } from '~/.server/result'
 import { redirectFromContinueUrl } from './continue-url'
 import { LINK_QUERY_MAX_LENGTH } from './email-actions'
@@ -148,7 +148,7 @@ export async function completePasswordReset(
 /** The answer to a failed identity call; a failing service judged nothing, so the point goes back (ADR 015). */
 async function failure(
   code: AuthCode,
-  release: (outcome: Outcome) => Promise<void>,
+  release: (outcome: AttemptOutcome) => Promise<void>,
 ): Promise<Result<NewPasswordRefusal>> {
   if (isLinkFailure(code)) return INVALID_LINK()
   const { key, status } = messageOf(code)

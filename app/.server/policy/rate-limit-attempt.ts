@@ -19,13 +19,13 @@ import type { LimiterName } from './rate-limit-store'
  * - `success`: the points come back, and this email's failures from this client (and device) are forgotten;
  * - `no-verdict`: nothing was judged (the service failed, timed out or demanded a captcha): the points come back.
  */
-export type Outcome = 'failure' | 'success' | 'no-verdict'
+export type AttemptOutcome = 'failure' | 'success' | 'no-verdict'
 
 /**
  * An attempt that took its points, or was refused (and then counts nowhere). An attempt never
  * released keeps its points, as a failure does.
  */
-export type Attempt = { ok: true; release(outcome: Outcome): Promise<void> } | { ok: false; retryAfterSeconds: number }
+export type Attempt = { ok: true; release(outcome: AttemptOutcome): Promise<void> } | { ok: false; retryAfterSeconds: number }
 
 /** Who is acting: the client address, the address typed (when any), and the request for the log. */
 export interface Who {

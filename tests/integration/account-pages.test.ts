@@ -1,0 +1,55 @@
+import { describe, expect, inject, it } from 'vitest'
+import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
+import { sessionCookieFor } from '../support/session-cookie'
+
+/**
+ * An account page that does not apply to this account sends it back to `/account` (302, never
+ * stored): the password, deletion and phone pages for an account without an address, and the
+ * removal page for a factor the account does not have.
+ */
+
+const emulator = inject('emulator')
+const admin = emulatorAdmin(emulator)
+const portal = inject('portal')
+const PASSWORD = 'Correct-Horse-42'
+
+const get = (path: string, cookie: string) => fetch(new URL(path, portal.url), { redirect: 'manual', headers: { Cookie: cookie } })
+
+/** An account without an email address (the service's anonymous account), signed in. */
+async function addresslessSession(): Promise<string> {
+  const signUp = await fetch(`${emulator.origin}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=${EMULATOR_API_KEY}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ returnSecureToken: true }),
+  })
+  const { idToken } = (await signUp.json()) as { idToken: string }
+  return sessionCookieFor(emulator, idToken)
+}
+
+function expectBackToAccount(answer: Response) {
+  expect(answer.status).toBe(302)
+  expect(answer.headers.get('location')).toBe('/account')
+  expect(answer.headers.get('cache-control')).toContain('no-store')
+}
+
+describe('account pages that do not apply', () => {
+  it.each(['/account/password', '/account/delete', '/account/second-factor/phone'])(
+    '%s, for an account without an address: back to /account',
+    async (path) => {
+      expectBackToAccount(await get(path, await addresslessSession()))
+    },
+  )
+
+  it('the removal page of a factor this account does not have: back to /account', async () => {
+    const { localId, idToken } = await admin.createUser(uniqueEmail('remove-unknown'), PASSWORD)
+    const cookie = await sessionCookieFor(emulator, idToken)
+    const [factor] = await admin.enrollSms(localId, [{ phoneNumber: uniquePhone() }])
+    for (const id of ['', 'no-such-factor', '../account', `${factor!.mfaEnrollmentId}x`]) {
+      expectBackToAccount(await get(`/account/second-factor/remove?factor=${encodeURIComponent(id)}`, cookie))
+    }
+    // Its own factor is another matter: "Confirm it's you" first.
+    const own = await get(`/account/second-factor/remove?factor=${factor!.mfaEnrollmentId}`, cookie)
+    expect(own.status).toBe(303)
+    expect(own.headers.get('location')).toMatch(/^\/account\/confirm\?/)
+  })
+})
