@@ -60,8 +60,29 @@ for (const [locale, name, title, button] of [
           await expect
             .poll(() => image.evaluate((img: HTMLImageElement) => img.currentSrc))
             .toMatch(scheme === 'light' ? /\/brand\/logo-[0-9a-f]{16}\.svg$/ : /\/brand\/logo-dark-[0-9a-f]{16}\.svg$/)
+          await expect(image, 'a logo for each scheme needs no plate').toHaveCSS('background-color', 'rgba(0, 0, 0, 0)')
         })
       })
     }
+  })
+}
+
+/** Only BRAND_LOGO: a logo drawn for light backgrounds, which the dark scheme shows on a light plate. */
+const lightOnly = testOn(ownPortal(() => ({ BRAND_NAME: 'Acme', BRAND_LOGO: logo('acme-light-only.svg', '#7a1fa2') })))
+
+for (const [scheme, plate] of [
+  ['light', 'rgba(0, 0, 0, 0)'],
+  ['dark', rgb('#f4f6fb')],
+] as const) {
+  lightOnly.describe(`without BRAND_LOGO_DARK (${scheme})`, () => {
+    lightOnly.use({ colorScheme: scheme, locale: 'en-US' })
+    lightOnly(`the one logo is shown, ${scheme === 'dark' ? 'on a plate of the light background' : 'as it is'} @once`, async ({ page }) => {
+      await page.goto('/')
+      const image = page.getByRole('banner').getByRole('img', { name: 'Acme', exact: true })
+      await expect(image).toHaveCSS('background-color', plate)
+      await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.currentSrc)).toMatch(/\/brand\/logo-[0-9a-f]{16}\.svg$/)
+      // Still 40 px high: the plate is around the logo, not taken from it.
+      expect((await image.evaluate((img) => img.getBoundingClientRect().height)) - (scheme === 'dark' ? 12 : 0)).toBe(40)
+    })
   })
 }
