@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, openNewPassword, everyWayPortal, signIn, testOn } from './fixtures'
+import { askForSignInLink, expect, openNewPassword, everyWayPortal, signIn, testOn } from './fixtures'
 
 /**
  * Wherever the visitor's address is shown it is shown whole: it wraps inside the card (no
@@ -102,9 +102,7 @@ test.describe('from 320 to 1280 px', () => {
     baseURL,
   }) => {
     const email = longAddress()
-    await page.goto('/')
-    await page.getByLabel('Adresse électronique').fill(email)
-    await page.getByRole('button', { name: 'Connexion par courriel' }).click()
+    await askForSignInLink(page, email)
     await page.goto(await admin.emailedLink(email, 'EMAIL_SIGNIN', baseURL!))
     await expect(page.getByRole('heading', { name: 'Connexion par courriel' })).toBeVisible()
     await expectWhole(page, email)

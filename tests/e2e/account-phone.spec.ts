@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { uniqueEmail, uniquePhone } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
 import { startRevertIdentity, type RevertIdentity } from '../support/revert-identity'
-import { type Admin, COMMON_LABELS, EMULATOR_SECRETS, expect, loggedPortal, portalBehind, signIn, test as base, testOn, wrongCodeFor } from './fixtures'
+import { type Admin, COMMON_LABELS, EMULATOR_SECRETS, expect, loggedPortal, portalBehind, signIn, test as base, testOn, wrongCodeFor, logOut } from './fixtures'
 
 /**
  * Adding a phone as a second factor (ADR 042), against the emulator (SMS codes from its
@@ -155,21 +155,15 @@ async function removePhone(page: Page, admin: Admin, l: Labels, account: { email
   await page.getByRole('button', { name: l.removeButton }).click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
   await expect(page.getByRole('status')).toHaveText(l.removed)
-  await logOut(page, l)
+  await logOut(page)
   await signIn(page, account.email, PASSWORD, '/?redirect=%2Faccount')
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
 }
 
-/** "Log out", waiting for the page to say it is done (with JavaScript the post is a fetch). */
-async function logOut(page: Page, l: Labels) {
-  await page.goto('/logout')
-  await page.getByRole('button', { name: l.logout, exact: true }).click()
-  await expect(page.getByRole('status')).toBeVisible()
-}
 
 /** Signs out, then in again: the new factor is asked for, and its SMS code accepted. */
 async function signInWithCode(page: Page, admin: Admin, l: Labels, account: { email: string; phone: string }) {
-  await logOut(page, l)
+  await logOut(page)
   const sent = (await admin.verificationCodes()).filter((c) => c.phoneNumber === account.phone).length
   await signIn(page, account.email, PASSWORD, '/?redirect=%2Faccount')
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.step)
@@ -252,7 +246,7 @@ revertTest.describe('in English', () => {
       await page.getByRole('button', { name: 'Continue' }).click()
       await expect(page.getByText('The second factor has been removed from your account.')).toBeVisible()
 
-      await logOut(page, l)
+      await logOut(page)
       await signIn(page, account.email, PASSWORD, '/?redirect=%2Faccount')
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
     },

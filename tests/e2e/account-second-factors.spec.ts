@@ -4,7 +4,7 @@ import { uniqueEmail, uniquePhone } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
 import type { MfaIdentity } from '../support/mfa-identity'
 import { totpCode } from '../support/totp'
-import { type Admin, COMMON_LABELS, expect, signIn, test as base, totpPortal } from './fixtures'
+import { type Admin, COMMON_LABELS, expect, signIn, test as base, totpPortal, logOut } from './fixtures'
 
 /**
  * Second factors their owner manages from /account (ADR 041): an authenticator app added against
@@ -87,10 +87,6 @@ async function signInTo(page: Page, email: string, path = '/account') {
   await signIn(page, email, PASSWORD, `/?${new URLSearchParams({ redirect: path })}`)
 }
 
-async function logOut(page: Page, l: Labels) {
-  await page.goto('/logout')
-  await page.getByRole('button', { name: l.logout, exact: true }).click()
-}
 
 /** The account page's second factors, one list item each. */
 const factorsOf = (page: Page, l: Labels) => page.getByRole('list', { name: l.section }).getByRole('listitem')
@@ -203,7 +199,7 @@ loopTest.describe('an authenticator app, against the loopback TOTP service', () 
         ).toBe(true)
 
         // The next sign-in asks for the app's code.
-        await logOut(page, l)
+        await logOut(page)
         await signInTo(page, email)
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.step)
         await page.getByLabel(l.stepCode).fill(appCode(secret))
@@ -222,7 +218,7 @@ loopTest.describe('an authenticator app, against the loopback TOTP service', () 
         await expect(page.getByText(l.none, { exact: true })).toBeVisible()
 
         // The next sign-in asks for no code.
-        await logOut(page, l)
+        await logOut(page)
         await signInTo(page, email)
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
       })
@@ -321,7 +317,7 @@ emulatorTest.describe('against the emulator', () => {
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
         await expect(page.getByText(l.none, { exact: true })).toBeVisible()
 
-        await logOut(page, l)
+        await logOut(page)
         await signInTo(page, email)
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
       })

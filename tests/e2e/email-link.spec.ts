@@ -1,8 +1,7 @@
-import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
 import { alertMarkup, csrfFrom, postForm } from '../support/http-forms'
 import { wcagViolations } from './axe'
-import { expect, everyWayPortal, testOn } from './fixtures'
+import { askForSignInLink, expect, everyWayPortal, testOn } from './fixtures'
 
 /**
  * Email-link sign-in on a portal started with FLAG_EMAIL_LINK_SIGN_IN. The
@@ -12,12 +11,6 @@ import { expect, everyWayPortal, testOn } from './fixtures'
 
 const test = testOn(everyWayPortal)
 
-async function askForLink(page: Page, email: string, labels: { email: string; button: string }, path = '/') {
-  await page.goto(path)
-  await page.getByLabel(labels.email).fill(email)
-  await page.getByRole('button', { name: labels.button }).click()
-}
-
 test('a sign-in link asked for and opened in the same browser signs in with one click (fr)', async ({
   page,
   admin,
@@ -25,10 +18,7 @@ test('a sign-in link asked for and opened in the same browser signs in with one 
   portal,
 }) => {
   const email = uniqueEmail('link')
-  await askForLink(page, email, { email: 'Adresse électronique', button: 'Connexion par courriel' })
-  await expect(
-    page.getByText('Si cette adresse électronique est valide, vous recevrez un courriel contenant un lien de connexion.'),
-  ).toBeVisible()
+  await askForSignInLink(page, email)
   const link = await admin.emailedLink(email, 'EMAIL_SIGNIN', baseURL!)
   const oobCode = new URL(link).searchParams.get('oobCode')!
 
@@ -48,8 +38,6 @@ test('a sign-in link asked for and opened in the same browser signs in with one 
 
 const SENT_STATE = {
   fr: {
-    email: 'Adresse électronique',
-    button: 'Connexion par courriel',
     heading: 'Connexion par courriel',
     sent: 'Si cette adresse électronique est valide, vous recevrez un courriel contenant un lien de connexion.',
     password: 'Mot de passe',
@@ -57,8 +45,6 @@ const SENT_STATE = {
     back: 'Retour à la connexion',
   },
   en: {
-    email: 'Email',
-    button: 'Email me a sign-in link',
     heading: 'Sign in with an email link',
     sent: 'If this email address is valid, you will receive an email with a link to sign in.',
     password: 'Password',
@@ -75,7 +61,7 @@ for (const [language, l] of Object.entries(SENT_STATE)) {
       page,
       javaScriptEnabled,
     }) => {
-      await askForLink(page, uniqueEmail('link-sent'), l, '/?redirect=http%3A%2F%2Flocalhost%3A9%2Fafter')
+      await askForSignInLink(page, uniqueEmail('link-sent'), '/?redirect=http%3A%2F%2Flocalhost%3A9%2Fafter')
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.heading)
       // The tab says what the page says.
       await expect(page).toHaveTitle(new RegExp(`^${l.heading} · `))
@@ -95,8 +81,7 @@ for (const [language, l] of Object.entries(SENT_STATE)) {
 test('after Continue, the browser follows the application redirect the link carried', async ({ page, admin, baseURL }) => {
   const email = uniqueEmail('link-app')
   // localhost is one of the emulator project's authorizedDomains; nothing listens on port 9.
-  const labels = { email: 'Adresse électronique', button: 'Connexion par courriel' }
-  await askForLink(page, email, labels, '/?redirect=http%3A%2F%2Flocalhost%3A9%2Fafter')
+  await askForSignInLink(page, email, '/?redirect=http%3A%2F%2Flocalhost%3A9%2Fafter')
   await page.goto(await admin.emailedLink(email, 'EMAIL_SIGNIN', baseURL!))
   // The target is not in this page's address: the CSP form-action must still allow the redirect.
   const followed = page.waitForRequest('http://localhost:9/after')
@@ -109,10 +94,7 @@ test.describe('in English', () => {
 
   test('opened on another device, the link asks for the address first', async ({ page, browser, admin, baseURL }) => {
     const email = uniqueEmail('device')
-    await askForLink(page, email, { email: 'Email', button: 'Email me a sign-in link' })
-    await expect(
-      page.getByText('If this email address is valid, you will receive an email with a link to sign in.'),
-    ).toBeVisible()
+    await askForSignInLink(page, email)
     const link = await admin.emailedLink(email, 'EMAIL_SIGNIN', baseURL!)
 
     const other = await browser.newContext({ locale: 'en-US', javaScriptEnabled: test.info().project.name === 'js' })
@@ -140,8 +122,7 @@ test.describe('in English', () => {
     playwright,
   }) => {
     const email = uniqueEmail('used')
-    await askForLink(page, email, { email: 'Email', button: 'Email me a sign-in link' })
-    await expect(page.getByText('If this email address is valid')).toBeVisible()
+    await askForSignInLink(page, email)
     const link = await admin.emailedLink(email, 'EMAIL_SIGNIN', baseURL!)
 
     const scanner = await playwright.request.newContext()
@@ -158,7 +139,9 @@ test.describe('in English', () => {
   })
 
   test('an invalid address is refused before anything is sent', async ({ page }) => {
-    await askForLink(page, 'not-an-address', { email: 'Email', button: 'Email me a sign-in link' })
+    await page.goto('/')
+    await page.getByLabel('Email').fill('not-an-address')
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click()
     await expect(page.getByText('Please enter a valid email address.')).toBeVisible()
   })
 })

@@ -234,6 +234,9 @@ export const COMMON_LABELS = {
     confirm: "Confirm it's you",
     continue: 'Continue',
     logout: 'Log out',
+    signedOut: 'You are signed out.',
+    linkButton: 'Email me a sign-in link',
+    linkSent: 'If this email address is valid, you will receive an email with a link to sign in.',
     remember: 'Keep me signed in',
     step: 'Two-step verification',
     verify: 'Verify',
@@ -247,6 +250,9 @@ export const COMMON_LABELS = {
     confirm: 'Confirmez votre identité',
     continue: 'Continuer',
     logout: 'Se déconnecter',
+    signedOut: 'Votre session est fermée.',
+    linkButton: 'Connexion par courriel',
+    linkSent: 'Si cette adresse électronique est valide, vous recevrez un courriel contenant un lien de connexion.',
     remember: 'Garder ma session ouverte',
     step: 'Vérification en deux étapes',
     verify: 'Vérifier',
@@ -266,6 +272,30 @@ export async function signIn(page: Page, email: string, password: string, path =
   const answered = page.waitForResponse((response) => response.request().method() === 'POST')
   await page.getByRole('button', { name: l.signIn }).click()
   await answered
+}
+
+/**
+ * Asks for a sign-in link for `email` on the sign-in page at `path`, and waits for the page to say
+ * it is sent: the answer carries the cookie that binds the link to this browser, which a next
+ * `page.goto` (to the link) would cut short.
+ */
+export async function askForSignInLink(page: Page, email: string, path = '/') {
+  await page.goto(path)
+  const l = COMMON_LABELS[await languageOf(page)]
+  await page.getByLabel(l.email, { exact: true }).fill(email)
+  await page.getByRole('button', { name: l.linkButton }).click()
+  await expect(page.getByRole('status')).toHaveText(l.linkSent)
+}
+
+/**
+ * "Log out" on /logout, in the page's language, and waits for the page to say it is done: with
+ * JavaScript the post is a fetch, which a next `page.goto` would cut short, the session kept.
+ */
+export async function logOut(page: Page) {
+  await page.goto('/logout')
+  const l = COMMON_LABELS[await languageOf(page)]
+  await page.getByRole('button', { name: l.logout, exact: true }).click()
+  await expect(page.getByRole('status')).toHaveText(l.signedOut)
 }
 
 /** Waits for "Confirm it's you", in whichever language, and answers it with `password`. */

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test'
 import { uniqueEmail, uniquePhone } from '../../dev/emulator'
-import { type Admin, COMMON_LABELS, expect, expectFieldError, everyWayPortal, wrongCodeFor, testOn } from './fixtures'
+import { type Admin, askForSignInLink, COMMON_LABELS, expect, expectFieldError, everyWayPortal, wrongCodeFor, testOn } from './fixtures'
 
 /**
  * The second factor at sign-in (ADR 022) against the Firebase Auth emulator, which
@@ -36,7 +36,6 @@ const LABELS = {
     resend: 'Renvoyer le code',
     wrong: 'Code incorrect. Vérifiez-le et réessayez.',
     sentTo: (phone: string) => `Nous avons envoyé un code par SMS au ${phone}.`,
-    linkButton: 'Connexion par courriel',
     sso: 'Continuer avec Google',
     choose: 'Choisissez comment confirmer votre identité.',
     another: 'Changer de méthode',
@@ -48,7 +47,6 @@ const LABELS = {
     resend: 'Resend code',
     wrong: 'Wrong code. Please check it and try again.',
     sentTo: (phone: string) => `We sent a code by SMS to ${phone}.`,
-    linkButton: 'Email me a sign-in link',
     sso: 'Continue with Google',
     choose: 'Choose how to confirm it’s you.',
     another: 'Use another method',
@@ -215,9 +213,7 @@ test('after an email link, the SMS code completes the sign-in and the link’s r
   const phone = uniquePhone()
   const email = await mfaAccount(admin, [{ phoneNumber: phone }])
   const l = LABELS.fr
-  await page.goto('/?redirect=http%3A%2F%2Flocalhost%3A9%2Fafter')
-  await page.getByLabel(l.email).fill(email)
-  await page.getByRole('button', { name: l.linkButton }).click()
+  await askForSignInLink(page, email, '/?redirect=http%3A%2F%2Flocalhost%3A9%2Fafter')
   await page.goto(await admin.emailedLink(email, 'EMAIL_SIGNIN', baseURL!))
   await page.getByRole('button', { name: l.continue }).click()
   const followed = page.waitForRequest('http://localhost:9/after')

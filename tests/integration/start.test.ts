@@ -1,4 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
@@ -23,9 +24,27 @@ function processes(text: string): string[] {
 
 const EMULATOR = '--project demo-auth-portal'
 
+/** The parent of a process, from /proc (null once it is gone). */
+function parentOf(pid: string): string | null {
+  try {
+    // "pid (comm) state ppid …": the command may hold spaces and parentheses, so read after the last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] ?? null
+  } catch {
+    return null
+  }
+}
+
+/** Whether `pid` is `ancestor` or one of its descendants. */
+function descends(pid: string, ancestor: number): boolean {
+  for (let at: string | null = pid; at && at !== '0'; at = parentOf(at)) if (at === String(ancestor)) return true
+  return false
+}
+
+const alive = (pid: string) => parentOf(pid) !== null
+
 it('prints the URL and the demo account first, then each email as a link to the portal', { timeout: 300_000 }, async () => {
   const port = await getFreePort()
-  const before = processes(EMULATOR)
   const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/start.ts'], {
     cwd: root,
     detached: true,
@@ -34,6 +53,8 @@ it('prints the URL and the demo account first, then each email as a link to the 
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PORT: String(port), FLAG_EMAIL_LINK_SIGN_IN: 'true' },
   })
   let output = ''
+  /** The emulator this start launched (another run's may be up beside it). */
+  let emulators: string[] = []
   child.stdout.on('data', (c: Buffer) => (output += c.toString()))
   child.stderr.on('data', (c: Buffer) => (output += c.toString()))
   const exited: Promise<number | null> = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
@@ -41,6 +62,8 @@ it('prints the URL and the demo account first, then each email as a link to the 
     await waitFor('the banner', async () => output.includes('Press Ctrl-C to stop.'), 240_000).catch((error: Error) => {
       throw new Error(`${error.message}\n${output}`)
     })
+    emulators = processes(EMULATOR).filter((pid) => descends(pid, child.pid!))
+    expect(emulators, 'the emulator runs under npm start').not.toEqual([])
     const lines = output.split('\n')
     const urlLine = lines.findIndex((l) => l.includes(`Authentication portal: http://localhost:${port}/`))
     const accountLine = lines.findIndex((l) => l.includes('Demo account:          demo@example.com / Demo-Portal-2026'))
@@ -80,5 +103,5 @@ it('prints the URL and the demo account first, then each email as a link to the 
   expect([0, 130]).toContain(await exited)
   await expect(fetch(`http://localhost:${port}/healthz`)).rejects.toThrow()
   // Nothing left behind: the emulator it started has stopped too.
-  expect(processes(EMULATOR).filter((pid) => !before.includes(pid))).toEqual([])
+  expect(emulators.filter(alive)).toEqual([])
 })
