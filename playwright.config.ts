@@ -20,6 +20,8 @@ const launchOptions = {
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  // Browser tests only: a `.test.ts` beside them is a unit test of their helpers, for vitest.
+  testMatch: '**/*.spec.ts',
   globalSetup: './tests/e2e/global-setup.ts',
   fullyParallel: true,
   // One per core: a third worker only took turns with the other two and with the emulator (ADR 046).
