@@ -73,7 +73,7 @@ test('an authenticator app: the code step, a wrong code refused, the right one s
     mfaEnrollmentId: 'totp-enrollment',
     totpVerificationInfo: { verificationCode: TOTP_CODE },
   })
-  expect(totp.portal.output()).toContain('"secondFactor":"totp"')
+  await expect.poll(() => totp.portal.output()).toContain('"secondFactor":"totp"')
   expect(totp.portal.output()).not.toContain(String(finalize?.body.mfaPendingCredential))
 })
 

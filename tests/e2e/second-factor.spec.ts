@@ -153,7 +153,7 @@ test('password, then the SMS code: a wrong code is refused, the right one signs 
   expect(code, 'the code was spent').toBeUndefined()
   // Nothing secret in the log: neither the pending credential nor the emulator's session.
   expect(portal.output()).not.toContain('eyJfQXV0aEVtdWxhdG9y')
-  expect(portal.output()).toContain('"secondFactor":"phone"')
+  await expect.poll(() => portal.output()).toContain('"secondFactor":"phone"')
 })
 
 test.describe('in English', () => {

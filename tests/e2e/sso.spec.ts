@@ -212,7 +212,7 @@ test.describe('in English', () => {
       await page.goto(`/?${new URLSearchParams({ authDomain })}`)
       const start = await startSso(page, 'Continue with Google')
       expect(start.ibi).toBe(`${portal.url}/sso/callback?emulator=`)
-      expect(portal.output()).toContain(event)
+      await expect.poll(() => portal.output()).toContain(event)
     }
   })
 })
