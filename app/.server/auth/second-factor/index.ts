@@ -15,7 +15,7 @@ import {
   chosenFactor,
   epochSecondsNow,
   pendingCookie,
-  record,
+  recordOutcome,
   type Confirming,
   type Notice,
   type Pending,
@@ -77,7 +77,7 @@ export async function beginSecondFactor(
     method: input.method,
     factors: factors.map((f) => f.kind),
   })
-  record(pending, 'required')
+  recordOutcome(pending, 'required')
   await sendSms(pending, context)
   return { setCookies: pendingCookie.write(request, pending), location: SECOND_FACTOR_PATH }
 }

@@ -103,6 +103,7 @@ export function accountOf(p: Pending): string {
 export const chosenFactor = (p: Pending) => p.factors.find((f) => f.id === p.chosen) ?? null
 export const factorKind = (p: Pending) => chosenFactor(p)?.kind ?? 'none'
 
-export function record(p: Pending, outcome: SecondFactorOutcome) {
+/** Counts a step of the second factor in the metrics, by the kind of factor chosen. */
+export function recordOutcome(p: Pending, outcome: SecondFactorOutcome) {
   recordSecondFactor(factorKind(p), outcome)
 }

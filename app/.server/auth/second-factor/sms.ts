@@ -2,7 +2,7 @@ import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity } from '~/.server/identity'
 import { consumeMfaSms } from '~/.server/policy/rate-limit'
 import { captchaSettings, isCaptchaRefusal, refreshAfterDemand } from '~/.server/policy/recaptcha'
-import { accountOf, chosenFactor, epochSecondsNow, record, type Pending } from './pending'
+import { accountOf, chosenFactor, epochSecondsNow, recordOutcome, type Pending } from './pending'
 
 /**
  * Sends an SMS code to the chosen phone (mfaSignIn:start), after taking the SMS limits. The
@@ -23,7 +23,7 @@ export async function sendSms(p: Pending, context: AppLoadContext, captchaRespon
   })
   if (!limit.ok) {
     p.notice = 'error.tooManyRequests'
-    record(p, 'limited')
+    recordOutcome(p, 'limited')
     return
   }
   try {
@@ -36,7 +36,7 @@ export async function sendSms(p: Pending, context: AppLoadContext, captchaRespon
     p.session = sessionInfo
     p.sentAt = epochSecondsNow()
     p.captcha = false
-    record(p, 'sent')
+    recordOutcome(p, 'sent')
   } catch (error) {
     await limit.release('no-verdict')
     const code = codeOf(error)
@@ -45,10 +45,10 @@ export async function sendSms(p: Pending, context: AppLoadContext, captchaRespon
       await refreshAfterDemand('mfaSmsSignIn')
       p.captcha = captchaSettings('mfaSmsSignIn') !== null
       p.notice = p.captcha ? null : 'mfa.sendFailed'
-      record(p, 'captcha')
+      recordOutcome(p, 'captcha')
       return
     }
     p.notice = code === 'auth/too-many-requests' ? 'error.tooManyRequests' : 'mfa.sendFailed'
-    record(p, 'error')
+    recordOutcome(p, 'error')
   }
 }

@@ -14,7 +14,7 @@ import {
   chosenFactor,
   factorKind,
   pendingCookie,
-  record,
+  recordOutcome,
   type Confirming,
   type Pending,
 } from './pending'
@@ -82,7 +82,7 @@ export async function verify(
     reqId: context.requestId,
   })
   if (!limit.ok) {
-    record(p, 'limited')
+    recordOutcome(p, 'limited')
     return step('error.tooManyRequests', 429, limit.retryAfterSeconds)
   }
   let errorCode: AuthCode
@@ -103,11 +103,11 @@ export async function verify(
         { email: p.email, method: p.method, redirect, remember: p.remember, secondFactor: factor.kind },
         context,
       )
-      record(p, 'success')
+      recordOutcome(p, 'success')
       return redirectTo(session.location, { cookies: [...session.setCookies, pendingCookie.clear()] })
     } catch {
       // A token the session refuses (too old a sign-in, no second-factor claim): start again.
-      record(p, 'expired')
+      recordOutcome(p, 'expired')
       return end(p, 'expired', 'session-refused', context)
     }
   } catch (error) {
@@ -117,18 +117,18 @@ export async function verify(
   const verdict = verdictOf(errorCode)
   if (verdict === 'wrong-code') {
     await limit.release('failure')
-    record(p, 'wrong-code')
+    recordOutcome(p, 'wrong-code')
     failure(p, errorCode, context)
     return step('mfa.wrongCode', 400)
   }
   if (verdict) {
     await limit.release('failure')
-    record(p, verdict === 'expired' ? 'expired' : 'invalid')
+    recordOutcome(p, verdict === 'expired' ? 'expired' : 'invalid')
     return end(p, verdict, errorCode, context)
   }
   // The service never judged the code: the point comes back.
   await limit.release('no-verdict')
-  record(p, 'error')
+  recordOutcome(p, 'error')
   return groupOf(errorCode) === 'throttled' ? step('error.tooManyRequests', 429) : step('error.unexpected', 503)
 }
 
@@ -143,10 +143,10 @@ async function confirmed(
   const done = await afterConfirmation(request, { uid: confirm.uid, email: p.email }, idToken, confirm, context)
   if (!done) {
     // Another account's token, or a sign-in the service dated too long ago: confirm again.
-    record(p, 'expired')
+    recordOutcome(p, 'expired')
     return end(p, 'expired', 'auth/user-mismatch', context)
   }
-  record(p, 'success')
+  recordOutcome(p, 'success')
   securityEvent('recent-login', {
     reqId: context.requestId,
     ip: context.clientIp,
