@@ -30,7 +30,7 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       ...jsxA11y.flatConfigs.strict.rules,
       'react/prop-types': 'off',
-      // Every visible string is a translation key (locales/locales.test.ts checks the files).
+      // Every visible string is a translation key: this rule is the check (locales/locales.test.ts checks the translations).
       'react/jsx-no-literals': ['error', { noStrings: false, allowedStrings: [' ', '·', '–'], ignoreProps: true }],
     },
   },
