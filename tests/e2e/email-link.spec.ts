@@ -2,6 +2,7 @@ import { uniqueEmail } from '../../dev/emulator'
 import { alertMarkup, csrfFrom, postForm } from '../support/http-forms'
 import { wcagViolations } from './axe'
 import { askForSignInLink, expect, everyWayPortal, testOn } from './fixtures'
+import { csrfTokenIn } from '../support/csrf'
 
 /**
  * Email-link sign-in on a portal started with FLAG_EMAIL_LINK_SIGN_IN. The
@@ -161,7 +162,7 @@ test.describe('over HTTP', () => {
       expect(cookie?.value).toMatch(/Max-Age=3600/)
       const page = await request.get(post.headers()['location']!)
       const html = await page.text()
-      const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? 'none'
+      const csrf = csrfTokenIn(html) ?? 'none'
       answers.push({
         location: post.headers()['location'],
         status: page.status(),

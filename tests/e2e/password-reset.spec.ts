@@ -3,6 +3,7 @@ import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { csrfFrom, postForm } from '../support/http-forms'
 import { startPortal } from '../../dev/portal'
 import { expect, signIn, test } from './fixtures'
+import { csrfTokenIn } from '../support/csrf'
 
 const OLD_PASSWORD = 'Old-password-2024'
 const NEW_PASSWORD = 'Brand-new-Secret-77'
@@ -137,7 +138,7 @@ test('the reset request answers byte-identically for a known and an unknown addr
     const page = await request.get(post.headers()['location']!)
     const html = await page.text()
     // The per-visitor CSRF token and the per-response CSP nonce are the only expected differences.
-    const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? 'none'
+    const csrf = csrfTokenIn(html) ?? 'none'
     const normalised = html.replaceAll(csrf, 'CSRF').replace(/nonce="[^"]+"/g, 'nonce=""')
     answers.push({ location: post.headers()['location'], status: page.status(), html: normalised })
   }

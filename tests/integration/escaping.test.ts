@@ -2,6 +2,7 @@ import { Agent } from 'undici'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { sessionCookieFor } from '../support/session-cookie'
+import { csrfTokenIn } from '../support/csrf'
 
 /**
  * Every visible value built from input is escaped: script and attribute-breaking payloads put
@@ -104,7 +105,7 @@ async function hostileAccount(payload: string): Promise<{ email: string; idToken
 }
 
 beforeAll(async () => {
-  const token = /name="csrf" value="([^"]+)"/.exec((await send('GET', '/')).html)?.[1]
+  const token = csrfTokenIn((await send('GET', '/')).html)
   if (!token) throw new Error('no CSRF token on /')
   csrf = token
 })

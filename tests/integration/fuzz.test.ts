@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { ownPortal } from '../support/portal'
 import { freshSessionCookie } from '../support/session-cookie'
+import { csrfTokenIn } from '../support/csrf'
 
 /**
  * Property-based tests of every action (and the loaders that read the query) against the real
@@ -480,7 +481,7 @@ function isPage(answer: Answer): boolean {
 async function csrfTokens(): Promise<[string, string]> {
   const mint = async () => {
     const html = (await send('GET', '/', {})).body
-    const token = /name="csrf" value="([^"]+)"/.exec(html)?.[1]
+    const token = csrfTokenIn(html)
     if (!token) throw new Error('no CSRF token on /')
     return token
   }
@@ -752,7 +753,7 @@ describe('with the default rate limits', () => {
 
   it('repeated posts turn into 429 pages with Retry-After, never a 5xx', async () => {
     const html = await (await fetch(`${limited.url}/`)).text()
-    const token = /name="csrf" value="([^"]+)"/.exec(html)?.[1]
+    const token = csrfTokenIn(html)
     expect(token).toBeTruthy()
     const post = async (path: string, fields: Record<string, string>) => {
       const res = await request(`${limited.url}${path}`, {

@@ -3,6 +3,7 @@ import { startPortal, type Portal } from '../../dev/portal'
 import { getFreePort } from '../../dev/ports'
 import { startNginx, type Nginx } from '../support/nginx'
 import { rawRequest } from '../support/raw-http'
+import { csrfTokenIn } from '../support/csrf'
 
 /**
  * The host rule (ADR 026): nothing a client sends chooses the URL a page is rendered for, so a
@@ -29,7 +30,7 @@ async function visit(origin: string, path: string): Promise<string> {
   const body = await res.text()
   expect(res.status, body.slice(0, 500)).toBe(200)
   const nonce = /'nonce-([^']+)'/.exec(res.headers.get('content-security-policy') ?? '')?.[1] ?? 'no-nonce'
-  const token = /name="csrf" value="([^"]+)"/.exec(body)?.[1] ?? 'no-token'
+  const token = csrfTokenIn(body) ?? 'no-token'
   const page = body.replaceAll(nonce, 'NONCE').replaceAll(token, 'TOKEN')
   // Streaming's timing may move where a Suspense boundary's data lands: compare what is shown (the
   // document up to the app's footer) and the route data handed to the browser.

@@ -3,6 +3,7 @@ import { BrowserClient } from '../support/browser-client'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { getFreePort } from '../../dev/ports'
 import { startPortal, type Portal } from '../../dev/portal'
+import { csrfTokenIn } from '../support/csrf'
 
 /**
  * Page shells (ADR 021): an anonymous, query-less GET of a form page is served from a shell
@@ -46,7 +47,7 @@ async function get(url: string, headers: Record<string, string>): Promise<Answer
   const res = await fetch(url, { headers, redirect: 'manual' })
   const body = await res.text()
   const nonce = /'nonce-([^']+)'/.exec(res.headers.get('content-security-policy') ?? '')?.[1] ?? ''
-  const token = /name="csrf" value="([^"]+)"/.exec(body)?.[1] ?? ''
+  const token = csrfTokenIn(body) ?? ''
   return { status: res.status, body, headers: res.headers, nonce, token }
 }
 

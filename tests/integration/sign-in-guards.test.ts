@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { formClient } from '../support/form-client'
 import { startPortal, type Portal } from '../../dev/portal'
+import { csrfTokenIn } from '../support/csrf'
 
 /**
  * What the emulator cannot show on its own: the time a reset request takes, the answer to a post
@@ -53,7 +54,7 @@ describe('a post whose cookies the browser did not send', () => {
     const portal = await startPortal({ ...emu, COOKIES_HELP_URL: 'https://help.example/cookies' })
     try {
       const page = await (await fetch(`${portal.url}/forgot-password`)).text()
-      const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? ''
+      const csrf = csrfTokenIn(page) ?? ''
       const post = (headers: Record<string, string>) =>
         fetch(`${portal.url}/forgot-password`, {
           method: 'POST',

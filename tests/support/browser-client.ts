@@ -1,3 +1,4 @@
+import { csrfTokenIn } from './csrf'
 /**
  * A browser without JavaScript, for vitest: a cookie jar (what the portal sets, and what a test
  * plants), GET and form POST with the page's CSRF token, redirects not followed. `origin` is what
@@ -46,7 +47,7 @@ export class BrowserClient {
   /** The CSRF token of a form page (GET), which also sets the CSRF cookie on a first visit. */
   async token(page = '/'): Promise<string> {
     const res = await this.get(page)
-    const token = /name="csrf" value="([^"]+)"/.exec(await res.text())?.[1]
+    const token = csrfTokenIn(await res.text())
     if (!token) throw new Error(`no CSRF token on ${page} (${res.status})`)
     return token
   }

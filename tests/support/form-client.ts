@@ -1,3 +1,4 @@
+import { csrfTokenIn } from './csrf'
 /**
  * What a browser without JavaScript does, for vitest: GET a form page (CSRF cookie and token),
  * then post forms with them. `headers` go with every request (e.g. Accept-Language).
@@ -5,7 +6,7 @@
 export async function formClient(base: string, page = '/', headers: Record<string, string> = {}) {
   const res = await fetch(`${base}${page}`, { headers })
   const html = await res.text()
-  const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1]
+  const csrf = csrfTokenIn(html)
   if (!csrf) throw new Error(`no CSRF token on ${page} (${res.status})`)
   const cookie = res.headers
     .getSetCookie()

@@ -1,4 +1,5 @@
 import type { APIRequestContext, APIResponse } from '@playwright/test'
+import { csrfTokenIn } from './csrf'
 
 /**
  * Form posts at the HTTP level, as a browser without JavaScript sends them, for assertions on
@@ -7,7 +8,7 @@ import type { APIRequestContext, APIResponse } from '@playwright/test'
 export async function csrfFrom(request: APIRequestContext, path: string): Promise<string> {
   const response = await request.get(path)
   const html = await response.text()
-  const token = /name="csrf" value="([^"]+)"/.exec(html)?.[1]
+  const token = csrfTokenIn(html)
   if (!token) throw new Error(`no CSRF token on ${path} (status ${response.status()})`)
   return token
 }

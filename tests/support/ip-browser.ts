@@ -1,5 +1,6 @@
 import { expect } from 'vitest'
 import { type emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { csrfTokenIn } from './csrf'
 
 /**
  * A browser without JavaScript at a given client address (the portal runs with TRUST_PROXY=1, so it
@@ -31,7 +32,7 @@ export async function browser(base: string, ip: string) {
       const res = await fetch(`${at}${page}`, { headers: headers() })
       keep(res)
       self.html = await res.text()
-      csrf = /name="csrf" value="([^"]+)"/.exec(self.html)?.[1] ?? ''
+      csrf = csrfTokenIn(self.html) ?? ''
       if (!csrf) throw new Error(`no CSRF token on ${page} (${res.status})`)
       return self
     },
