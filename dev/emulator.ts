@@ -98,7 +98,6 @@ async function stopChild(child: ChildProcess, exited: Promise<unknown>) {
   clearTimeout(timer)
 }
 
-/** An email the emulator "sent", from its documented `…/oobCodes` endpoint. */
 /**
  * The emulator a test run uses: the one `npm test` started for its integration and browser tests
  * (TEST_EMULATOR_ORIGIN and TEST_EMULATOR_PROJECT_ID; `stop` leaves it to `npm test`), or else one of
@@ -110,6 +109,7 @@ export async function testEmulator(): Promise<Emulator> {
   return startEmulator()
 }
 
+/** An email the emulator "sent", from its documented `…/oobCodes` endpoint. */
 export interface OobCode {
   email: string
   oobCode: string

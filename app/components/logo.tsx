@@ -4,9 +4,9 @@ import type { Locale } from '~/lib/i18n'
 /**
  * The brand over the card, a link to sign-in. The operator's logo (BRAND_LOGO, and BRAND_LOGO_DARK
  * for the dark scheme) is an image whose alt text is the brand's name; without a dark one, the
- * dark scheme shows the light one on a light plate, where its colours were chosen to be seen. The portal's own is a mark
- * without words beside the name as text, so that it reads in the page's language, follows BRAND_NAME
- * and is drawn in the accent of either scheme (ADR 040).
+ * dark scheme shows the light one on a light plate, where its colours were chosen to be seen.
+ * The portal's own is a mark without words beside the name as text, so that it reads in the page's
+ * language, follows BRAND_NAME and is drawn in the accent of either scheme (ADR 040).
  */
 export function Logo({ locale }: { locale: Locale }) {
   const { logo } = getBrand()

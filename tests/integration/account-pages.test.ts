@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest'
-import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
-import { sessionCookieFor } from '../support/session-cookie'
+import { emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
+import { addresslessSessionCookie, sessionCookieFor } from '../support/session-cookie'
 
 /**
  * An account page that does not apply to this account sends it back to `/account` (302, never
@@ -15,17 +15,6 @@ const PASSWORD = 'Correct-Horse-42'
 
 const get = (path: string, cookie: string) => fetch(new URL(path, portal.url), { redirect: 'manual', headers: { Cookie: cookie } })
 
-/** An account without an email address (the service's anonymous account), signed in. */
-async function addresslessSession(): Promise<string> {
-  const signUp = await fetch(`${emulator.origin}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=${EMULATOR_API_KEY}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ returnSecureToken: true }),
-  })
-  const { idToken } = (await signUp.json()) as { idToken: string }
-  return sessionCookieFor(emulator, idToken)
-}
-
 function expectBackToAccount(answer: Response) {
   expect(answer.status).toBe(302)
   expect(answer.headers.get('location')).toBe('/account')
@@ -36,7 +25,7 @@ describe('account pages that do not apply', () => {
   it.each(['/account/password', '/account/delete', '/account/second-factor/phone'])(
     '%s, for an account without an address: back to /account',
     async (path) => {
-      expectBackToAccount(await get(path, await addresslessSession()))
+      expectBackToAccount(await get(path, await addresslessSessionCookie(emulator)))
     },
   )
 

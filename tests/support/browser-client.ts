@@ -1,4 +1,5 @@
 import { csrfTokenIn } from './csrf'
+
 /**
  * A browser without JavaScript, for vitest: a cookie jar (what the portal sets, and what a test
  * plants), GET and form POST with the page's CSRF token, redirects not followed. `origin` is what

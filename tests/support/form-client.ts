@@ -1,4 +1,5 @@
 import { csrfTokenIn } from './csrf'
+
 /**
  * What a browser without JavaScript does, for vitest: GET a form page (CSRF cookie and token),
  * then post forms with them. `headers` go with every request (e.g. Accept-Language).
