@@ -131,7 +131,7 @@ function useUnreachableTarget(): string | null {
   return failed?.key === key ? failed.to : null
 }
 
-/** 'An error occured while accessing this website: "{url}"', and a way to try again. */
+/** 'An error occurred while accessing this website: "{url}"', and a way to try again. */
 function AccessError({ to }: { to: string }) {
   const { t } = useTranslation()
   return (

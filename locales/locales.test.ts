@@ -67,6 +67,20 @@ describe('translations', () => {
     })
   })
 
+  describe('English spelling and punctuation (the seed’s strings, spelled right)', () => {
+    const english = keys(en).map((key) => [key, String(valueAt(en, key))] as const)
+
+    it('spells "occurred" with two r’s, as in "An unexpected error occurred"', () => {
+      expect(english.filter(([, text]) => /occured/i.test(text)).map(([key]) => key)).toEqual([])
+      expect(en.error.unexpected).toBe('An unexpected error occurred')
+    })
+
+    it('puts no space before ? ! : ;, as in "Your password has been modified successfully!"', () => {
+      expect(english.filter(([, text]) => /\s[?!:;](?=$|\s)/u.test(text)).map(([key]) => key)).toEqual([])
+      expect(en.newPassword.success).toBe('Your password has been modified successfully!')
+    })
+  })
+
   it('word the way back to sign-in one way per language, the seed’s in English', () => {
     const ways = (locale: typeof en) => [locale.forgotPassword.back, locale.logout.backToSignIn, locale.error.backToSignIn, locale.mfa.back]
     expect(new Set(ways(en))).toEqual(new Set(['Back to login page']))

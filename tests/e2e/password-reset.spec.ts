@@ -96,7 +96,7 @@ test.describe('in English', () => {
       await page.getByLabel('Confirm new password').fill(NEW_PASSWORD)
       await page.getByRole('button', { name: 'Change password' }).click()
     }
-    await expect(first.getByText('Your password has been modified successfully !')).toBeVisible()
+    await expect(first.getByText('Your password has been modified successfully!')).toBeVisible()
     await expect(second.getByText('This link is invalid or has expired.')).toBeVisible()
     await context.close()
   })
