@@ -142,9 +142,14 @@ export const EnvSchema = z
     if (!local && env.RECAPTCHA_SCRIPT_URL.startsWith('http:')) {
       ctx.addIssue({ code: 'custom', path: ['RECAPTCHA_SCRIPT_URL'], message: `must be https when PLATFORM is ${env.PLATFORM}` })
     }
-    // The flag service's answers choose what every visitor gets: never over plain HTTP outside local and test.
-    if (!local && env.FLAGS_OFREP_URL?.startsWith('http:')) {
-      ctx.addIssue({ code: 'custom', path: ['FLAGS_OFREP_URL'], message: `must be https when PLATFORM is ${env.PLATFORM}` })
+    // The flag service's answers choose what every visitor gets: never over plain HTTP outside local and
+    // test, except to a sidecar on this host (flagd in the same pod), which is as safe as the pod itself.
+    if (!local && env.FLAGS_OFREP_URL?.startsWith('http:') && !isLoopbackUrl(env.FLAGS_OFREP_URL)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['FLAGS_OFREP_URL'],
+        message: `must be https when PLATFORM is ${env.PLATFORM}, unless it is on this host (localhost, 127.0.0.0/8, [::1])`,
+      })
     }
     if (!env.SESSION_SECRET && !local) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: `required when PLATFORM is ${env.PLATFORM}` })
@@ -196,6 +201,13 @@ export function parseAccent(value: string, ctx: z.RefinementCtx): { light: strin
 }
 
 /** Express's names for address ranges (proxy-addr). */
+/** A URL whose host is this machine: `localhost`, an address in 127.0.0.0/8, or `[::1]`. */
+export function isLoopbackUrl(url: string): boolean {
+  if (!URL.canParse(url)) return false
+  const host = new URL(url).hostname
+  return host === 'localhost' || host === '[::1]' || (isIP(host) === 4 && host.startsWith('127.'))
+}
+
 const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal'])
 
 /**

@@ -199,11 +199,31 @@ describe('configuration', () => {
     for (const platform of ['development', 'staging', 'isoprod', 'production']) {
       expect(parseConfig({ ...base, PLATFORM: platform })).toEqual({
         ok: false,
-        errors: [`FLAGS_OFREP_URL: must be https when PLATFORM is ${platform}`],
+        errors: [
+          `FLAGS_OFREP_URL: must be https when PLATFORM is ${platform}, unless it is on this host (localhost, 127.0.0.0/8, [::1])`,
+        ],
       })
       expect(parseConfig({ ...base, PLATFORM: platform, FLAGS_OFREP_URL: 'https://flags.internal:8016' }).ok).toBe(true)
     }
     for (const platform of ['local', 'test']) expect(parseConfig({ ...base, PLATFORM: platform }).ok).toBe(true)
+  })
+
+  it('takes a flag sidecar over plain http on this host (flagd in the same pod), on every platform', () => {
+    const base = { IDENTITY_API_KEY: 'k', SESSION_SECRET: 'x'.repeat(32), PLATFORM: 'production' }
+    for (const url of ['http://localhost:8016', 'http://127.0.0.1:8016/', 'http://127.8.9.10:8016', 'http://[::1]:8016']) {
+      const result = parseConfig({ ...base, FLAGS_OFREP_URL: url })
+      expect(result.ok && result.config.flagsRemote?.url, url).toBe(url.replace(/\/$/, ''))
+    }
+    // Names that only look local, and addresses of other hosts, still need https.
+    for (const url of [
+      'http://localhost.example.com:8016',
+      'http://127.0.0.1.nip.io:8016',
+      'http://10.0.0.5:8016',
+      'http://[::ffff:10.0.0.5]:8016',
+      'http://0.0.0.0:8016',
+    ]) {
+      expect(parseConfig({ ...base, FLAGS_OFREP_URL: url }).ok, url).toBe(false)
+    }
   })
   it('loads reCAPTCHA from Google by default; RECAPTCHA_SCRIPT_URL names another (recaptcha.net)', () => {
     const defaults = parseConfig({})

@@ -124,6 +124,8 @@ async function startHugeServer(size: number): Promise<{ url: string; requests: n
 }
 
 const TOKEN = 'Bearer ofrep-test-token-3f9c'
+/** What production asks for on top; http on loopback is the one plain flag service it takes. */
+const PRODUCTION = { PLATFORM: 'production', SESSION_SECRET: 'a-production-secret-of-at-least-32-characters' }
 const SSO_TITLE = 'Single Sign-On enabled'
 
 function portalEnv(env: Record<string, string>) {
@@ -221,10 +223,23 @@ describe('remote feature flags (OFREP) in the portal', () => {
     expect(p.output()).not.toContain('ofrep-test-token')
   })
 
-  it('a 40 MB answer is not read past 64 KiB: the portal stays alive and keeps the last values, warns once', async () => {
+  it('a sidecar over plain http on loopback (flagd in the pod) is followed under PLATFORM=production', async () => {
+    const service = await serve({ sso: true })
+    expect(service.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+/)
+    const p = await portal({ ...PRODUCTION, FLAGS_OFREP_URL: service.url, SSO_PROVIDER_ID: 'oidc.test' })
+    expect((await signInPage(p)).title).toBe(SSO_TITLE)
+    expect(service.requests.some((r) => r.path === '/ofrep/v1/evaluate/flags/sso')).toBe(true)
+  })
+
+  it('a 40 MB answer from a loopback sidecar under PLATFORM=production is not read past 64 KiB: the portal stays alive and keeps the last values, warns once', async () => {
     const huge = await startHugeServer(40 * 1024 * 1024)
     try {
-      const p = await portal({ FLAGS_OFREP_URL: huge.url, SSO_PROVIDER_ID: 'oidc.test', FLAGS_OFREP_MAX_AGE: '2' })
+      const p = await portal({
+        ...PRODUCTION,
+        FLAGS_OFREP_URL: huge.url,
+        SSO_PROVIDER_ID: 'oidc.test',
+        FLAGS_OFREP_MAX_AGE: '2',
+      })
       expect((await signInPage(p)).title).toBe(SSO_TITLE)
       // Past the cache's age (FLAGS_OFREP_MAX_AGE), a page starts a refresh in the background: the huge answer.
       const calls = huge.requests
