@@ -67,6 +67,15 @@ export default async function handleRequest(
 }
 
 /**
+ * Every data request (`/<page>.data`, with or without `?_routes=`, an unknown path's too) carries the
+ * root loader's data, this visitor's CSRF token among it: no cache may keep one.
+ */
+export function handleDataRequest(response: Response) {
+  response.headers.set('Cache-Control', 'no-store')
+  return response
+}
+
+/**
  * Unexpected errors in loaders, actions and rendering (thrown Responses are expected and never
  * come here): logged with the request id, reported, and shown as the translated error page.
  */
