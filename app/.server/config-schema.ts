@@ -78,6 +78,7 @@ export const EnvSchema = z
     RATE_LIMIT_RESET_PER_DEVICE: positiveInt.default(3),
     RATE_LIMIT_ENROL_PER_IP: positiveInt.default(20),
     RATE_LIMIT_ENROL_PER_ACCOUNT: positiveInt.default(10),
+    RATE_LIMIT_EMAIL_CHANGE_PER_ACCOUNT: positiveInt.default(3),
     RATE_LIMIT_ENROL_SMS_PER_NUMBER: positiveInt.default(3),
     RATE_LIMIT_MEMORY_MAX_KEYS: z.coerce.number().int().min(1_000).default(100_000),
     FRAME_ANCESTORS: z.string().min(1).default("'none'"),

@@ -93,6 +93,7 @@ describe('configuration', () => {
       enrolPerIp: 20,
       enrolPerAccount: 10,
       enrolSmsPerNumber: 3,
+      emailChangePerAccount: 3,
     })
     expect(defaults.ok && defaults.config.rateLimitMemoryMaxKeys).toBe(100_000)
     expect(parseConfig({ RATE_LIMIT_MEMORY_MAX_KEYS: '10' })).toEqual({

@@ -68,6 +68,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       enrolPerIp: env.RATE_LIMIT_ENROL_PER_IP,
       enrolPerAccount: env.RATE_LIMIT_ENROL_PER_ACCOUNT,
       enrolSmsPerNumber: env.RATE_LIMIT_ENROL_SMS_PER_NUMBER,
+      emailChangePerAccount: env.RATE_LIMIT_EMAIL_CHANGE_PER_ACCOUNT,
     },
     /** Most rate-limit counters held in memory (ADR 027). */
     rateLimitMemoryMaxKeys: env.RATE_LIMIT_MEMORY_MAX_KEYS,

@@ -20,7 +20,7 @@ const CLIENTS = ['198.51.100.21', '198.51.100.22', '198.51.100.23', '198.51.100.
 
 
 /** The emails the emulator "sent" to this address, of one kind. */
-async function sent(email: string, requestType: 'PASSWORD_RESET' | 'EMAIL_SIGNIN'): Promise<number> {
+async function sent(email: string, requestType: 'PASSWORD_RESET' | 'EMAIL_SIGNIN' | 'VERIFY_AND_CHANGE_EMAIL'): Promise<number> {
   const res = await fetch(`${emulator.origin}/emulator/v1/projects/${emulator.projectId}/oobCodes`)
   const { oobCodes = [] } = (await res.json()) as { oobCodes?: Array<{ email: string; requestType: string }> }
   return oobCodes.filter((c) => c.email === email && c.requestType === requestType).length
@@ -124,5 +124,29 @@ describe('reset emails', () => {
     await owner.load('/forgot-password')
     expect((await owner.post('/forgot-password', { email }, { remember: true })).status).toBe(303)
     await waitFor("the owner's reset email", async () => (await sent(email, 'PASSWORD_RESET')) === 4, 15_000)
+  })
+})
+
+describe('change of address', () => {
+  it('one confirmed account from three clients sends at most RATE_LIMIT_EMAIL_CHANGE_PER_ACCOUNT (3 an hour) emails to strangers: no mail relay', async () => {
+    const email = uniqueEmail('email-relay')
+    const { localId } = await admin.createUser(email, PASSWORD)
+    await admin.verifyEmail(localId)
+    const statuses: number[] = []
+    for (const ip of CLIENTS.slice(0, 3)) {
+      const client = await browser(portal.url, ip)
+      expect((await client.signIn(email, PASSWORD, { remember: true })).status).toBe(303)
+      expect((await client.confirm(PASSWORD, '/account/email')).headers.get('location')).toBe('/account/email')
+      for (let i = 0; i < 4; i++) {
+        await client.load('/account/email')
+        const res = await client.post('/account/email', { email: uniqueEmail('stranger') })
+        statuses.push(res.status)
+        if (res.status === 429) expect(res.html).toContain('Too many attempts. Please try again later.')
+      }
+    }
+    expect(statuses).toEqual([200, 200, 200, ...Array<number>(9).fill(429)])
+    await waitFor('the three emails', async () => (await sent(email, 'VERIFY_AND_CHANGE_EMAIL')) === 3, 15_000)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(await sent(email, 'VERIFY_AND_CHANGE_EMAIL')).toBe(3)
   })
 })

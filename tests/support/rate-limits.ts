@@ -23,6 +23,7 @@ export const limits = {
   enrolPerIp: 4,
   enrolPerAccount: 3,
   enrolSmsPerNumber: 2,
+  emailChangePerAccount: 3,
 }
 
 export const alice = { ip: '203.0.113.7', email: 'Alice@Example.com' }

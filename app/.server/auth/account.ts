@@ -3,7 +3,7 @@ import { getConfig } from '~/.server/config'
 import { codeOf, getIdentity } from '~/.server/identity'
 import { messageOf, type MessageKey } from './code-messages'
 import { refuseNewPassword, refusedByService, type PasswordRefusal } from '~/.server/policy/common-passwords'
-import { consumeNewPassword, consumeReset } from '~/.server/policy/rate-limit'
+import { consumeEmailChange, consumeNewPassword } from '~/.server/policy/rate-limit'
 import { checkedRedirect, localPathOr } from '~/.server/policy/redirect'
 import { getFlags } from '~/.server/ops/flags'
 import { securityEvent } from '~/.server/ops/security-events'
@@ -178,7 +178,8 @@ export type EmailChangePage = { sent: true } | { email: string; formError: Messa
  * Sends the link that changes the sign-in address to `newEmail` (VERIFY_AND_CHANGE_EMAIL); opening
  * it (/action) makes the change. The answer is the same whether or not that address already has an
  * account (`auth/email-already-in-use` included): only a service that could not be asked is told.
- * Counted in the reset emails' limits, under the new address.
+ * Counted in the reset emails' limits, under the new address, and per account whatever the client:
+ * each email sent keeps its points, so an account cannot relay mail to strangers' addresses.
  */
 export async function requestEmailChange(
   request: Request,
@@ -186,20 +187,22 @@ export async function requestEmailChange(
   newEmail: string,
   context: AppLoadContext,
 ): Promise<Result<EmailChangePage>> {
-  const limit = await consumeReset({ ip: context.clientIp, email: newEmail, reqId: context.requestId })
+  const limit = await consumeEmailChange({ ip: context.clientIp, email: newEmail, account: user.uid, reqId: context.requestId })
   if (!limit.ok) return page({ email: newEmail, formError: 'error.tooManyRequests' }, { status: 429 })
   try {
     await getIdentity().sendOobCode({ requestType: 'VERIFY_AND_CHANGE_EMAIL', idToken, newEmail, locale: getLocale(request) })
   } catch (error) {
     const code = codeOf(error)
-    if (code === 'auth/requires-recent-login') return confirmStep(ACCOUNT_PATHS.email)
+    if (code === 'auth/requires-recent-login') {
+      await limit.release('no-verdict')
+      return confirmStep(ACCOUNT_PATHS.email)
+    }
     const { key, status } = messageOf(code)
     if (status >= 500) {
       await limit.release('no-verdict')
       return page({ email: newEmail, formError: key }, { status })
     }
   }
-  await limit.release('success')
   securityEvent('email-change-requested', { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined })
   return page({ sent: true })
 }

@@ -49,6 +49,8 @@ export const WINDOWS = {
   enrolPerAccount: 60 * 60,
   /** SMS codes sent to one number being added as a second factor, from every account (no SMS pumping, ADR 042). */
   enrolSmsPerNumber: 60 * 60,
+  /** "Confirm your new address" emails one account sends, from all clients (no mail relay). */
+  emailChangePerAccount: 60 * 60,
 } as const
 
 /** The limiters counted per client address: the only counters the memory bound may evict. */

@@ -266,6 +266,18 @@ describe('in memory', () => {
     expect(await starts(10, (i) => ({ ip: '192.0.2.9', account: `uid-${i}` }))).toBe(limits.enrolPerIp)
   })
 
+  it('"confirm your new address" emails stop at the account limit from any client, to any address', async () => {
+    const rl = makeLimits()
+    let sent = 0
+    for (let i = 0; i < 10; i++) {
+      const attempt = await rl.consumeEmailChange({ ip: `198.51.100.${i}`, email: `stranger-${i}@example.com`, account: 'uid-alice' })
+      if (attempt.ok) sent++
+    }
+    expect(sent).toBe(limits.emailChangePerAccount)
+    // Another account is not held back by Alice's count.
+    expect((await rl.consumeEmailChange({ ip: '198.51.100.1', email: 'x@example.com', account: 'uid-bob' })).ok).toBe(true)
+  })
+
   it('sign-in links and resets count apart per address; the device cookie holder has its own reset budget', async () => {
     const rl = makeLimits()
     const strangers = (i: number) => ({ ip: `198.51.100.${i}`, email: alice.email })

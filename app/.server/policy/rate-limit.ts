@@ -50,6 +50,11 @@ export interface RateLimits {
    * account, and per number from every account. Its codes count in consumeMfaCode.
    */
   consumeEnrolSms(who: MfaWho & { phone: string }): Promise<Attempt>
+  /**
+   * A "confirm your new address" email asked by the signed-in owner (`account`: its uid, `email`:
+   * the new address): per client and per new address (the reset's counts), and per account.
+   */
+  consumeEmailChange(who: Who & { account: string; email: string }): Promise<Attempt>
   /** The Redis connection, null in memory mode (for readiness checks and tests). */
   readonly redis: LimiterStore['redis']
   memoryKeys: LimiterStore['memoryKeys']
@@ -141,6 +146,18 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
         k,
       )
     },
+
+    consumeEmailChange(who) {
+      const k = keys(who)
+      return take(
+        [
+          ['resetPerIp', k.ip],
+          ['resetPerEmail', k.email],
+          ['emailChangePerAccount', hashEmail(who.account)],
+        ],
+        k,
+      )
+    },
   }
 }
 
@@ -165,6 +182,7 @@ export const consumeMfaCode: RateLimits['consumeMfaCode'] = (who) => getRateLimi
 export const consumeMfaSms: RateLimits['consumeMfaSms'] = (who) => getRateLimits().consumeMfaSms(who)
 export const consumeEnrolStart: RateLimits['consumeEnrolStart'] = (who) => getRateLimits().consumeEnrolStart(who)
 export const consumeEnrolSms: RateLimits['consumeEnrolSms'] = (who) => getRateLimits().consumeEnrolSms(who)
+export const consumeEmailChange: RateLimits['consumeEmailChange'] = (who) => getRateLimits().consumeEmailChange(who)
 
 /** At shutdown: closes the Redis connection, if any was opened. */
 export async function closeRateLimits(): Promise<void> {
