@@ -9,6 +9,8 @@ import { scrub } from './scrub'
  *   empty boxes, with neither value nor length;
  * - elements marked `data-personal` (those showing the account's address, in their text, title or
  *   link) are blocked too: masking would hide their text but not their attributes;
+ * - elements marked `data-secret` (an authenticator app's shared secret and its QR code) are
+ *   blocked: whoever watches replays could compute the account's codes from them (ADR 058);
  * - the replay's own events (navigations, network spans, breadcrumbs) go through scrub() like
  *   every other report. The DOM events rrweb makes cannot be rewritten: the rules above keep
  *   secrets out of them.
@@ -17,7 +19,7 @@ export function replay() {
   return replayIntegration({
     maskAllText: false,
     maskAllInputs: true,
-    block: ['input[type="hidden"]', 'input[type="password"]', '[autocomplete="one-time-code"]', '[data-personal]'],
+    block: ['input[type="hidden"]', 'input[type="password"]', '[autocomplete="one-time-code"]', '[data-personal]', '[data-secret]'],
     mutationLimit: 10_000,
     mutationBreadcrumbLimit: 750,
     slowClickTimeout: 7_000,

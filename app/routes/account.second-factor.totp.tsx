@@ -55,14 +55,15 @@ export default function AddAuthenticatorApp() {
           {expired ? <FormAlert tone="info">{t('secondFactors.expired')}</FormAlert> : null}
           {result?.formError ? <FormAlert>{t(result.formError)}</FormAlert> : null}
           <p className="subtitle">{t('secondFactors.totpIntro')}</p>
-          {/* Drawn on the server: shown without JavaScript, named for screen readers. */}
+          {/* Drawn on the server: shown without JavaScript, named for screen readers. data-secret: never in a replay. */}
           <div
+            data-secret
             className="qr-code"
             role="img"
             aria-label={t('secondFactors.qrLabel')}
             dangerouslySetInnerHTML={{ __html: setup.svg }}
           />
-          <dl className="totp-secret">
+          <dl className="totp-secret" data-secret>
             <dt>{t('secondFactors.secret')}</dt>
             <dd>
               <code>{setup.secret}</code>

@@ -179,16 +179,17 @@ export const everyWayPortal = ownPortal(async () => {
 /**
  * A loopback stand-in for the identity service, in front of the global set-up's emulator (`start`
  * is given its origin and project), and a portal of a spec's own that talks to it, started with the
- * shared portal's settings and `settings` on top.
+ * shared portal's settings and `settings` on top (or what `settings(identity)` gives).
  */
 export function portalBehind<Identity extends { host: string; close(): Promise<void> }>(
   start: (emulator: { origin: string; projectId: string }) => Promise<Identity>,
-  settings: Record<string, string> = {},
+  settings: Record<string, string> | ((identity: Identity) => Record<string, string>) = {},
 ): ServerFixture<{ identity: Identity; portal: Portal }> {
   return perWorker(
     async () => {
       const identity = await start({ origin: required('EMULATOR_ORIGIN'), projectId: required('EMULATOR_PROJECT_ID') })
-      return { identity, portal: await startOnEmulator(settings, identity.host) }
+      const own = typeof settings === 'function' ? settings(identity) : settings
+      return { identity, portal: await startOnEmulator(own, identity.host) }
     },
     async ({ identity, portal }) => {
       await portal.stop('SIGKILL')

@@ -3,8 +3,10 @@ import type { AddressInfo } from 'node:net'
 import { gzipSync, inflateSync } from 'node:zlib'
 import { uniqueEmail } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
+import { startMfaIdentity } from '../support/mfa-identity'
 import { BUDGETS, kb } from '../support/page-size'
-import { expect, portalWith, test as base } from './fixtures'
+import { totpCode } from '../support/totp'
+import { confirmItsYou, expect, portalBehind, portalWith, signIn, test as base } from './fixtures'
 
 /**
  * Session Replay against a loopback server standing in for Sentry's ingest endpoint (ADR 030):
@@ -79,6 +81,26 @@ const test = base.extend<{ replay: { service: Collector & { close(): Promise<unk
 
 const PASSWORD = 'Correct-Horse-42'
 
+/** Recording on, behind the loopback TOTP service (the emulator has no authenticator apps). */
+const totpTest = base.extend<{ recorded: { identity: Awaited<ReturnType<typeof startRecordedTotp>>; portal: Portal } }>({
+  recorded: portalBehind(
+    (emulator) => startRecordedTotp(emulator.origin),
+    ({ collector }) => ({ SENTRY_DSN: collector.dsn, SENTRY_REPLAY_SESSION_SAMPLE_RATE: '1' }),
+  ),
+  baseURL: async ({ recorded }, use) => use(recorded.portal.url),
+})
+
+async function startRecordedTotp(emulatorOrigin: string) {
+  const [identity, collector] = await Promise.all([startMfaIdentity(emulatorOrigin), startCollector()])
+  return {
+    host: identity.host,
+    collector,
+    close: async () => {
+      await Promise.all([identity.close(), collector.close()])
+    },
+  }
+}
+
 test('a replayed sign-in with a second factor holds no address, password, code or CSRF token @js-only', async ({
   page,
   admin,
@@ -122,6 +144,30 @@ test('a replayed sign-in with a second factor holds no address, password, code o
   ).toEqual([])
 })
 
+test('a replay of an emailed reset link holds neither its code nor the address @js-only', async ({ page, admin, collector }) => {
+  test.setTimeout(120_000)
+  const email = uniqueEmail('replay-link')
+  await admin.createUser(email, PASSWORD)
+  await page.goto('/forgot-password')
+  await page.getByLabel('Adresse électronique').fill(email)
+  await page.getByRole('button', { name: 'Envoyer le courriel' }).click()
+  await expect(page.getByRole('status')).toBeVisible()
+  const link = await admin.emailedLink(email, 'PASSWORD_RESET', new URL(page.url()).origin)
+  const oobCode = new URL(link).searchParams.get('oobCode') ?? ''
+  expect(oobCode.length, 'the link carries a code').toBeGreaterThan(10)
+  await page.goto(link)
+  await expect(page.getByRole('heading', { name: 'Veuillez saisir un nouveau mot de passe' })).toBeVisible()
+  await expect
+    .poll(() => collector.recordings().join('\n'), { timeout: 30_000, message: 'the new-password page was recorded' })
+    .toContain('Veuillez saisir un nouveau mot de passe')
+  const sent = [...collector.envelopes(), ...collector.recordings()].join('\n')
+  const leaked = Object.entries({ oobCode, email }).filter(([, secret]) => sent.includes(secret))
+  expect(
+    leaked.map(([what]) => what),
+    'what reached Sentry',
+  ).toEqual([])
+})
+
 test('with reporting on, a first visit stays under the JavaScript budget: the reporter waits for the browser to be idle @js-only', async ({
   page,
 }) => {
@@ -149,3 +195,46 @@ test('with reporting on, a first visit stays under the JavaScript budget: the re
     'reporting chunks fetched',
   ).toEqual([])
 })
+
+totpTest(
+  'a replay recorded while adding an authenticator app holds neither its secret, nor any group of it, nor the QR code @js-only',
+  async ({ page, admin, recorded }) => {
+    totpTest.setTimeout(120_000)
+    const { collector } = recorded.identity
+    const email = uniqueEmail('replay-totp')
+    const { localId } = await admin.createUser(email, PASSWORD)
+    await admin.verifyEmail(localId)
+    await signIn(page, email, PASSWORD, `/?${new URLSearchParams({ redirect: '/account/second-factor/totp' })}`)
+    await confirmItsYou(page, PASSWORD)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ajouter une application d’authentification')
+    const shown = (await page.getByRole('definition').textContent())?.trim() ?? ''
+    expect(shown).toMatch(/^([A-Z2-7]{4} )+[A-Z2-7]{1,4}$/)
+    const secret = shown.replace(/\s/g, '')
+    const qr = page.getByRole('img', { name: 'Code QR à scanner avec votre application d’authentification' })
+    const qrPath = (await qr.locator('path').first().getAttribute('d')) ?? ''
+    expect(qrPath.length, 'the QR code is drawn as a path').toBeGreaterThan(100)
+    // The page as recorded (its text is kept): the secret's page reached the collector.
+    await expect
+      .poll(() => collector.recordings().join('\n'), { timeout: 30_000, message: 'the enrolment page was recorded' })
+      .toContain('Ajouter une application d’authentification')
+
+    await page.getByLabel('Code de l’application').fill(totpCode(secret))
+    await page.getByRole('button', { name: 'Ajouter', exact: true }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Votre compte')
+    await expect(page.getByRole('status')).toContainText('L’application d’authentification a été ajoutée.')
+    await expect
+      .poll(() => collector.recordings().join('\n'), { timeout: 30_000, message: 'the account page was recorded' })
+      .toContain('L’application d’authentification a été ajoutée.')
+
+    const sent = [...collector.envelopes(), ...collector.recordings()].join('\n')
+    expect(sent).toContain('replay_recording')
+    const groups = shown.split(' ').filter((group) => group.length === 4)
+    const leaked = [
+      ...(sent.includes(secret) ? ['the secret'] : []),
+      ...groups.filter((group) => sent.includes(group)).map((group) => `the group ${group}`),
+      ...(sent.includes(qrPath.slice(0, 40)) ? ["the QR code's path"] : []),
+      ...(sent.includes('otpauth') ? ['the otpauth URI'] : []),
+    ]
+    expect(leaked, 'what reached Sentry').toEqual([])
+  },
+)
