@@ -35,6 +35,8 @@ export async function startPortal(
       PLATFORM: 'test',
       HOST: '127.0.0.1',
       PUBLIC_URL: `http://localhost:${port}`,
+      // A test portal keeps its sessions in memory unless the test names a file (or Redis).
+      SESSION_STORE_PATH: ':memory:',
       ...env,
       PORT: String(port),
     },

@@ -60,6 +60,13 @@ export const EnvSchema = z
     REDIRECT_ALLOWED_ORIGINS: z.string().optional(),
     PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6).max(PASSWORD_MAX_LENGTH).default(12),
     REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+    REDIS_SENTINELS: z.string().transform(parseHostPorts).optional(),
+    REDIS_SENTINEL_MASTER: z.string().regex(/^[\w.-]{1,64}$/).optional(),
+    REDIS_PASSWORD: z.string().min(1).optional(),
+    REDIS_TLS: z.enum(['true', 'false']).default('false'),
+    SESSION_STORE_PATH: z.string().min(1).default('.data/sessions.sqlite'),
+    RECENT_SIGN_IN_SECONDS: z.coerce.number().int().min(0).max(300).default(300),
+    SESSION_MAX_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000).default(20),
     RATE_LIMIT_SIGNIN_PER_EMAIL_IP: positiveInt.default(5),
     RATE_LIMIT_SIGNIN_PER_IP: positiveInt.default(30),
     RATE_LIMIT_SIGNIN_PER_EMAIL: positiveInt.default(20),
@@ -79,6 +86,7 @@ export const EnvSchema = z
     RATE_LIMIT_ENROL_PER_IP: positiveInt.default(20),
     RATE_LIMIT_ENROL_PER_ACCOUNT: positiveInt.default(10),
     RATE_LIMIT_EMAIL_CHANGE_PER_ACCOUNT: positiveInt.default(3),
+    RATE_LIMIT_LOGOUT_PER_IP: positiveInt.default(30),
     RATE_LIMIT_ENROL_SMS_PER_NUMBER: positiveInt.default(3),
     RATE_LIMIT_MEMORY_MAX_KEYS: z.coerce.number().int().min(1_000).default(100_000),
     FRAME_ANCESTORS: z.string().min(1).default("'none'"),
@@ -151,6 +159,12 @@ export const EnvSchema = z
         path: ['FLAGS_OFREP_URL'],
         message: `must be https when PLATFORM is ${env.PLATFORM}, unless it is on this host (localhost, 127.0.0.0/8, [::1])`,
       })
+    }
+    if (env.REDIS_SENTINELS && !env.REDIS_SENTINEL_MASTER) {
+      ctx.addIssue({ code: 'custom', path: ['REDIS_SENTINEL_MASTER'], message: 'required with REDIS_SENTINELS: the name the sentinels know the primary by' })
+    }
+    if (env.REDIS_SENTINELS && env.REDIS_URL) {
+      ctx.addIssue({ code: 'custom', path: ['REDIS_SENTINELS'], message: 'set REDIS_URL or REDIS_SENTINELS, not both' })
     }
     if (!env.SESSION_SECRET && !local) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: `required when PLATFORM is ${env.PLATFORM}` })
@@ -252,6 +266,17 @@ export function parseEmulatorHost(value: string): string | null {
   } catch {
     return null
   }
+}
+
+/** `host:port` pairs, comma-separated (`10.0.0.1:26379, sentinel-b:26379`), as ioredis takes sentinels. */
+function parseHostPorts(value: string, ctx: z.RefinementCtx): Array<{ host: string; port: number }> {
+  const pairs = list(value).map((entry) => /^(\[[\da-f:]+\]|[\w.-]+):(\d{1,5})$/i.exec(entry))
+  const bad = pairs.findIndex((m) => !m || Number(m[2]) > 65_535)
+  if (pairs.length === 0 || bad >= 0) {
+    ctx.addIssue({ code: 'custom', message: `entry ${bad + 1} is not host:port` })
+    return z.NEVER
+  }
+  return pairs.map((m) => ({ host: m![1]!.replace(/^\[|\]$/g, ''), port: Number(m![2]) }))
 }
 
 export function list(value: string): string[] {

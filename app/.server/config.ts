@@ -48,6 +48,19 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     redirectAllowedOrigins: list(env.REDIRECT_ALLOWED_ORIGINS ?? ''),
     passwordMinLength: env.PASSWORD_MIN_LENGTH,
     redisUrl: env.REDIS_URL ?? null,
+    /** Where sessions live with Redis (app/.server/redis.ts): one server, or a primary found through Sentinel. */
+    redis: {
+      url: env.REDIS_URL ?? null,
+      sentinels: env.REDIS_SENTINELS ?? null,
+      sentinelMaster: env.REDIS_SENTINEL_MASTER ?? null,
+      password: env.REDIS_PASSWORD ?? null,
+      tls: env.REDIS_TLS === 'true',
+    },
+    /** Sessions without Redis: an SQLite file (`:memory:` for tests), ADR 059. */
+    sessionStorePath: env.SESSION_STORE_PATH,
+    sessionMaxPerAccount: env.SESSION_MAX_PER_ACCOUNT,
+    /** How long a sign-in spares the account changes a second password entry (at most the service's 5 minutes). */
+    recentSignInSeconds: env.RECENT_SIGN_IN_SECONDS,
     rateLimits: {
       signInPerEmailIp: env.RATE_LIMIT_SIGNIN_PER_EMAIL_IP,
       signInPerIp: env.RATE_LIMIT_SIGNIN_PER_IP,
@@ -69,6 +82,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       enrolPerAccount: env.RATE_LIMIT_ENROL_PER_ACCOUNT,
       enrolSmsPerNumber: env.RATE_LIMIT_ENROL_SMS_PER_NUMBER,
       emailChangePerAccount: env.RATE_LIMIT_EMAIL_CHANGE_PER_ACCOUNT,
+      logoutPerIp: env.RATE_LIMIT_LOGOUT_PER_IP,
     },
     /** Most rate-limit counters held in memory (ADR 027). */
     rateLimitMemoryMaxKeys: env.RATE_LIMIT_MEMORY_MAX_KEYS,

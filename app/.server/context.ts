@@ -4,6 +4,8 @@ import { RouterContextProvider } from 'react-router'
 export interface PortalContext {
   /** The visitor's address: the socket's, or the one TRUST_PROXY hops of proxies reported. */
   clientIp: string
+  /** The User-Agent header (at most 512 characters): a session record names its device by it. */
+  userAgent?: string
   /** The configured public origin (PUBLIC_URL), never derived from Host or X-Forwarded-Host. */
   publicOrigin: string
   requestId: string

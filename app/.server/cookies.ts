@@ -47,7 +47,7 @@ export const COOKIES = {
   session: {
     base: 'session',
     purpose:
-      'the Firebase session cookie (app/.server/auth/session.ts): it ends with the browser, unless "Keep me signed in" gives it SESSION_REMEMBER_MAX_AGE (ADR 037)',
+      'the random id of this browser\'s session record (app/.server/auth/session.ts, ADR 059): it ends with the browser, unless "Keep me signed in" gives it SESSION_REMEMBER_MAX_AGE (ADR 037)',
     maxAge: null,
     httpOnly: true,
     sameSite: 'Lax',
@@ -123,14 +123,6 @@ export const COOKIES = {
     purpose: 'the emailed code of every other link mode (app/.server/auth/email-actions.ts)',
     maxAge: HOUR,
     sealedAs: 'action-code',
-  },
-  recentLogin: {
-    ...FLOW,
-    base: 'recent_login',
-    purpose:
-      'a fresh ID token from "Confirm it\'s you", for the sensitive account actions of the next 5 minutes (app/.server/auth/recent-login.ts, ADR 036)',
-    maxAge: 5 * 60,
-    sealedAs: 'recent-login',
   },
   mfaEnrollment: {
     ...FLOW,

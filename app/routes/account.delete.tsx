@@ -16,7 +16,6 @@ import { EMAIL_MAX_LENGTH } from '~/lib/limits'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { DeleteAccountFormSchema } from '~/lib/schemas'
 import { ACCOUNT_PATHS, backToAccount, confirmFirst, deleteOwnAccount, requireConfirmed, requireSignedIn } from '~/.server/auth/account'
-import { readRecentLogin } from '~/.server/auth/recent-login'
 import { guardForm } from '~/.server/policy/csrf'
 import { respond } from '~/.server/result'
 
@@ -35,7 +34,7 @@ export async function loader({ request, url }: LoaderFunctionArgs) {
   if (url.searchParams.has('deleted')) return data({ deleted: true }, { headers: NO_STORE })
   const user = await requireSignedIn(request)
   if (!user.email) throw backToAccount()
-  if (!readRecentLogin(request, user)) throw confirmFirst(PATH)
+  if (!user.recentIdToken) throw confirmFirst(PATH)
   return data({ deleted: false }, { headers: NO_STORE })
 }
 

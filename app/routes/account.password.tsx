@@ -15,7 +15,6 @@ import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { NewPasswordFormSchema } from '~/lib/schemas'
 import { signInLink } from '~/lib/sign-in-link'
 import { ACCOUNT_PATHS, backToAccount, changeOwnPassword, confirmFirst, requireConfirmed, requireSignedIn } from '~/.server/auth/account'
-import { readRecentLogin } from '~/.server/auth/recent-login'
 import { getConfig } from '~/.server/config'
 import { guardForm } from '~/.server/policy/csrf'
 import { respond } from '~/.server/result'
@@ -30,7 +29,7 @@ const PATH = ACCOUNT_PATHS.password
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireSignedIn(request)
   if (!user.email) throw backToAccount()
-  if (!readRecentLogin(request, user)) throw confirmFirst(PATH)
+  if (!user.recentIdToken) throw confirmFirst(PATH)
   return data({ email: user.email, minLength: getConfig().passwordMinLength }, { headers: NO_STORE })
 }
 

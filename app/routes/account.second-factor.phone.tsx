@@ -19,8 +19,7 @@ import type { CaptchaSettings } from '~/lib/recaptcha'
 import { PhoneFormSchema } from '~/lib/schemas'
 import { backToAccount, confirmFirst, requireSignedIn } from '~/.server/auth/account'
 import { PHONE_PATH, enrolPhone, enrolmentView, type PhoneRefusal } from '~/.server/auth/phone-enrolment'
-import { readRecentLogin } from '~/.server/auth/recent-login'
-import { readAccount } from '~/.server/auth/session'
+import { readAccount } from '~/.server/auth/identity-admin'
 import { guardForm } from '~/.server/policy/csrf'
 import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
 import { parseForm, respond, unavailable } from '~/.server/result'
@@ -40,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const account = await readAccount(user.uid).catch(() => respond(unavailable()))
   // The service enrols only verified addresses: say so before asking for a password.
   if (!account.emailVerified) return data({ step: 'unverified' as const }, { headers: NO_STORE })
-  if (!readRecentLogin(request, user)) throw confirmFirst(PHONE_PATH)
+  if (!user.recentIdToken) throw confirmFirst(PHONE_PATH)
   const enrolment = enrolmentView(request, user)
   const captcha = captchaSettings('mfaSmsEnrollment')
   if (enrolment) return data({ step: 'code' as const, ...enrolment, captcha }, { headers: NO_STORE })

@@ -15,9 +15,8 @@ import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { RemoveFactorFormSchema } from '~/lib/schemas'
 import { backToAccount, confirmFirst, requireSignedIn } from '~/.server/auth/account'
-import { readRecentLogin } from '~/.server/auth/recent-login'
 import { removeFactor, removalPath, type RemovalRefusal } from '~/.server/auth/second-factors'
-import { readAccount } from '~/.server/auth/session'
+import { readAccount } from '~/.server/auth/identity-admin'
 import { guardForm } from '~/.server/policy/csrf'
 import { parseForm, respond, unavailable } from '~/.server/result'
 
@@ -32,7 +31,7 @@ export async function loader({ request, url }: LoaderFunctionArgs) {
   const account = await readAccount(user.uid).catch(() => respond(unavailable()))
   const factor = account.secondFactors.find((f) => f.id === id)
   if (!factor) throw backToAccount()
-  if (!readRecentLogin(request, user)) throw confirmFirst(removalPath(id))
+  if (!user.recentIdToken) throw confirmFirst(removalPath(id))
   const { enrolledAt: _, ...shown } = factor
   return data({ factor: shown, last: account.secondFactors.length === 1 }, { headers: NO_STORE })
 }

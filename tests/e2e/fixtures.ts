@@ -3,7 +3,7 @@ import { emulatorAdmin } from '../../dev/emulator'
 import { startPortal, type Portal } from '../../dev/portal'
 import { getFreePort } from '../../dev/ports'
 import { startMfaIdentity } from '../support/mfa-identity'
-import { SHARED_SETTINGS } from '../support/shared-portal'
+import { BROWSER_TEST_SETTINGS } from '../support/shared-portal'
 import { PagePool, type Pooled } from './page-pool'
 import { WorkerServers } from './worker-servers'
 
@@ -122,7 +122,7 @@ function startOnEmulator(settings: Record<string, string>, identityHost = new UR
   return startPortal({
     FIREBASE_AUTH_EMULATOR_HOST: identityHost,
     FIREBASE_PROJECT_ID: required('EMULATOR_PROJECT_ID'),
-    ...SHARED_SETTINGS,
+    ...BROWSER_TEST_SETTINGS,
     ...settings,
   })
 }
@@ -307,22 +307,19 @@ export async function confirmItsYou(page: Page, password: string) {
   await page.getByRole('button', { name: l.continue }).click()
 }
 
-/** The session cookie as the browser keeps it, and the lifetime the identity service gave it (`exp - iat`). */
+/**
+ * The session cookie as the browser keeps it: the random id of the session's record (ADR 059), HttpOnly.
+ * How long the record and the service's session last is tested beside the store (tests/integration/sessions.test.ts).
+ */
 export async function sessionCookie(context: BrowserContext) {
   const cookie = (await context.cookies()).find((c) => c.name === 'session')
   expect(cookie, 'a session cookie').toBeDefined()
-  const claims = JSON.parse(Buffer.from(cookie!.value.split('.')[1]!, 'base64url').toString('utf8')) as {
-    iat: number
-    exp: number
-  }
-  return { value: cookie!.value, expires: cookie!.expires, lifetime: claims.exp - claims.iat }
+  expect(cookie!.value).toMatch(/^[\w-]{43}$/)
+  expect(cookie!.httpOnly).toBe(true)
+  return { value: cookie!.value, expires: cookie!.expires }
 }
 
-/**
- * The `session` cookies the portal's responses set while `act` runs. Two sessions of one account
- * made in the same second have the same claims, so the same value (ADR 005): a test that asks
- * "was a new session set?" reads the responses, not the cookie jar. `act` ends on the page it led to.
- */
+/** The `session` cookies the portal's responses set while `act` runs. `act` ends on the page it led to. */
 export async function sessionsSetDuring(page: Page, act: () => Promise<void>) {
   const headers: Promise<string | null>[] = []
   const listen = (response: Response) => headers.push(response.headerValue('set-cookie'))

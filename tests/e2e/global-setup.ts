@@ -3,7 +3,7 @@ import type { FullConfig } from '@playwright/test'
 import { execSync } from 'node:child_process'
 import { testEmulator } from '../../dev/emulator'
 import { SERVER_ENTRY } from '../../dev/portal'
-import { startSharedPortal } from '../support/shared-portal'
+import { BROWSER_TEST_SETTINGS, startSharedPortal } from '../support/shared-portal'
 
 /**
  * One emulator and one portal (the production build) for the whole Playwright run, on free
@@ -17,7 +17,7 @@ export default async function globalSetup(config: FullConfig) {
   }
   if (!existsSync(SERVER_ENTRY) || process.env.E2E_BUILD === '1') execSync('npm run build', { stdio: 'inherit' })
   const emulator = await testEmulator()
-  const portal = await startSharedPortal(emulator, { echo: process.env.E2E_ECHO === '1' })
+  const portal = await startSharedPortal(emulator, { echo: process.env.E2E_ECHO === '1', settings: BROWSER_TEST_SETTINGS })
   process.env.PORTAL_URL = portal.url
   process.env.EMULATOR_ORIGIN = emulator.origin
   process.env.EMULATOR_PROJECT_ID = emulator.projectId

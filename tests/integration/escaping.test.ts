@@ -1,5 +1,5 @@
 import { Agent } from 'undici'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { sessionCookieFor } from '../support/session-cookie'
 import { csrfTokenIn } from '../support/csrf'
@@ -19,7 +19,8 @@ const PAYLOADS = {
   scriptEnd: '</script><script>alert(1)</script>',
 }
 
-const emu = inject('emulator')
+// The product makes this file's sessions, in the run's shared store (tests/support/session-cookie.ts).
+const emu = await vi.hoisted(async () => (await import('../support/emulator-env')).pointAtEmulator())
 const admin = emulatorAdmin(emu)
 const agent = new Agent({ keepAliveTimeout: 10_000 })
 const portal = inject('portal')
@@ -190,7 +191,7 @@ describe.each(Object.entries(PAYLOADS))('the %s payload', (_name, payload) => {
 
   it('in the signed-in page, from the account email the identity service holds', async () => {
     const { email, idToken } = await hostileAccount(payload)
-    const answer = await send('GET', '/', { cookie: await sessionCookieFor(emu, idToken) })
+    const answer = await send('GET', '/', { cookie: await sessionCookieFor(idToken) })
     expect(answer.status).toBe(200)
     expect(answer.html).toContain('Votre session est ouverte')
     expectEscaped(answer, payload, [addressMarkup(email)])

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import fc from 'fast-check'
 import { Agent, request } from 'undici'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { ownPortal } from '../support/portal'
 import { freshSessionCookie } from '../support/session-cookie'
@@ -24,7 +24,8 @@ const MAX_BODY_BYTES = 16 * 1024
 const PASSWORD = 'Fuzz-Portal-Pass-2026'
 const FORBIDDEN_FR = 'Par sécurité, le formulaire n’a pas été envoyé'
 
-const emu = inject('emulator')
+// The product makes this file's sessions, in the run's shared store (tests/support/session-cookie.ts).
+const emu = await vi.hoisted(async () => (await import('../support/emulator-env')).pointAtEmulator())
 const admin = emulatorAdmin(emu)
 const agent = new Agent({ keepAliveTimeout: 10_000, connections: 16 })
 

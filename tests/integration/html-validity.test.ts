@@ -88,7 +88,8 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   await keep('logout-signed-in', await browser.get('/logout'), 200)
   // The account pages (ADR 036): the page, "Confirm it's you" and its refusal, the password form and its errors.
   await keep('account', await browser.get('/account'), 200)
-  expect((await browser.get('/account/password')).status, 'password before confirming').toBe(303)
+  // Right after signing in, the sign-in itself is recent (ADR 036): the form, no confirmation asked.
+  expect((await browser.get('/account/password')).status, 'password right after signing in').toBe(200)
   await keep('account-confirm', await browser.get('/account/confirm?next=%2Faccount%2Fpassword'), 200)
   const confirmPage = '/account/confirm?next=%2Faccount%2Fpassword'
   await keep('account-confirm-empty', await browser.post(confirmPage, { password: '' }, confirmPage), 400)

@@ -1,7 +1,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { existsSync } from 'node:fs'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { getFreePort } from '../../dev/ports'
 import { SERVER_ENTRY, startPortal, type Portal } from '../../dev/portal'
@@ -15,7 +15,8 @@ import { freshSessionCookie } from '../support/session-cookie'
  * the cookie kept, and never holds more connections than IDENTITY_MAX_IN_FLIGHT.
  */
 
-const emu = inject('emulator')
+// The product makes this file's sessions, in the run's shared store (tests/support/session-cookie.ts).
+const emu = await vi.hoisted(async () => (await import('../support/emulator-env')).pointAtEmulator())
 const PASSWORD = 'Outage-password-1'
 const TIMEOUT_MS = 2_000
 const MAX_IN_FLIGHT = 3
@@ -73,6 +74,8 @@ describe('an identity outage and the signed-in visitor', () => {
       hung = await hungService()
       const common = {
         FIREBASE_PROJECT_ID: emu.projectId,
+        // The run's store, where the cookie's session was made.
+        SESSION_STORE_PATH: inject('portal').sessionStorePath,
         IDENTITY_TIMEOUT_MS: String(TIMEOUT_MS),
         IDENTITY_MAX_IN_FLIGHT: String(MAX_IN_FLIGHT),
       }

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { confirmPassword } from '../../app/.server/auth/confirm-password'
-import { readRecentLogin, sealRecentLogin } from '../../app/.server/auth/recent-login'
 import { secondFactorView } from '../../app/.server/auth/second-factor'
-import type { SessionUser } from '../../app/.server/auth/session'
+import { createSession, getSession, getSessionStore, keepRecentSignIn, type SessionUser } from '../../app/.server/auth/session'
 import { createPortalContext } from '../../app/.server/context'
 import { getIdentity } from '../../app/.server/identity'
 import { consumeSignIn } from '../../app/.server/policy/rate-limit'
@@ -10,8 +9,9 @@ import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 
 /**
  * "Confirm it's you" (app/.server/auth/recent-login.ts, ADR 036) in this process, against the
- * real Auth emulator: the password checked, the fresh ID token kept sealed and encrypted for this
- * browser for 5 minutes, and the attempt counted in sign-in's limits.
+ * real Auth emulator: a sign-in is recent for 5 minutes; after it the password is checked again,
+ * the fresh ID token kept sealed in this browser's session record for 5 minutes (ADR 059), and the
+ * attempt counted in sign-in's limits.
  */
 
 const emu = await vi.hoisted(async () => (await import('../support/emulator-env')).pointAtEmulator())
@@ -20,6 +20,7 @@ const PASSWORD = 'correct-horse-1'
 const ORIGIN = 'http://localhost:3000'
 /** Where each confirmation returns: the account page, nothing else to do. */
 const BACK = { next: '/account', then: null }
+const SIX_MINUTES = 6 * 60_000
 
 afterEach(() => {
   vi.useRealTimers()
@@ -43,12 +44,38 @@ class Browser {
   context() {
     return createPortalContext({ clientIp: this.ip, requestId: 'test', publicOrigin: ORIGIN, cspNonce: '', requestOrigin: ORIGIN })
   }
+  /** The signed-in visitor this browser is, as an account page sees it. */
+  async user(): Promise<SessionUser & { email: string }> {
+    const session = await getSession(this.request())
+    if (session.status !== 'signed-in') throw new Error(`expected signed in, got ${session.status}`)
+    return session.user as SessionUser & { email: string }
+  }
 }
 
-async function account(tag: string): Promise<SessionUser & { email: string }> {
+async function account(tag: string) {
   const email = uniqueEmail(tag)
   const { localId } = await admin.createUser(email, PASSWORD)
-  return { uid: localId, email, remembered: false }
+  return { uid: localId, email }
+}
+
+/** A browser signed in to `who` with the password, `minutesAgo` (the clock moved on since). */
+async function signedIn(who: { email: string }, browser = new Browser()) {
+  const { idToken } = await getIdentity().signInWithPassword(who.email, PASSWORD)
+  browser.take([await createSession(idToken, { method: 'password', secondFactor: null, remember: false }, browser.context())])
+  return browser
+}
+
+/**
+ * A browser signed in, and its visitor as a page 6 minutes later sees it: the sign-in no longer
+ * recent. The clock is real again afterwards, since the emulator dates the next tokens by its own.
+ */
+async function signedInLongAgo(who: { email: string }) {
+  const browser = await signedIn(who)
+  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + SIX_MINUTES })
+  const user = await browser.user()
+  vi.useRealTimers()
+  expect(user.recentIdToken).toBeNull()
+  return { browser, user }
 }
 
 async function confirmed(browser: Browser, user: SessionUser) {
@@ -60,56 +87,64 @@ async function confirmed(browser: Browser, user: SessionUser) {
   return { setCookies }
 }
 
-describe('confirmPassword', () => {
-  it('with the right password, a fresh token of this account is sealed here and read back for 5 minutes', async () => {
-    const user = await account('confirm')
-    const browser = new Browser()
-    const outcome = await confirmed(browser, user)
-    // The CSRF token this browser did not have yet, then the sealed token: HttpOnly, 5 minutes.
-    expect(outcome.setCookies).toHaveLength(2)
-    expect(outcome.setCookies[1]).toMatch(/^recent_login=[^;]+; Path=\/; SameSite=Lax; Max-Age=300; HttpOnly$/)
+describe('a recent sign-in', () => {
+  it('is the sign-in itself, for 5 minutes: no second password entry right after signing in', async () => {
+    const who = await account('just-signed-in')
+    const browser = await signedIn(who)
+    const token = (await browser.user()).recentIdToken
+    expect(token).toMatch(/^[\w-]+\.[\w-]+\./)
+    await expect(getIdentity().lookup(token!)).resolves.toMatchObject({ localId: who.uid })
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 290_000 })
+    expect((await browser.user()).recentIdToken).toBe(token)
+    vi.setSystemTime(Date.now() + 20_000)
+    expect((await browser.user()).recentIdToken).toBeNull()
+  })
+})
 
-    const idToken = readRecentLogin(browser.request(), user)
+describe('confirmPassword', () => {
+  it('with the right password, a fresh token of this account is kept in the record for 5 minutes, never in a cookie or in clear', async () => {
+    const who = await account('confirm')
+    const { browser, user } = await signedInLongAgo(who)
+    const outcome = await confirmed(browser, user)
+    // The CSRF token this browser did not have yet, at most: the token itself is in no cookie.
+    expect(outcome.setCookies.every((c) => c.startsWith('csrf='))).toBe(true)
+
+    const idToken = (await browser.user()).recentIdToken
     expect(idToken).toMatch(/^[\w-]+\.[\w-]+\./)
-    // The identity service takes it: it is the account's own, fresh token.
-    await expect(getIdentity().lookup(idToken!)).resolves.toMatchObject({
-      localId: user.uid,
-    })
-    // Only this server can read it: neither the token nor its claims are in the cookie.
-    const cookie = browser.jar.get('recent_login')!
+    await expect(getIdentity().lookup(idToken!)).resolves.toMatchObject({ localId: who.uid })
+    // The store holds it sealed: neither the token nor its claims are in the record.
+    const [record] = await getSessionStore().list(who.uid)
     const claims = idToken!.split('.')[1]!
-    expect(cookie).not.toContain(claims.slice(0, 40))
-    expect(decodeURIComponent(cookie)).not.toContain(claims.slice(0, 40))
-    expect(Buffer.from(decodeURIComponent(cookie), 'base64url').toString('latin1')).not.toContain(claims.slice(0, 40))
+    expect(JSON.stringify(record)).not.toContain(claims.slice(0, 40))
 
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 290_000 })
-    expect(readRecentLogin(browser.request(), user)).toBe(idToken)
+    expect((await browser.user()).recentIdToken).toBe(idToken)
     vi.setSystemTime(Date.now() + 20_000)
-    expect(readRecentLogin(browser.request(), user)).toBeNull()
+    expect((await browser.user()).recentIdToken).toBeNull()
   })
 
   it('a wrong password is refused and counted as a failed sign-in for this address and client', async () => {
-    const user = await account('wrong')
-    const browser = new Browser()
+    const { browser, user } = await signedInLongAgo(await account('wrong'))
+    const jar = new Map(browser.jar)
     // RATE_LIMIT_SIGNIN_PER_EMAIL_IP is 5 by default.
     for (let i = 0; i < 5; i++) {
       expect(
         await confirmPassword(browser.request(), user, { password: 'not-the-password' }, BACK, browser.context()),
       ).toEqual({ kind: 'page', status: 400, data: { formError: 'error.wrongCredentials', captcha: null } })
     }
-    expect(browser.jar.size).toBe(0)
+    expect(browser.jar).toEqual(jar)
     // Even the right password is refused now, here and at sign-in, from this client.
     const limited = await confirmPassword(browser.request(), user, { password: PASSWORD }, BACK, browser.context())
     expect(limited).toMatchObject({ kind: 'page', status: 429, data: { formError: 'error.tooManyRequests' } })
     expect(limited.retryAfter).toBeGreaterThan(0)
     expect(await consumeSignIn({ ip: browser.ip, email: user.email })).toMatchObject({ ok: false })
     // Another client is not limited by them.
-    await confirmed(new Browser(), user)
+    const other = await signedIn(user)
+    await confirmed(other, await other.user())
   })
 
   it('failed sign-ins count against it too', async () => {
-    const user = await account('signin-failures')
-    const browser = new Browser()
+    const { browser, user } = await signedInLongAgo(await account('signin-failures'))
     for (let i = 0; i < 5; i++) {
       const attempt = await consumeSignIn({ ip: browser.ip, email: user.email })
       if (!attempt.ok) throw new Error('expected the attempt to pass')
@@ -122,8 +157,7 @@ describe('confirmPassword', () => {
   })
 
   it('a right password after wrong ones clears this client’s count, as a sign-in does', async () => {
-    const user = await account('recover')
-    const browser = new Browser()
+    const { browser, user } = await signedInLongAgo(await account('recover'))
     for (let i = 0; i < 4; i++) {
       await confirmPassword(browser.request(), user, { password: 'not-the-password' }, BACK, browser.context())
     }
@@ -135,9 +169,10 @@ describe('confirmPassword', () => {
   })
 
   it('an account with a second factor: the step comes next, nothing is sealed and nothing counted', async () => {
-    const user = await account('mfa')
+    const { browser, user } = await signedInLongAgo(await account('mfa'))
     await admin.enrollSms(user.uid, [{ phoneNumber: '+15555550142', displayName: 'Phone' }])
-    const browser = new Browser()
+    const sealed = async () => (await getSessionStore().list(user.uid)).map((s) => s.sealed)
+    const before = await sealed()
     for (let i = 0; i < 6; i++) {
       const outcome = await confirmPassword(browser.request(), user, { password: PASSWORD }, BACK, browser.context())
       expect(outcome).toMatchObject({ kind: 'redirect', location: '/second-factor' })
@@ -148,13 +183,19 @@ describe('confirmPassword', () => {
         data: { view: { step: 'code', factor: { kind: 'phone' }, confirming: true } },
       })
     }
-    expect(browser.jar.has('recent_login')).toBe(false)
+    expect(await sealed()).toEqual(before)
   })
 
   it('a session without an address has no password to type', async () => {
     const browser = new Browser()
     expect(
-      await confirmPassword(browser.request(), { uid: 'x', email: null, remembered: false }, { password: PASSWORD }, BACK, browser.context()),
+      await confirmPassword(
+        browser.request(),
+        { uid: 'x', email: null, remembered: false, sessionKey: 'none', recentIdToken: null },
+        { password: PASSWORD },
+        BACK,
+        browser.context(),
+      ),
     ).toEqual({
       kind: 'page',
       status: 403,
@@ -163,72 +204,20 @@ describe('confirmPassword', () => {
   })
 })
 
-describe('readRecentLogin refuses', () => {
-  it('when there is none', () => {
-    expect(readRecentLogin(new Browser().request(), { uid: 'someone', email: null, remembered: false })).toBeNull()
-  })
-
-  it('a seal older than 5 minutes', async () => {
-    const user = await account('expired')
-    const browser = new Browser()
-    await confirmed(browser, user)
+describe('keepRecentSignIn', () => {
+  it('keeps only a token of this account from a sign-in less than 5 minutes old, in a live record', async () => {
+    const [who, other] = [await account('keep'), await account('keep-other')]
+    const { browser, user } = await signedInLongAgo(who)
+    const { idToken } = await getIdentity().signInWithPassword(who.email, PASSWORD)
+    const { idToken: othersToken } = await getIdentity().signInWithPassword(other.email, PASSWORD)
+    expect(await keepRecentSignIn(browser.request(), user, othersToken)).toBe(false)
+    expect(await keepRecentSignIn(browser.request(), user, 'not-a-token')).toBe(false)
+    // No session record: a browser signed out, or never signed in.
+    expect(await keepRecentSignIn(new Browser().request(), user, idToken)).toBe(false)
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 301_000 })
-    expect(readRecentLogin(browser.request(), user)).toBeNull()
-  })
-
-  it('another account’s seal', async () => {
-    const [alice, bob] = [await account('alice'), await account('bob')]
-    const browser = new Browser()
-    await confirmed(browser, alice)
-    expect(readRecentLogin(browser.request(), bob)).toBeNull()
-    expect(readRecentLogin(browser.request(), alice)).not.toBeNull()
-  })
-
-  it('a seal carried to another browser', async () => {
-    const user = await account('carried')
-    const [victim, attacker] = [new Browser(), new Browser()]
-    await confirmed(attacker, user)
-    victim.take(['csrf=' + 'x'.repeat(10)])
-    victim.jar.set('recent_login', attacker.jar.get('recent_login')!)
-    expect(readRecentLogin(victim.request(), user)).toBeNull()
-    // A browser with its own CSRF token (minted by this server) does not open another's seal either.
-    const other = new Browser()
-    await confirmed(other, await account('other'))
-    other.jar.set('recent_login', attacker.jar.get('recent_login')!)
-    expect(readRecentLogin(other.request(), user)).toBeNull()
-  })
-
-  it('a tampered seal', async () => {
-    const user = await account('tampered')
-    const browser = new Browser()
-    await confirmed(browser, user)
-    expect(readRecentLogin(browser.request(), user)).not.toBeNull()
-    const sealed = Buffer.from(decodeURIComponent(browser.jar.get('recent_login')!), 'base64url')
-    const flip = (at: number) => {
-      const altered = Buffer.from(sealed)
-      altered[at] = altered[at]! ^ 1
-      return altered
-    }
-    // A byte of the IV, of the tag, of the ciphertext (where the expiry is), the last one; cut short.
-    for (const forged of [flip(0), flip(12), flip(28), flip(sealed.length - 1), sealed.subarray(0, sealed.length - 1)]) {
-      browser.jar.set('recent_login', encodeURIComponent(forged.toString('base64url')))
-      expect(readRecentLogin(browser.request(), user)).toBeNull()
-    }
-  })
-})
-
-describe('sealRecentLogin', () => {
-  it('seals only a token of this account from a sign-in less than 5 minutes old', async () => {
-    const user = await account('seal')
-    const other = await account('seal-other')
-    const { idToken } = await getIdentity().signInWithPassword(user.email, PASSWORD)
-    const browser = new Browser()
-    expect(sealRecentLogin(browser.request(), other, idToken)).toBeNull()
-    expect(sealRecentLogin(browser.request(), user, 'not-a-token')).toBeNull()
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 301_000 })
-    expect(sealRecentLogin(browser.request(), user, idToken)).toBeNull()
+    expect(await keepRecentSignIn(browser.request(), user, idToken)).toBe(false)
     vi.useRealTimers()
-    browser.take(sealRecentLogin(browser.request(), user, idToken)!)
-    expect(readRecentLogin(browser.request(), user)).toBe(idToken)
+    expect(await keepRecentSignIn(browser.request(), user, idToken)).toBe(true)
+    expect((await browser.user()).recentIdToken).toBe(idToken)
   })
 })

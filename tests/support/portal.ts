@@ -54,10 +54,15 @@ export function ownPortal(
   }
 }
 
-/** A portal on the test emulator with `settings` on top; the caller stops it. */
+/** A portal on the test emulator, sharing the run's session store, with `settings` on top; the caller stops it. */
 export function startOnEmulator(settings: Settings = {}): Promise<Portal> {
   const emulator = inject('emulator')
-  return startPortal({ FIREBASE_AUTH_EMULATOR_HOST: emulator.host, FIREBASE_PROJECT_ID: emulator.projectId, ...settings })
+  return startPortal({
+    FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+    FIREBASE_PROJECT_ID: emulator.projectId,
+    SESSION_STORE_PATH: inject('portal').sessionStorePath,
+    ...settings,
+  })
 }
 
 /** The portal's log as it printed it: its JSON lines, parsed. */

@@ -24,6 +24,7 @@ export const limits = {
   enrolPerAccount: 3,
   enrolSmsPerNumber: 2,
   emailChangePerAccount: 3,
+  logoutPerIp: 5,
 }
 
 export const alice = { ip: '203.0.113.7', email: 'Alice@Example.com' }

@@ -15,6 +15,9 @@ export interface TestRedis {
   stop(): Promise<void>
   /** Starts it again on the same port, empty. */
   restart(): Promise<void>
+  /** Stops it answering (SIGSTOP: connections stay open, nothing comes back), and lets it go on (SIGCONT), its data kept. */
+  freeze(): void
+  thaw(): void
 }
 
 /** Whether a Redis answers PING on `port`, over a raw socket (no client library, no queue). */
@@ -79,5 +82,7 @@ export async function startRedis(args: string[] = []): Promise<TestRedis> {
       await kill(child)
       child = await launch(port, all)
     },
+    freeze: () => void child.kill('SIGSTOP'),
+    thaw: () => void child.kill('SIGCONT'),
   }
 }

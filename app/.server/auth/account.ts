@@ -12,9 +12,10 @@ import { providerName } from '~/lib/providers'
 import { signInLink } from '~/lib/sign-in-link'
 import { COOKIES, clearCookie } from '~/.server/cookies'
 import { getLocale } from '~/.server/i18n'
-import { endEverySession, endThisSession, logoutCookies } from './logout'
-import { confirmStep, readRecentLogin, recentLoginCookie, type ConfirmThen } from './recent-login'
-import { clearSessionCookie, getSession, readAccount, type SessionUser } from './session'
+import { logoutCookies } from './logout'
+import { confirmStep, type ConfirmThen } from './recent-login'
+import { readAccount } from './identity-admin'
+import { clearSessionCookie, endEverySession, endThisSession, getSession, type SessionUser } from './session'
 import { afterFirstFactor } from './sign-in'
 import { ssoOffered } from './sso'
 import { syncToken } from './token-sync'
@@ -50,7 +51,7 @@ export interface ConfirmedUser {
 /** The signed-in visitor who confirmed it is them lately; anyone else confirms first, then comes back to `path`. */
 export async function requireConfirmed(request: Request, path: string): Promise<ConfirmedUser> {
   const user = await requireSignedIn(request)
-  const idToken = readRecentLogin(request, user)
+  const idToken = user.recentIdToken
   if (!idToken) throw confirmFirst(path)
   return { user, idToken }
 }
@@ -99,7 +100,7 @@ export async function verifyOwnEmail(
   user: SessionUser,
   context: AppLoadContext,
 ): Promise<Result> {
-  const idToken = readRecentLogin(request, user)
+  const idToken = user.recentIdToken
   if (!idToken) return confirmStep('/account', 'verify')
   return redirectTo(accountPageAfterVerification(await sendVerificationEmail(request, user, idToken, context)))
 }
@@ -165,10 +166,10 @@ export async function changeOwnPassword(
       ),
     (error: unknown) => ({ ok: false as const, error }),
   )
-  if (signedIn.ok) return redirectTo(signedIn.location, { cookies: [recentLoginCookie.clear(), ...signedIn.setCookies] })
+  if (signedIn.ok) return redirectTo(signedIn.location, { cookies: signedIn.setCookies })
   // The password is changed; a captcha or a failing service keeps this browser from its fresh
   // session: it signs in again like every other device.
-  return page({ status: 'signed-out' } as const, { cookies: [recentLoginCookie.clear(), clearSessionCookie()] })
+  return page({ status: 'signed-out' } as const, { cookies: [clearSessionCookie()] })
 }
 
 /** The email page again: the link sent, or the address kept with what went wrong. */
@@ -240,7 +241,8 @@ export async function deleteOwnAccount(
   }
   await limit.release('success')
   securityEvent('account-deleted', { reqId: context.requestId, ip: context.clientIp, email: user.email })
-  await endThisSession(request).catch(() => undefined)
+  // The deleted account's records end here; its other browsers find no account at their next page.
+  await endEverySession(user.uid).catch(() => endThisSession(request).catch(() => undefined))
   await syncToken(null)
   return redirectTo(`${ACCOUNT_PATHS.delete}?deleted`, { cookies: [...logoutCookies(), clearCookie(COOKIES.device)] })
 }

@@ -37,7 +37,11 @@ export async function signInWithIdToken(
   },
   context: AppLoadContext,
 ): Promise<{ setCookies: string[]; location: string }> {
-  const session = await startSession(idToken, { secondFactor: input.secondFactor !== undefined, remember: input.remember })
+  const session = await startSession(
+    idToken,
+    { method: input.method, secondFactor: input.secondFactor ?? null, remember: input.remember },
+    context,
+  )
   // A CSRF token seen before the sign-in (a shared computer, or planted) is worth nothing after it.
   const setCookies = [session, rotateCsrf()]
   if (input.email) setCookies.push(deviceCookie(input.email))

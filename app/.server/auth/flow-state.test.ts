@@ -77,7 +77,6 @@ describe('flowCookie', () => {
       'mfa_enrollment',
       'mfa_pending',
       'phone_enrolment',
-      'recent_login',
       'reset_code',
       'reset_done',
       'sso_state',

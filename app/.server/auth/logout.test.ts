@@ -14,7 +14,6 @@ describe('logoutCookies', () => {
         'mfa_enrollment',
         'mfa_pending',
         'phone_enrolment',
-        'recent_login',
         'reset_code',
         'reset_done',
         'session',

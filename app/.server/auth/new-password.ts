@@ -18,7 +18,9 @@ import { redirectFromContinueUrl } from './continue-url'
 import { LINK_QUERY_MAX_LENGTH } from './email-actions'
 import { signInLink } from '~/lib/sign-in-link'
 import { flowCookie } from './flow-state'
-import { revokeSessionsByEmail } from './session'
+import { logger } from '~/.server/ops/logger'
+import { uidOf } from './identity-admin'
+import { endEverySession } from './session'
 
 /**
  * The emailed code leaves the address bar after the first visit: it is kept in a short-lived,
@@ -140,7 +142,13 @@ export async function completePasswordReset(
     return failure(code, limit.release)
   }
   await limit.release('success')
-  await revokeSessionsByEmail(email)
+  // Every session that existed before the reset ends.
+  const uid = await uidOf(email)
+  if (uid) {
+    await endEverySession(uid).catch((error: unknown) =>
+      logger.warn({ event: 'revoke-failed', code: (error as { code?: string }).code }, 'could not end the sessions'),
+    )
+  }
   securityEvent('reset-done', { reqId: context.requestId, ip: context.clientIp, email })
   return redirectTo(cleanAddress(url.searchParams), { cookies: [resetCodeCookie.clear(), ...resetDoneCookie.write(request, true)] })
 }

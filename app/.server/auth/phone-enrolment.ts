@@ -17,7 +17,7 @@ import { page, redirectTo, type Result } from '~/.server/result'
 import { flowCookie } from './flow-state'
 import { RESEND_COOLDOWN, epochSecondsNow } from './second-factor/pending'
 import { normaliseCode } from './second-factor/verify'
-import { confirmStep, readRecentLogin } from './recent-login'
+import { confirmStep } from './recent-login'
 import { keepSignedIn } from './second-factors'
 import type { SessionUser } from './session'
 
@@ -111,7 +111,7 @@ export async function enrolPhone(
   const email = user.email
   if (!email) return redirectTo('/account')
   if (input.intent === 'another') return redirectTo(PHONE_PATH, { cookies: [enrolmentCookie.clear()] })
-  const idToken = readRecentLogin(request, user)
+  const idToken = user.recentIdToken
   if (!idToken) return confirmStep(PHONE_PATH)
   const who = { ...user, email }
   // "Resend code" and "Use another number" name their intent; the two main forms are told apart by
@@ -202,7 +202,8 @@ async function addPhone(
     const tokens = await getIdentity().finalizePhoneEnrollment({ idToken, sessionInfo: e.session, code })
     await limit.release('success')
     securityEvent('second-factor-added', { reqId: context.requestId, ip: context.clientIp, email: user.email, factor: 'phone' })
-    return redirectTo(PHONE_ADDED, { cookies: [...(await keepSignedIn(request, user, tokens.idToken)), enrolmentCookie.clear()] })
+    await keepSignedIn(request, user, tokens.idToken)
+    return redirectTo(PHONE_ADDED, { cookies: [enrolmentCookie.clear()] })
   } catch (error) {
     const failedCode = codeOf(error)
     if (failedCode === 'auth/requires-recent-login') {

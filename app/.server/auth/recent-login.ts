@@ -1,21 +1,16 @@
 import type { PortalContext } from '~/.server/context'
-import { z } from 'zod'
-import { COOKIES } from '~/.server/cookies'
 import { redirectTo, type Redirect } from '~/.server/result'
-import { isRecentSignIn, tokenClaims, type SessionUser } from './session'
-import { flowCookie } from './flow-state'
+import { keepRecentSignIn, type SessionUser } from './session'
 import type { MfaError, SsoError } from './sign-in-page'
 import { accountPageAfterVerification, sendVerificationEmail } from './verification'
 
 /**
  * "Confirm it's you" (ADR 036): changing the password or the address, a second factor, deleting
  * the account need a sign-in less than 5 minutes old, as Identity Platform itself demands. The
- * signed-in visitor types the password again; the fresh ID token that answers is kept in this
- * browser only, sealed to it (ADR 017) and encrypted, for at most 5 minutes. It never reaches a
- * page, a URL or a log: the account actions read it back here, on the server.
+ * sign-in itself counts; after 5 minutes the signed-in visitor types the password again. The fresh
+ * ID token is kept in this browser's session record, sealed (ADR 059). It never reaches a page, a
+ * URL or a log: the account actions read it back on the server.
  */
-
-export const recentLoginCookie = flowCookie(COOKIES.recentLogin, z.string().min(1))
 
 /**
  * Where a confirmation leads: back to `next` (an account page), after doing what the visitor had
@@ -42,11 +37,10 @@ export async function afterConfirmation(
   after: AfterConfirmation,
   context: Pick<PortalContext, 'clientIp' | 'requestId'>,
 ): Promise<{ setCookies: string[]; location: string } | null> {
-  const setCookies = sealRecentLogin(request, user, idToken)
-  if (!setCookies) return null
-  if (after.then !== 'verify') return { setCookies, location: after.next }
+  if (!(await keepRecentSignIn(request, user, idToken))) return null
+  if (after.then !== 'verify') return { setCookies: [], location: after.next }
   const sent = await sendVerificationEmail(request, user, idToken, context)
-  return { setCookies, location: accountPageAfterVerification(sent) }
+  return { setCookies: [], location: accountPageAfterVerification(sent) }
 }
 
 /**
@@ -66,24 +60,3 @@ export function confirmPageWith(after: AfterConfirmation, reason?: ConfirmReason
 /** An account change that needs a fresher sign-in: "Confirm it's you" first, then back to `next`, doing `then` on the way. */
 export const confirmStep = (next: string, then: ConfirmThen | null = null): Redirect =>
   redirectTo(confirmPageWith({ next, then }))
-
-/**
- * The Set-Cookie values that keep `idToken` for this browser, or null when the token is not from
- * a sign-in of this account in the last 5 minutes. For a token the second-factor step minted too.
- */
-export function sealRecentLogin(request: Request, user: Pick<SessionUser, 'uid'>, idToken: string): string[] | null {
-  const { uid, authTime } = tokenClaims(idToken)
-  if (uid !== user.uid || !isRecentSignIn(authTime)) return null
-  return recentLoginCookie.write(request, idToken)
-}
-
-/**
- * The fresh ID token this browser confirmed for this account, or null: none, older than 5
- * minutes, sealed in another browser or for another account, or altered.
- */
-export function readRecentLogin(request: Request, user: SessionUser): string | null {
-  const idToken = recentLoginCookie.read(request)
-  if (!idToken) return null
-  const { uid, authTime } = tokenClaims(idToken)
-  return uid === user.uid && isRecentSignIn(authTime) ? idToken : null
-}

@@ -10,8 +10,9 @@ import { securityEvent } from '~/.server/ops/security-events'
 import { consumeEnrolStart, consumeMfaCode, consumeNewPassword } from '~/.server/policy/rate-limit'
 import { page, redirectTo, unavailable, type Result } from '~/.server/result'
 import { flowCookie } from './flow-state'
-import { confirmStep, readRecentLogin, sealRecentLogin } from './recent-login'
-import { createSession, readAccount, type SessionUser } from './session'
+import { confirmStep } from './recent-login'
+import { readAccount } from './identity-admin'
+import { renewIdentitySession, type SessionUser } from './session'
 
 /**
  * The second factors their owner adds and removes from the account page (ADR 041), always with the
@@ -102,7 +103,7 @@ export async function totpSetup(
   if (!account) return unavailable()
   const email = account.email
   if (!account.emailVerified || !email) return redirectTo('/account', { status: 302 })
-  const idToken = readRecentLogin(request, user)
+  const idToken = user.recentIdToken
   if (!idToken) return confirmStep(TOTP_PATH)
   const shown = (enrolment: TotpEnrolment, cookies: string[] = []) => {
     const uri = otpauthUri(enrolment, input.issuer, email)
@@ -152,7 +153,7 @@ export async function addTotp(
   input: { code: string; name: string },
   context: Pick<AppLoadContext, 'clientIp' | 'requestId'>,
 ): Promise<Result<TotpRefusal>> {
-  const idToken = readRecentLogin(request, user)
+  const idToken = user.recentIdToken
   if (!idToken) return confirmStep(TOTP_PATH)
   const expired = redirectTo(`${TOTP_PATH}?expired`, { cookies: [enrolmentCookie.clear()] })
   const enrolment = readEnrolment(request, user)
@@ -194,7 +195,8 @@ export async function addTotp(
     email: user.email ?? undefined,
     factor: 'totp',
   })
-  const cookies = [enrolmentCookie.clear(), ...(await keepSignedIn(request, user, answer.idToken))]
+  await keepSignedIn(request, user, answer.idToken)
+  const cookies = [enrolmentCookie.clear()]
   return redirectTo('/account?done=totp-added', { cookies })
 }
 
@@ -210,7 +212,7 @@ export async function removeFactor(
   enrollmentId: string,
   context: Pick<AppLoadContext, 'clientIp' | 'requestId'>,
 ): Promise<Result<RemovalRefusal>> {
-  const idToken = readRecentLogin(request, user)
+  const idToken = user.recentIdToken
   if (!idToken) return confirmStep(removalPath(enrollmentId))
   const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
   if (!limit.ok) return page({ formError: TOO_MANY }, { status: 429 })
@@ -231,17 +233,17 @@ export async function removeFactor(
     ip: context.clientIp,
     email: user.email ?? undefined,
   })
-  return redirectTo('/account?done=factor-removed', { cookies: await keepSignedIn(request, user, answer.idToken) })
+  await keepSignedIn(request, user, answer.idToken)
+  return redirectTo('/account?done=factor-removed')
 }
 
 /**
  * This browser's session again, from the ID token a change of second factors answered (an
  * authenticator app or a phone added, a factor removed; ADR 041, ADR 051): the service may end
  * the sessions made before such a change, as it does after a password change, and the token it
- * answers is the one that stays good. The confirmation is kept with it. When the session cannot
- * be made, the current cookie stays.
+ * answers is the one that stays good. The record takes it, and keeps it as recent. When the
+ * service's new session cannot be made, the record stays as it was.
  */
-export async function keepSignedIn(request: Request, user: SessionUser, idToken: string): Promise<string[]> {
-  const session = await createSession(idToken, { remember: user.remembered }).catch(() => null)
-  return [...(session ? [session] : []), ...(sealRecentLogin(request, user, idToken) ?? [])]
+export async function keepSignedIn(request: Request, user: SessionUser, idToken: string): Promise<void> {
+  await renewIdentitySession(request, user, idToken).catch(() => undefined)
 }

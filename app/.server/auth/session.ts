@@ -1,66 +1,38 @@
-import { applicationDefault, getApps, initializeApp, type App } from 'firebase-admin/app'
-import { getAuth } from 'firebase-admin/auth'
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto'
+import Bowser from 'bowser'
+import type { AppLoadContext } from '~/.server/context'
 import { getConfig } from '~/.server/config'
 import { COOKIES, clearCookie, getCookie, setCookie } from '~/.server/cookies'
-import { getIdentity, IdentityError, type Account, type SecondFactor } from '~/.server/identity'
+import { IdentityError } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
 import { recordSessionVerification } from '~/.server/ops/metrics'
-import { deadlineAgent, withDeadline } from './admin-http'
-import { getEndedSessions } from './ended-sessions'
+import { connectRedis } from '~/.server/redis'
+import type { SignInMethod } from './finish-sign-in'
+import { createIdentitySession, revokeSessions, verifyIdentitySession } from './identity-admin'
+import { createSessionStore, type SessionRecord, type SessionStore, type StoredSession } from './session-store'
 import { syncToken } from './token-sync'
 
 /**
- * Sessions are Firebase session cookies (firebase-admin), HttpOnly, verified with revocation
- * checks on every use. An ID token is exchanged only when it was minted by a fresh sign-in.
+ * A session is a record the server keeps per signed-in browser (ADR 059); the browser's `session`
+ * cookie holds only the record's random id. The record holds, sealed with a key that id gives, the
+ * identity service's own session (verified with revocation checks on every use: the service stays
+ * the authority for the account) and the fresh ID token of a sign-in or "Confirm it's you" less
+ * than 5 minutes old.
  */
 
 export const RECENT_SIGN_IN_SECONDS = 5 * 60
-
-function adminApp(): App {
-  const existing = getApps().find((app) => app.name === 'auth-portal')
-  if (existing) return existing
-  const { identity } = getConfig()
-  if (identity.emulatorOrigin) {
-    // firebase-admin reads the emulator from the environment, as host:port.
-    process.env.FIREBASE_AUTH_EMULATOR_HOST = new URL(identity.emulatorOrigin).host
-    // It speaks plain HTTP to the emulator and needs no credential there.
-    return initializeApp(
-      { projectId: identity.projectId, httpAgent: deadlineAgent(false, identity.timeoutMs) },
-      'auth-portal',
-    )
-  }
-  // Every road to Google (the service, its public keys, the credential's tokens) takes the bounded agent.
-  const httpAgent = deadlineAgent(true, identity.timeoutMs)
-  return initializeApp(
-    { projectId: identity.projectId, httpAgent, credential: applicationDefault(httpAgent) },
-    'auth-portal',
-  )
-}
-
-/**
- * Every firebase-admin call: within the identity client's in-flight bound and IDENTITY_TIMEOUT_MS
- * (ADR 029). Rejects with firebase-admin's own error, or with an IdentityError
- * (auth/network-request-failed) when the network failed, the bound was full or time ran out.
- */
-async function admin<T>(name: string, work: () => Promise<T>): Promise<T> {
-  const { timeoutMs } = getConfig().identity
-  const outcome = await getIdentity().bounded(name, () => withDeadline(timeoutMs, work))
-  if (outcome.ok) return outcome.value
-  if (outcome.networkFailed) throw new IdentityError('auth/network-request-failed', undefined, 'ADMIN_NETWORK')
-  throw outcome.error
-}
-
-function auth() {
-  const { identity } = getConfig()
-  const base = getAuth(adminApp())
-  return identity.tenantId ? base.tenantManager().authForTenant(identity.tenantId) : base
-}
+/** How often a record's last use is written, at most. */
+const LAST_SEEN_EVERY_MS = 60_000
 
 export interface SessionUser {
   uid: string
   email: string | null
   /** Signed in with "Keep me signed in": a new session of this browser (a password change) keeps it (ADR 037). */
   remembered: boolean
+  /** This browser's record in the store. */
+  sessionKey: string
+  /** The ID token of a sign-in or confirmation of this browser less than 5 minutes old, else null. */
+  recentIdToken: string | null
 }
 
 /**
@@ -68,11 +40,7 @@ export interface SessionUser {
  * not verified here): `sub`, `auth_time`, and `firebase.sign_in_second_factor` (`phone`, `totp`)
  * after a second factor.
  */
-export function tokenClaims(idToken: string): {
-  uid: string | null
-  authTime: number | null
-  secondFactor: string | null
-} {
+export function tokenClaims(idToken: string): { uid: string | null; authTime: number | null; secondFactor: string | null } {
   const none = { uid: null, authTime: null, secondFactor: null }
   const payload = idToken.split('.')[1]
   if (!payload) return none
@@ -99,146 +67,205 @@ export function isRecentSignIn(authTime: number | null): authTime is number {
 }
 
 /**
- * The Set-Cookie value for a new session; refuses tokens from a sign-in older than 5 minutes.
- * After a second factor, the token must also say it was made by one (ADR 022): a first-factor
- * token never opens a session of an account that has a second factor.
- *
- * By default the cookie ends with the browser (no Max-Age) and the identity service ends the
- * session after SESSION_MAX_AGE anyway; with "Keep me signed in" (`remember`) both last
- * SESSION_REMEMBER_MAX_AGE (ADR 037).
+ * What the record keeps sealed: the identity service's session, and the ID token of the last sign-in
+ * or confirmation with the time it stops counting as recent (ms): RECENT_SIGN_IN_SECONDS after a
+ * sign-in, 5 minutes after "Confirm it's you".
  */
-export async function createSession(
-  idToken: string,
-  options: { secondFactor?: boolean; remember: boolean },
-): Promise<string> {
-  const { authTime, secondFactor } = tokenClaims(idToken)
-  if (!isRecentSignIn(authTime)) {
-    throw new Error('the ID token does not come from a recent sign-in')
+interface Secrets {
+  identity: string
+  recent: string | null
+  recentUntil: number
+}
+
+const recentUntil = (idToken: string, seconds: number) => ((tokenClaims(idToken).authTime ?? 0) + seconds) * 1000
+
+/** A cookie's id: 32 random bytes, base64url. Anything else (an older cookie's format included) opens nothing. */
+const SESSION_ID = /^[\w-]{43}$/
+const keyOf = (id: string) => createHash('sha256').update(id).digest('base64url')
+const sealKey = (id: string) => Buffer.from(hkdfSync('sha256', id, 'portal-session-record', 'seal', 32))
+
+function seal(id: string, secrets: Secrets): string {
+  const iv = randomBytes(12)
+  const cipher = createCipheriv('aes-256-gcm', sealKey(id), iv).setAAD(Buffer.from(keyOf(id)))
+  const body = Buffer.concat([cipher.update(JSON.stringify(secrets), 'utf8'), cipher.final()])
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')
+}
+
+function open(id: string, sealed: string): Secrets | null {
+  try {
+    const raw = Buffer.from(sealed, 'base64url')
+    const decipher = createDecipheriv('aes-256-gcm', sealKey(id), raw.subarray(0, 12)).setAAD(Buffer.from(keyOf(id)))
+    decipher.setAuthTag(raw.subarray(12, 28))
+    return JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')) as Secrets
+  } catch {
+    return null
   }
-  if (options.secondFactor && !secondFactor) throw new Error('the ID token does not come from a second factor')
-  const lifetime = sessionLifetime(options.remember)
-  const mint = () => admin('createSessionCookie', () => auth().createSessionCookie(idToken, { expiresIn: lifetime * 1000 }))
-  let cookie = await mint()
-  // A session cookie's claims count in seconds: signed in again in the second this browser logged
-  // out, the account gets the very cookie that was ended, and would be refused. Made in the next
-  // second, it is a new one, and a copy of the ended one stays refused.
-  if (await getEndedSessions().isEnded(cookie)) {
-    await new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000)))
-    cookie = await mint()
+}
+
+let store: SessionStore | null = null
+
+/** The process's session store, opened on first use (./session-store.ts). */
+export function getSessionStore(): SessionStore {
+  const config = getConfig()
+  store ??= createSessionStore({
+    redis: connectRedis(config.redis),
+    file: config.sessionStorePath,
+    waitForReplica: config.redis.sentinels !== null,
+  })
+  return store
+}
+
+export async function closeSessionStore(): Promise<void> {
+  const closing = store
+  store = null
+  await closing?.close()
+}
+
+/** The device as a person names it: "Firefox 153", "Linux". */
+function deviceOf(userAgent: string): SessionRecord['device'] {
+  if (!userAgent) return { browser: null, os: null }
+  const { browser, os } = Bowser.parse(userAgent)
+  const major = browser.version?.split('.')[0]
+  return {
+    browser: browser.name ? [browser.name, major].filter(Boolean).join(' ') : null,
+    os: os.name ? [os.name, os.versionName].filter(Boolean).join(' ') : null,
   }
-  return setCookie(COOKIES.session, cookie, options.remember ? { maxAge: lifetime } : {})
+}
+
+export interface NewSession {
+  method: SignInMethod
+  secondFactor: 'phone' | 'totp' | null
+  /** "Keep me signed in": the cookie and the record last SESSION_REMEMBER_MAX_AGE (ADR 037). */
+  remember: boolean
 }
 
 /**
- * The session a sign-in starts: its cookie (createSession), then the other service is told
- * (syncToken, ADR 006). A session made again for a browser already signed in (after a change of
- * second factors) is createSession alone.
+ * A new session of this browser from a fresh ID token: its record, and the Set-Cookie that points to
+ * it. Refuses a token from a sign-in older than 5 minutes, and after a second factor one that does not
+ * say it was made by one (ADR 022). Throws when the identity service or the store cannot make it.
  */
-export async function startSession(
-  idToken: string,
-  options: { secondFactor: boolean; remember: boolean },
-): Promise<string> {
-  const cookie = await createSession(idToken, options)
+export async function createSession(idToken: string, session: NewSession, context: Pick<AppLoadContext, 'clientIp' | 'userAgent'>) {
+  const { uid, authTime, secondFactor } = tokenClaims(idToken)
+  if (!uid || !isRecentSignIn(authTime)) throw new Error('the ID token does not come from a recent sign-in')
+  if (session.secondFactor && !secondFactor) throw new Error('the ID token does not come from a second factor')
+  const config = getConfig()
+  const lifetime = session.remember ? config.sessionRememberMaxAgeSeconds : config.sessionMaxAgeSeconds
+  const identity = await createIdentitySession(idToken, lifetime)
+  const id = randomBytes(32).toString('base64url')
+  const now = Date.now()
+  await getSessionStore().add(
+    keyOf(id),
+    {
+      uid,
+      createdAt: now,
+      expiresAt: now + lifetime * 1000,
+      lastSeenAt: now,
+      method: session.method,
+      secondFactor: session.secondFactor,
+      remembered: session.remember,
+      device: deviceOf(context.userAgent ?? ''),
+      ip: context.clientIp,
+      sealed: seal(id, { identity, recent: idToken, recentUntil: recentUntil(idToken, config.recentSignInSeconds) }),
+    },
+    config.sessionMaxPerAccount,
+  )
+  return setCookie(COOKIES.session, id, session.remember ? { maxAge: lifetime } : {})
+}
+
+/** createSession, then the other service is told (syncToken, ADR 006). */
+export async function startSession(idToken: string, session: NewSession, context: Pick<AppLoadContext, 'clientIp' | 'userAgent'>) {
+  const cookie = await createSession(idToken, session, context)
   await syncToken(idToken)
   return cookie
-}
-
-/** How long a session lasts at the identity service, in seconds. */
-function sessionLifetime(remember: boolean): number {
-  const config = getConfig()
-  return remember ? config.sessionRememberMaxAgeSeconds : config.sessionMaxAgeSeconds
-}
-
-/** The longest any session cookie can live, in seconds. */
-export function longestSession(): number {
-  return Math.max(sessionLifetime(true), sessionLifetime(false))
 }
 
 export function clearSessionCookie(): string {
   return clearCookie(COOKIES.session)
 }
 
+export function readSessionCookie(request: Request): string | null {
+  return getCookie(request, COOKIES.session)
+}
+
 /**
- * The session a page is shown for, and the cookies its answer sets: a session cookie the service
- * refused is cleared; one it could not judge stays (ADR 029).
+ * The session a page is shown for, and the cookies its answer sets: a session that ended is
+ * cleared; one that could not be judged stays (ADR 029).
  */
 export async function pageSession(request: Request): Promise<{ session: SessionState; cookies: string[] }> {
   const session = await getSession(request)
   return { session, cookies: session.status === 'invalid' ? [clearSessionCookie()] : [] }
 }
 
-export function readSessionCookie(request: Request): string | null {
-  return getCookie(request, COOKIES.session)
-}
-
 export type SessionState =
   | { status: 'anonymous' }
   | { status: 'signed-in'; user: SessionUser }
   /**
-   * A cookie was sent but is expired, revoked, malformed or its user disabled or deleted: clear it.
-   * `tokenSyncTold`: the session had ended elsewhere and token sync got its DELETE already.
+   * A cookie was sent but has no live record, or the service ended its session (revoked, expired,
+   * account disabled or deleted): clear it. `tokenSyncTold`: token sync got its DELETE already.
    */
   | { status: 'invalid'; tokenSyncTold: boolean }
-  /** The identity service could not judge the cookie (down, slow, overloaded): keep it, answer 503. */
+  /** The store or the identity service could not judge it (down, slow, overloaded): keep it, answer 503. */
   | { status: 'unavailable' }
 
 /**
- * The firebase-admin codes that are a verdict about the session itself (ADR 029). Anything else
- * (app/network-error, app/network-timeout, auth/internal-error, our time-out or in-flight bound…)
- * says the service could not judge it.
+ * The firebase-admin codes that are the service's verdict on its session (ADR 029). Anything else
+ * (network errors, our time-out or in-flight bound…) says it could not judge it.
  */
 const VERDICTS = new Set([
   'auth/session-cookie-expired',
   'auth/session-cookie-revoked',
   'auth/user-disabled',
   'auth/user-not-found',
-  // Malformed, wrong project, bad signature. firebase-admin also reports a failed fetch of Google's
-  // public keys with this code; that case has a network failure and is not a verdict.
   'auth/argument-error',
   'auth/invalid-argument',
 ])
 
-/**
- * The verdicts that a real session ended without this browser logging out (a password change or
- * "Log out of all devices" elsewhere, its lifetime, the account disabled or deleted): token sync,
- * told only at sign-in and logout, has not heard of it.
- */
-const ENDED_ELSEWHERE = new Set([
-  'auth/session-cookie-expired',
-  'auth/session-cookie-revoked',
-  'auth/user-disabled',
-  'auth/user-not-found',
-])
-
-/** Verifies the session cookie, checking revocation and disabled users. */
+/** This browser's session: its record, and the identity service's verdict on the session inside it. */
 export async function getSession(request: Request): Promise<SessionState> {
-  const cookie = readSessionCookie(request)
-  if (!cookie) return { status: 'anonymous' }
+  const id = readSessionCookie(request)
+  if (!id) return { status: 'anonymous' }
   const started = performance.now()
-  const state = await verify(cookie)
+  const state = await verify(id)
   recordSessionVerification(state.status, (performance.now() - started) / 1000)
   return state
 }
 
-async function verify(cookie: string): Promise<Exclude<SessionState, { status: 'anonymous' }>> {
-  // Logged out in this browser: the identity service would still take it (./ended-sessions.ts).
-  if (await getEndedSessions().isEnded(cookie)) {
-    logger.info({ event: 'session-rejected', code: 'ended' }, 'session cookie rejected')
-    return { status: 'invalid', tokenSyncTold: false }
+async function verify(id: string): Promise<Exclude<SessionState, { status: 'anonymous' }>> {
+  const invalid = (code: string) => {
+    logger.info({ event: 'session-rejected', code }, 'session cookie rejected')
+    return { status: 'invalid' as const, tokenSyncTold: false }
   }
+  if (!SESSION_ID.test(id)) return invalid('malformed')
+  const key = keyOf(id)
+  let record: SessionRecord | null
   try {
-    const claims = await admin('verifySessionCookie', () => auth().verifySessionCookie(cookie, true))
-    // The cookie carries its own lifetime (`exp - iat`, as minted): "Keep me signed in" is the longer one.
-    const remembered = claims.exp - claims.iat > getConfig().sessionMaxAgeSeconds
-    return { status: 'signed-in', user: { uid: claims.uid, email: claims.email ?? null, remembered } }
+    record = await getSessionStore().get(key)
+  } catch (error) {
+    logger.warn({ event: 'session-store-failed', err: (error as Error).message }, 'session store could not be read')
+    return { status: 'unavailable' }
+  }
+  const secrets = record && open(id, record.sealed)
+  if (!record || !secrets) return invalid('ended')
+  try {
+    const claims = await verifyIdentitySession(secrets.identity)
+    if (Date.now() - record.lastSeenAt > LAST_SEEN_EVERY_MS) {
+      await getSessionStore()
+        .update(key, { lastSeenAt: Date.now() })
+        .catch((error: unknown) => logger.warn({ event: 'session-store-failed', err: (error as Error).message }, 'last use not written'))
+    }
+    const recent = secrets.recent && Date.now() <= secrets.recentUntil && isRecentSignIn(tokenClaims(secrets.recent).authTime) ? secrets.recent : null
+    const user = { uid: claims.uid, email: claims.email ?? null, remembered: record.remembered, sessionKey: key, recentIdToken: recent }
+    return { status: 'signed-in', user }
   } catch (error) {
     const code = (error as { code?: string }).code ?? 'unknown'
     if (!(error instanceof IdentityError) && VERDICTS.has(code)) {
       logger.info({ event: 'session-rejected', code }, 'session cookie rejected')
-      // Told once: every caller clears an invalid cookie in the same answer.
-      const tokenSyncTold = ENDED_ELSEWHERE.has(code)
-      if (tokenSyncTold) await syncToken(null)
-      return { status: 'invalid', tokenSyncTold }
+      await getSessionStore()
+        .remove(key)
+        .catch(() => undefined)
+      // Ended elsewhere (a password change, "Log out of all devices", the account disabled): token sync has not heard of it.
+      await syncToken(null)
+      return { status: 'invalid', tokenSyncTold: true }
     }
     const reason = error instanceof IdentityError ? error.reason : undefined
     logger.warn({ event: 'session-unverified', code, reason }, 'session cookie could not be checked')
@@ -246,51 +273,55 @@ async function verify(cookie: string): Promise<Exclude<SessionState, { status: '
   }
 }
 
-/** Ends every session of the user, everywhere: their refresh tokens and session cookies stop working. */
-export async function revokeSessions(uid: string): Promise<void> {
-  await admin('revokeRefreshTokens', () => auth().revokeRefreshTokens(uid))
-}
-
-/** After a password reset: every session that existed before it ends. */
-export async function revokeSessionsByEmail(email: string): Promise<void> {
-  try {
-    const user = await admin('getUserByEmail', () => auth().getUserByEmail(email))
-    await admin('revokeRefreshTokens', () => auth().revokeRefreshTokens(user.uid))
-  } catch (error) {
-    logger.warn({ event: 'revoke-failed', code: (error as { code?: string }).code }, 'could not revoke sessions')
-  }
+/**
+ * Keeps a fresh ID token of this account in this browser's record ("Confirm it's you", or the
+ * session again after a change of second factors): false when it is not from a sign-in of this
+ * account in the last 5 minutes. `identity`: the service's new session, when it made one.
+ */
+export async function keepRecentSignIn(request: Request, user: Pick<SessionUser, 'uid'>, idToken: string): Promise<boolean> {
+  const { uid, authTime } = tokenClaims(idToken)
+  const id = readSessionCookie(request)
+  if (uid !== user.uid || !isRecentSignIn(authTime) || !id || !SESSION_ID.test(id)) return false
+  const record = await getSessionStore().get(keyOf(id))
+  const secrets = record && open(id, record.sealed)
+  if (!secrets) return false
+  const sealed = seal(id, { ...secrets, recent: idToken, recentUntil: recentUntil(idToken, RECENT_SIGN_IN_SECONDS) })
+  await getSessionStore().update(keyOf(id), { sealed })
+  return true
 }
 
 /**
- * The account page's facts (address, verified or not, providers, second factors, dates), read with
- * the portal's admin credential: the portal keeps no ID token to call `accounts:lookup` with, and
- * asking for the password again just to show the page would be too much (ADR 036).
+ * After a change of second factors the service may end the sessions made before it (ADR 041): this
+ * browser's record takes the service's new session from the token that answered, and keeps it as recent.
  */
-/** A second factor as the account page lists it: with when it was added (milliseconds), when known. */
-export type AccountFactor = SecondFactor & { enrolledAt: number | null }
+export async function renewIdentitySession(request: Request, user: SessionUser, idToken: string): Promise<void> {
+  const id = readSessionCookie(request)
+  const record = id && SESSION_ID.test(id) ? await getSessionStore().get(keyOf(id)) : null
+  if (!id || !record || tokenClaims(idToken).uid !== user.uid) return
+  const identity = await createIdentitySession(idToken, Math.max(1, Math.floor((record.expiresAt - Date.now()) / 1000)))
+  const sealed = seal(id, { identity, recent: idToken, recentUntil: recentUntil(idToken, RECENT_SIGN_IN_SECONDS) })
+  await getSessionStore().update(keyOf(id), { sealed })
+}
 
-export async function readAccount(uid: string): Promise<Omit<Account, 'secondFactors'> & { secondFactors: AccountFactor[] }> {
-  const user = await admin('getUser', () => auth().getUser(uid))
-  const millis = (text: string | null | undefined) => (text ? Date.parse(text) || null : null)
-  const secondFactors = (user.multiFactor?.enrolledFactors ?? []).flatMap((f): AccountFactor[] => {
-    const displayName = f.displayName?.trim() || null
-    const enrolledAt = millis(f.enrollmentTime)
-    const phone = (f as { phoneNumber?: string }).phoneNumber
-    // Shown masked, as the service masks it at sign-in: the last 4 digits only.
-    if (f.factorId === 'phone' && phone) {
-      return [{ kind: 'phone', id: f.uid, displayName, phone: `+${'*'.repeat(7)}${phone.slice(-4)}`, enrolledAt }]
-    }
-    if (f.factorId === 'totp') return [{ kind: 'totp', id: f.uid, displayName, enrolledAt }]
-    return []
-  })
-  return {
-    localId: user.uid,
-    email: user.email ?? null,
-    emailVerified: user.emailVerified,
-    displayName: user.displayName?.trim() || null,
-    providers: user.providerData.map((p) => ({ providerId: p.providerId, email: p.email ?? null })),
-    secondFactors,
-    createdAt: millis(user.metadata.creationTime),
-    lastLoginAt: millis(user.metadata.lastSignInTime),
-  }
+/** "Log out": this browser's record ends, so no copy or spelling of its cookie opens it again. */
+export async function endThisSession(request: Request): Promise<void> {
+  const id = readSessionCookie(request)
+  if (id && SESSION_ID.test(id)) await getSessionStore().remove(keyOf(id))
+}
+
+/** "Log out of all devices": the service revokes every session of the account, and every record of it ends. */
+export async function endEverySession(uid: string): Promise<void> {
+  await revokeSessions(uid)
+  await getSessionStore().removeAll(uid)
+}
+
+/** "End session" on another device of the same account: true when it was one of this account's live sessions. */
+export async function endSessionOf(user: SessionUser, key: string): Promise<boolean> {
+  const sessions = await getSessionStore().list(user.uid)
+  return sessions.some((s) => s.key === key) && (await getSessionStore().remove(key))
+}
+
+/** Where the account is signed in: its live records, newest first. */
+export function listSessions(user: SessionUser): Promise<StoredSession[]> {
+  return getSessionStore().list(user.uid)
 }

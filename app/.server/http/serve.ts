@@ -8,6 +8,7 @@ import { createMetricsServer } from '~/.server/http/metrics-server'
 import { getReadiness } from '~/.server/http/readiness'
 import { getAuthorizedDomains } from '~/.server/policy/authorized-domains'
 import { closeRateLimits, getRateLimits } from '~/.server/policy/rate-limit'
+import { closeSessionStore, getSessionStore } from '~/.server/auth/session'
 import { recaptchaEnforced, startRecaptchaRefresh, stopRecaptchaRefresh } from '~/.server/policy/recaptcha'
 import { createApp } from './app'
 
@@ -20,6 +21,8 @@ export async function serve(build: ServerBuild, { clientDir }: { clientDir: stri
   const config = getConfig()
   // Connect to Redis now rather than on the first sign-in, so /readyz can tell at once.
   getRateLimits()
+  // Open the session store now: a store path that cannot be written fails the start, not a sign-in.
+  getSessionStore()
   // The CSP admits RECAPTCHA_SCRIPT_URL while the project has reCAPTCHA in AUDIT or ENFORCE, and lists
   // the authorizedDomains in form-action: both asked now (waited for at most 2 s), then in the background.
   await Promise.race([Promise.all([startRecaptchaRefresh(), getAuthorizedDomains()]), sleep(2_000)])
@@ -97,6 +100,7 @@ export async function serve(build: ServerBuild, { clientDir }: { clientDir: stri
       Promise.allSettled([
         getIdentity().close(),
         closeRateLimits(),
+        closeSessionStore(),
         new Promise<void>((resolve) => {
           if (!metricsServer) return resolve()
           metricsServer.close(() => resolve())

@@ -51,6 +51,8 @@ export const WINDOWS = {
   enrolSmsPerNumber: 60 * 60,
   /** "Confirm your new address" emails one account sends, from all clients (no mail relay). */
   emailChangePerAccount: 60 * 60,
+  /** Logouts posted from one client (each looks a record up in the session store). */
+  logoutPerIp: 15 * 60,
 } as const
 
 /** The limiters counted per client address: the only counters the memory bound may evict. */
@@ -61,6 +63,7 @@ const PER_CLIENT: readonly LimiterName[] = [
   'mfaCodePerIp',
   'mfaSmsPerIp',
   'enrolPerIp',
+  'logoutPerIp',
 ]
 
 export type LimiterName = keyof typeof WINDOWS

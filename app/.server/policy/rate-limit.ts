@@ -55,6 +55,8 @@ export interface RateLimits {
    * the new address): per client and per new address (the reset's counts), and per account.
    */
   consumeEmailChange(who: Who & { account: string; email: string }): Promise<Attempt>
+  /** A logout posted: per client. */
+  consumeLogout(who: Who): Promise<Attempt>
   /** The Redis connection, null in memory mode (for readiness checks and tests). */
   readonly redis: LimiterStore['redis']
   memoryKeys: LimiterStore['memoryKeys']
@@ -158,6 +160,11 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
         k,
       )
     },
+
+    consumeLogout(who) {
+      const k = keys(who)
+      return take([['logoutPerIp', k.ip]], k)
+    },
   }
 }
 
@@ -182,6 +189,7 @@ export const consumeMfaCode: RateLimits['consumeMfaCode'] = (who) => getRateLimi
 export const consumeMfaSms: RateLimits['consumeMfaSms'] = (who) => getRateLimits().consumeMfaSms(who)
 export const consumeEnrolStart: RateLimits['consumeEnrolStart'] = (who) => getRateLimits().consumeEnrolStart(who)
 export const consumeEnrolSms: RateLimits['consumeEnrolSms'] = (who) => getRateLimits().consumeEnrolSms(who)
+export const consumeLogout: RateLimits['consumeLogout'] = (who) => getRateLimits().consumeLogout(who)
 export const consumeEmailChange: RateLimits['consumeEmailChange'] = (who) => getRateLimits().consumeEmailChange(who)
 
 /** At shutdown: closes the Redis connection, if any was opened. */
