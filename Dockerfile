@@ -29,6 +29,11 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY package.json ./
+# Without Redis, sessions live in an SQLite file on this volume (ADR 063): mount one that outlives the
+# container, or every restart signs everyone out. The rest of the filesystem can stay read-only.
+RUN mkdir -p /var/lib/portal && chown 1000:1000 /var/lib/portal
+ENV SESSION_STORE_PATH=/var/lib/portal/sessions.sqlite
+VOLUME /var/lib/portal
 # Numeric: Kubernetes' runAsNonRoot can only check a number (the image's `node` user is 1000:1000).
 USER 1000:1000
 # 3000: the portal. 9464: Prometheus metrics, only when METRICS_PORT=9464 is set (keep it off the public network).

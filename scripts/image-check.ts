@@ -14,6 +14,7 @@ import { formClient } from '../tests/support/form-client'
 const TOOL = path.resolve('../shared/tools/container-image')
 const TAG = 'auth-portal:ci'
 const NAME = `auth-portal-check-${process.pid}`
+const VOLUME = `auth-portal-sessions-${process.pid}`
 const PASSWORD = 'Image-check-password-2026'
 const results = { passed: 0, failed: 0 }
 
@@ -41,43 +42,61 @@ async function main() {
   const emulator = await startEmulator({ quiet: true })
   const port = await getFreePort()
   const url = `http://localhost:${port}`
-  const container = spawn(
-    'bash',
-    [
-      TOOL, 'run', TAG, '--name', NAME, '--read-only',
-      '-e', `PORT=${port}`, '-e', 'HOST=127.0.0.1', '-e', `PUBLIC_URL=${url}`, '-e', 'PLATFORM=test',
-      '-e', `FIREBASE_AUTH_EMULATOR_HOST=${emulator.host}`, '-e', `FIREBASE_PROJECT_ID=${emulator.projectId}`,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  )
+  // The sessions' volume (ADR 063), kept from one container to the next as an operator's would be.
+  spawnSync('podman', ['volume', 'rm', '--force', VOLUME], { stdio: 'ignore' })
   let output = ''
-  container.stdout.on('data', (c: Buffer) => (output += c.toString()))
-  container.stderr.on('data', (c: Buffer) => (output += c.toString()))
-  const exited = new Promise<number | null>((resolve) => container.once('exit', resolve))
-  try {
-    await waitFor('the container', async () => {
+  const start = () => {
+    const container = spawn(
+      'bash',
+      [
+        TOOL, 'run', TAG, '--name', NAME, '--read-only', '--volume', `${VOLUME}:/var/lib/portal`,
+        '-e', `PORT=${port}`, '-e', 'HOST=127.0.0.1', '-e', `PUBLIC_URL=${url}`, '-e', 'PLATFORM=test',
+        '-e', `FIREBASE_AUTH_EMULATOR_HOST=${emulator.host}`, '-e', `FIREBASE_PROJECT_ID=${emulator.projectId}`,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    )
+    container.stdout.on('data', (c: Buffer) => (output += c.toString()))
+    container.stderr.on('data', (c: Buffer) => (output += c.toString()))
+    const exited = new Promise<number | null>((resolve) => container.once('exit', resolve))
+    const ready = waitFor('the container', async () => {
       if (container.exitCode !== null) throw new Error(`the container exited with ${container.exitCode}:\n${output}`)
       return (await fetch(`${url}/healthz`)).ok
     }, 60_000)
+    return { ready, exited }
+  }
+  const stop = async (exited: Promise<number | null>) => {
+    spawnSync('podman', ['stop', '--time', '15', NAME], { stdio: 'ignore' })
+    const code = await exited
+    spawnSync('podman', ['rm', '--force', NAME], { stdio: 'ignore' })
+    return code
+  }
+  try {
+    const first = start()
+    await first.ready
     check('answers /healthz with a read-only root filesystem', true)
 
     const email = uniqueEmail('image')
     await emulatorAdmin(emulator).createUser(email, PASSWORD)
     const post = await formClient(url, '/', { 'Accept-Language': 'en' })
     const answer = await post('/?index', { email, password: PASSWORD })
-    const session = answer.headers.getSetCookie().find((c) => c.startsWith('session='))
-    const page = session ? await (await fetch(`${url}/`, { headers: { Cookie: session.split(';')[0]! } })).text() : ''
-    check('signs in through it', answer.status === 303 && page.includes(email), `status ${answer.status}`)
+    const session = answer.headers.getSetCookie().find((c) => c.startsWith('session='))?.split(';')[0]
+    const signedIn = async () => (session ? (await (await fetch(`${url}/`, { headers: { Cookie: session } })).text()).includes(email) : false)
+    check('signs in through it', answer.status === 303 && (await signedIn()), `status ${answer.status}`)
 
     const stopping = Date.now()
-    spawnSync('podman', ['stop', '--time', '15', NAME], { stdio: 'ignore' })
-    const code = await exited
+    const code = await stop(first.exited)
     check('stops on SIGTERM and exits 0', code === 0, `${((Date.now() - stopping) / 1000).toFixed(1)} s, exit ${code}`)
+
+    const second = start()
+    await second.ready
+    check('keeps the session in its volume across a new container', await signedIn())
+    await stop(second.exited)
   } catch (error) {
     check('runs', false, (error as Error).message.slice(0, 2_000))
     console.log(output.slice(-2_000))
   } finally {
     spawnSync('podman', ['rm', '--force', NAME], { stdio: 'ignore' })
+    spawnSync('podman', ['volume', 'rm', '--force', VOLUME], { stdio: 'ignore' })
     await emulator.stop()
   }
 }

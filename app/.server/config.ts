@@ -56,7 +56,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       password: env.REDIS_PASSWORD ?? null,
       tls: env.REDIS_TLS === 'true',
     },
-    /** Sessions without Redis: an SQLite file (`:memory:` for tests), ADR 059. */
+    /** Sessions without Redis: an SQLite file (`:memory:` for tests), ADR 063. */
     sessionStorePath: env.SESSION_STORE_PATH,
     sessionMaxPerAccount: env.SESSION_MAX_PER_ACCOUNT,
     /** How long a sign-in spares the account changes a second password entry (at most the service's 5 minutes). */

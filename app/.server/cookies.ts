@@ -47,7 +47,7 @@ export const COOKIES = {
   session: {
     base: 'session',
     purpose:
-      'the random id of this browser\'s session record (app/.server/auth/session.ts, ADR 059): it ends with the browser, unless "Keep me signed in" gives it SESSION_REMEMBER_MAX_AGE (ADR 037)',
+      'the random id of this browser\'s session record (app/.server/auth/session.ts, ADR 063): it ends with the browser, unless "Keep me signed in" gives it SESSION_REMEMBER_MAX_AGE (ADR 037)',
     maxAge: null,
     httpOnly: true,
     sameSite: 'Lax',

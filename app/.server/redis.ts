@@ -3,7 +3,7 @@ import type { Config } from '~/.server/config'
 import { logger } from '~/.server/ops/logger'
 
 /**
- * The process's connection to Redis for sessions (ADR 059): REDIS_URL, or a replicated Redis through
+ * The process's connection to Redis for sessions (ADR 063): REDIS_URL, or a replicated Redis through
  * Sentinel (REDIS_SENTINELS, REDIS_SENTINEL_MASTER), with REDIS_PASSWORD and REDIS_TLS as managed
  * services require. Null without either. Through a failover ioredis asks the sentinels for the new
  * primary and reconnects; commands wait for it up to `commandTimeout`, then fail (the page answers 503).

@@ -54,7 +54,11 @@ export const DeleteAccountFormSchema = z.object({ email: typedEmail })
 export const EmailActionFormSchema = z.object({ email: typedEmail })
 
 /** "Send verification email", the account page's one form. */
-export const VerifyEmailFormSchema = z.object({ intent: z.literal('verify') })
+/** The account page's own buttons: "Send verification email", and "End session" on another browser (its record's key). */
+export const AccountFormSchema = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('verify') }),
+  z.object({ intent: z.literal('end-session'), session: z.string().regex(/^[\w-]{43}$/) }),
+])
 
 /** "Confirm it's you": the signed-in account's password, as sign-in reads it. */
 export const ConfirmPasswordFormSchema = SignInFormSchema.pick({ password: true })

@@ -14,11 +14,13 @@ import { SecondFactorName } from '~/components/second-factor-name'
 import { SecureForm } from '~/components/secure-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
-import { VerifyEmailFormSchema } from '~/lib/schemas'
+import { AccountFormSchema } from '~/lib/schemas'
 import type { TranslationKey } from '~/lib/i18n'
 import { providerName } from '~/lib/providers'
-import { requireSignedIn, verifyOwnEmail } from '~/.server/auth/account'
+import { endOtherSession, requireSignedIn, verifyOwnEmail } from '~/.server/auth/account'
 import { readAccount } from '~/.server/auth/identity-admin'
+import { listSessions } from '~/.server/auth/session'
+import { SessionList } from '~/components/session-list'
 import { getLocale } from '~/.server/i18n'
 import { guardForm } from '~/.server/policy/csrf'
 import { parseForm, respond, unavailable } from '~/.server/result'
@@ -29,7 +31,7 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.acco
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireSignedIn(request)
-  const account = await readAccount(user.uid).catch(() => {
+  const [account, sessions] = await Promise.all([readAccount(user.uid), listSessions(user)]).catch(() => {
     throw respond(unavailable())
   })
   // Dates in the page's language, on the server (the same text with and without JavaScript), in UTC.
@@ -54,17 +56,31 @@ export async function loader({ request }: LoaderFunctionArgs) {
       created: when(account.createdAt),
       lastSignIn: when(account.lastLoginAt),
       hasPassword: account.providers.some((p) => p.providerId === 'password'),
+      // This browser first, then the others newest first. The key names a record; only its cookie opens it.
+      sessions: sessions
+        .map((s) => ({
+          key: s.key,
+          current: s.key === user.sessionKey,
+          device: s.device,
+          ip: s.ip,
+          method: s.method,
+          secondFactor: s.secondFactor,
+          signedIn: when(s.createdAt)!,
+          lastActive: when(s.lastSeenAt)!,
+        }))
+        .sort((a, b) => Number(b.current) - Number(a.current)),
     },
     { headers: NO_STORE },
   )
 }
 
-/** "Send verification email": the account page then says how it went (`verification`). */
+/** "Send verification email" (the page then says how it went, `verification`), or "End session" on another browser. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
   const user = await requireSignedIn(request)
-  const parsed = parseForm(VerifyEmailFormSchema, form, {})
+  const parsed = parseForm(AccountFormSchema, form, {})
   if (!parsed.ok) return respond(parsed.result)
+  if (parsed.data.intent === 'end-session') return respond(await endOtherSession(user, parsed.data.session, context))
   return respond(await verifyOwnEmail(request, user, context))
 }
 
@@ -74,6 +90,8 @@ const DONE: Partial<Record<string, TranslationKey>> = {
   'totp-added': 'secondFactors.totpAdded',
   'phone-added': 'phoneEnrolment.added',
   'factor-removed': 'secondFactors.removed',
+  'session-ended': 'sessions.ended',
+  'session-gone': 'sessions.gone',
 }
 
 const VERIFICATION_ERRORS: Partial<Record<string, TranslationKey>> = {
@@ -83,7 +101,7 @@ const VERIFICATION_ERRORS: Partial<Record<string, TranslationKey>> = {
 
 export default function Account() {
   const { t } = useTranslation()
-  const { email, verified, methods, secondFactors, created, lastSignIn, hasPassword } = useLoaderData<typeof loader>()
+  const { email, verified, methods, secondFactors, created, lastSignIn, hasPassword, sessions } = useLoaderData<typeof loader>()
   const [searchParams] = useSearchParams()
   const done = DONE[searchParams.get('done') ?? ''] ?? null
   const verification = searchParams.get('verification')
@@ -169,6 +187,7 @@ export default function Account() {
           </>
         )}
       </section>
+      <SessionList sessions={sessions} />
       <h2 className="visually-hidden">{t('account.actions')}</h2>
       <div className="actions">
         {hasPassword ? (

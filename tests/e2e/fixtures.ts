@@ -29,7 +29,7 @@ export const test = base.extend<
     failOnConsoleError: void
     pooled: Pooled
     /** Opens another browser with the test's address, JavaScript and language: a context of its own, closed after the test. */
-    anotherBrowser: () => Promise<{ context: BrowserContext; page: Page }>
+    anotherBrowser: (options?: { userAgent?: string }) => Promise<{ context: BrowserContext; page: Page }>
   },
   { pagePool: PagePool; workerServers: WorkerServers }
 >({
@@ -74,8 +74,8 @@ export const test = base.extend<
   page: async ({ pooled }, use) => use(pooled.page),
   anotherBrowser: async ({ browser, baseURL, javaScriptEnabled, locale }, use) => {
     const opened: BrowserContext[] = []
-    await use(async () => {
-      const context = await browser.newContext({ baseURL, javaScriptEnabled, locale })
+    await use(async (options = {}) => {
+      const context = await browser.newContext({ baseURL, javaScriptEnabled, locale, ...options })
       opened.push(context)
       return { context, page: await context.newPage() }
     })
@@ -308,7 +308,7 @@ export async function confirmItsYou(page: Page, password: string) {
 }
 
 /**
- * The session cookie as the browser keeps it: the random id of the session's record (ADR 059), HttpOnly.
+ * The session cookie as the browser keeps it: the random id of the session's record (ADR 063), HttpOnly.
  * How long the record and the service's session last is tested beside the store (tests/integration/sessions.test.ts).
  */
 export async function sessionCookie(context: BrowserContext) {

@@ -10,7 +10,7 @@ import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 /**
  * "Confirm it's you" (app/.server/auth/recent-login.ts, ADR 036) in this process, against the
  * real Auth emulator: a sign-in is recent for 5 minutes; after it the password is checked again,
- * the fresh ID token kept sealed in this browser's session record for 5 minutes (ADR 059), and the
+ * the fresh ID token kept sealed in this browser's session record for 5 minutes (ADR 063), and the
  * attempt counted in sign-in's limits.
  */
 

@@ -16,7 +16,7 @@ import { startOnEmulator } from '../support/portal'
 import { type TestRedis, startRedis } from '../support/redis'
 
 /**
- * Sessions the server owns (ADR 059): a record per signed-in browser, the cookie only its random id.
+ * Sessions the server owns (ADR 063): a record per signed-in browser, the cookie only its random id.
  * In this process against the Auth emulator (the store in memory), and the stores themselves: SQLite
  * on disk and Redis, as every replica shares it.
  */

@@ -15,7 +15,7 @@ import { getLocale } from '~/.server/i18n'
 import { logoutCookies } from './logout'
 import { confirmStep, type ConfirmThen } from './recent-login'
 import { readAccount } from './identity-admin'
-import { clearSessionCookie, endEverySession, endThisSession, getSession, type SessionUser } from './session'
+import { clearSessionCookie, endEverySession, endSessionOf, endThisSession, getSession, type SessionUser } from './session'
 import { afterFirstFactor } from './sign-in'
 import { ssoOffered } from './sso'
 import { syncToken } from './token-sync'
@@ -245,4 +245,16 @@ export async function deleteOwnAccount(
   await endEverySession(user.uid).catch(() => endThisSession(request).catch(() => undefined))
   await syncToken(null)
   return redirectTo(`${ACCOUNT_PATHS.delete}?deleted`, { cookies: [...logoutCookies(), clearCookie(COOKIES.device)] })
+}
+
+/**
+ * "End session" on another browser of this account: its record ends, so that browser is signed out
+ * at its next page. A key that is not one of this account's live sessions ends nothing.
+ */
+export async function endOtherSession(user: SessionUser, key: string, context: AppLoadContext): Promise<Result> {
+  if (key === user.sessionKey) return redirectTo('/logout')
+  const ended = await endSessionOf(user, key).catch(() => null)
+  if (ended === null) return unavailable()
+  if (ended) securityEvent('session-ended', { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined })
+  return redirectTo(`/account?done=${ended ? 'session-ended' : 'session-gone'}`)
 }

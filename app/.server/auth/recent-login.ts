@@ -8,7 +8,7 @@ import { accountPageAfterVerification, sendVerificationEmail } from './verificat
  * "Confirm it's you" (ADR 036): changing the password or the address, a second factor, deleting
  * the account need a sign-in less than 5 minutes old, as Identity Platform itself demands. The
  * sign-in itself counts; after 5 minutes the signed-in visitor types the password again. The fresh
- * ID token is kept in this browser's session record, sealed (ADR 059). It never reaches a page, a
+ * ID token is kept in this browser's session record, sealed (ADR 063). It never reaches a page, a
  * URL or a log: the account actions read it back on the server.
  */
 

@@ -6,7 +6,7 @@ import type { SignInMethod } from './finish-sign-in'
 import { createRedisSessionStore } from './session-store-redis'
 
 /**
- * Where the server keeps one record per signed-in browser (ADR 059). The browser's cookie holds a
+ * Where the server keeps one record per signed-in browser (ADR 063). The browser's cookie holds a
  * random id; the store knows the record by the id's SHA-256 (`key`), so a copy of the store opens no
  * session. What could act for the visitor (the identity service's session, a fresh ID token) is
  * sealed in `sealed` with a key only that id gives (./session.ts).

@@ -13,7 +13,7 @@ import { createSessionStore, type SessionRecord, type SessionStore, type StoredS
 import { syncToken } from './token-sync'
 
 /**
- * A session is a record the server keeps per signed-in browser (ADR 059); the browser's `session`
+ * A session is a record the server keeps per signed-in browser (ADR 063); the browser's `session`
  * cookie holds only the record's random id. The record holds, sealed with a key that id gives, the
  * identity service's own session (verified with revocation checks on every use: the service stays
  * the authority for the account) and the fresh ID token of a sign-in or "Confirm it's you" less
@@ -125,10 +125,12 @@ export async function closeSessionStore(): Promise<void> {
 function deviceOf(userAgent: string): SessionRecord['device'] {
   if (!userAgent) return { browser: null, os: null }
   const { browser, os } = Bowser.parse(userAgent)
-  const major = browser.version?.split('.')[0]
+  // A name as text browsers give it ("Lynx/2.9.0dev.12 libwww-FM/2.14…") is cut to its first word.
+  const name = browser.name?.split('/')[0]?.slice(0, 40)
+  const major = browser.version?.split('.')[0]?.slice(0, 10)
   return {
-    browser: browser.name ? [browser.name, major].filter(Boolean).join(' ') : null,
-    os: os.name ? [os.name, os.versionName].filter(Boolean).join(' ') : null,
+    browser: name ? [name, major].filter(Boolean).join(' ') : null,
+    os: os.name ? [os.name, os.versionName].filter(Boolean).join(' ').slice(0, 40) : null,
   }
 }
 

@@ -14,6 +14,7 @@ export type SecurityEvent =
   | 'csrf-refused'
   | 'logout'
   | 'logout-everywhere'
+  | 'session-ended'
   | 'password-changed'
   | 'verification-sent'
   | 'email-change-requested'
