@@ -186,7 +186,7 @@ const UPSTREAM_TROUBLE =
  * of the sign-in page after every fourth: each request's status (0 when fetch failed) by kind.
  */
 async function underLoad(url: string, { posts = 200, size = 20 * KB, concurrency = 16 } = {}) {
-  const body = formBody(size)
+  const body = formBody(size).toString()
   const jobs: Array<'post' | 'get'> = []
   for (let i = 0; i < posts; i++) jobs.push(...(i % 4 === 3 ? (['post', 'get'] as const) : (['post'] as const)))
   const statuses = { post: [] as number[], get: [] as number[] }
@@ -269,7 +269,7 @@ describe('a 20 KB post through deploy/nginx.conf to two replicas, repeated under
         fetch(`${nginx.url}/forgot-password`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Accept-Language': 'en' },
-          body: formBody(size),
+          body: formBody(size).toString(),
         })
       // At the bound the replica answers (no CSRF token: 403, the translated page); one byte more, nginx does.
       const atBound = await post(MAX_BODY_BYTES)
