@@ -11,7 +11,7 @@ import { startOnEmulator } from '../support/portal'
  * A body over the portal's bound (16 KiB) is refused with 413, and refused cleanly: the portal reads
  * (and discards) what the sender is still writing before it closes, up to a bound, so the sender sees the
  * 413 and no reset (RFC 9112 §9.6). Behind deploy/nginx.conf, whose own bound is the portal's, a 20 KB
- * post repeated under load never yields a 502 and never marks a healthy replica failed (issue 38, item 4).
+ * post repeated under load never yields a 502 and never marks a healthy replica failed (ADR 060).
  * Two replicas of the production build; nginx reaches them through paced links (tests/support/paced-link.ts),
  * which carry bytes as a network does rather than 64 KB at once as loopback does. Everything on loopback,
  * bounded in count and time.
@@ -222,7 +222,7 @@ async function underLoad(url: string, { posts = 200, size = 20 * KB, concurrency
 describe('a 20 KB post through deploy/nginx.conf to two replicas, repeated under load', () => {
   it.each([
     ['deploy/nginx.conf as it is', (conf: string) => conf],
-    // A proxy in front that admits more than the portal (nginx's bound before issue 38): the replicas drain.
+    // A proxy in front that admits more than the portal (deploy/nginx.conf's bound before ADR 060, 32k): the replicas drain.
     [
       'an nginx that forwards bodies up to 32 KB',
       (conf: string) => conf.replace(/client_max_body_size \w+;/, 'client_max_body_size 32k;'),
