@@ -6,7 +6,7 @@ import { COMMON_WORDS } from './common-words'
  * (capitals and l33t included), a piece of the account's address, a sequence, a keyboard row, a
  * repeat, a year, or else characters guessed one by one. It knows the 100 most common words only.
  * The server judges with zxcvbn-ts itself and every dictionary (app/.server/policy/guessability.ts),
- * too heavy for the page (ADR 059), and its verdict decides.
+ * too heavy for the page (ADR 062), and its verdict decides.
  */
 
 export type GuessReason = 'newPassword.guessableWord' | 'newPassword.guessableEmail' | 'newPassword.guessablePattern'

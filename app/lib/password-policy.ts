@@ -6,7 +6,7 @@ import { PASSWORD_MAX_LENGTH } from './limits'
  * The new-password rules, shared by the server check and the live
  * checklist in the browser. Keep it tiny and dependency-free: it ships to the browser.
  * The server adds the whole common-password list and zxcvbn-ts (app/.server/policy/common-passwords.ts):
- * the browser judges guessability with a light check of its own (ADR 039, ADR 059).
+ * the browser judges guessability with a light check of its own (ADR 039, ADR 062).
  */
 
 /** Translation keys, in the order they are reported. */

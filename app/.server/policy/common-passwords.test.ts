@@ -51,7 +51,7 @@ describe('serverPasswordProblem', () => {
   })
 })
 
-describe('guessability on the server: zxcvbn-ts with every dictionary (ADR 039, ADR 059)', () => {
+describe('guessability on the server: zxcvbn-ts with every dictionary (ADR 039, ADR 062)', () => {
   const policy = { minLength: 12, email: 'camille.durand@example.fr' }
 
   it.each([

@@ -14,7 +14,7 @@ import { serverGuessabilityProblem } from './guessability'
 /**
  * Server-only: the zxcvbn-ts common-password list (about 49,000 entries) and zxcvbn-ts itself with
  * its dictionaries (./guessability.ts) stay out of the browser bundle, which makes a light check of
- * its own. The form actions judge with all of them, and their verdict decides (ADR 039, ADR 059).
+ * its own. The form actions judge with all of them, and their verdict decides (ADR 039, ADR 062).
  */
 
 let common: ReadonlySet<string> | undefined

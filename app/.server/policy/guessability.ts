@@ -5,7 +5,7 @@ import { MIN_GUESSES_LOG10, emailWords, type GuessReason } from '~/lib/guessabil
  * The server's guessability verdict: zxcvbn-ts (@zxcvbn-ts/core) with the common-password list,
  * the diceware words and keyboard layouts (@zxcvbn-ts/language-common), and English and French
  * words, names and Wikipedia terms (@zxcvbn-ts/language-en, -fr). The browser cannot afford it and
- * makes a light check of its own (app/lib/guessability.ts, ADR 059): this verdict decides.
+ * makes a light check of its own (app/lib/guessability.ts, ADR 062): this verdict decides.
  */
 
 /** Longer passwords are judged on their start: beyond this, length alone defeats these guesses. */

@@ -108,7 +108,7 @@ const NO_ROOM_RETRY_MS = 60_000
  * timer per counter). When full, room is made by dropping expired counters, then the oldest
  * per-client counter; a live per-account counter is never dropped: with no room left, a new one
  * is not made and its attempt is refused (ADR 027). rate-limiter-flexible's RateLimiterMemory
- * has no bound and a timer per key, and no public way to change either (ADR 058).
+ * has no bound and a timer per key, and no public way to change either (ADR 061).
  */
 class MemoryCounters {
   private readonly perClient = new Map<string, Counter>()
@@ -197,7 +197,7 @@ class MemoryCounters {
  * with an error (OOM under `noeviction` when it is full, a read-only replica) still holds the
  * counters, which the empty memory would reset: a consume is refused, and a give-back or delete
  * that fails keeps the point (ADR 027). rate-limiter-flexible's `insuranceLimiter` would take
- * both kinds of error to memory, hence this wrapper (ADR 058).
+ * both kinds of error to memory, hence this wrapper (ADR 061).
  */
 class RedisWithFallback implements Limiter {
   private lastReport = 0
