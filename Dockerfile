@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # The portal as a container: `npm run serve` on the production build, no dev dependencies.
 
-FROM node:24.21.0-bookworm-slim AS build
+FROM node:26.12.1-bookworm-slim AS build
 WORKDIR /app
 # .npmrc first: it turns install scripts off (ADR 001), which would otherwise need Python and a compiler.
 COPY package.json package-lock.json .npmrc ./
@@ -9,14 +9,14 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-FROM node:24.21.0-bookworm-slim AS deps
+FROM node:26.12.1-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 # Optional packages too are left out: the portal uses none (firebase-admin's Firestore and Storage
 # clients, TypeScript as an optional peer), and they are a third of the install (ADR 032).
 RUN npm ci --omit=dev --omit=optional --no-audit --no-fund
 
-FROM node:24.21.0-bookworm-slim
+FROM node:26.12.1-bookworm-slim
 ARG VERSION=0.1.0
 ARG REVISION=unknown
 LABEL org.opencontainers.image.title="auth-portal" \

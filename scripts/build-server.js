@@ -7,7 +7,7 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node24',
+  target: 'node26',
   packages: 'external',
   sourcemap: true,
   logLevel: 'warning',

@@ -13,7 +13,7 @@ export interface PortalContext {
   cspNonce: string
   /** The request's Origin header (the HTTP server takes it out of the request React Router sees). */
   requestOrigin: string | null
-  /** The request's body was over the limit and left unread (app/.server/http/body-limit.ts): a 413 page. */
+  /** The request's body was over the limit: React Router is given none of it (app/.server/http/body-limit.ts), a 413 page. */
   bodyTooLarge?: boolean
   /** The status the HTTP server refused the request with, rendered as the error page (ERROR_ROUTE). */
   errorStatus?: number | null

@@ -1,11 +1,12 @@
 import { COMMON_WORDS } from './common-words'
 
 /**
- * How many guesses a password would take an attacker who tries likely passwords first: zxcvbn's
- * method (ADR 039), small enough to ship to the browser. The password is cut into the cheapest
- * run of pieces, each a common word (capitals and l33t included), a piece of the account's
- * address, a sequence, a keyboard row, a repeat, a year, or else characters guessed one by one.
- * The browser knows the most common words only; the server passes the whole list (`words`).
+ * The browser's light guessability check, as the visitor types: zxcvbn's method (ADR 039), small
+ * enough to ship. The password is cut into the cheapest run of pieces, each a common word
+ * (capitals and l33t included), a piece of the account's address, a sequence, a keyboard row, a
+ * repeat, a year, or else characters guessed one by one. It knows the 100 most common words only.
+ * The server judges with zxcvbn-ts itself and every dictionary (app/.server/policy/guessability.ts),
+ * too heavy for the page (ADR 062), and its verdict decides.
  */
 
 export type GuessReason = 'newPassword.guessableWord' | 'newPassword.guessableEmail' | 'newPassword.guessablePattern'
@@ -13,8 +14,6 @@ export type GuessReason = 'newPassword.guessableWord' | 'newPassword.guessableEm
 export interface GuessOptions {
   /** The account's address: its local part and the pieces of it are guessed first. */
   email?: string | null
-  /** Lower-case word → rank (1 = most common). Defaults to the browser's short list. */
-  words?: ReadonlyMap<string, number>
 }
 
 /** zxcvbn's score 4 ("very unguessable"): 10^10 guesses, what an offline attack on a leaked hash makes slow. */
@@ -37,7 +36,7 @@ const L33T: Array<Record<string, string>> = [
 const REFERENCE_YEAR = 2026
 
 let browserWords: ReadonlyMap<string, number> | undefined
-const defaultWords = () => (browserWords ??= new Map(Object.entries(COMMON_WORDS)))
+const commonWords = () => (browserWords ??= new Map(Object.entries(COMMON_WORDS)))
 
 interface Piece {
   start: number
@@ -49,7 +48,8 @@ interface Piece {
 /** log10 of the guesses `password` takes, and the kind of piece that makes it guessable. */
 export function estimateGuesses(password: string, options: GuessOptions = {}): { log10: number; reason: GuessReason } {
   const chars = Array.from(password).slice(0, JUDGED_LENGTH)
-  const { log10, pieces } = cheapestRun(chars, pieceCandidates(chars, options.words ?? defaultWords(), emailWords(options.email)))
+  const mine = new Map(emailWords(options.email).map((word, i) => [word, i + 1]))
+  const { log10, pieces } = cheapestRun(chars, pieceCandidates(chars, commonWords(), mine))
   return { log10, reason: reasonOf(pieces) }
 }
 
@@ -59,15 +59,15 @@ export function guessabilityProblem(password: string, options: GuessOptions = {}
   return log10 < MIN_GUESSES_LOG10 ? reason : null
 }
 
-/** The local part of the address and its pieces (split at punctuation and between letters and digits). */
-function emailWords(email: string | null | undefined): Map<string, number> {
-  const words = new Map<string, number>()
-  if (!email) return words
+/**
+ * The local part of the address and its pieces (split at punctuation and between letters and
+ * digits), most telling first: what is guessed first for this account, here and on the server.
+ */
+export function emailWords(email: string | null | undefined): string[] {
+  if (!email) return []
   const local = email.slice(0, email.lastIndexOf('@') === -1 ? undefined : email.lastIndexOf('@')).toLowerCase()
-  for (const word of [local, ...local.split(/[^\p{L}]+/u), ...local.split(/[^\p{L}\p{N}]+/u)]) {
-    if (Array.from(word).length >= 3 && !words.has(word)) words.set(word, words.size + 1)
-  }
-  return words
+  const words = [local, ...local.split(/[^\p{L}]+/u), ...local.split(/[^\p{L}\p{N}]+/u)]
+  return [...new Set(words.filter((word) => Array.from(word).length >= 3))]
 }
 
 function pieceCandidates(chars: string[], words: ReadonlyMap<string, number>, mine: ReadonlyMap<string, number>): Piece[] {

@@ -5,8 +5,8 @@ import { PASSWORD_MAX_LENGTH } from './limits'
 /**
  * The new-password rules, shared by the server check and the live
  * checklist in the browser. Keep it tiny and dependency-free: it ships to the browser.
- * The whole common-password list is server-only (app/.server/policy/common-passwords.ts): the
- * browser judges guessability with the most common words only (ADR 039).
+ * The server adds the whole common-password list and zxcvbn-ts (app/.server/policy/common-passwords.ts):
+ * the browser judges guessability with a light check of its own (ADR 039, ADR 062).
  */
 
 /** Translation keys, in the order they are reported. */
@@ -18,8 +18,6 @@ export interface PasswordPolicyOptions {
   minLength: number
   /** The account's email: the password must not contain its local part, nor be guessed from it. */
   email?: string | null
-  /** The common words guessed first (lower case → rank); the browser's short list when not given. */
-  words?: ReadonlyMap<string, number>
 }
 
 export interface PasswordChecklist {
@@ -39,7 +37,7 @@ export interface PasswordChecklist {
 /** Local parts shorter than this are too likely to occur by chance ("al", "jo"). */
 const MIN_LOCAL_PART = 3
 
-export function evaluatePassword(password: string, { minLength, email, words }: PasswordPolicyOptions): PasswordChecklist {
+export function evaluatePassword(password: string, { minLength, email }: PasswordPolicyOptions): PasswordChecklist {
   // Code points, not UTF-16 units, so '😀' counts as one character as a person would count it.
   // No Unicode normalisation: we measure exactly what the identity service will receive.
   const length = [...password].length
@@ -61,7 +59,7 @@ export function evaluatePassword(password: string, { minLength, email, words }: 
     classes,
     notTooLong: length <= PASSWORD_MAX_LENGTH,
     notEmail: local === null || !password.toLowerCase().includes(local),
-    unguessable: guessabilityProblem(password, { email, words }) === null,
+    unguessable: guessabilityProblem(password, { email }) === null,
   }
 }
 

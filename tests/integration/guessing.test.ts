@@ -147,7 +147,7 @@ describe('concurrent guesses split across two replicas sharing Redis', () => {
     replicas = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))
     const failed = started.find((r) => r.status === 'rejected')
     if (failed) throw failed.reason
-    // Both replicas must count in Redis, not in their in-memory insurance.
+    // Both replicas must count in Redis, not in their in-memory fallback.
     await waitFor(
       'both replicas ready',
       async () => {

@@ -57,6 +57,16 @@ describe('with Redis', () => {
     expect(Number(count)).toBe(limits.signInPerEmailIp - 1)
   })
 
+  it('refused and voided attempts leave no key in Redis', async () => {
+    const prefix = `minting-${Date.now()}`
+    const rl = await ready(makeLimits(url, prefix))
+    for (let i = 0; i < 200; i++) await rl.consumeReset({ ...alice, email: `new-${i}@example.com` })
+    // Sign-ins the service never judged give their points back, and counters back at zero are deleted.
+    for (let i = 0; i < 20; i++) await allowed(rl, { ip: `198.51.100.${i}`, email: `voided-${i}@example.com` })
+    // The client's reset counter and one per address it was allowed: nothing for the 196 refused.
+    expect(await rl.redis!.keys(`${prefix}:*`)).toHaveLength(1 + limits.resetPerIp)
+  })
+
   it('falls back to memory when Redis dies, logs it once, and never rejects', async () => {
     const unhandled: unknown[] = []
     const onUnhandled = (reason: unknown) => unhandled.push(reason)

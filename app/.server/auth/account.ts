@@ -130,7 +130,7 @@ export async function changeOwnPassword(
   const email = user.email
   if (!email) return confirmStep(ACCOUNT_PATHS.password)
   const policy = { minLength: getConfig().passwordMinLength, email }
-  const refusal = refuseNewPassword(input, policy)
+  const refusal = await refuseNewPassword(input, policy)
   if (refusal) return page({ status: 'invalid', ...refusal } as const, { status: 400 })
 
   const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
@@ -140,7 +140,7 @@ export async function changeOwnPassword(
   } catch (error) {
     const code = codeOf(error)
     if (code === 'auth/weak-password') {
-      return page({ status: 'invalid', ...refusedByService(input.password, policy) } as const, { status: 400 })
+      return page({ status: 'invalid', ...(await refusedByService(input.password, policy)) } as const, { status: 400 })
     }
     if (code === 'auth/requires-recent-login') return confirmStep(ACCOUNT_PATHS.password)
     const { key, status } = messageOf(code)

@@ -129,7 +129,7 @@ export async function completePasswordReset(
   }
 
   const policy = { minLength: getConfig().passwordMinLength, email }
-  const refusal = refuseNewPassword(input, policy)
+  const refusal = await refuseNewPassword(input, policy)
   if (refusal) return page({ status: 'invalid', ...refusal } as const, { status: 400 })
 
   try {
@@ -137,7 +137,7 @@ export async function completePasswordReset(
   } catch (error) {
     const code = codeOf(error)
     if (code === 'auth/weak-password') {
-      return page({ status: 'invalid', ...refusedByService(input.password, policy) } as const, { status: 400 })
+      return page({ status: 'invalid', ...(await refusedByService(input.password, policy)) } as const, { status: 400 })
     }
     return failure(code, limit.release)
   }

@@ -125,7 +125,7 @@ export async function guardForm(request: Request, context: AppLoadContext): Prom
   return { form }
 }
 
-/** A body over the limit was left unread by the HTTP server (app/.server/http/body-limit.ts): the 413 page. */
+/** A body over the limit was refused by the HTTP server, none of it handed on (app/.server/http/body-limit.ts): the 413 page. */
 export function refuseOversizedBody(context: AppLoadContext) {
   if (context.bodyTooLarge) throw data({ reason: 'too-large' }, { status: 413, headers: NO_STORE })
 }

@@ -1,13 +1,13 @@
 import { isIPv4 } from 'node:net'
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
+import { RateLimiterRes } from 'rate-limiter-flexible'
 import { logger } from '~/.server/ops/logger'
 import { recordRateLimitHit } from '~/.server/ops/metrics'
 import { hashEmail } from '~/.server/ops/security-events'
-import type { LimiterName } from './rate-limit-store'
+import type { Limiter, LimiterName } from './rate-limit-store'
 
 /**
  * One attempt against several limiters: every attempt takes its points before it does anything
- * (rate-limiter-flexible's `consume`, atomic in memory and in Redis), so concurrent attempts
+ * (a limiter's `consume`, atomic in memory and in Redis), so concurrent attempts
  * cannot all pass a check made before any of them is counted (ADR 015). The caller then releases
  * the attempt with its outcome: a verdict against it keeps the points; a success or an attempt
  * the service never judged gives them back.
@@ -65,7 +65,7 @@ export const keys = ({ ip, email, reqId }: Who): Keys => {
 export type Entry = [LimiterName, string]
 
 /** `take`: one attempt against these limiters, in the order given. */
-export function attempts(limiters: Record<LimiterName, RateLimiterAbstract>) {
+export function attempts(limiters: Record<LimiterName, Limiter>) {
   function hit(name: LimiterName, k: Keys, res: RateLimiterRes) {
     recordRateLimitHit(name)
     logger.warn(
@@ -108,8 +108,8 @@ export function attempts(limiters: Record<LimiterName, RateLimiterAbstract>) {
    * Refused when one is exhausted: the points already taken go back at once and the later
    * limiters are not touched, so a refused attempt counts nowhere and creates no counter (a
    * client over its limit does not fill, nor make, a per-account one). A store error other than
-   * a refusal (only possible if the insurance itself failed) is logged at error and lets the
-   * attempt through: locking every user out on a bug is worse, and the identity service
+   * a refusal (only possible if the in-memory fallback itself failed) is logged at error and lets
+   * the attempt through: locking every user out on a bug is worse, and the identity service
    * throttles too. A Redis that refuses a write answers with a refusal (rate-limit-store.ts).
    * `forget` lists the counters a success deletes.
    */

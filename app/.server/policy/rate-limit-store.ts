@@ -1,5 +1,5 @@
 import { Redis, ReplyError } from 'ioredis'
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible'
 import type { Config } from '~/.server/config'
 import { logger } from '~/.server/ops/logger'
 import { recordRateLimitStore } from '~/.server/ops/metrics'
@@ -78,9 +78,19 @@ export interface RateLimitOptions {
   memoryMaxKeys?: number
 }
 
+/**
+ * What the portal asks of a limiter (rate-limiter-flexible's public methods): take a point, refused
+ * past the limit with a RateLimiterRes; give points back; forget a key.
+ */
+export interface Limiter {
+  consume(key: string): Promise<RateLimiterRes>
+  reward(key: string, points?: number): Promise<RateLimiterRes>
+  delete(key: string): Promise<boolean>
+}
+
 /** One limiter per name, over one Redis connection (or none). */
 export interface LimiterStore {
-  limiters: Record<LimiterName, RateLimiterAbstract>
+  limiters: Record<LimiterName, Limiter>
   /** The Redis connection, null in memory mode. */
   redis: Redis | null
   /** How many counters this process holds in memory (tests watch it stay bounded). */
@@ -97,10 +107,11 @@ const NO_ROOM_RETRY_MS = 60_000
 
 /**
  * Every in-memory counter of the process, in one bounded set shared by all limiters (and by the
- * insurance limiters in Redis mode). Counters expire by their window, swept lazily and once a
- * minute (no timer per counter). When full, room is made by dropping expired counters, then the
- * oldest per-client counter; a live per-account counter is never dropped: with no room left, a
- * new one is not made and its attempt is refused (ADR 027).
+ * fallback behind Redis). Counters expire by their window, swept lazily and once a minute (no
+ * timer per counter). When full, room is made by dropping expired counters, then the oldest
+ * per-client counter; a live per-account counter is never dropped: with no room left, a new one
+ * is not made and its attempt is refused (ADR 027). rate-limiter-flexible's RateLimiterMemory
+ * has no bound and a timer per key, and no public way to change either (ADR 061).
  */
 class MemoryCounters {
   private readonly perClient = new Map<string, Counter>()
@@ -148,78 +159,85 @@ class MemoryCounters {
     return false
   }
 
-  /** The storage rate-limiter-flexible's RateLimiterMemory calls (its MemoryStorage's methods). */
-  storage(perClient: boolean) {
+  /** A limiter of `points` per `durationSec` over these counters, its keys under `keyPrefix`. */
+  limiter(keyPrefix: string, points: number, durationSec: number, perClient: boolean): Limiter {
     const map = perClient ? this.perClient : this.perAccount
-    const live = (key: string) => {
-      const c = map.get(key)
-      if (!c || c.expiresAt > Date.now()) return c
-      map.delete(key)
-      return undefined
-    }
-    const set = (key: string, value: number, durationSec: number) => {
-      map.delete(key)
-      if (value <= 0) return new RateLimiterRes(0, 0, 0, true)
-      if (!this.room()) return new RateLimiterRes(0, NO_ROOM_RETRY_MS, NO_ROOM, true)
-      const durationMs = durationSec * 1000
-      map.set(key, { value, expiresAt: Date.now() + durationMs })
-      return new RateLimiterRes(0, durationMs, value, true)
-    }
-    return {
-      incrby(key: string, value: number, durationSec: number) {
-        const c = live(key)
-        if (!c) return set(key, value, durationSec)
-        c.value += value
+    const res = (consumed: number, msBeforeNext: number, first: boolean) =>
+      new RateLimiterRes(Math.max(points - consumed, 0), msBeforeNext, consumed, first)
+    /** Adds `change` (negative: gives back) to the key's counter, making it if there is none and room. */
+    const add = (key: string, change: number): RateLimiterRes => {
+      let c = map.get(key)
+      if (c && c.expiresAt <= Date.now()) {
+        map.delete(key)
+        c = undefined
+      }
+      if (c) {
+        c.value += change
         // A counter given back to nothing is no counter: a refused or voided attempt leaves no key.
         if (c.value <= 0) map.delete(key)
-        return new RateLimiterRes(0, c.expiresAt - Date.now(), c.value, false)
+        return res(c.value, c.expiresAt - Date.now(), false)
+      }
+      if (change <= 0) return res(0, 0, true)
+      if (!this.room()) return new RateLimiterRes(0, NO_ROOM_RETRY_MS, NO_ROOM, true)
+      map.set(key, { value: change, expiresAt: Date.now() + durationSec * 1000 })
+      return res(change, durationSec * 1000, true)
+    }
+    const keyOf = (key: string) => `${keyPrefix}:${key}`
+    return {
+      consume(key) {
+        const counted = add(keyOf(key), 1)
+        return counted.consumedPoints > points ? Promise.reject(counted) : Promise.resolve(counted)
       },
-      set,
-      get(key: string) {
-        const c = live(key)
-        return c ? new RateLimiterRes(0, c.expiresAt - Date.now(), c.value, false) : null
-      },
-      delete: (key: string) => map.delete(key),
+      reward: (key, given = 1) => Promise.resolve(add(keyOf(key), -given)),
+      delete: (key) => Promise.resolve(map.delete(keyOf(key))),
     }
   }
 }
-
-class BoundedRateLimiterMemory extends RateLimiterMemory {
-  constructor(settings: ConstructorParameters<typeof RateLimiterMemory>[0], storage: unknown) {
-    super(settings)
-    ;(this as unknown as { _memoryStorage: unknown })._memoryStorage = storage
-  }
-}
-
-type HandleError = (
-  err: unknown,
-  funcName: string,
-  resolve: (res: unknown) => void,
-  reject: (err: unknown) => void,
-  ...rest: unknown[]
-) => void
 
 /**
- * A Redis that answers a write with an error (OOM under `noeviction` when it is full, a read-only
- * replica) still holds the counters: going to the empty in-memory insurance would reset them. Such
- * a consume is a refusal, and a reward or delete that fails keeps the point. The insurance is for
- * a Redis that cannot be reached at all.
+ * Counts in Redis, shared by every replica. A Redis that cannot be reached (not connected, timed
+ * out) sends the call to this process's memory: weaker, but never unlimited. A Redis that answers
+ * with an error (OOM under `noeviction` when it is full, a read-only replica) still holds the
+ * counters, which the empty memory would reset: a consume is refused, and a give-back or delete
+ * that fails keeps the point (ADR 027). rate-limiter-flexible's `insuranceLimiter` would take
+ * both kinds of error to memory, hence this wrapper (ADR 061).
  */
-class StrictRateLimiterRedis extends RateLimiterRedis {
+class RedisWithFallback implements Limiter {
   private lastReport = 0
 
-  _handleError(...args: Parameters<HandleError>) {
-    const [err, funcName, , reject] = args
-    if (!(err instanceof ReplyError))
-      return (RateLimiterRedis.prototype as unknown as { _handleError: HandleError })._handleError.apply(this, args)
-    if (Date.now() - this.lastReport > 60_000) {
-      this.lastReport = Date.now()
-      logger.error(
-        { event: 'rate-limit-store-full', limiter: this.keyPrefix, err },
-        'Redis refused a rate-limit write: attempts are refused until it accepts writes (check maxmemory)',
-      )
+  constructor(
+    private readonly redis: RateLimiterRedis,
+    private readonly memory: Limiter,
+  ) {}
+
+  consume(key: string) {
+    return this.call((l) => l.consume(key), new RateLimiterRes(0, NO_ROOM_RETRY_MS, NO_ROOM, false))
+  }
+
+  reward(key: string, points = 1) {
+    return this.call((l) => l.reward(key, points))
+  }
+
+  delete(key: string) {
+    return this.call((l) => l.delete(key))
+  }
+
+  /** `refusal`: what a consume Redis answered with an error becomes. */
+  private async call<T>(op: (limiter: Limiter) => Promise<T>, refusal?: RateLimiterRes): Promise<T> {
+    try {
+      return await op(this.redis)
+    } catch (err) {
+      if (err instanceof RateLimiterRes) throw err
+      if (!(err instanceof ReplyError)) return op(this.memory)
+      if (Date.now() - this.lastReport > 60_000) {
+        this.lastReport = Date.now()
+        logger.error(
+          { event: 'rate-limit-store-full', limiter: this.redis.keyPrefix, err },
+          'Redis refused a rate-limit write: attempts are refused until it accepts writes (check maxmemory)',
+        )
+      }
+      throw refusal ?? err
     }
-    reject(funcName === 'consume' ? new RateLimiterRes(0, NO_ROOM_RETRY_MS, NO_ROOM, false) : err)
   }
 }
 
@@ -231,7 +249,7 @@ export function openLimiterStore({
 }: RateLimitOptions): LimiterStore {
   const redis = redisUrl
     ? new Redis(redisUrl, {
-        // Fail fast to the in-memory insurance instead of queueing sign-ins behind a dead Redis.
+        // Fail fast to the in-memory fallback instead of queueing sign-ins behind a dead Redis.
         enableOfflineQueue: false,
         connectTimeout: 2_000,
         commandTimeout: 1_000,
@@ -262,21 +280,19 @@ export function openLimiterStore({
   if (!redis) recordRateLimitStore('memory')
   const memory = new MemoryCounters(memoryMaxKeys)
 
-  function limiter(name: LimiterName): RateLimiterAbstract {
+  function limiter(name: LimiterName): Limiter {
     const settings = { keyPrefix: `${keyPrefix}:${name}`, points: limits[name], duration: WINDOWS[name] }
-    const inMemory = new BoundedRateLimiterMemory(settings, memory.storage(PER_CLIENT.includes(name)))
+    const inMemory = memory.limiter(settings.keyPrefix, settings.points, settings.duration, PER_CLIENT.includes(name))
     if (!redis) return inMemory
-    return new StrictRateLimiterRedis({
-      ...settings,
-      storeClient: redis,
-      rejectIfRedisNotReady: true,
-      insuranceLimiter: inMemory,
-    })
+    return new RedisWithFallback(
+      new RateLimiterRedis({ ...settings, storeClient: redis, rejectIfRedisNotReady: true }),
+      inMemory,
+    )
   }
 
   const limiters = Object.fromEntries(
     (Object.keys(WINDOWS) as LimiterName[]).map((name) => [name, limiter(name)]),
-  ) as Record<LimiterName, RateLimiterAbstract>
+  ) as Record<LimiterName, Limiter>
 
   return {
     limiters,
