@@ -20,7 +20,7 @@ const LAYERS = [
   ['.server/preferences'],
   ['.server/policy'],
   ['.server/identity'],
-  ['.server/ops'],
+  ['.server/ops', '.server/redis'],
   ['.server/i18n', '.server/context', '.server/brand', '.server/result'],
   ['.server/cookies'],
   ['.server/cookie-format'],

@@ -146,6 +146,43 @@ describe('configuration', () => {
     expect(result).toEqual({ ok: false, errors: [expect.stringContaining('FIREBASE_AUTH_EMULATOR_HOST')] })
   })
 
+  it('reads where sessions live: REDIS_URL, or Sentinel (REDIS_SENTINELS, REDIS_SENTINEL_MASTER), else SESSION_STORE_PATH', () => {
+    const defaults = parseConfig({})
+    expect(defaults.ok && defaults.config.redis).toEqual({ url: null, sentinels: null, sentinelMaster: null, password: null, tls: false })
+    expect(defaults.ok && defaults.config.sessionStorePath).toBe('.data/sessions.sqlite')
+    expect(defaults.ok && defaults.config.recentSignInSeconds).toBe(300)
+    const sentinel = parseConfig({
+      REDIS_SENTINELS: 'sentinel-a:26379, 10.0.0.7:26380,[::1]:26381',
+      REDIS_SENTINEL_MASTER: 'portal',
+      REDIS_PASSWORD: 's3cret',
+      REDIS_TLS: 'true',
+    })
+    expect(sentinel.ok && sentinel.config.redis).toEqual({
+      url: null,
+      sentinels: [
+        { host: 'sentinel-a', port: 26379 },
+        { host: '10.0.0.7', port: 26380 },
+        { host: '::1', port: 26381 },
+      ],
+      sentinelMaster: 'portal',
+      password: 's3cret',
+      tls: true,
+    })
+  })
+
+  it.each([
+    [{ REDIS_SENTINELS: 'sentinel-a:26379' }, 'REDIS_SENTINEL_MASTER'],
+    [{ REDIS_SENTINELS: 'sentinel-a', REDIS_SENTINEL_MASTER: 'm' }, 'REDIS_SENTINELS'],
+    [{ REDIS_SENTINELS: 'a:1,b:99999', REDIS_SENTINEL_MASTER: 'm' }, 'REDIS_SENTINELS'],
+    [{ REDIS_SENTINELS: 'a:1', REDIS_SENTINEL_MASTER: 'm', REDIS_URL: 'redis://r:6379' }, 'REDIS_SENTINELS'],
+    [{ RECENT_SIGN_IN_SECONDS: '301' }, 'RECENT_SIGN_IN_SECONDS'],
+    [{ SESSION_MAX_PER_ACCOUNT: '0' }, 'SESSION_MAX_PER_ACCOUNT'],
+  ])('refuses %j, naming %s', (env, name) => {
+    const result = parseConfig(env)
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.errors.join('\n')).toContain(`${name}:`)
+  })
+
   it('reads the remote flag service and its headers (FLAGS_OFREP_URL, FLAGS_OFREP_HEADERS)', () => {
     const none = parseConfig({})
     expect(none.ok && none.config.flagsRemote).toBeNull()

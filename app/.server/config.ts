@@ -47,7 +47,6 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     defaultRedirectUrl: env.DEFAULT_REDIRECT_URL ?? null,
     redirectAllowedOrigins: list(env.REDIRECT_ALLOWED_ORIGINS ?? ''),
     passwordMinLength: env.PASSWORD_MIN_LENGTH,
-    redisUrl: env.REDIS_URL ?? null,
     /** Where sessions live with Redis (app/.server/redis.ts): one server, or a primary found through Sentinel. */
     redis: {
       url: env.REDIS_URL ?? null,

@@ -3,35 +3,37 @@ import type { Config } from '~/.server/config'
 import { logger } from '~/.server/ops/logger'
 
 /**
- * The process's connection to Redis for sessions (ADR 063): REDIS_URL, or a replicated Redis through
- * Sentinel (REDIS_SENTINELS, REDIS_SENTINEL_MASTER), with REDIS_PASSWORD and REDIS_TLS as managed
- * services require. Null without either. Through a failover ioredis asks the sentinels for the new
- * primary and reconnects; commands wait for it up to `commandTimeout`, then fail (the page answers 503).
+ * A connection to the Redis of the settings (ADR 063): REDIS_URL, or the primary a replicated Redis's
+ * sentinels name (REDIS_SENTINELS, REDIS_SENTINEL_MASTER), with REDIS_PASSWORD and REDIS_TLS as managed
+ * services require; null without either. Through a failover ioredis asks the sentinels for the new
+ * primary and reconnects. `options` are the caller's own (time-outs, queueing).
  */
-export function connectRedis(redis: Config['redis']): Redis | null {
-  const common: RedisOptions = {
-    connectTimeout: 2_000,
-    commandTimeout: 2_000,
-    maxRetriesPerRequest: 2,
-    // The store's rows are JSON text: no need for ioredis to guess.
-    lazyConnect: false,
-    ...(redis.password ? { password: redis.password } : {}),
-  }
-  let client: Redis | null = null
+export function newRedis(redis: Config['redis'], options: RedisOptions): Redis | null {
+  const retryStrategy = (times: number) => Math.min(times * 100, 1_000)
+  const auth = redis.password ? { password: redis.password } : {}
   if (redis.sentinels) {
-    client = new Redis({
-      ...common,
+    return new Redis({
+      ...options,
+      ...auth,
       sentinels: redis.sentinels,
       name: redis.sentinelMaster ?? 'mymaster',
       ...(redis.password ? { sentinelPassword: redis.password } : {}),
       ...(redis.tls ? { tls: {}, sentinelTLS: {}, enableTLSForSentinelMode: true } : {}),
       failoverDetector: true,
       sentinelRetryStrategy: (times) => Math.min(times * 200, 1_000),
-      retryStrategy: (times) => Math.min(times * 100, 1_000),
+      retryStrategy,
     })
-  } else if (redis.url) {
-    client = new Redis(redis.url, { ...common, ...(redis.tls ? { tls: {} } : {}), retryStrategy: (times) => Math.min(times * 100, 1_000) })
   }
+  if (redis.url) return new Redis(redis.url, { ...options, ...auth, ...(redis.tls ? { tls: {} } : {}), retryStrategy })
+  return null
+}
+
+/**
+ * The sessions' connection: a command waits through a reconnection (a failover) up to its time-out,
+ * then fails, and the page answers 503.
+ */
+export function connectRedis(redis: Config['redis']): Redis | null {
+  const client = newRedis(redis, { connectTimeout: 2_000, commandTimeout: 2_000, maxRetriesPerRequest: 2 })
   if (!client) return null
   // Without an 'error' listener ioredis prints every failed reconnection; one line per outage is enough.
   let down = false

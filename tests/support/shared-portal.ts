@@ -21,7 +21,7 @@ export const SHARED_SETTINGS = {
 /**
  * The browser tests' portals ask "Confirm it's you" even right after signing in (RECENT_SIGN_IN_SECONDS=0),
  * so that the specs of the account pages meet it; the default (5 minutes) has specs of its own
- * (tests/e2e/recent-sign-in.spec.ts) and the integration tests.
+ * (tests/e2e/sessions.spec.ts) and the integration tests.
  */
 export const BROWSER_TEST_SETTINGS = { ...SHARED_SETTINGS, RECENT_SIGN_IN_SECONDS: '0' }
 

@@ -1,8 +1,9 @@
-import { Redis, ReplyError } from 'ioredis'
+import { type Redis, ReplyError } from 'ioredis'
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible'
 import type { Config } from '~/.server/config'
 import { logger } from '~/.server/ops/logger'
 import { recordRateLimitStore } from '~/.server/ops/metrics'
+import { newRedis } from '~/.server/redis'
 
 /**
  * Where the rate-limit counters live: in memory for a single process; with REDIS_URL in Redis,
@@ -71,6 +72,8 @@ export type LimiterName = keyof typeof WINDOWS
 export interface RateLimitOptions {
   /** Points (allowed attempts per window) for each limiter. */
   limits: Config['rateLimits']
+  /** Where the counters are shared: the settings' Redis (app/.server/redis.ts), or a URL (tests). */
+  redis?: Config['redis'] | null
   redisUrl?: string | null
   /** Namespace of the keys in Redis. */
   keyPrefix?: string
@@ -243,19 +246,18 @@ class RedisWithFallback implements Limiter {
 
 export function openLimiterStore({
   limits,
+  redis: target = null,
   redisUrl = null,
   keyPrefix = 'portal:rl',
   memoryMaxKeys = 100_000,
 }: RateLimitOptions): LimiterStore {
-  const redis = redisUrl
-    ? new Redis(redisUrl, {
-        // Fail fast to the in-memory fallback instead of queueing sign-ins behind a dead Redis.
-        enableOfflineQueue: false,
-        connectTimeout: 2_000,
-        commandTimeout: 1_000,
-        maxRetriesPerRequest: 1,
-      })
-    : null
+  const redis = newRedis(target ?? { url: redisUrl, sentinels: null, sentinelMaster: null, password: null, tls: false }, {
+    // Fail fast to the in-memory fallback instead of queueing sign-ins behind a dead Redis.
+    enableOfflineQueue: false,
+    connectTimeout: 2_000,
+    commandTimeout: 1_000,
+    maxRetriesPerRequest: 1,
+  })
 
   if (redis) {
     // Without an 'error' listener ioredis would print every reconnection failure; one line per outage is enough.

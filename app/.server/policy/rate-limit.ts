@@ -175,7 +175,7 @@ export function getRateLimits(): RateLimits {
   const config = getConfig()
   current ??= createRateLimits({
     limits: config.rateLimits,
-    redisUrl: config.redisUrl,
+    redis: config.redis,
     memoryMaxKeys: config.rateLimitMemoryMaxKeys,
   })
   return current
