@@ -2,14 +2,18 @@
  * `npm run bench`: throughput, latency and memory of the production build on loopback, next to a
  * bare node:http server (the machine's ceiling) and a naive React Router + remix-i18next page (bench/naive,
  * set up as remix-i18next's README shows), plus the failed sign-in against the identity service's own
- * ceiling and what the portal adds to a sign-in on top of the identity calls themselves. Figures only:
+ * ceiling, what the portal adds to a sign-in on top of the identity calls themselves, and a signed-in
+ * page with its session in SQLite and in Redis. Figures only:
  * a missed target prints FAIL and still exits 0.
  */
 import { spawnSync } from 'node:child_process'
-import { availableParallelism, loadavg } from 'node:os'
+import { mkdtempSync } from 'node:fs'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
+import path from 'node:path'
 import { Pool } from 'undici'
 import { EMULATOR_API_KEY, emulatorAdmin, startEmulator, uniqueEmail } from '../dev/emulator'
 import { SERVER_ENTRY } from '../dev/portal'
+import { startRedis } from '../tests/support/redis'
 import { CONNECTIONS, DURATION_S, cleanup, cleanups, measure, median, ms, root, rssMb, startServer, type Row } from './bench-harness'
 
 const ROUNDS = 3
@@ -36,7 +40,7 @@ try {
 
   // startPortal's environment, quieter, with limits no benchmark can reach.
   const high = '1000000000'
-  const portal = await startServer('the portal', [SERVER_ENTRY], {
+  const portalEnv = {
     PLATFORM: 'test',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
@@ -45,7 +49,10 @@ try {
     RATE_LIMIT_SIGNIN_PER_EMAIL_IP: high,
     RATE_LIMIT_SIGNIN_PER_IP: high,
     RATE_LIMIT_SIGNIN_PER_EMAIL: high,
-  }, '/healthz')
+    // Sessions in an SQLite file of the run's own (the embedded store, ADR 063).
+    SESSION_STORE_PATH: path.join(mkdtempSync(path.join(tmpdir(), 'bench-sessions-')), 'sessions.sqlite'),
+  }
+  const portal = await startServer('the portal', [SERVER_ENTRY], portalEnv, '/healthz')
   // PUBLIC_URL defaults to http://localhost:PORT; we reach it on 127.0.0.1 and send no Origin.
 
   // The ceiling answers the sign-in page's own HTML, so both send the same bytes.
@@ -137,6 +144,20 @@ try {
   const overhead = median(timings.portal) - median(timings.direct)
   console.log(`\nSuccessful sign-in, ${SIGN_INS} sequential, p50: portal POST /?index → 303 ${median(timings.portal).toFixed(2)} ms; ` +
     `direct signInWithPassword + createSessionCookie (undici) ${median(timings.direct).toFixed(2)} ms; overhead ${overhead.toFixed(2)} ms`)
+
+  // A signed-in page, each request reading its session record: from SQLite, and from Redis (a second portal).
+  const redis = await startRedis()
+  cleanups.push(() => redis.stop())
+  const onRedis = await startServer('the portal on Redis', [SERVER_ENTRY], { ...portalEnv, REDIS_URL: redis.url }, '/healthz')
+  console.log(`\nSigned-in page (the session record read, the identity service's session verified), ${CONNECTIONS} connections, ${DURATION_S} s`)
+  console.log('                               req/s   p50 ms   p99 ms  errors')
+  for (const [name, server] of [['GET /account, SQLite', portal], ['GET /account, Redis', onRedis]] as const) {
+    const signedIn = await fetch(`${server.origin}/?index`, { method: 'POST', headers: form, body: signInBody(PASSWORD), redirect: 'manual' })
+    const session = signedIn.headers.getSetCookie().find((c) => c.startsWith('session='))?.split(';')[0]
+    if (!session) throw new Error(`no session from ${name} (${signedIn.status})`)
+    const row = await measure(name, { url: `${server.origin}/account`, headers: { Cookie: session, 'Accept-Language': 'en' } })
+    console.log(`  ${row.name.padEnd(28)}${row.rps.toFixed(0).padStart(7)}${ms(row.p50).padStart(9)}${ms(row.p99).padStart(9)}${String(row.errors).padStart(8)}`)
+  }
 
   const rps = (name: string) => last.find((r) => r.name === name)?.rps ?? NaN
   const growth = (rss[2]! - rss[1]!) / rss[1]!

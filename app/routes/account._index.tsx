@@ -58,6 +58,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       hasPassword: account.providers.some((p) => p.providerId === 'password'),
       // This browser first, then the others newest first. The key names a record; only its cookie opens it.
       sessions: sessions
+        .filter((s) => s.createdAt >= (account.validSince ?? 0))
         .map((s) => ({
           key: s.key,
           current: s.key === user.sessionKey,

@@ -187,7 +187,8 @@ describe('two replicas behind nginx, with Redis', () => {
       // Every answer is a page: 400 until each replica's own counter reaches the limit, then 429.
       expect(statuses.every((status) => status === 400 || status === 429), JSON.stringify(statuses)).toBe(true)
       expect(statuses).toContain(429)
-      for (const replica of [a, b]) expect(replica.output()).toContain('rate-limit-fallback')
+      // Said once each replica's connection has failed: an event of its own, not of a request.
+      for (const replica of [a, b]) await waitFor('rate-limit-fallback', async () => replica.output().includes('rate-limit-fallback'), 5_000)
     } finally {
       await redis!.restart()
     }

@@ -92,6 +92,22 @@ export async function startSentinelSet(): Promise<SentinelSet> {
       throw new Error(`${error.message}\n${output()}`)
     })
   }
+  // A failover needs every sentinel to know the replica and the other sentinels (found through the
+  // primary, every few seconds): until then, killing the primary would promote nothing.
+  const ready = async (port: number) => {
+    const client = new Redis(port, '127.0.0.1', { maxRetriesPerRequest: 1 })
+    client.on('error', () => undefined)
+    try {
+      const fields = (await client.call('SENTINEL', 'master', MASTER)) as string[]
+      const field = (name: string) => fields[fields.indexOf(name) + 1]
+      return field('num-slaves') === '1' && field('num-other-sentinels') === '2'
+    } catch {
+      return false
+    } finally {
+      client.disconnect()
+    }
+  }
+  for (const port of sentinelPorts) await waitFor(`sentinel ${port} to know the replica and the others`, () => ready(port), 20_000)
   const currentPrimary = async () => {
     const client = new Redis(sentinelPorts[0]!, '127.0.0.1', { maxRetriesPerRequest: 1 })
     client.on('error', () => undefined)

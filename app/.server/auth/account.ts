@@ -15,7 +15,15 @@ import { getLocale } from '~/.server/i18n'
 import { logoutCookies } from './logout'
 import { confirmStep, type ConfirmThen } from './recent-login'
 import { readAccount } from './identity-admin'
-import { clearSessionCookie, endEverySession, endSessionOf, endThisSession, getSession, type SessionUser } from './session'
+import {
+  clearSessionCookie,
+  endAccountSessions,
+  endEverySession,
+  endSessionOf,
+  endThisSession,
+  getSession,
+  type SessionUser,
+} from './session'
 import { afterFirstFactor } from './sign-in'
 import { ssoOffered } from './sso'
 import { syncToken } from './token-sync'
@@ -149,7 +157,8 @@ export async function changeOwnPassword(
   }
   await limit.release('success')
   securityEvent('password-changed', { reqId: context.requestId, ip: context.clientIp, email })
-  const signedIn = await endEverySession(user.uid).then(
+  // Every session ends at the service; this browser's record goes now, and it signs in again below.
+  const signedIn = await Promise.all([endEverySession(user.uid), endThisSession(request)]).then(
     async () =>
       afterFirstFactor(
         request,
@@ -241,8 +250,8 @@ export async function deleteOwnAccount(
   }
   await limit.release('success')
   securityEvent('account-deleted', { reqId: context.requestId, ip: context.clientIp, email: user.email })
-  // The deleted account's records end here; its other browsers find no account at their next page.
-  await endEverySession(user.uid).catch(() => endThisSession(request).catch(() => undefined))
+  // Every record of the deleted account ends here (nothing of it is kept); its other browsers are signed out.
+  await endAccountSessions(user.uid).catch(() => endThisSession(request).catch(() => undefined))
   await syncToken(null)
   return redirectTo(`${ACCOUNT_PATHS.delete}?deleted`, { cookies: [...logoutCookies(), clearCookie(COOKIES.device)] })
 }

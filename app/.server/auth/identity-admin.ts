@@ -80,7 +80,9 @@ export type AccountFactor = SecondFactor & { enrolledAt: number | null }
  * the portal's admin credential: the portal keeps no ID token to call `accounts:lookup` with, and
  * asking for the password again just to show the page would be too much (ADR 036).
  */
-export async function readAccount(uid: string): Promise<Omit<Account, 'secondFactors'> & { secondFactors: AccountFactor[] }> {
+export async function readAccount(
+  uid: string,
+): Promise<Omit<Account, 'secondFactors'> & { secondFactors: AccountFactor[]; validSince: number | null }> {
   const user = await admin('getUser', () => auth().getUser(uid))
   const millis = (text: string | null | undefined) => (text ? Date.parse(text) || null : null)
   const secondFactors = (user.multiFactor?.enrolledFactors ?? []).flatMap((f): AccountFactor[] => {
@@ -103,5 +105,7 @@ export async function readAccount(uid: string): Promise<Omit<Account, 'secondFac
     secondFactors,
     createdAt: millis(user.metadata.creationTime),
     lastLoginAt: millis(user.metadata.lastSignInTime),
+    // Sessions made before it were revoked ("Log out of all devices", a new password).
+    validSince: millis(user.tokensValidAfterTime),
   }
 }

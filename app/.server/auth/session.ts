@@ -311,9 +311,18 @@ export async function endThisSession(request: Request): Promise<void> {
   if (id && SESSION_ID.test(id)) await getSessionStore().remove(keyOf(id))
 }
 
-/** "Log out of all devices": the service revokes every session of the account, and every record of it ends. */
+/**
+ * "Log out of all devices" (and a password change or reset): the service revokes every session of the
+ * account. Each other browser finds its record's session revoked at its next page, which ends the
+ * record, clears its cookie and tells token sync once; the list of sessions leaves them out at once
+ * (`validSince`). The caller ends this browser's own record.
+ */
 export async function endEverySession(uid: string): Promise<void> {
   await revokeSessions(uid)
+}
+
+/** A deleted account: every record of it ends, with what it said of the devices. */
+export async function endAccountSessions(uid: string): Promise<void> {
   await getSessionStore().removeAll(uid)
 }
 
