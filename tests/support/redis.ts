@@ -62,9 +62,10 @@ async function kill(child: ChildProcess): Promise<void> {
   await exited
 }
 
-/** Starts a Redis with `args` (e.g. deploy/compose.yaml's) plus no persistence, on a free port. */
+/** Starts a Redis with `args` (e.g. deploy/compose.yaml's), never persisting, on a free port. */
 export async function startRedis(args: string[] = []): Promise<TestRedis> {
-  const all = [...EPHEMERAL, ...args]
+  // Last, so that it wins over `args` that persist (deploy/compose.yaml's): a test's Redis writes no file.
+  const all = [...args, ...EPHEMERAL]
   let port = await getFreePort()
   let child: ChildProcess
   try {
