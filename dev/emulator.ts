@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -23,14 +23,7 @@ export interface Emulator {
   stop(): Promise<void>
 }
 
-/**
- * Starts the Firebase Auth emulator. With `dataDir`, its accounts are imported from there when a
- * previous run exported them, and exported there when it stops (`npm start` keeps its demo accounts,
- * and so the sessions made for them, across its own restarts).
- */
-export async function startEmulator(
-  options: { projectId?: string; port?: number; quiet?: boolean; dataDir?: string } = {},
-): Promise<Emulator> {
+export async function startEmulator(options: { projectId?: string; port?: number; quiet?: boolean } = {}): Promise<Emulator> {
   const projectId = options.projectId ?? `demo-test-${process.pid}-${Date.now().toString(36)}`
   if (!projectId.startsWith('demo-')) throw new Error('the emulator project id must start with demo-')
   const [port, hub, logging] = [options.port ?? (await getFreePort()), await getFreePort(), await getFreePort()]
@@ -47,14 +40,7 @@ export async function startEmulator(
       },
     }),
   )
-  const data: string[] = []
-  if (options.dataDir) {
-    const dataDir = path.resolve(options.dataDir)
-    mkdirSync(dataDir, { recursive: true })
-    if (existsSync(path.join(dataDir, 'firebase-export-metadata.json'))) data.push('--import', dataDir)
-    data.push('--export-on-exit', dataDir)
-  }
-  const child = spawn(process.execPath, [firebaseBin, 'emulators:start', '--only', 'auth', '--project', projectId, ...data], {
+  const child = spawn(process.execPath, [firebaseBin, 'emulators:start', '--only', 'auth', '--project', projectId], {
     cwd: dir,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
