@@ -88,7 +88,7 @@ try {
       await measure(HOME, { url: `${portal.origin}/`, headers: { 'Accept-Language': 'fr-FR,fr;q=0.9' } }),
       await measure(FORGOT, { url: `${portal.origin}/forgot-password` }),
       await measure(IDENTITY, { url: identitySignIn, method: 'POST', headers: { 'Content-Type': 'application/json' }, body: identityBody }, 400),
-      await measure(WRONG, { url: `${portal.origin}/?index`, method: 'POST', headers: form, body: signInBody('wrong-password') }, 401),
+      await measure(WRONG, { url: `${portal.origin}/?index`, method: 'POST', headers: form, body: signInBody('wrong-password') }, 400),
     ]
     rss.push(rssMb(portal.pid))
     last = rows
