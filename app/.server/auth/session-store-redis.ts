@@ -81,7 +81,8 @@ export function createRedisSessionStore(redis: Redis, waitForReplica: boolean): 
       await redis.del(...keys.map(recordKey), accountKey(uid))
     },
     async close() {
-      // The connection is the process's (app/.server/redis.ts), closed there.
+      // The store's own connection (connectRedis): at shutdown, after the last command.
+      await redis.quit().catch(() => redis.disconnect())
     },
   }
 }

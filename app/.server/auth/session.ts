@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import Bowser from 'bowser'
 import type { AppLoadContext } from '~/.server/context'
 import { getConfig } from '~/.server/config'
@@ -9,6 +9,7 @@ import { recordSessionVerification } from '~/.server/ops/metrics'
 import { connectRedis } from '~/.server/redis'
 import type { SignInMethod } from './finish-sign-in'
 import { createIdentitySession, revokeSessions, verifyIdentitySession } from './identity-admin'
+import { SESSION_ID, keyOf, open, seal, type Secrets } from './session-seal'
 import { createSessionStore, type SessionRecord, type SessionStore, type StoredSession } from './session-store'
 import { syncToken } from './token-sync'
 
@@ -66,41 +67,7 @@ export function isRecentSignIn(authTime: number | null): authTime is number {
   return authTime !== null && Date.now() / 1000 - authTime <= RECENT_SIGN_IN_SECONDS
 }
 
-/**
- * What the record keeps sealed: the identity service's session, and the ID token of the last sign-in
- * or confirmation with the time it stops counting as recent (ms): RECENT_SIGN_IN_SECONDS after a
- * sign-in, 5 minutes after "Confirm it's you".
- */
-interface Secrets {
-  identity: string
-  recent: string | null
-  recentUntil: number
-}
-
 const recentUntil = (idToken: string, seconds: number) => ((tokenClaims(idToken).authTime ?? 0) + seconds) * 1000
-
-/** A cookie's id: 32 random bytes, base64url. Anything else (an older cookie's format included) opens nothing. */
-const SESSION_ID = /^[\w-]{43}$/
-const keyOf = (id: string) => createHash('sha256').update(id).digest('base64url')
-const sealKey = (id: string) => Buffer.from(hkdfSync('sha256', id, 'portal-session-record', 'seal', 32))
-
-function seal(id: string, secrets: Secrets): string {
-  const iv = randomBytes(12)
-  const cipher = createCipheriv('aes-256-gcm', sealKey(id), iv).setAAD(Buffer.from(keyOf(id)))
-  const body = Buffer.concat([cipher.update(JSON.stringify(secrets), 'utf8'), cipher.final()])
-  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')
-}
-
-function open(id: string, sealed: string): Secrets | null {
-  try {
-    const raw = Buffer.from(sealed, 'base64url')
-    const decipher = createDecipheriv('aes-256-gcm', sealKey(id), raw.subarray(0, 12)).setAAD(Buffer.from(keyOf(id)))
-    decipher.setAuthTag(raw.subarray(12, 28))
-    return JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')) as Secrets
-  } catch {
-    return null
-  }
-}
 
 let store: SessionStore | null = null
 
@@ -255,7 +222,8 @@ async function verify(id: string): Promise<Exclude<SessionState, { status: 'anon
         .update(key, { lastSeenAt: Date.now() })
         .catch((error: unknown) => logger.warn({ event: 'session-store-failed', err: (error as Error).message }, 'last use not written'))
     }
-    const recent = secrets.recent && Date.now() <= secrets.recentUntil && isRecentSignIn(tokenClaims(secrets.recent).authTime) ? secrets.recent : null
+    // recentUntil is at most 5 minutes after the token's sign-in (RECENT_SIGN_IN_SECONDS ≤ 300).
+    const recent = secrets.recent && Date.now() <= secrets.recentUntil ? secrets.recent : null
     const user = { uid: claims.uid, email: claims.email ?? null, remembered: record.remembered, sessionKey: key, recentIdToken: recent }
     return { status: 'signed-in', user }
   } catch (error) {
@@ -275,20 +243,31 @@ async function verify(id: string): Promise<Exclude<SessionState, { status: 'anon
   }
 }
 
+/** This browser's record and what it keeps sealed, or null: no cookie, one of another format, or no live record. */
+async function thisRecord(request: Request) {
+  const id = readSessionCookie(request)
+  if (!id || !SESSION_ID.test(id)) return null
+  const record = await getSessionStore().get(keyOf(id))
+  const secrets = record && open(id, record.sealed)
+  return record && secrets ? { id, record, secrets } : null
+}
+
+/** Seals `secrets` in this browser's record, the token in them counting as recent for 5 minutes. */
+function reseal(id: string, secrets: Omit<Secrets, 'recentUntil'> & { recent: string }) {
+  const sealed = seal(id, { ...secrets, recentUntil: recentUntil(secrets.recent, RECENT_SIGN_IN_SECONDS) })
+  return getSessionStore().update(keyOf(id), { sealed })
+}
+
 /**
- * Keeps a fresh ID token of this account in this browser's record ("Confirm it's you", or the
- * session again after a change of second factors): false when it is not from a sign-in of this
- * account in the last 5 minutes. `identity`: the service's new session, when it made one.
+ * Keeps a fresh ID token of this account in this browser's record ("Confirm it's you"): false when it
+ * is not from a sign-in of this account in the last 5 minutes, or this browser has no session.
  */
 export async function keepRecentSignIn(request: Request, user: Pick<SessionUser, 'uid'>, idToken: string): Promise<boolean> {
   const { uid, authTime } = tokenClaims(idToken)
-  const id = readSessionCookie(request)
-  if (uid !== user.uid || !isRecentSignIn(authTime) || !id || !SESSION_ID.test(id)) return false
-  const record = await getSessionStore().get(keyOf(id))
-  const secrets = record && open(id, record.sealed)
-  if (!secrets) return false
-  const sealed = seal(id, { ...secrets, recent: idToken, recentUntil: recentUntil(idToken, RECENT_SIGN_IN_SECONDS) })
-  await getSessionStore().update(keyOf(id), { sealed })
+  if (uid !== user.uid || !isRecentSignIn(authTime)) return false
+  const mine = await thisRecord(request)
+  if (!mine) return false
+  await reseal(mine.id, { ...mine.secrets, recent: idToken })
   return true
 }
 
@@ -297,12 +276,10 @@ export async function keepRecentSignIn(request: Request, user: Pick<SessionUser,
  * browser's record takes the service's new session from the token that answered, and keeps it as recent.
  */
 export async function renewIdentitySession(request: Request, user: SessionUser, idToken: string): Promise<void> {
-  const id = readSessionCookie(request)
-  const record = id && SESSION_ID.test(id) ? await getSessionStore().get(keyOf(id)) : null
-  if (!id || !record || tokenClaims(idToken).uid !== user.uid) return
-  const identity = await createIdentitySession(idToken, Math.max(1, Math.floor((record.expiresAt - Date.now()) / 1000)))
-  const sealed = seal(id, { identity, recent: idToken, recentUntil: recentUntil(idToken, RECENT_SIGN_IN_SECONDS) })
-  await getSessionStore().update(keyOf(id), { sealed })
+  const mine = tokenClaims(idToken).uid === user.uid ? await thisRecord(request) : null
+  if (!mine) return
+  const identity = await createIdentitySession(idToken, Math.max(1, Math.floor((mine.record.expiresAt - Date.now()) / 1000)))
+  await reseal(mine.id, { identity, recent: idToken })
 }
 
 /** "Log out": this browser's record ends, so no copy or spelling of its cookie opens it again. */
@@ -328,8 +305,8 @@ export async function endAccountSessions(uid: string): Promise<void> {
 
 /** "End session" on another device of the same account: true when it was one of this account's live sessions. */
 export async function endSessionOf(user: SessionUser, key: string): Promise<boolean> {
-  const sessions = await getSessionStore().list(user.uid)
-  return sessions.some((s) => s.key === key) && (await getSessionStore().remove(key))
+  const record = await getSessionStore().get(key)
+  return record?.uid === user.uid && (await getSessionStore().remove(key))
 }
 
 /** Where the account is signed in: its live records, newest first. */
