@@ -32,7 +32,8 @@ export function SessionList({ sessions }: { sessions: SessionView[] }) {
               <div id={`session-${i}`}>
                 <p className="factor-name">
                   {device}
-                  {s.current ? <strong className="badge">{t('sessions.thisBrowser')}</strong> : null}
+                  {/* A space, not only a margin: text browsers would run the two together. */}
+                  {s.current ? <> <strong className="badge">{t('sessions.thisBrowser')}</strong></> : null}
                 </p>
                 <p className="factor-detail">{t('sessions.signedIn', { when: s.signedIn })}</p>
                 <p className="factor-detail">{t('sessions.how', { method })}</p>

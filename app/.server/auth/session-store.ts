@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
+import Bowser from 'bowser'
 import type { Redis } from 'ioredis'
 import type { SignInMethod } from './finish-sign-in'
 import { createRedisSessionStore } from './session-store-redis'
@@ -44,6 +45,21 @@ export interface SessionStore {
   list(uid: string): Promise<StoredSession[]>
   removeAll(uid: string): Promise<void>
   close(): Promise<void>
+}
+
+/**
+ * The device as a person names it: "Firefox 153", "Linux". A name with a version of its own, as text
+ * browsers give it ("Lynx/2.9.0dev.12 libwww-FM/2.14 …"), is cut to its first word and that version.
+ */
+export function deviceOf(userAgent: string): SessionRecord['device'] {
+  if (!userAgent) return { browser: null, os: null }
+  const { browser, os } = Bowser.parse(userAgent)
+  const [name, ownVersion] = (browser.name ?? '').split(' ')[0]!.split('/')
+  const major = (ownVersion ?? browser.version)?.split('.')[0]?.slice(0, 10)
+  return {
+    browser: name ? [name.slice(0, 40), major].filter(Boolean).join(' ') : null,
+    os: os.name ? [os.name, os.versionName].filter(Boolean).join(' ').slice(0, 40) : null,
+  }
 }
 
 /** The SQLite store: on disk (survives a restart), or `:memory:` (tests). */

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto'
-import Bowser from 'bowser'
 import type { AppLoadContext } from '~/.server/context'
 import { getConfig } from '~/.server/config'
 import { COOKIES, clearCookie, getCookie, setCookie } from '~/.server/cookies'
@@ -10,7 +9,7 @@ import { connectRedis } from '~/.server/redis'
 import type { SignInMethod } from './finish-sign-in'
 import { createIdentitySession, revokeSessions, verifyIdentitySession } from './identity-admin'
 import { SESSION_ID, keyOf, open, seal, type Secrets } from './session-seal'
-import { createSessionStore, type SessionRecord, type SessionStore, type StoredSession } from './session-store'
+import { createSessionStore, deviceOf, type SessionRecord, type SessionStore, type StoredSession } from './session-store'
 import { syncToken } from './token-sync'
 
 /**
@@ -86,19 +85,6 @@ export async function closeSessionStore(): Promise<void> {
   const closing = store
   store = null
   await closing?.close()
-}
-
-/** The device as a person names it: "Firefox 153", "Linux". */
-function deviceOf(userAgent: string): SessionRecord['device'] {
-  if (!userAgent) return { browser: null, os: null }
-  const { browser, os } = Bowser.parse(userAgent)
-  // A name as text browsers give it ("Lynx/2.9.0dev.12 libwww-FM/2.14…") is cut to its first word.
-  const name = browser.name?.split('/')[0]?.slice(0, 40)
-  const major = browser.version?.split('.')[0]?.slice(0, 10)
-  return {
-    browser: name ? [name, major].filter(Boolean).join(' ') : null,
-    os: os.name ? [os.name, os.versionName].filter(Boolean).join(' ').slice(0, 40) : null,
-  }
 }
 
 export interface NewSession {
