@@ -21,6 +21,7 @@ const MODELS: Record<string, { module: string; type: string }> = {
   'v1/ConfigMap': { module: 'kubernetes-models/v1/ConfigMap', type: 'IConfigMap' },
   'v1/Service': { module: 'kubernetes-models/v1/Service', type: 'IService' },
   'apps/v1/Deployment': { module: 'kubernetes-models/apps/v1/Deployment', type: 'IDeployment' },
+  'apps/v1/StatefulSet': { module: 'kubernetes-models/apps/v1/StatefulSet', type: 'IStatefulSet' },
   'policy/v1/PodDisruptionBudget': { module: 'kubernetes-models/policy/v1/PodDisruptionBudget', type: 'IPodDisruptionBudget' },
   'autoscaling/v2/HorizontalPodAutoscaler': {
     module: 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler',
@@ -171,8 +172,19 @@ describe('the Kubernetes manifests (deploy/kubernetes)', () => {
       expect(selector, `${m.kind}`).toBeDefined()
       expect(labels, `${m.kind} selects the portal`).toMatchObject(selector as Record<string, string>)
     }
-    const redis = byKind('Deployment', 'auth-portal-redis').spec as { template: { spec: PodSpec } }
-    expect(redis.template.spec.containers[0]?.args?.join(' ')).toMatch(/--maxmemory-policy noeviction/)
+  })
+
+  it('give the portal a replicated Redis whose sentinels it names', () => {
+    const redis = byKind('StatefulSet', 'auth-portal-redis').spec as { replicas: number; serviceName: string }
+    expect(redis.replicas).toBe(3)
+    expect(byKind('ConfigMap', 'auth-portal-redis').data?.['redis.sh']).toMatch(/--appendonly yes .*--maxmemory-policy noeviction/)
+    const pods = Array.from({ length: redis.replicas }, (_, i) => `auth-portal-redis-${i}.${redis.serviceName}`)
+    const settings = byKind('ConfigMap', 'auth-portal-redis-settings').data ?? {}
+    expect(settings.SENTINELS).toBe(pods.join(' '))
+    expect(settings.FIRST).toBe(pods[0])
+    const portal = byKind('ConfigMap', 'auth-portal').data ?? {}
+    expect(portal.REDIS_SENTINELS).toBe(pods.map((pod) => `${pod}:${settings.SENTINEL_PORT}`).join(','))
+    expect(portal.REDIS_SENTINEL_MASTER).toBe(settings.MASTER_NAME)
   })
 })
 

@@ -61,7 +61,8 @@ export async function startSentinelSet(): Promise<SentinelSet> {
   }
   const primaryPort = await getFreePort()
   const replicaPort = await getFreePort()
-  const common = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']
+  // The replica's full sync writes an RDB file even with saving off: into the temporary directory, not the working tree.
+  const common = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir]
   // No 5-s wait before the first full sync (Redis's default for diskless replication): the replica is in sync at once.
   const primaryOutput = launch(SERVER_BIN, [...common, '--port', String(primaryPort), '--repl-diskless-sync-delay', '0'])
   launch(SERVER_BIN, [...common, '--port', String(replicaPort), '--replicaof', '127.0.0.1', String(primaryPort)])
