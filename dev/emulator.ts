@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { emulatorDataArgs, restoreRevocations } from './emulator-data'
 import { getFreePort, waitFor } from './ports'
 
 /**
@@ -23,7 +24,14 @@ export interface Emulator {
   stop(): Promise<void>
 }
 
-export async function startEmulator(options: { projectId?: string; port?: number; quiet?: boolean } = {}): Promise<Emulator> {
+/**
+ * Starts the Firebase Auth emulator. With `dataDir`, its accounts are imported from there when a
+ * previous run exported them, and exported there when it stops (`npm start` keeps its demo accounts,
+ * and so the sessions made for them, across its own restarts).
+ */
+export async function startEmulator(
+  options: { projectId?: string; port?: number; quiet?: boolean; dataDir?: string } = {},
+): Promise<Emulator> {
   const projectId = options.projectId ?? `demo-test-${process.pid}-${Date.now().toString(36)}`
   if (!projectId.startsWith('demo-')) throw new Error('the emulator project id must start with demo-')
   const [port, hub, logging] = [options.port ?? (await getFreePort()), await getFreePort(), await getFreePort()]
@@ -40,7 +48,9 @@ export async function startEmulator(options: { projectId?: string; port?: number
       },
     }),
   )
-  const child = spawn(process.execPath, [firebaseBin, 'emulators:start', '--only', 'auth', '--project', projectId], {
+  const dataDir = options.dataDir && path.resolve(options.dataDir)
+  const data = dataDir ? emulatorDataArgs(dataDir) : []
+  const child = spawn(process.execPath, [firebaseBin, 'emulators:start', '--only', 'auth', '--project', projectId, ...data], {
     cwd: dir,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -66,6 +76,7 @@ export async function startEmulator(options: { projectId?: string; port?: number
       // firebase-tools takes seconds to start on an idle machine, minutes on a crowded one: patience,
       // never a skip (a dead emulator still fails at once, above).
     }, 180_000)
+    if (dataDir) await restoreRevocations(origin, projectId, dataDir)
   } catch (error) {
     await stopChild(child, exited)
     rmSync(dir, { recursive: true, force: true })

@@ -50,7 +50,9 @@ if (!existsSync(SERVER_ENTRY) || Math.max(...SOURCES.map(newestMtime)) > statSyn
   }
 }
 
-const emulator = await startEmulator({ projectId: 'demo-auth-portal' })
+// The sessions, and the emulator's accounts they belong to, are kept in one folder across restarts.
+const sessionStorePath = process.env.SESSION_STORE_PATH ?? '.data/sessions.sqlite'
+const emulator = await startEmulator({ projectId: 'demo-auth-portal', dataDir: path.join(path.dirname(sessionStorePath), 'emulator') })
 const stopAll = async (code: number) => {
   await portal?.stop().catch(() => undefined)
   await emulator.stop().catch(() => undefined)
@@ -61,16 +63,18 @@ let portal: Awaited<ReturnType<typeof startPortal>> | undefined
 let ready = false
 try {
   const admin = emulatorAdmin(emulator)
-  await admin.createUser(DEMO_EMAIL, DEMO_PASSWORD)
-  const { localId } = await admin.createUser(MFA_EMAIL, DEMO_PASSWORD)
-  await admin.enrollSms(localId, [{ phoneNumber: MFA_PHONE, displayName: 'Demo phone' }])
+  // A restart finds the demo accounts kept from the last run (with what was done to them since).
+  if (!(await admin.localIdOf(DEMO_EMAIL))) await admin.createUser(DEMO_EMAIL, DEMO_PASSWORD)
+  if (!(await admin.localIdOf(MFA_EMAIL))) {
+    const { localId } = await admin.createUser(MFA_EMAIL, DEMO_PASSWORD)
+    await admin.enrollSms(localId, [{ phoneNumber: MFA_PHONE, displayName: 'Demo phone' }])
+  }
   const port = process.env.PORT ?? String(await portFree(3000) ? 3000 : await getFreePort())
   portal = await startPortal({
     // The portal's own settings from this shell (e.g. FLAG_EMAIL_LINK_SIGN_IN=true npm start), under the embedded default's.
     ...portalSettingsFrom(process.env),
     PLATFORM: 'local',
-    // The embedded store, as `npm run serve` keeps it (the emulator is new at each start, though).
-    SESSION_STORE_PATH: process.env.SESSION_STORE_PATH ?? '.data/sessions.sqlite',
+    SESSION_STORE_PATH: sessionStorePath,
     // Warnings and errors only, so that the emails and codes stand out; LOG_LEVEL=info shows every request.
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
@@ -87,6 +91,7 @@ console.log(`
   Demo account:          ${DEMO_EMAIL} / ${DEMO_PASSWORD}
   With an SMS code:      ${MFA_EMAIL} / ${DEMO_PASSWORD} (phone ${MFA_PHONE})
   Emails and SMS codes:  shown below as they are "sent", as links to this portal
+  Kept across restarts:  the accounts and sessions, in ${path.dirname(sessionStorePath)}/ (delete it to start afresh)
   Press Ctrl-C to stop.
 `)
 ready = true

@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
@@ -43,42 +44,56 @@ function descends(pid: string, ancestor: number): boolean {
 
 const alive = (pid: string) => parentOf(pid) !== null
 
-it('prints the URL and the demo account first, then each email as a link to the portal', { timeout: 300_000 }, async () => {
-  const port = await getFreePort()
+/** `npm start` in its own process group, as a terminal runs it; `stop` is Ctrl-C, and resolves to its exit code. */
+async function npmStart(env: Record<string, string>) {
+  const port = Number(env.PORT ?? (await getFreePort()))
   const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/start.ts'], {
     cwd: root,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    // A setting of the portal's own is passed on: the sign-in link's flag.
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PORT: String(port), FLAG_EMAIL_LINK_SIGN_IN: 'true' },
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PORT: String(port), ...env },
   })
-  let output = ''
+  const started = { child, port, output: '' }
+  child.stdout.on('data', (c: Buffer) => (started.output += c.toString()))
+  child.stderr.on('data', (c: Buffer) => (started.output += c.toString()))
+  const exited: Promise<number | null> = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  const stop = () => {
+    // A start that failed has exited already: its own error is the one to see, not the kill's.
+    if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGINT')
+    return exited
+  }
+  await waitFor('the banner', async () => started.output.includes('Press Ctrl-C to stop.'), 240_000).catch(async (error: Error) => {
+    await stop()
+    throw new Error(`${error.message}\n${started.output}`)
+  })
+  return { child, port, stop, get output() { return started.output } }
+}
+
+it('prints the URL and the demo account first, then each email as a link to the portal', { timeout: 300_000 }, async () => {
+  // A setting of the portal's own is passed on: the sign-in link's flag.
+  const start = await npmStart({ FLAG_EMAIL_LINK_SIGN_IN: 'true', SESSION_STORE_PATH: path.join(mkdtempSync(path.join(tmpdir(), 'start-')), 'sessions.sqlite') })
+  const { child, port } = start
   /** The emulator this start launched (another run's may be up beside it). */
   let emulators: string[] = []
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()))
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()))
-  const exited: Promise<number | null> = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  let exitCode: number | null = null
   try {
-    await waitFor('the banner', async () => output.includes('Press Ctrl-C to stop.'), 240_000).catch((error: Error) => {
-      throw new Error(`${error.message}\n${output}`)
-    })
     emulators = processes(EMULATOR).filter((pid) => descends(pid, child.pid!))
     expect(emulators, 'the emulator runs under npm start').not.toEqual([])
-    const lines = output.split('\n')
+    const lines = start.output.split('\n')
     const urlLine = lines.findIndex((l) => l.includes(`Authentication portal: http://localhost:${port}/`))
     const accountLine = lines.findIndex((l) => l.includes('Demo account:          demo@example.com / Demo-Portal-2026'))
-    expect(urlLine, output).toBeGreaterThanOrEqual(0)
-    expect(urlLine, output).toBeLessThan(10)
-    expect(accountLine, output).toBeGreaterThanOrEqual(0)
-    expect(accountLine, output).toBeLessThan(10)
-    expect(output).toContain('With an SMS code:      demo-mfa@example.com / Demo-Portal-2026')
+    expect(urlLine, start.output).toBeGreaterThanOrEqual(0)
+    expect(urlLine, start.output).toBeLessThan(10)
+    expect(accountLine, start.output).toBeGreaterThanOrEqual(0)
+    expect(accountLine, start.output).toBeLessThan(10)
+    expect(start.output).toContain('With an SMS code:      demo-mfa@example.com / Demo-Portal-2026')
 
     const portal = `http://localhost:${port}`
     const browser = new BrowserClient(portal)
     expect((await browser.post('/forgot-password', { email: 'demo@example.com' }, '/forgot-password')).status).toBe(303)
     const linkPattern = new RegExp(`Password reset for demo@example\\.com: (${portal}/action\\?\\S+)`)
-    await waitFor('the reset link', async () => linkPattern.test(output), 10_000)
-    const link = linkPattern.exec(output)![1]!
+    await waitFor('the reset link', async () => linkPattern.test(start.output), 10_000)
+    const link = linkPattern.exec(start.output)![1]!
     expect(link).toContain('mode=resetPassword')
     expect(link).toContain('oobCode=')
 
@@ -94,14 +109,34 @@ it('prints the URL and the demo account first, then each email as a link to the 
     const signIn = await browser.post('/?index', { email: 'demo@example.com', intent: 'email-link' }, '/')
     expect(signIn.status).toBe(303)
     const signInLink = new RegExp(`Sign-in link for demo@example\\.com: ${portal}/action\\?\\S*mode=signIn`)
-    await waitFor('the sign-in link', async () => signInLink.test(output), 10_000)
+    await waitFor('the sign-in link', async () => signInLink.test(start.output), 10_000)
   } finally {
-    // A start that failed has exited already: its own error is the one to see, not the kill's.
-    if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGINT')
+    exitCode = await start.stop()
   }
   // 130: the shell's code for an interrupted command (tsx hands the signal on, then exits with it).
-  expect([0, 130]).toContain(await exited)
+  expect([0, 130]).toContain(exitCode)
   await expect(fetch(`http://localhost:${port}/healthz`)).rejects.toThrow()
   // Nothing left behind: the emulator it started has stopped too.
   expect(emulators.filter(alive)).toEqual([])
+})
+
+it('keeps a signed-in session across its own restart', { timeout: 600_000 }, async () => {
+  const settings = { SESSION_STORE_PATH: path.join(mkdtempSync(path.join(tmpdir(), 'start-')), 'sessions.sqlite') }
+  const first = await npmStart(settings)
+  const browser = new BrowserClient(`http://localhost:${first.port}`)
+  try {
+    const signIn = await browser.post('/?index', { email: 'demo@example.com', password: 'Demo-Portal-2026' }, '/')
+    expect(signIn.status).toBe(303)
+    expect((await browser.get('/account')).status).toBe(200)
+  } finally {
+    await first.stop()
+  }
+  const second = await npmStart({ ...settings, PORT: String(first.port) })
+  try {
+    const account = await browser.get('/account')
+    expect(account.status, second.output).toBe(200)
+    expect(await account.text()).toContain('demo@example.com')
+  } finally {
+    await second.stop()
+  }
 })
