@@ -44,10 +44,13 @@ function descends(pid: string, ancestor: number): boolean {
 
 const alive = (pid: string) => parentOf(pid) !== null
 
-/** `npm start` in its own process group, as a terminal runs it; `stop` is Ctrl-C, and resolves to its exit code. */
+/**
+ * `npm start` as a process manager runs it; `stop` sends a signal to npm's own pid (not its group),
+ * and resolves to its exit code.
+ */
 async function npmStart(env: Record<string, string>) {
   const port = Number(env.PORT ?? (await getFreePort()))
-  const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/start.ts'], {
+  const child = spawn('npm', ['start', '--silent'], {
     cwd: root,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -57,9 +60,9 @@ async function npmStart(env: Record<string, string>) {
   child.stdout.on('data', (c: Buffer) => (started.output += c.toString()))
   child.stderr.on('data', (c: Buffer) => (started.output += c.toString()))
   const exited: Promise<number | null> = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  const stop = () => {
+  const stop = (signal: NodeJS.Signals = 'SIGINT') => {
     // A start that failed has exited already: its own error is the one to see, not the kill's.
-    if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGINT')
+    if (child.exitCode === null) child.kill(signal)
     return exited
   }
   await waitFor('the banner', async () => started.output.includes('Press Ctrl-C to stop.'), 240_000).catch(async (error: Error) => {
@@ -129,8 +132,10 @@ it('keeps a signed-in session across its own restart', { timeout: 600_000 }, asy
     expect(signIn.status).toBe(303)
     expect((await browser.get('/account')).status).toBe(200)
   } finally {
-    await first.stop()
+    // SIGTERM to npm's own pid, as a process manager stops it: everything stops.
+    expect([0, 143]).toContain(await first.stop('SIGTERM'))
   }
+  await expect(fetch(`http://localhost:${first.port}/healthz`)).rejects.toThrow()
   const second = await npmStart({ ...settings, PORT: String(first.port) })
   try {
     const account = await browser.get('/account')
