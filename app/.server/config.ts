@@ -1,10 +1,11 @@
 import { providerName } from '~/lib/providers'
 import type { z } from 'zod'
-import { EnvSchema, LOCAL_PLATFORMS, list, parseEmulatorHost } from './config-schema'
+import { EnvSchema, LOCAL_PLATFORMS } from './config-schema'
+import { list, parseEmulatorHost } from './config-values'
 
 /**
  * The environment, parsed once. Nothing else in the code base reads process.env: every setting
- * is declared in ./config-schema.ts, with its default, and documented in README.md; here it
+ * is declared in ./config-schema.ts, with its default and description (docs/settings.md); here it
  * becomes the config the code reads.
  */
 
