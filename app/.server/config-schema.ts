@@ -40,8 +40,8 @@ const server = {
 const identity = {
   FIREBASE_PROJECT_ID: z.string().min(1).default('demo-auth-portal').describe("The identity project's id."),
   IDENTITY_API_KEY: z.string().min(1).optional().describe(
-    "The identity project's Web API key, without `:`; unset (`demo-api-key`) only in `local` and `test` or with " +
-      'an emulator.',
+    "The identity project's Web API key (one with a `:` is refused: `auth/invalid-api-key`); unset (`demo-api-key`) " +
+      'only in `local` and `test` or with an emulator.',
   ),
   FIREBASE_AUTH_EMULATOR_HOST: z.string().min(1).optional()
     .describe('`host:port` or `http(s)://` URL of a Firebase Auth emulator, which then gets every identity call.'),
@@ -156,7 +156,7 @@ const flags = {
       '(docs/operations.md, Feature flags).',
   ),
   FLAGS_OFREP_HEADERS: z.string().transform(value.parseHeaderList).optional()
-    .describe('Headers for the flag service, `Name: value` pairs separated by commas. Never logged.'),
+    .describe('Headers for the flag service, comma-separated `Name: value` pairs (`Authorization: Bearer xyz`). Never logged.'),
   FLAGS_OFREP_MAX_AGE: between(1, 3_600).default(30)
     .describe("Seconds (1 to 3600) the flag service's answers are used before a refresh: how long a change takes to show."),
   FLAG_SSO: flag.describe('`true` or `false`: single sign-on; unset, the flag service or file decides, else off.'),
