@@ -110,7 +110,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     ssoProviderId: env.SSO_PROVIDER_ID ?? null,
     /** The name on the single sign-on button ("Continue with …"); null: the generic wording. */
     ssoProviderName: env.SSO_PROVIDER_ID ? providerName(env.SSO_PROVIDER_ID, env.SSO_PROVIDER_NAME ?? null) : null,
-    /** The operator's brand (README, Your brand; ADR 040); null: the portal's own. */
+    /** The operator's brand (docs/brand.md; ADR 040); null: the portal's own. */
     brand: {
       name: { fr: env.BRAND_NAME_FR ?? env.BRAND_NAME ?? null, en: env.BRAND_NAME_EN ?? env.BRAND_NAME ?? null },
       logo: env.BRAND_LOGO ?? null,
