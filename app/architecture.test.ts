@@ -26,7 +26,7 @@ const LAYERS = [
   ['.server/cookie-format'],
   ['.server/keys'],
   ['.server/config'],
-  ['.server/config-schema'],
+  ['.server/config-schema', '.server/config-values'],
   ['.server/brand-logo'],
   ['lib'],
   ['i18next.d.ts'],

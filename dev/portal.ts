@@ -6,7 +6,7 @@ import { getFreePort, waitFor } from './ports'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 export const SERVER_ENTRY = path.join(root, 'build/http/main.js')
-/** As `npm run serve` and the Dockerfile run it: a capped heap (README, ADR 013). */
+/** As `npm run serve` and the Dockerfile run it: a capped heap (ADR 013). */
 export const SERVER_NODE_OPTIONS = '--max-old-space-size=192'
 
 export interface Portal {

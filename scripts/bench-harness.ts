@@ -90,7 +90,7 @@ export interface Row {
 export async function measure(name: string, options: Omit<LoadOptions, 'connections' | 'duration'>, expected?: number): Promise<Row> {
   const result = await autocannon({ ...options, connections: CONNECTIONS, duration: DURATION_S })
   const answered = Object.values(result.statusCodeStats).reduce((n, s) => n + s.count, 0)
-  // The wrong-password post answers 400 by design (README, Forms): there, anything else is the error.
+  // The wrong-password post answers 400 by design (docs/security.md, Forms): there, anything else is the error.
   const unexpected = expected === undefined ? result.non2xx : answered - (result.statusCodeStats[expected]?.count ?? 0)
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + unexpected }
 }

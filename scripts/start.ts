@@ -21,7 +21,7 @@ const MFA_EMAIL = 'demo-mfa@example.com'
 const MFA_PHONE = '+15555550100'
 const SOURCES = ['app', 'server', 'locales', 'public', 'vite.config.ts', 'react-router.config.ts', 'package-lock.json']
 
-/** The variables of this environment that the portal reads (README, Settings). */
+/** The variables of this environment that the portal reads (docs/settings.md). */
 function portalSettingsFrom(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(Object.keys(EnvSchema.shape).flatMap((name) => (env[name] ? [[name, env[name]]] : [])))
 }

@@ -5,7 +5,7 @@ import type { LogoFile } from './brand-logo'
 import type { Config } from './config'
 
 /**
- * The brand's files (README, Your brand; ADR 040): the logos and the accent's stylesheet, read at
+ * The brand's files (docs/brand.md; ADR 040): the logos and the accent's stylesheet, read at
  * start-up and served from memory under URLs named by their content, so that browsers and CDNs may
  * keep them for a year: another file is another URL.
  */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parseConfig } from './config'
-import { parseEmulatorHost } from './config-schema'
+import { parseEmulatorHost } from './config-values'
 
 describe('configuration', () => {
   it('has embedded defaults for local use', () => {

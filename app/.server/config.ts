@@ -1,10 +1,11 @@
 import { providerName } from '~/lib/providers'
 import type { z } from 'zod'
-import { EnvSchema, LOCAL_PLATFORMS, list, parseEmulatorHost } from './config-schema'
+import { EnvSchema, LOCAL_PLATFORMS } from './config-schema'
+import { list, parseEmulatorHost } from './config-values'
 
 /**
  * The environment, parsed once. Nothing else in the code base reads process.env: every setting
- * is declared in ./config-schema.ts, with its default, and documented in README.md; here it
+ * is declared in ./config-schema.ts, with its default and description (docs/settings.md); here it
  * becomes the config the code reads.
  */
 
@@ -109,7 +110,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     ssoProviderId: env.SSO_PROVIDER_ID ?? null,
     /** The name on the single sign-on button ("Continue with …"); null: the generic wording. */
     ssoProviderName: env.SSO_PROVIDER_ID ? providerName(env.SSO_PROVIDER_ID, env.SSO_PROVIDER_NAME ?? null) : null,
-    /** The operator's brand (README, Your brand; ADR 040); null: the portal's own. */
+    /** The operator's brand (docs/brand.md; ADR 040); null: the portal's own. */
     brand: {
       name: { fr: env.BRAND_NAME_FR ?? env.BRAND_NAME ?? null, en: env.BRAND_NAME_EN ?? env.BRAND_NAME ?? null },
       logo: env.BRAND_LOGO ?? null,

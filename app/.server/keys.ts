@@ -7,7 +7,7 @@ import { getConfig } from '~/.server/config'
  *
  * - Secret keys (signing CSRF tokens and device cookies, encrypting flow cookies): one per
  *   SESSION_SECRET, in its order. The first signs or encrypts; every one verifies or decrypts
- *   (rotation, README).
+ *   (rotation: docs/operations.md).
  * - The identifier key (keyed hashes of addresses and phone numbers: per-account rate-limit keys,
  *   `emailHash` in logs): from IDENTIFIER_HASH_SECRET, or else from the first SESSION_SECRET. It
  *   signs nothing, so it need not follow the signing secrets: pinned, it stays the same through a

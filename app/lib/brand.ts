@@ -2,7 +2,7 @@ import type { Locale } from './i18n'
 import { translate } from './translator'
 
 /**
- * The operator's brand as pages show it (README, Your brand; ADR 040): names per language, the
+ * The operator's brand as pages show it (docs/brand.md; ADR 040): names per language, the
  * logo's URLs and the accent's stylesheet. Process-wide and fixed at start-up, so it is module
  * state rather than loader data: the server sets it from its configuration (app/.server/brand.ts),
  * the browser from the page (entry.client.tsx), and every page, the error pages whose root loader

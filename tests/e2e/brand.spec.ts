@@ -5,7 +5,7 @@ import { darkAccent, parseHex } from '../../app/lib/contrast'
 import { expect, ownPortal, testOn } from './fixtures'
 
 /**
- * The operator's brand (README, Your brand; ADR 040) in the browser, on a portal started with
+ * The operator's brand (docs/brand.md; ADR 040) in the browser, on a portal started with
  * BRAND_NAME, BRAND_NAME_FR, BRAND_ACCENT, BRAND_LOGO and BRAND_LOGO_DARK: the header's logo named
  * by the brand in each language, the titles, and the accent on the buttons in either scheme.
  */

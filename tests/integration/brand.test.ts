@@ -8,7 +8,7 @@ import { startPortal } from '../../dev/portal'
 import { ownPortal } from '../support/portal'
 
 /**
- * The operator's brand (README, Your brand; ADR 040) as the built portal serves it: the name in the
+ * The operator's brand (docs/brand.md; ADR 040) as the built portal serves it: the name in the
  * header and every title, per language; the logo as an image named by the brand, served at a
  * content-named URL browsers keep for a year; the accent in a stylesheet of its own. And a start
  * refused in one line when a brand setting is wrong.

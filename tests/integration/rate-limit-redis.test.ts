@@ -110,7 +110,7 @@ describe('with Redis set up as deploy/compose.yaml runs it, once it is full', ()
   let redis: TestRedis
   let url = ''
 
-  /** The Redis arguments of deploy/compose.yaml: what limits need (README, ADR 027). */
+  /** The Redis arguments of deploy/compose.yaml: what limits need (docs/deploying.md, ADR 027). */
   function composeRedisArgs(): string[] {
     const compose = readFileSync(new URL('../../deploy/compose.yaml', import.meta.url), 'utf8')
     const command = /redis:\n(?:.*\n)*?\s+command: \[(.*)\]/.exec(compose)?.[1] ?? ''

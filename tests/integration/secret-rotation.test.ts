@@ -8,11 +8,11 @@ import { logLines } from '../support/portal'
 import { type TestRedis, startRedis } from '../support/redis'
 
 /**
- * A SESSION_SECRET rotation as README describes it (ADR 034), on real processes of the production
+ * A SESSION_SECRET rotation as docs/operations.md describes it (ADR 034), on real processes of the production
  * build sharing one Redis: `before` runs with the old secret alone, `a` and `b` are the two states
  * that meet in the rolling deploy of the switch (`old,new`: old signs; `new,old`: new signs), and
  * `after` runs with the new secret alone. IDENTIFIER_HASH_SECRET is pinned to the old secret from
- * the first step on, which is what the default already derived (the README's procedure).
+ * the first step on, which is what the default already derived (the procedure in docs/operations.md).
  */
 
 const OLD = 'rotation-test-old-secret-0123456789abcdef'

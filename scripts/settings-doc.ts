@@ -1,0 +1,68 @@
+/**
+ * `npm run settings-doc`: writes docs/settings.md from the settings' schema (app/.server/config-schema.ts),
+ * one table per group. app/.server/config-schema.test.ts fails when the file is not what this writes.
+ */
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
+import type { z } from 'zod'
+import { EnvSchema, SETTING_GROUPS } from '../app/.server/config-schema'
+
+export const SETTINGS_DOC = path.join(import.meta.dirname, '../docs/settings.md')
+
+const HEAD = `# Settings
+
+<!-- Written by \`npm run settings-doc\` from app/.server/config-schema.ts: change the descriptions there. -->
+
+All configuration comes from environment variables, parsed once at start-up (\`app/.server/config.ts\`). A bad
+value stops the server with one line per problem and exit code 1. An empty variable counts as unset.
+\`npm start\` passes them on to the portal it starts (its emulator, project and \`PLATFORM=local\` stay its own).
+`
+
+const TAIL = `
+## Read by Node.js and firebase-admin
+
+| Setting | Default | Description |
+|---|---|---|
+| \`NODE_OPTIONS\` | \`--max-old-space-size=192\` (\`npm run serve\`, the image) | Node's own; the default caps the JavaScript heap (ADR 013). Raise it for a very large number of requests in flight. |
+| \`GOOGLE_APPLICATION_CREDENTIALS\` | unset | The service account's key file, which firebase-admin needs for sessions in production (or the platform's workload identity). |
+`
+
+/** What the schema gives for an unset variable. */
+function defaultOf(schema: z.ZodType): string {
+  const parsed = schema.safeParse(undefined)
+  if (!parsed.success) return 'required'
+  return parsed.data === undefined ? 'unset' : `\`${String(parsed.data)}\``
+}
+
+/** One table cell; `docs/x.md` becomes a link, as this file sits beside it. */
+const cell = (text: string) =>
+  text
+    .replace(/\s+/g, ' ')
+    .replaceAll('|', '\\|')
+    .replace(/\bdocs\/([\w-]+\.md)/g, '[$1]($1)')
+    .trim()
+
+/** The whole of docs/settings.md: the same schema always gives the same text. */
+export function settingsDoc(): string {
+  const shape: Record<string, z.ZodType> = EnvSchema.shape
+  const grouped = new Set<string>(SETTING_GROUPS.flatMap(([, settings]) => Object.keys(settings)))
+  const groups: Array<[string, string[]]> = [
+    ...SETTING_GROUPS.map(([title, settings]): [string, string[]] => [title, Object.keys(settings)]),
+    ['Other', Object.keys(shape).filter((name) => !grouped.has(name))],
+  ]
+  const sections = groups
+    .filter(([, names]) => names.length > 0)
+    .map(([title, names]) => {
+      const rows = names.map((name) => {
+        const schema = shape[name]!
+        return `| \`${name}\` | ${defaultOf(schema)} | ${cell(schema.description ?? '')} |`
+      })
+      return [`\n## ${title}\n`, '| Setting | Default | Description |', '|---|---|---|', ...rows].join('\n')
+    })
+  return `${HEAD}${sections.join('\n')}\n${TAIL}`
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
+  writeFileSync(SETTINGS_DOC, settingsDoc())
+  console.log(`Wrote ${path.relative(process.cwd(), SETTINGS_DOC)}`)
+}
