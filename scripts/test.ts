@@ -9,7 +9,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { startEmulator } from '../dev/emulator'
+import { ensurePrerequisites } from '../dev/prerequisites'
 
+ensurePrerequisites(process.argv.includes('--install-prerequisites'))
 const out = mkdtempSync(path.join(tmpdir(), 'portal-test-'))
 // The Node every step runs on: the project's own (ADR 033), which npm puts first on PATH.
 console.log(`Node.js ${process.version} (${process.execPath})`)
