@@ -113,6 +113,12 @@ export const EnvSchema = z
     FLAGS_OFREP_MAX_AGE: z.coerce.number().int().min(1).max(3_600).default(30),
     FLAG_SSO: z.enum(['true', 'false']).optional(),
     FLAG_EMAIL_LINK_SIGN_IN: z.enum(['true', 'false']).optional(),
+    FLAG_PASSKEYS: z
+      .enum(['true', 'false'])
+      .optional()
+      .describe(
+        "Passkeys: 'Sign in with a passkey' on the sign-in page and a Passkeys section on /account (docs/passkeys.md). Off by default while the identity service's passkey API is a preview. The relying party is PUBLIC_URL's host name: the identity project must name the same.",
+      ),
     SSO_PROVIDER_ID: z.string().regex(/^[\w.-]{1,128}$/).optional(),
     SSO_PROVIDER_NAME: z.string().trim().min(1).max(64).optional(),
     BRAND_NAME: brandName.optional(),
