@@ -29,7 +29,7 @@ const LABELS = {
   },
   fr: {
     ...COMMON_LABELS.fr,
-    withPasskey: 'Se connecter avec une clé d’accès',
+    withPasskey: 'Utiliser une clé d’accès',
     add: 'Ajouter une clé d’accès',
     name: 'Nom',
     added: 'La clé d’accès a été ajoutée.',

@@ -62,8 +62,8 @@ export function passkeyCalls(call: Call, options: { projectId: string }) {
       call({
         name: 'deletePasskey',
         path: '/v1/accounts:update',
-        json: { idToken, deletePasskey: [credentialId], returnSecureToken: true },
-        schema: TokenSchema,
+        json: { idToken, deletePasskey: [credentialId] },
+        schema: z.object({}),
       }),
 
     /** The account's passkeys, read with the portal's own credential (`accessToken`). */
