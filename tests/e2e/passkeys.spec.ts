@@ -54,8 +54,9 @@ async function authenticator(page: Page, options: { consenting?: boolean } = {})
       hasResidentKey: true,
       hasUserVerification: true,
       isUserVerified: true,
-      isUserConsenting: options.consenting ?? true,
       automaticPresenceSimulation: true,
+      // Chromium's option (the visitor declines); newer than Playwright's protocol types.
+      ...({ isUserConsenting: options.consenting ?? true } as object),
     },
   })
   return {
@@ -75,7 +76,7 @@ const withoutAutofill = (page: Page) =>
   })
 
 /** Signs in with the password and adds a passkey from the account page, under the name it offers. */
-async function addPasskey(page: Page, l: (typeof LABELS)['en'], email: string) {
+async function addPasskey(page: Page, l: (typeof LABELS)[keyof typeof LABELS], email: string) {
   await signIn(page, email, PASSWORD)
   await page.goto('/account')
   await page.getByRole('link', { name: l.add }).click()

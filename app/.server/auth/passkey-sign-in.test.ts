@@ -5,10 +5,7 @@ const service = vi.hoisted(() => ({
   startPasskeySignIn: vi.fn(async () => ({ challenge: Buffer.from('challenge-of-the-service').toString('base64'), rpId: 'localhost' })),
   finalizePasskeySignIn: vi.fn(async () => ({ idToken: 'never-reached' })),
 }))
-vi.mock('~/.server/identity', async (original) => ({
-  ...(await original<typeof import('~/.server/identity')>()),
-  getIdentity: () => service,
-}))
+vi.mock('~/.server/identity', async (original) => ({ ...(await original<object>()), getIdentity: () => service }))
 const { finishPasskeySignIn, startPasskeySignIn } = await import('./passkey-sign-in')
 
 const ORIGIN = 'http://localhost:3000'
