@@ -83,8 +83,10 @@ async function addPasskey(page: Page, l: (typeof LABELS)[keyof typeof LABELS], e
   await confirmItsYou(page, PASSWORD)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.add)
   await expect(page.getByLabel(l.name)).toHaveValue(l.device)
+  expect(await wcagViolations(page), 'the add page').toEqual([])
   await page.getByRole('button', { name: l.add }).click()
   await expect(page.getByRole('status')).toContainText(l.added)
+  expect(await wcagViolations(page), 'the account page with a passkey').toEqual([])
   await expect(page.locator('section[aria-labelledby="passkeys"]').getByText(l.device, { exact: true })).toBeVisible()
 }
 
@@ -102,6 +104,7 @@ for (const [language, l] of Object.entries(LABELS)) {
       await logOut(page)
       await page.goto('/')
       await expect(page.getByLabel(l.email, { exact: true })).toHaveAttribute('autocomplete', 'username webauthn')
+      expect(await wcagViolations(page), 'the sign-in page with its passkey button').toEqual([])
       await page.getByRole('button', { name: l.withPasskey }).click()
       await expect(page.getByRole('heading', { name: l.signedIn })).toBeVisible()
       await expect(page.getByText(email)).toBeVisible()
