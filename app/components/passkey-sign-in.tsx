@@ -76,9 +76,9 @@ export function PasskeySignIn({ form }: { form: RefObject<HTMLFormElement | null
     setRound((r) => r + 1)
   }
   return (
-    <div className="stack">
+    <div className="passkey-sign-in">
       {message ? <FormAlert>{t(message)}</FormAlert> : null}
-      <button type="button" className="button-secondary" onClick={() => void onClick()} disabled={busy}>
+      <button type="button" className="button-secondary button-block" onClick={() => void onClick()} disabled={busy}>
         {busy ? t('passkey.pending') : t('passkey.signIn')}
       </button>
     </div>

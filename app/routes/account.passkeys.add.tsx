@@ -85,7 +85,7 @@ export default function AddPasskey() {
             autoComplete="off"
             hint={t('passkeys.nameHint')}
           />
-          <button type="submit" disabled={busy}>
+          <button type="submit" className="button-primary" disabled={busy}>
             {busy ? t('passkey.pending') : t('passkeys.add')}
           </button>
         </form>

@@ -78,6 +78,8 @@ const withoutAutofill = (page: Page) =>
 /** Signs in with the password and adds a passkey from the account page, under the name it offers. */
 async function addPasskey(page: Page, l: (typeof LABELS)[keyof typeof LABELS], email: string) {
   await signIn(page, email, PASSWORD)
+  // The autofill's own POST (its challenge) may be the answer signIn waited for: wait for the sign-in's.
+  await expect(page.getByRole('heading', { name: l.signedIn })).toBeVisible()
   await page.goto('/account')
   await page.getByRole('link', { name: l.add }).click()
   await confirmItsYou(page, PASSWORD)
