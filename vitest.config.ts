@@ -16,7 +16,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['app/**/*.test.{ts,tsx}', 'locales/**/*.test.ts', 'deploy/**/*.test.ts', 'dev/**/*.test.ts', 'tests/e2e/**/*.test.ts'] },
+        test: { name: 'unit', include: ['app/**/*.test.{ts,tsx}', 'locales/**/*.test.ts', 'deploy/**/*.test.ts', 'dev/**/*.test.ts', 'docs/**/*.test.ts', 'tests/e2e/**/*.test.ts'] },
       },
       {
         extends: true,

@@ -161,6 +161,10 @@ const flags = {
     .describe("Seconds (1 to 3600) the flag service's answers are used before a refresh: how long a change takes to show."),
   FLAG_SSO: flag.describe('`true` or `false`: single sign-on; unset, the flag service or file decides, else off.'),
   FLAG_EMAIL_LINK_SIGN_IN: flag.describe('`true` or `false`: sign-in by a link sent by email; as `FLAG_SSO`.'),
+  FLAG_PASSKEYS: flag.describe(
+    '`true` or `false`: passkeys on the sign-in page and `/account`; off by default while the service\'s API is a ' +
+      'preview. The relying party is `PUBLIC_URL`\'s host (docs/passkeys.md).',
+  ),
   SSO_PROVIDER_ID: z.string().regex(/^[\w.-]{1,128}$/).optional().describe(
     "The project's provider for single sign-on (`oidc.*`, `saml.*`, `google.com`…); its redirect URI is " +
       '`PUBLIC_URL/sso/callback` (ADR 011).',

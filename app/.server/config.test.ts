@@ -95,6 +95,8 @@ describe('configuration', () => {
       enrolSmsPerNumber: 3,
       emailChangePerAccount: 3,
       logoutPerIp: 30,
+      passkeyStartPerIp: 120,
+      passkeyChallenge: 1,
     })
     expect(defaults.ok && defaults.config.rateLimitMemoryMaxKeys).toBe(100_000)
     expect(parseConfig({ RATE_LIMIT_MEMORY_MAX_KEYS: '10' })).toEqual({

@@ -83,6 +83,10 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       enrolSmsPerNumber: env.RATE_LIMIT_ENROL_SMS_PER_NUMBER,
       emailChangePerAccount: env.RATE_LIMIT_EMAIL_CHANGE_PER_ACCOUNT,
       logoutPerIp: env.RATE_LIMIT_LOGOUT_PER_IP,
+      /** A start is no guess, and the sign-in page makes one per view: four times sign-in's count (ADR 067). */
+      passkeyStartPerIp: env.RATE_LIMIT_SIGNIN_PER_IP * 4,
+      /** Answers to one passkey challenge: one (ADR 067). */
+      passkeyChallenge: 1,
     },
     /** Most rate-limit counters held in memory (ADR 027). */
     rateLimitMemoryMaxKeys: env.RATE_LIMIT_MEMORY_MAX_KEYS,
@@ -106,6 +110,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     flagOverrides: {
       sso: bool(env.FLAG_SSO),
       emailLinkSignIn: bool(env.FLAG_EMAIL_LINK_SIGN_IN),
+      passkeys: bool(env.FLAG_PASSKEYS),
     },
     ssoProviderId: env.SSO_PROVIDER_ID ?? null,
     /** The name on the single sign-on button ("Continue with …"); null: the generic wording. */

@@ -132,6 +132,14 @@ export const COOKIES = {
     maxAge: 10 * 60,
     sealedAs: 'mfa-enrollment',
   },
+  passkeyChallenge: {
+    ...FLOW,
+    base: 'passkey_challenge',
+    purpose:
+      'the challenge of a passkey ceremony under way in this browser, good for 5 minutes and one answer; the cookie outlives it so that a late answer is told it timed out (app/.server/auth/passkey-challenge.ts, ADR 067)',
+    maxAge: 10 * 60,
+    sealedAs: 'passkey-challenge',
+  },
   locale: {
     ...PREFERENCE,
     base: LOCALE_COOKIE,

@@ -6,7 +6,7 @@ export interface SessionView {
   current: boolean
   device: { browser: string | null; os: string | null }
   ip: string
-  method: 'password' | 'email-link' | 'sso'
+  method: 'password' | 'email-link' | 'sso' | 'passkey'
   secondFactor: 'phone' | 'totp' | null
   signedIn: string
   lastActive: string

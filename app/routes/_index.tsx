@@ -11,6 +11,7 @@ import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
 import { Checkbox, EmailField, Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
+import { PasskeySignIn } from '~/components/passkey-sign-in'
 import { SignedIn } from '~/components/signed-in'
 import { WholeWords } from '~/components/whole-words'
 import { SecureForm } from '~/components/secure-form'
@@ -67,6 +68,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         ssoName: ssoProviderName(),
         ssoError: signInPageError(params),
         emailLink: flags.emailLinkSignIn,
+        passkeys: flags.passkeys,
         linkSent: flags.emailLinkSignIn && params.get('emailLink') === 'sent',
         // Both buttons' actions (signInWithPassword, getOobCode) fall under the email/password provider.
         captcha: captchaSettings('signInWithPassword'),
@@ -125,7 +127,7 @@ type ActionData = {
 
 export default function SignIn() {
   const { t } = useTranslation()
-  const { user, continueTo, redirectError, sso, ssoButton, ssoName, ssoError, emailLink, linkSent, captcha } =
+  const { user, continueTo, redirectError, sso, ssoButton, ssoName, ssoError, emailLink, linkSent, passkeys, captcha } =
     useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as ActionData | undefined
   const [searchParams] = useSearchParams()
@@ -190,7 +192,11 @@ export default function SignIn() {
             <p className="separator">{t('sso.or')}</p>
           </>
         ) : null}
-        <EmailField {...emailField} errorKey={fieldErrors.email} />
+        <EmailField
+          {...emailField}
+          errorKey={fieldErrors.email}
+          {...(passkeys ? { autoComplete: 'username webauthn' } : {})}
+        />
         <Field
           label={t('signIn.password')}
           name="password"
@@ -208,6 +214,7 @@ export default function SignIn() {
           </button>
         ) : null}
       </SecureForm>
+      {passkeys ? <PasskeySignIn form={formRef} /> : null}
       <p className="links">
         {/* Its link carries the typed address: kept out of Session Replay (ADR 030). */}
         <Link to={`/forgot-password${forgot.size ? `?${forgot}` : ''}`} data-personal>

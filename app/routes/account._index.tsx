@@ -18,8 +18,11 @@ import { AccountFormSchema } from '~/lib/schemas'
 import type { TranslationKey } from '~/lib/i18n'
 import { providerName } from '~/lib/providers'
 import { endOtherSession, requireSignedIn, verifyOwnEmail } from '~/.server/auth/account'
-import { readAccount } from '~/.server/auth/identity-admin'
+import { readAccount, readPasskeys } from '~/.server/auth/identity-admin'
+import { refOf } from '~/.server/auth/passkeys'
+import { getFlags } from '~/.server/ops/flags'
 import { listSessions } from '~/.server/auth/session'
+import { PasskeyList } from '~/components/passkey-list'
 import { SessionList } from '~/components/session-list'
 import { getLocale } from '~/.server/i18n'
 import { guardForm } from '~/.server/policy/csrf'
@@ -31,7 +34,12 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.acco
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireSignedIn(request)
-  const [account, sessions] = await Promise.all([readAccount(user.uid), listSessions(user)]).catch(() => {
+  const passkeysOn = (await getFlags()).passkeys
+  const [account, sessions, passkeys] = await Promise.all([
+    readAccount(user.uid),
+    listSessions(user),
+    passkeysOn ? readPasskeys(user.uid) : null,
+  ]).catch(() => {
     throw respond(unavailable())
   })
   // Dates in the page's language, on the server (the same text with and without JavaScript), in UTC.
@@ -56,6 +64,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       created: when(account.createdAt),
       lastSignIn: when(account.lastLoginAt),
       hasPassword: account.providers.some((p) => p.providerId === 'password'),
+      // By a digest of the credential id: no id reaches the page (ADR 067).
+      passkeys: passkeys?.map((p) => ({ ref: refOf(p.credentialId), name: p.name })) ?? null,
       // This browser first, then the others newest first. The key names a record; only its cookie opens it.
       sessions: sessions
         .filter((s) => s.createdAt >= (account.validSince ?? 0))
@@ -93,6 +103,8 @@ const DONE: Partial<Record<string, TranslationKey>> = {
   'factor-removed': 'secondFactors.removed',
   'session-ended': 'sessions.ended',
   'session-gone': 'sessions.gone',
+  'passkey-added': 'passkeys.added',
+  'passkey-removed': 'passkeys.removed',
 }
 
 const VERIFICATION_ERRORS: Partial<Record<string, TranslationKey>> = {
@@ -102,7 +114,8 @@ const VERIFICATION_ERRORS: Partial<Record<string, TranslationKey>> = {
 
 export default function Account() {
   const { t } = useTranslation()
-  const { email, verified, methods, secondFactors, created, lastSignIn, hasPassword, sessions } = useLoaderData<typeof loader>()
+  const { email, verified, methods, secondFactors, created, lastSignIn, hasPassword, passkeys, sessions } =
+    useLoaderData<typeof loader>()
   const [searchParams] = useSearchParams()
   const done = DONE[searchParams.get('done') ?? ''] ?? null
   const verification = searchParams.get('verification')
@@ -188,6 +201,7 @@ export default function Account() {
           </>
         )}
       </section>
+      {passkeys ? <PasskeyList passkeys={passkeys} /> : null}
       <SessionList sessions={sessions} />
       <h2 className="visually-hidden">{t('account.actions')}</h2>
       <div className="actions">

@@ -22,6 +22,7 @@ const admin = emulatorAdmin(emulator)
 const PASSWORD = 'Valid-Html-Pass-2026'
 const portal = ownPortal({
   FLAG_EMAIL_LINK_SIGN_IN: 'true',
+  FLAG_PASSKEYS: 'true',
   RATE_LIMIT_RESET_PER_IP: '10000',
   RATE_LIMIT_SIGNIN_PER_IP: '10000',
   RATE_LIMIT_NEW_PASSWORD_PER_IP: '10000',
@@ -185,6 +186,19 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   const wrongEnrolCode = `${enrolCode.slice(0, 5)}${(Number(enrolCode[5]) + 1) % 10}`
   await keep('phone-wrong-code', await adder.post(phonePage, { code: wrongEnrolCode }, phonePage), 400)
   await keep('phone-resend-wait', await adder.post(phonePage, { intent: 'resend' }, phonePage), 429)
+
+  // Passkeys (ADR 067): the account's section with one, the add page, the remove page.
+  const enrolled = await fetch(`${emulator.origin}/identitytoolkit.googleapis.com/v2/accounts/passkeyEnrollment:finalize?key=k`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ idToken: phoneUser.idToken, name: 'Téléphone', authenticatorRegistrationResponse: { id: `html-${language}-${Date.now()}` } }),
+  })
+  expect(enrolled.status).toBe(200)
+  const withPasskey = await (await adder.get('/account')).text()
+  pages.set(`${language}-account-passkey`, withPasskey)
+  const ref = /name="passkey" value="([^"]+)"/.exec(withPasskey)![1]!
+  await keep('passkey-add', await adder.get('/account/passkeys/add'), 200)
+  await keep('passkey-remove', await adder.get(`/account/passkeys/remove?passkey=${ref}`), 200)
   return pages
 }
 
@@ -205,7 +219,7 @@ it('every page state is valid HTML in both languages (Nu Html Checker)', { timeo
       files.push(file)
     }
   }
-  expect(files.length).toBe(104)
+  expect(files.length).toBe(110)
   const { stderr } = await promisify(execFile)('java', ['-jar', vnuJar, '--format', 'json', '--exit-zero-always', ...files], {
     maxBuffer: 64 * 1024 * 1024,
   })

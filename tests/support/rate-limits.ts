@@ -25,6 +25,8 @@ export const limits = {
   enrolSmsPerNumber: 2,
   emailChangePerAccount: 3,
   logoutPerIp: 5,
+  passkeyStartPerIp: 5,
+  passkeyChallenge: 1,
 }
 
 export const alice = { ip: '203.0.113.7', email: 'Alice@Example.com' }

@@ -16,7 +16,7 @@ import { startSession } from './session'
  * auth/ so that every flow can end here without importing another flow.
  */
 
-export type SignInMethod = 'password' | 'email-link' | 'sso'
+export type SignInMethod = 'password' | 'email-link' | 'sso' | 'passkey'
 
 /**
  * The end of every sign-in (password, email link, single sign-on): the session from a fresh ID token

@@ -76,6 +76,7 @@ describe('flowCookie', () => {
       'email_link',
       'mfa_enrollment',
       'mfa_pending',
+      'passkey_challenge',
       'phone_enrolment',
       'reset_code',
       'reset_done',

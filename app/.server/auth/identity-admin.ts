@@ -72,6 +72,13 @@ export async function uidOf(email: string): Promise<string | null> {
   )
 }
 
+/** The account's passkeys, read with the portal's own credential (the emulator takes its fixed owner token). */
+export async function readPasskeys(uid: string) {
+  const credential = getConfig().identity.emulatorOrigin ? null : adminApp().options.credential
+  const accessToken = credential ? (await admin('getAccessToken', () => credential.getAccessToken())).access_token : 'owner'
+  return getIdentity().passkeysOf(uid, accessToken)
+}
+
 /** A second factor as the account page lists it: with when it was added (milliseconds), when known. */
 export type AccountFactor = SecondFactor & { enrolledAt: number | null }
 

@@ -13,6 +13,7 @@ describe('logoutCookies', () => {
         'email_link',
         'mfa_enrollment',
         'mfa_pending',
+        'passkey_challenge',
         'phone_enrolment',
         'reset_code',
         'reset_done',

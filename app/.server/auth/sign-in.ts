@@ -26,7 +26,7 @@ export interface SignInPage {
 export async function afterFirstFactor(
   request: Request,
   attempt: { release(outcome: 'success' | 'no-verdict'): Promise<void> },
-  first: { method: 'password' | 'email-link'; email: string; redirect: CheckedRedirect | null; remember: boolean },
+  first: { method: 'password' | 'email-link' | 'passkey'; email: string; redirect: CheckedRedirect | null; remember: boolean },
   answer: () => Promise<{ idToken: string; email?: string }>,
   context: AppLoadContext,
 ): Promise<{ ok: true; setCookies: string[]; location: string } | { ok: false; error: unknown }> {

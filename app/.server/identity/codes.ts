@@ -81,6 +81,8 @@ export const CODE_GROUPS = {
   'auth/unauthorized-domain': 'not-allowed',
   'auth/operation-not-allowed': 'not-allowed',
   'auth/admin-restricted-operation': 'not-allowed',
+  // A passkey no account holds (removed, or its account deleted): the passkey flow names it.
+  'auth/passkey-not-found': 'credentials',
 } as const satisfies Record<`auth/${string}`, CodeGroup>
 
 export type AuthCode = keyof typeof CODE_GROUPS

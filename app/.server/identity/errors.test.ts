@@ -62,6 +62,7 @@ const expectedServiceErrors: Array<[string, AuthCode]> = [
   ['SECOND_FACTOR_EXISTS', 'auth/second-factor-already-in-use'],
   ['UNVERIFIED_EMAIL', 'auth/unverified-email'],
   ['MISSING_MFA_ENROLLMENT_ID', 'auth/missing-multi-factor-info'],
+  ['PASSKEY_CREDENTIAL_NOT_FOUND', 'auth/passkey-not-found'],
 ]
 
 describe('service messages → auth codes', () => {

@@ -76,6 +76,8 @@ export const SERVICE_ERRORS = {
   INVALID_PHONE_NUMBER: 'auth/invalid-phone-number',
   SECOND_FACTOR_EXISTS: 'auth/second-factor-already-in-use',
   UNVERIFIED_EMAIL: 'auth/unverified-email',
+  // Passkeys (v2/accounts/passkeySignIn:finalize): no account has this credential.
+  PASSKEY_CREDENTIAL_NOT_FOUND: 'auth/passkey-not-found',
 } as const satisfies Record<string, AuthCode>
 
 export type ServiceError = keyof typeof SERVICE_ERRORS

@@ -3,6 +3,7 @@ import { logger } from '~/.server/ops/logger'
 import { accountCalls } from './accounts'
 import { mfaCalls } from './mfa'
 import { mfaEnrollmentCalls } from './mfa-enrollment'
+import { passkeyCalls } from './passkeys'
 import { projectCalls } from './project'
 import { providerCalls } from './providers'
 import { signedInCalls } from './signed-in'
@@ -11,7 +12,7 @@ import { createTransport, type IdentityClientOptions } from './transport'
 /**
  * The identity service (Firebase Auth / Google Identity Platform REST API), server side only: the
  * one entry of this folder. transport.ts carries every call, schemas.ts reads the answers, and
- * accounts.ts, signed-in.ts, providers.ts, mfa.ts, mfa-enrollment.ts and project.ts are the endpoints; errors.ts maps
+ * accounts.ts, signed-in.ts, providers.ts, mfa.ts, mfa-enrollment.ts, passkeys.ts and project.ts are the endpoints; errors.ts maps
  * the service's errors to our codes, and codes.ts groups them.
  */
 
@@ -23,6 +24,7 @@ export function createIdentityClient(options: IdentityClientOptions) {
     ...providerCalls(call),
     ...mfaCalls(call),
     ...mfaEnrollmentCalls(call),
+    ...passkeyCalls(call, options),
     ...projectCalls(call, options),
     /** Runs other work that reaches the service (firebase-admin) under this client's bound and time-out. */
     bounded,
@@ -43,6 +45,7 @@ export function getIdentity(): IdentityClient {
 
 export type { SendOobCodeRequest } from './accounts'
 export type { TotpEnrollment } from './mfa-enrollment'
+export type { CredentialJson, PasskeyInfo } from './passkeys'
 export type { Account, ActionCodeInfo, PasswordChangeResult, RecaptchaConfig, RecaptchaEnforcement } from './schemas'
 export { parseAuthDomain } from './auth-domain'
 export {

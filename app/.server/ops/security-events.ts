@@ -21,6 +21,9 @@ export type SecurityEvent =
   | 'account-deleted'
   | 'second-factor-added'
   | 'second-factor-removed'
+  | 'passkey-added'
+  | 'passkey-removed'
+  | 'passkey-refused'
 
 /**
  * A keyed hash of an address (or a phone number): events about one account can be correlated, and

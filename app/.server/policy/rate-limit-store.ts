@@ -54,6 +54,10 @@ export const WINDOWS = {
   emailChangePerAccount: 60 * 60,
   /** Logouts posted from one client (each looks a record up in the session store). */
   logoutPerIp: 15 * 60,
+  /** Passkey ceremonies started from one client: the sign-in page starts one per view for the browser's autofill. */
+  passkeyStartPerIp: 15 * 60,
+  /** A passkey challenge answered: once, within its 5 minutes (app/.server/auth/passkey-challenge.ts). */
+  passkeyChallenge: 5 * 60,
 } as const
 
 /** The limiters counted per client address: the only counters the memory bound may evict. */
@@ -65,6 +69,7 @@ const PER_CLIENT: readonly LimiterName[] = [
   'mfaSmsPerIp',
   'enrolPerIp',
   'logoutPerIp',
+  'passkeyStartPerIp',
 ]
 
 export type LimiterName = keyof typeof WINDOWS

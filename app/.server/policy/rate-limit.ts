@@ -57,6 +57,13 @@ export interface RateLimits {
   consumeEmailChange(who: Who & { account: string; email: string }): Promise<Attempt>
   /** A logout posted: per client. */
   consumeLogout(who: Who): Promise<Attempt>
+  /**
+   * A passkey ceremony started (per client, a count of its own), or a sign-in answered with a passkey
+   * (`credential`: its id, hashed): per client on sign-in's count, and per credential as sign-in counts per account.
+   */
+  consumePasskey(who: Who & { credential?: string }): Promise<Attempt>
+  /** Spends a passkey challenge (its random id): true the first time within its 5 minutes, false after. */
+  spendChallenge(id: string): Promise<boolean>
   /** The Redis connection, null in memory mode (for readiness checks and tests). */
   readonly redis: LimiterStore['redis']
   memoryKeys: LimiterStore['memoryKeys']
@@ -165,6 +172,17 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
       const k = keys(who)
       return take([['logoutPerIp', k.ip]], k)
     },
+
+    consumePasskey(who) {
+      const k = keys(who)
+      if (!who.credential) return take([['passkeyStartPerIp', k.ip]], k)
+      return take([['signInPerIp', k.ip], ['signInPerEmail', hashEmail(`passkey:${who.credential}`)]], k)
+    },
+
+    async spendChallenge(id) {
+      const attempt = await take([['passkeyChallenge', id]], keys({ ip: '' }))
+      return attempt.ok
+    },
   }
 }
 
@@ -191,6 +209,8 @@ export const consumeEnrolStart: RateLimits['consumeEnrolStart'] = (who) => getRa
 export const consumeEnrolSms: RateLimits['consumeEnrolSms'] = (who) => getRateLimits().consumeEnrolSms(who)
 export const consumeLogout: RateLimits['consumeLogout'] = (who) => getRateLimits().consumeLogout(who)
 export const consumeEmailChange: RateLimits['consumeEmailChange'] = (who) => getRateLimits().consumeEmailChange(who)
+export const consumePasskey: RateLimits['consumePasskey'] = (who) => getRateLimits().consumePasskey(who)
+export const spendChallenge: RateLimits['spendChallenge'] = (id) => getRateLimits().spendChallenge(id)
 
 /** At shutdown: closes the Redis connection, if any was opened. */
 export async function closeRateLimits(): Promise<void> {

@@ -70,7 +70,7 @@ const PendingSchema = z.object({
   id: z.string(),
   credential: z.string(),
   factors: z.array(FactorSchema).min(1),
-  method: z.enum(['password', 'email-link', 'sso']),
+  method: z.enum(['password', 'email-link', 'sso', 'passkey']),
   email: z.string().nullable(),
   redirect: z.string().nullable(),
   remember: z.boolean(),

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto'
+import { z } from 'zod'
+import { COOKIES } from '~/.server/cookies'
+import type { CredentialJson } from '~/.server/identity'
+import { spendChallenge } from '~/.server/policy/rate-limit'
+import { flowCookie } from './flow-state'
+
+/**
+ * A passkey ceremony's challenge, bound to the browser that asked for it (ADR 067): kept in a sealed
+ * flow cookie (./flow-state.ts, so another browser cannot read it), good for 5 minutes and for one
+ * answer (spent in the rate-limit store, shared by every replica). The browser's answer must carry it
+ * in its client data, for this origin, before the identity service is asked anything.
+ */
+
+export const CHALLENGE_SECONDS = 5 * 60
+export type Ceremony = 'get' | 'create'
+export type ChallengeRefusal = 'missing' | 'expired' | 'mismatch' | 'replayed'
+
+const ChallengeSchema = z.object({
+  id: z.string().min(1),
+  challenge: z.string().min(1),
+  ceremony: z.enum(['get', 'create']),
+  until: z.number(),
+})
+const pending = flowCookie(COOKIES.passkeyChallenge, ChallengeSchema)
+
+/** Bytes the service sent in base64 (standard or URL-safe), as the browser's JSON wants them: base64url. */
+export const toBase64url = (value: string) => Buffer.from(value, 'base64').toString('base64url')
+
+/** Keeps the service's challenge for this browser: the challenge as the browser takes it, and the Set-Cookie values. */
+export function issueChallenge(request: Request, serviceChallenge: string, ceremony: Ceremony) {
+  const challenge = toBase64url(serviceChallenge)
+  const state = { id: randomBytes(16).toString('base64url'), challenge, ceremony, until: Date.now() + CHALLENGE_SECONDS * 1000 }
+  return { challenge, setCookies: pending.write(request, state) }
+}
+
+/** The Set-Cookie that forgets the challenge, once answered. */
+export const clearChallenge = () => pending.clear()
+
+const ClientData = z.object({
+  type: z.string(),
+  challenge: z.string(),
+  origin: z.string(),
+  crossOrigin: z.boolean().optional(),
+})
+
+function clientDataOf(credential: CredentialJson) {
+  const encoded = credential.response.clientDataJSON
+  if (typeof encoded !== 'string') return null
+  try {
+    const parsed = ClientData.safeParse(JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')))
+    return parsed.success ? parsed.data : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Whether the browser's answer is to this browser's challenge, of this ceremony, on `origin`, within
+ * its 5 minutes, and the first answer to it. `spend` is the store's (injected by the tests).
+ */
+export async function checkAnswer(
+  request: Request,
+  credential: CredentialJson,
+  expected: { ceremony: Ceremony; origin: string },
+  spend: (id: string) => Promise<boolean> = spendChallenge,
+): Promise<{ ok: true } | { ok: false; reason: ChallengeRefusal }> {
+  const state = pending.read(request)
+  if (!state || state.ceremony !== expected.ceremony) return { ok: false, reason: 'missing' }
+  if (Date.now() > state.until) return { ok: false, reason: 'expired' }
+  const client = clientDataOf(credential)
+  const matches =
+    client !== null &&
+    client.type === `webauthn.${expected.ceremony}` &&
+    client.challenge === state.challenge &&
+    client.origin === expected.origin &&
+    client.crossOrigin !== true
+  if (!matches) return { ok: false, reason: 'mismatch' }
+  if (!(await spend(state.id))) return { ok: false, reason: 'replayed' }
+  return { ok: true }
+}

@@ -1,0 +1,110 @@
+import type { AppLoadContext } from '~/.server/context'
+import { codeOf, getIdentity, isIdentityError, type CredentialJson } from '~/.server/identity'
+import { recordSignIn } from '~/.server/ops/metrics'
+import { securityEvent } from '~/.server/ops/security-events'
+import { consumePasskey } from '~/.server/policy/rate-limit'
+import type { CheckedRedirect } from '~/.server/policy/redirect'
+import { page, type Result } from '~/.server/result'
+import { checkAnswer, clearChallenge, issueChallenge, type ChallengeRefusal } from './passkey-challenge'
+import { requestOptions } from './passkey-options'
+import { afterFirstFactor } from './sign-in'
+
+/**
+ * "Sign in with a passkey" (ADR 067): the sign-in page's script asks for a challenge (start), the
+ * browser signs it, and the answer (finish) is checked against this browser's challenge before the
+ * service verifies it. A passkey the service accepts ends like every sign-in (./sign-in.ts
+ * afterFirstFactor): a second factor only when the service asks for one.
+ */
+
+/** What the page is told: a message key, each with the password form as the way on. */
+export type PasskeyMessage =
+  | 'passkey.notFound'
+  | 'passkey.disabled'
+  | 'passkey.refused'
+  | 'passkey.timedOut'
+  | 'error.tooManyRequests'
+  | 'error.unexpected'
+
+export type PasskeyAnswer =
+  | { options: Record<string, unknown> }
+  | { location: string }
+  | { error: PasskeyMessage }
+
+const failed = (error: PasskeyMessage, status: number, extras: { retryAfter?: number; cookies?: string[] } = {}) =>
+  page<PasskeyAnswer>({ error }, { status, ...extras })
+
+/** The options of a discoverable ceremony (a button, or the browser's autofill), the challenge kept for this browser. */
+export async function startPasskeySignIn(request: Request, context: AppLoadContext): Promise<Result<PasskeyAnswer>> {
+  const limit = await consumePasskey({ ip: context.clientIp, reqId: context.requestId })
+  if (!limit.ok) return failed('error.tooManyRequests', 429, { retryAfter: limit.retryAfterSeconds })
+  try {
+    const served = await getIdentity().startPasskeySignIn()
+    const { challenge, setCookies } = issueChallenge(request, String(served.challenge ?? ''), 'get')
+    const options = requestOptions(served, challenge)
+    if (!options || !challenge) return failed('passkey.refused', 503)
+    return page<PasskeyAnswer>({ options }, { cookies: setCookies })
+  } catch {
+    await limit.release('no-verdict')
+    return failed('error.unexpected', 503)
+  }
+}
+
+const REFUSALS: Record<ChallengeRefusal, PasskeyMessage> = {
+  missing: 'passkey.refused',
+  expired: 'passkey.timedOut',
+  mismatch: 'passkey.refused',
+  replayed: 'passkey.refused',
+}
+
+/**
+ * The browser's answer: refused without asking the service when it is not to this browser's
+ * challenge (another browser's, expired, spent); else the service's verdict. Its points are sign-in's.
+ */
+export async function finishPasskeySignIn(
+  request: Request,
+  input: { credential: CredentialJson; redirect: CheckedRedirect | null; remember: boolean },
+  context: AppLoadContext,
+): Promise<Result<PasskeyAnswer>> {
+  const who = { reqId: context.requestId, ip: context.clientIp, method: 'passkey' }
+  const limit = await consumePasskey({ ip: context.clientIp, reqId: context.requestId, credential: input.credential.id })
+  if (!limit.ok) return failed('error.tooManyRequests', 429, { retryAfter: limit.retryAfterSeconds })
+  const cookies = [clearChallenge()]
+  const bound = await checkAnswer(request, input.credential, { ceremony: 'get', origin: context.publicOrigin })
+  if (!bound.ok) {
+    securityEvent('passkey-refused', { ...who, reason: bound.reason })
+    return failed(REFUSALS[bound.reason], 400, { cookies })
+  }
+  const first = { method: 'passkey' as const, email: '', redirect: input.redirect, remember: input.remember }
+  const signedIn = await afterFirstFactor(
+    request,
+    limit,
+    first,
+    async () => {
+      const { idToken } = await getIdentity().finalizePasskeySignIn(input.credential)
+      return { idToken, email: emailOf(idToken) }
+    },
+    context,
+  )
+  if (signedIn.ok) return page<PasskeyAnswer>({ location: signedIn.location }, { cookies: [...cookies, ...signedIn.setCookies] })
+  const code = codeOf(signedIn.error)
+  securityEvent('sign-in-failure', { ...who, code })
+  recordSignIn(code)
+  // A verdict on the passkey keeps its points; a service that could not judge gives them back.
+  const status = isIdentityError(signedIn.error) ? (signedIn.error.status ?? 503) : 503
+  const verdict = code === 'auth/passkey-not-found' || code === 'auth/user-disabled' || (status >= 400 && status < 500 && status !== 429)
+  await limit.release(verdict ? 'failure' : 'no-verdict')
+  if (code === 'auth/passkey-not-found') return failed('passkey.notFound', 400, { cookies })
+  if (code === 'auth/user-disabled') return failed('passkey.disabled', 400, { cookies })
+  if (code === 'auth/too-many-requests') return failed('error.tooManyRequests', 429, { cookies })
+  return verdict ? failed('passkey.refused', 400, { cookies }) : failed('error.unexpected', 503, { cookies })
+}
+
+/** The address in a fresh ID token from the service (for the device cookie and the event), or ''. */
+function emailOf(idToken: string): string {
+  try {
+    const claims = JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as { email?: unknown }
+    return typeof claims.email === 'string' ? claims.email : ''
+  } catch {
+    return ''
+  }
+}

@@ -1,0 +1,82 @@
+import { z } from 'zod'
+import type { Call } from './transport'
+
+/**
+ * The passkey calls (`v2/accounts/passkeyEnrollment:*`, `v2/accounts/passkeySignIn:*`, a preview of
+ * the service): the options the browser's ceremony takes, and its answer handed on as the browser
+ * gave it (PublicKeyCredential.toJSON()). Removal is `accounts:update` with `deletePasskey`; the
+ * list is `passkeyInfo` in an admin `accounts:lookup` (the portal keeps no ID token to read it with).
+ */
+
+/** The browser's credential as JSON: `id` and `rawId` in base64url, `response` its fields in base64url. */
+export type CredentialJson = { id: string; rawId: string; type: 'public-key'; response: Record<string, unknown> }
+
+const Options = z.record(z.string(), z.unknown())
+const SignInOptionsSchema = z.object({ credentialRequestOptions: Options })
+const EnrolOptionsSchema = z.object({ credentialCreationOptions: Options })
+const TokenSchema = z.object({ idToken: z.string().min(1) })
+const PasskeyListSchema = z.object({
+  users: z
+    .array(
+      z.object({
+        passkeyInfo: z.array(z.object({ credentialId: z.string().min(1), name: z.string().default('') })).default([]),
+      }),
+    )
+    .default([]),
+})
+export type PasskeyInfo = { credentialId: string; name: string }
+
+export function passkeyCalls(call: Call, options: { projectId: string }) {
+  return {
+    startPasskeySignIn: async () =>
+      (await call({ name: 'passkeySignInStart', path: '/v2/accounts/passkeySignIn:start', json: {}, schema: SignInOptionsSchema }))
+        .credentialRequestOptions,
+
+    finalizePasskeySignIn: (credential: CredentialJson) =>
+      call({
+        name: 'passkeySignInFinalize',
+        path: '/v2/accounts/passkeySignIn:finalize',
+        json: { authenticatorAuthenticationResponse: credential },
+        schema: TokenSchema,
+      }),
+
+    startPasskeyEnrollment: async (idToken: string) =>
+      (
+        await call({
+          name: 'passkeyEnrollmentStart',
+          path: '/v2/accounts/passkeyEnrollment:start',
+          json: { idToken },
+          schema: EnrolOptionsSchema,
+        })
+      ).credentialCreationOptions,
+
+    finalizePasskeyEnrollment: (idToken: string, credential: CredentialJson, name: string) =>
+      call({
+        name: 'passkeyEnrollmentFinalize',
+        path: '/v2/accounts/passkeyEnrollment:finalize',
+        json: { idToken, authenticatorRegistrationResponse: credential, name, displayName: name },
+        schema: TokenSchema,
+      }),
+
+    deletePasskey: (idToken: string, credentialId: string) =>
+      call({
+        name: 'deletePasskey',
+        path: '/v1/accounts:update',
+        json: { idToken, deletePasskey: [credentialId] },
+        schema: z.object({}),
+      }),
+
+    /** The account's passkeys, read with the portal's own credential (`accessToken`). */
+    async passkeysOf(uid: string, accessToken: string): Promise<PasskeyInfo[]> {
+      const answer = await call({
+        name: 'passkeyList',
+        path: `/v1/projects/${encodeURIComponent(options.projectId)}/accounts:lookup`,
+        read: true,
+        headers: { authorization: `Bearer ${accessToken}` },
+        json: { localId: [uid] },
+        schema: PasskeyListSchema,
+      })
+      return answer.users[0]?.passkeyInfo ?? []
+    },
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The browser's side of a passkey ceremony, loaded only when a page uses it (a dynamic import): the
+ * server's JSON options into the WebAuthn API and the credential back into JSON. The browser's own
+ * parseRequestOptionsFromJSON, parseCreationOptionsFromJSON and toJSON when it has them, else the
+ * same conversions with a base64url helper.
+ */
+
+type Json = Record<string, unknown>
+type Descriptor = { id: string; type: string; transports?: string[] }
+type Parsers = {
+  parseRequestOptionsFromJSON?: (options: Json) => PublicKeyCredentialRequestOptions
+  parseCreationOptionsFromJSON?: (options: Json) => PublicKeyCredentialCreationOptions
+}
+
+const parsers = () => window.PublicKeyCredential as unknown as Parsers
+
+const toBytes = (text: string) =>
+  Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0))
+const toText = (buffer: ArrayBuffer | null) =>
+  buffer === null
+    ? undefined
+    : btoa(String.fromCharCode(...new Uint8Array(buffer)))
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_')
+        .replace(/=+$/, '')
+const descriptors = (list: unknown) =>
+  ((list ?? []) as Descriptor[]).map((d) => ({ ...d, id: toBytes(d.id) }) as PublicKeyCredentialDescriptor)
+
+function requestOptions(json: Json): PublicKeyCredentialRequestOptions {
+  const parse = parsers().parseRequestOptionsFromJSON
+  if (parse) return parse(json)
+  return { ...json, challenge: toBytes(json.challenge as string), allowCredentials: descriptors(json.allowCredentials) }
+}
+
+function creationOptions(json: Json): PublicKeyCredentialCreationOptions {
+  const parse = parsers().parseCreationOptionsFromJSON
+  if (parse) return parse(json)
+  const user = json.user as { id: string; name: string; displayName: string }
+  return {
+    ...(json as unknown as PublicKeyCredentialCreationOptions),
+    challenge: toBytes(json.challenge as string),
+    user: { ...user, id: toBytes(user.id) },
+    excludeCredentials: descriptors(json.excludeCredentials),
+  }
+}
+
+function toJson(credential: PublicKeyCredential): Json {
+  const own = (credential as unknown as { toJSON?: () => Json }).toJSON
+  if (typeof own === 'function') return own.call(credential)
+  const r = credential.response
+  const response =
+    r instanceof AuthenticatorAssertionResponse
+      ? { authenticatorData: toText(r.authenticatorData), signature: toText(r.signature), userHandle: toText(r.userHandle) }
+      : { attestationObject: toText((r as AuthenticatorAttestationResponse).attestationObject), transports: (r as AuthenticatorAttestationResponse).getTransports() }
+  return {
+    id: credential.id,
+    rawId: toText(credential.rawId),
+    type: credential.type,
+    response: { clientDataJSON: toText(r.clientDataJSON), ...response },
+  }
+}
+
+/** Whether the browser offers passkeys in its autofill (conditional mediation). */
+export async function autofillAvailable(): Promise<boolean> {
+  const check = (window.PublicKeyCredential as { isConditionalMediationAvailable?: () => Promise<boolean> } | undefined)
+    ?.isConditionalMediationAvailable
+  return check ? check().catch(() => false) : false
+}
+
+/** Signs the challenge with a passkey the visitor picks (a dialog, or the autofill with `conditional`). */
+export async function getPasskey(options: Json, mediation: 'conditional' | 'optional', signal?: AbortSignal): Promise<Json> {
+  const credential = await navigator.credentials.get({ publicKey: requestOptions(options), mediation, signal })
+  if (!credential) throw new DOMException('no credential', 'NotAllowedError')
+  return toJson(credential as PublicKeyCredential)
+}
+
+/** Makes a passkey on this device for the account the options name. */
+export async function createPasskey(options: Json): Promise<Json> {
+  const credential = await navigator.credentials.create({ publicKey: creationOptions(options) })
+  if (!credential) throw new DOMException('no credential', 'NotAllowedError')
+  return toJson(credential as PublicKeyCredential)
+}

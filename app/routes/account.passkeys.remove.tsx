@@ -1,0 +1,74 @@
+import {
+  data,
+  Link,
+  useActionData,
+  useLoaderData,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from 'react-router'
+import { useTranslation } from 'react-i18next'
+import { FormAlert, SubmitButton } from '~/components/forms'
+import { SecureForm } from '~/components/secure-form'
+import { formText } from '~/lib/form-text'
+import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { NOT_INDEXED, pageTitle } from '~/lib/meta'
+import { backToAccount, confirmFirst, requireConfirmed, requireSignedIn } from '~/.server/auth/account'
+import { listPasskeys, removalPath, removePasskey, type PasskeyRemoval } from '~/.server/auth/passkeys'
+import { getFlags } from '~/.server/ops/flags'
+import { guardForm } from '~/.server/policy/csrf'
+import { errorPage, respond, unavailable } from '~/.server/result'
+
+export const headers = routeHeaders
+
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'passkeys.removeTitle', NOT_INDEXED)
+
+/** Names the passkey (`passkey`: its ref) after "Confirm it's you"; says so when it is the account's only way in. */
+export async function loader({ request, url }: LoaderFunctionArgs) {
+  if (!(await getFlags()).passkeys) throw respond(errorPage(404, 'not-found'))
+  const user = await requireSignedIn(request)
+  const ref = url.searchParams.get('passkey') ?? ''
+  const listed = await listPasskeys(user.uid).catch(() => respond(unavailable()))
+  const passkey = listed.passkeys.find((p) => p.ref === ref)
+  if (!passkey) throw backToAccount()
+  if (!user.recentIdToken) throw confirmFirst(removalPath(ref))
+  const last = !listed.otherWayIn && listed.passkeys.length === 1
+  return data({ ref, name: passkey.name, last }, { headers: NO_STORE })
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (!(await getFlags()).passkeys) return respond(errorPage(404, 'not-found'))
+  const { form } = await guardForm(request, context)
+  const ref = formText(form, 'passkey')
+  const confirmed = await requireConfirmed(request, removalPath(ref))
+  return respond(await removePasskey(request, confirmed, ref, context))
+}
+
+export default function RemovePasskey() {
+  const { t } = useTranslation()
+  const { ref, name, last } = useLoaderData<typeof loader>()
+  const result = useActionData<typeof action>() as PasskeyRemoval | undefined
+  const formError = result?.formError ?? (last ? 'passkeys.lastMethod' : null)
+  return (
+    <>
+      <h1>{t('passkeys.removeTitle')}</h1>
+      {formError ? <FormAlert>{t(formError)}</FormAlert> : null}
+      <p>{t('passkeys.removeIntro')}</p>
+      <div className="factor-card">
+        <p className="factor-name" data-personal>
+          {name}
+        </p>
+      </div>
+      <p>{t('passkeys.removeNote')}</p>
+      {last ? null : (
+        <SecureForm className="stack">
+          <input type="hidden" name="passkey" value={ref} />
+          <SubmitButton pendingLabel={t('passkeys.removeButton')}>{t('passkeys.removeButton')}</SubmitButton>
+        </SecureForm>
+      )}
+      <p>
+        <Link to="/account">{t('account.back')}</Link>
+      </p>
+    </>
+  )
+}

@@ -1,0 +1,25 @@
+import type { ActionFunctionArgs } from 'react-router'
+import { formText } from '~/lib/form-text'
+import { finishPasskeySignIn, startPasskeySignIn } from '~/.server/auth/passkey-sign-in'
+import { postedCredential } from '~/.server/auth/passkey-options'
+import { getFlags } from '~/.server/ops/flags'
+import { guardForm } from '~/.server/policy/csrf'
+import { checkRedirectParam } from '~/.server/policy/redirect'
+import { errorPage, page, respond } from '~/.server/result'
+
+/**
+ * The sign-in page's passkey steps, posted by its script (app/components/passkey-sign-in.tsx) and
+ * answered in JSON: `start` gives the ceremony's options, `finish` takes the browser's answer with
+ * the form's redirect and "Keep me signed in". Not found while FLAG_PASSKEYS is off.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (!(await getFlags()).passkeys) return respond(errorPage(404, 'not-found'))
+  const { form } = await guardForm(request, context)
+  const intent = formText(form, 'intent')
+  if (intent === 'start') return respond(await startPasskeySignIn(request, context))
+  const credential = postedCredential(formText(form, 'credential'))
+  if (intent !== 'finish' || !credential) return respond(page({ error: 'passkey.refused' }, { status: 400 }))
+  const target = await checkRedirectParam(form.has('redirect') ? formText(form, 'redirect') : null, context.publicOrigin)
+  const redirect = target.kind === 'ok' ? target.redirect : null
+  return respond(await finishPasskeySignIn(request, { credential, redirect, remember: form.has('remember') }, context))
+}
