@@ -1,4 +1,9 @@
-import type { RouteConfig } from '@react-router/dev/routes'
+import { route, type RouteConfig } from '@react-router/dev/routes'
 import { flatRoutes } from '@react-router/fs-routes'
 
-export default flatRoutes() satisfies RouteConfig
+// The sign-in page is the route at "/", not an index route: its form posts to "/" itself, so the address
+// bar never shows "/?index" and a plain `POST /` signs in. A form posting to "/?index" still reaches it.
+export default [
+  route('/', 'routes/_index.tsx', { id: 'routes/_index' }),
+  ...(await flatRoutes({ ignoredRouteFiles: ['**/_index.tsx'] })),
+] satisfies RouteConfig

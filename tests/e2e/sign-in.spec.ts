@@ -36,6 +36,8 @@ test.describe('signing in', () => {
       await expect(page.getByRole('alert')).toHaveText('Wrong email address or password')
       await expect(page.getByLabel('Email')).toHaveValue(email)
       await expect(page.getByLabel('Password')).toHaveValue('')
+      // The form posts to "/" itself: no "/?index" in the address bar.
+      expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe('/')
     })
 
     test('empty fields get field messages without a call', async ({ page }) => {

@@ -5,6 +5,7 @@ import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { formClient } from '../support/form-client'
 import { startPortal, type Portal } from '../../dev/portal'
 import { csrfTokenIn } from '../support/csrf'
+import { BrowserClient } from '../support/browser-client'
 
 /**
  * What the emulator cannot show on its own: the time a reset request takes, the answer to a post
@@ -45,6 +46,18 @@ describe('the reset request', () => {
     } finally {
       await portal.stop()
     }
+  })
+})
+
+describe('the sign-in form', () => {
+  it('posts to "/" itself, and a plain POST / (as curl sends it, with the cookies and token) signs in', async () => {
+    const email = uniqueEmail('plain-post')
+    await admin.createUser(email, PASSWORD)
+    const browser = new BrowserClient(inject('portal').url)
+    expect(await (await browser.get('/')).text()).toMatch(/<form class="stack"[^>]* action="\/" method="post"/)
+    const signIn = await browser.post('/', { email, password: PASSWORD }, '/')
+    expect(signIn.status).toBe(303)
+    expect((await browser.get('/account')).status).toBe(200)
   })
 })
 
