@@ -34,11 +34,23 @@ export function Field({
   const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined
   return (
     <div className="field">
-      <label htmlFor={id}>{label}</label>
+      <label htmlFor={id}>{label}</label>{' '}
       {input.type === 'password' ? (
-        <PasswordInput inputRef={inputRef} id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+        <PasswordInput
+          inputRef={inputRef}
+          id={id}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          {...input}
+        />
       ) : (
-        <input ref={inputRef} id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+        <input
+          ref={inputRef}
+          id={id}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          {...input}
+        />
       )}
       {error ? (
         <p id={errorId} className="field-error">
@@ -123,15 +135,24 @@ function PasswordInput({ inputRef, ...input }: { inputRef?: Ref<HTMLInputElement
 /** A checkbox with its label beside it: the label wraps it, so the whole line toggles it. */
 export function Checkbox({ label, ...input }: { label: string } & Omit<InputProps, 'type'>) {
   return (
-    <label className="checkbox">
-      <input type="checkbox" {...input} />
-      <span>{label}</span>
-    </label>
+    // In a block of its own: a text browser (w3m) shows it on its own line, not run into the button.
+    <div>
+      <label className="checkbox">
+        <input type="checkbox" {...input} />
+        <span>{label}</span>
+      </label>
+    </div>
   )
 }
 
 /** What every email input is: its name, type, autocomplete (password managers) and bound. */
-const EMAIL_INPUT = { name: 'email', type: 'email', autoComplete: 'username', required: true, maxLength: EMAIL_MAX_LENGTH }
+const EMAIL_INPUT = {
+  name: 'email',
+  type: 'email',
+  autoComplete: 'username',
+  required: true,
+  maxLength: EMAIL_MAX_LENGTH,
+}
 
 /** The email field of every form: one label, type, autocomplete (password managers) and bound. */
 export function EmailField({
@@ -170,14 +191,27 @@ export function FormAlert({ children, tone = 'error' }: { children: ReactNode; t
  * The submit button; while this form's submission is in flight it says so and stays put. A form
  * with a second submit button (`name="intent"`) is pending only on the button that was pressed.
  */
-export function SubmitButton({ children, pendingLabel, action }: { children: ReactNode; pendingLabel: string; action?: string }) {
+export function SubmitButton({
+  children,
+  pendingLabel,
+  action,
+}: {
+  children: ReactNode
+  pendingLabel: string
+  action?: string
+}) {
   const navigation = useNavigation()
   const pending =
     navigation.state === 'submitting' &&
     (action === undefined || navigation.formAction === action) &&
     !navigation.formData?.has('intent')
   return (
-    <button type="submit" className="button-primary" aria-disabled={pending || undefined} data-pending={pending || undefined}>
+    <button
+      type="submit"
+      className="button-primary"
+      aria-disabled={pending || undefined}
+      data-pending={pending || undefined}
+    >
       {pending ? pendingLabel : children}
     </button>
   )

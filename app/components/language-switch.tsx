@@ -1,3 +1,4 @@
+import { Fragment } from 'react'
 import { useFetcher, useLocation } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { ERROR_ROUTE } from '~/lib/error-status'
@@ -31,18 +32,19 @@ export function LanguageSwitch({ current }: { current: Locale }) {
       }}
     >
       {/* The page of a request the server refused has no address of its own to come back to. */}
-      <input type="hidden" name="returnTo" value={location.pathname === ERROR_ROUTE ? '/' : location.pathname + location.search} />
-      {LOCALES.map((l) => (
-        <button
-          key={l.code}
-          type="submit"
-          name="locale"
-          value={l.code}
-          lang={l.iso}
-          aria-pressed={l.code === current}
-        >
-          {l.name}
-        </button>
+      <input
+        type="hidden"
+        name="returnTo"
+        value={location.pathname === ERROR_ROUTE ? '/' : location.pathname + location.search}
+      />
+      {LOCALES.map((l, i) => (
+        <Fragment key={l.code}>
+          {/* A space between the names for a text browser; the flex layout ignores it. */}
+          {i > 0 ? ' ' : null}
+          <button type="submit" name="locale" value={l.code} lang={l.iso} aria-pressed={l.code === current}>
+            {l.name}
+          </button>
+        </Fragment>
       ))}
     </SecureForm>
   )

@@ -98,3 +98,14 @@ describe('lynx', () => {
     expect(page).toContain(`Signed in as ${email}`)
   })
 })
+
+describe('w3m', () => {
+  it('shows each label apart from the control beside it', () => {
+    const dump = execFileSync('/usr/bin/w3m', ['-dump', '-cols', '80', '-o', 'accept_language=en', `${portal.url}/`], { encoding: 'utf8' })
+    const lines = dump.split('\n').map((line) => line.trim())
+    expect(lines).toContain('Email [                    ]')
+    expect(lines).toContain('[ ]Keep me signed in')
+    expect(lines).toContain('Login')
+    expect(lines).toContain('English Français')
+  })
+})
