@@ -4,6 +4,7 @@ import {
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
   type MetaFunction,
+  type ShouldRevalidateFunction,
 } from 'react-router'
 import { useRef } from 'react'
 import { EmailActionConfirm, EmailActionDone } from '~/components/email-action'
@@ -24,6 +25,10 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.acti
 export async function loader({ request, url }: LoaderFunctionArgs) {
   return respond(await emailActionPage(request, url))
 }
+
+/** After 'Continue' the link is spent: the page is the action's answer, not the loader's again (a 400). */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, defaultShouldRevalidate }) =>
+  formAction?.startsWith('/action') ? false : defaultShouldRevalidate
 
 /** 'Continue': spends the code (a sign-in link signs in and redirects). */
 export async function action({ request, context }: ActionFunctionArgs) {
