@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { ServerBuild } from 'react-router'
-import { parseConfig } from '../app/.server/config'
+import { identityMissing, parseConfig } from '../app/.server/config'
 import type { serve } from '../app/.server/http/serve'
 
 /**
@@ -15,6 +15,12 @@ if (!result.ok) {
   for (const problem of result.errors) console.error(`Invalid configuration: ${problem}`)
   process.exit(1)
 }
+const missing = identityMissing(process.env, result.config)
+if (missing) {
+  console.error(missing)
+  process.exit(1)
+}
+for (const warning of result.warnings) console.warn(`Warning: ${warning}`)
 
 const buildDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const build = (await import(pathToFileURL(path.join(buildDir, 'server/index.js')).href)) as ServerBuild

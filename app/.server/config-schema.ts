@@ -18,7 +18,10 @@ const { between, flag, port, positiveInt } = value
 const server = {
   PORT: port.default(3000).describe('HTTP port.'),
   HOST: z.string().min(1).default('127.0.0.1').describe('Address to listen on (the image sets `0.0.0.0`).'),
-  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional().describe(
+  PUBLIC_URL: z.string().superRefine((url, ctx) => {
+    const problem = value.publicUrlProblem(url)
+    if (problem) ctx.addIssue({ code: 'custom', message: problem })
+  }).optional().describe(
     'The origin visitors use, `https://…` in production; unset: `http://localhost:$PORT`. Pages, email links and ' +
       'redirects are made for it, never for `Host` (ADR 026).',
   ),
@@ -220,6 +223,9 @@ export const EnvSchema = z
     }
     if (env.FIREBASE_AUTH_EMULATOR_HOST && value.parseEmulatorHost(env.FIREBASE_AUTH_EMULATOR_HOST) === null) {
       refuse('FIREBASE_AUTH_EMULATOR_HOST', 'must be host:port or a URL starting with http:// or https://')
+    }
+    if (!local && env.PUBLIC_URL?.startsWith('http:') && !value.isLoopbackUrl(env.PUBLIC_URL)) {
+      refuse('PUBLIC_URL', `${notHttps}, unless it is on this host (localhost, 127.0.0.0/8, [::1])`)
     }
     if (!local && env.RECAPTCHA_SCRIPT_URL.startsWith('http:')) refuse('RECAPTCHA_SCRIPT_URL', notHttps)
     // The flag service's answers choose what every visitor gets: never over plain HTTP outside local and

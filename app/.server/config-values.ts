@@ -44,6 +44,17 @@ export function parseAccent(value: string, ctx: z.RefinementCtx): { light: strin
 }
 
 /** A URL whose host is this machine: `localhost`, an address in 127.0.0.0/8, or `[::1]`. */
+/** What is wrong with a `PUBLIC_URL`, said for the operator, or null: an http(s) origin, with no path. */
+export function publicUrlProblem(text: string): string | null {
+  if (!URL.canParse(text)) return 'must be a URL such as https://login.example.com'
+  const url = new URL(text)
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `must start with https:// (or http://), not ${url.protocol}//`
+  if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
+    return `must be an origin only, such as ${url.origin}: the portal serves from the root of its host, not under a path`
+  }
+  return null
+}
+
 export function isLoopbackUrl(url: string): boolean {
   if (!URL.canParse(url)) return false
   const host = new URL(url).hostname

@@ -132,7 +132,21 @@ function bool(value: 'true' | 'false' | undefined): boolean | null {
   return value === undefined ? null : value === 'true'
 }
 
-export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] }
+export type ConfigResult = { ok: true; config: Config; warnings: string[] } | { ok: false; errors: string[] }
+
+/** What a local run accepts but a production one would refuse: said at start, not refused. */
+function warningsFor(env: z.infer<typeof EnvSchema>): string[] {
+  const short = env.SESSION_SECRET?.split(',').some((secret) => secret.trim().length < 32)
+  return short && !toConfig(env).isProductionLike
+    ? [`SESSION_SECRET: shorter than 32 characters, accepted only because PLATFORM is ${env.PLATFORM}`]
+    : []
+}
+
+/** The one line `npm run serve` stops with when no identity service is set (local only: elsewhere the schema requires a key). */
+export function identityMissing(env: Record<string, string | undefined>, config: Config): string | null {
+  if (config.platform !== 'local' || config.identity.emulatorOrigin || env.IDENTITY_API_KEY) return null
+  return 'No identity service: set FIREBASE_AUTH_EMULATOR_HOST to try the portal against an emulator (npm start does this for you), or IDENTITY_API_KEY and FIREBASE_PROJECT_ID for a project.'
+}
 
 /** Pure: parse an environment into a config or one message per problem. */
 export function parseConfig(env: Record<string, string | undefined>): ConfigResult {
@@ -145,7 +159,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       errors: result.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`),
     }
   }
-  return { ok: true, config: toConfig(result.data) }
+  return { ok: true, config: toConfig(result.data), warnings: warningsFor(result.data) }
 }
 
 let cached: Config | undefined
