@@ -88,6 +88,9 @@ export const EnvSchema = z
     RATE_LIMIT_EMAIL_CHANGE_PER_ACCOUNT: positiveInt.default(3),
     RATE_LIMIT_LOGOUT_PER_IP: positiveInt.default(30),
     RATE_LIMIT_ENROL_SMS_PER_NUMBER: positiveInt.default(3),
+    RATE_LIMIT_SIGN_UP_PER_IP: positiveInt
+      .default(10)
+      .describe('Sign-ups one client may post per hour; each one also counts in the reset limits of its address.'),
     RATE_LIMIT_MEMORY_MAX_KEYS: z.coerce.number().int().min(1_000).default(100_000),
     FRAME_ANCESTORS: z.string().min(1).default("'none'"),
     PRIVACY_POLICY_URL: z.url().default('https://policies.google.com/privacy'),
@@ -113,6 +116,12 @@ export const EnvSchema = z
     FLAGS_OFREP_MAX_AGE: z.coerce.number().int().min(1).max(3_600).default(30),
     FLAG_SSO: z.enum(['true', 'false']).optional(),
     FLAG_EMAIL_LINK_SIGN_IN: z.enum(['true', 'false']).optional(),
+    FLAG_SIGN_UP: z
+      .enum(['true', 'false'])
+      .optional()
+      .describe(
+        'true: /sign-up lets visitors create an account with a password (docs/sign-up.md); off by default. The identity project must allow email/password sign-up.',
+      ),
     SSO_PROVIDER_ID: z.string().regex(/^[\w.-]{1,128}$/).optional(),
     SSO_PROVIDER_NAME: z.string().trim().min(1).max(64).optional(),
     BRAND_NAME: brandName.optional(),

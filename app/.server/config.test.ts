@@ -95,6 +95,7 @@ describe('configuration', () => {
       enrolSmsPerNumber: 3,
       emailChangePerAccount: 3,
       logoutPerIp: 30,
+      signUpPerIp: 10,
     })
     expect(defaults.ok && defaults.config.rateLimitMemoryMaxKeys).toBe(100_000)
     expect(parseConfig({ RATE_LIMIT_MEMORY_MAX_KEYS: '10' })).toEqual({

@@ -82,6 +82,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       enrolSmsPerNumber: env.RATE_LIMIT_ENROL_SMS_PER_NUMBER,
       emailChangePerAccount: env.RATE_LIMIT_EMAIL_CHANGE_PER_ACCOUNT,
       logoutPerIp: env.RATE_LIMIT_LOGOUT_PER_IP,
+      signUpPerIp: env.RATE_LIMIT_SIGN_UP_PER_IP,
     },
     /** Most rate-limit counters held in memory (ADR 027). */
     rateLimitMemoryMaxKeys: env.RATE_LIMIT_MEMORY_MAX_KEYS,
@@ -105,6 +106,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     flagOverrides: {
       sso: bool(env.FLAG_SSO),
       emailLinkSignIn: bool(env.FLAG_EMAIL_LINK_SIGN_IN),
+      signUp: bool(env.FLAG_SIGN_UP),
     },
     ssoProviderId: env.SSO_PROVIDER_ID ?? null,
     /** The name on the single sign-on button ("Continue with …"); null: the generic wording. */

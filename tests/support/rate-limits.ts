@@ -25,6 +25,7 @@ export const limits = {
   enrolSmsPerNumber: 2,
   emailChangePerAccount: 3,
   logoutPerIp: 5,
+  signUpPerIp: 3,
 }
 
 export const alice = { ip: '203.0.113.7', email: 'Alice@Example.com' }

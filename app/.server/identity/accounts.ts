@@ -12,8 +12,8 @@ import {
 import { CLIENT_TYPE, captcha, type Call } from './transport'
 
 /**
- * The `v1/accounts:*` calls of a password account and of emailed codes: sign-in with a password or
- * an email link, sending a code, checking and spending a reset code, updating the account.
+ * The `v1/accounts:*` calls of a password account and of emailed codes: creating one, sign-in with
+ * a password or an email link, sending a code, checking and spending a reset code, updating the account.
  */
 
 type OobRequestType = 'PASSWORD_RESET' | 'EMAIL_SIGNIN' | 'VERIFY_EMAIL' | 'VERIFY_AND_CHANGE_EMAIL'
@@ -57,6 +57,22 @@ export function accountCalls(call: Call) {
       return call({
         name: 'signInWithPassword',
         path: '/v1/accounts:signInWithPassword',
+        json: {
+          email,
+          password,
+          returnSecureToken: true,
+          clientType: CLIENT_TYPE,
+          ...captcha('captchaResponse', extra.captchaResponse),
+        },
+        schema: SignInSchema,
+      })
+    },
+
+    /** Creates a password account (reCAPTCHA action signUpPassword); answers its first tokens, as a sign-in does. */
+    async signUp(email: string, password: string, extra: { captchaResponse?: string } = {}): Promise<SignInResult> {
+      return call({
+        name: 'signUp',
+        path: '/v1/accounts:signUp',
         json: {
           email,
           password,

@@ -51,6 +51,7 @@ describe('createIdentityClient', () => {
       'signInWithEmailLink',
       'signInWithIdp',
       'signInWithPassword',
+      'signUp',
       'startMfaSignIn',
       'startPhoneEnrollment',
       'startTotpEnrollment',

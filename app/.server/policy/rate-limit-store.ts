@@ -54,6 +54,8 @@ export const WINDOWS = {
   emailChangePerAccount: 60 * 60,
   /** Logouts posted from one client (each looks a record up in the session store). */
   logoutPerIp: 15 * 60,
+  /** Sign-ups posted from one client (each may create an account); per address they count as resets. */
+  signUpPerIp: 60 * 60,
 } as const
 
 /** The limiters counted per client address: the only counters the memory bound may evict. */
@@ -65,6 +67,7 @@ const PER_CLIENT: readonly LimiterName[] = [
   'mfaSmsPerIp',
   'enrolPerIp',
   'logoutPerIp',
+  'signUpPerIp',
 ]
 
 export type LimiterName = keyof typeof WINDOWS

@@ -57,6 +57,11 @@ export interface RateLimits {
   consumeEmailChange(who: Who & { account: string; email: string }): Promise<Attempt>
   /** A logout posted: per client. */
   consumeLogout(who: Who): Promise<Attempt>
+  /**
+   * A sign-up posted: per client on a count of its own, then per address or device on the reset's
+   * counts, since each sign-up emails its address once (a verification, or a reset for an owner).
+   */
+  consumeSignUp(who: SignInWho): Promise<Attempt>
   /** The Redis connection, null in memory mode (for readiness checks and tests). */
   readonly redis: LimiterStore['redis']
   memoryKeys: LimiterStore['memoryKeys']
@@ -165,6 +170,11 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
       const k = keys(who)
       return take([['logoutPerIp', k.ip]], k)
     },
+
+    consumeSignUp(who) {
+      const k = keys(who)
+      return take([['signUpPerIp', k.ip], who.device ? ['resetPerDevice', who.device] : ['resetPerEmail', k.email]], k)
+    },
   }
 }
 
@@ -191,6 +201,7 @@ export const consumeEnrolStart: RateLimits['consumeEnrolStart'] = (who) => getRa
 export const consumeEnrolSms: RateLimits['consumeEnrolSms'] = (who) => getRateLimits().consumeEnrolSms(who)
 export const consumeLogout: RateLimits['consumeLogout'] = (who) => getRateLimits().consumeLogout(who)
 export const consumeEmailChange: RateLimits['consumeEmailChange'] = (who) => getRateLimits().consumeEmailChange(who)
+export const consumeSignUp: RateLimits['consumeSignUp'] = (who) => getRateLimits().consumeSignUp(who)
 
 /** At shutdown: closes the Redis connection, if any was opened. */
 export async function closeRateLimits(): Promise<void> {
