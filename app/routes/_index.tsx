@@ -68,6 +68,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         ssoError: signInPageError(params),
         emailLink: flags.emailLinkSignIn,
         linkSent: flags.emailLinkSignIn && params.get('emailLink') === 'sent',
+        signUp: flags.signUp,
         // Both buttons' actions (signInWithPassword, getOobCode) fall under the email/password provider.
         captcha: captchaSettings('signInWithPassword'),
       },
@@ -125,7 +126,7 @@ type ActionData = {
 
 export default function SignIn() {
   const { t } = useTranslation()
-  const { user, continueTo, redirectError, sso, ssoButton, ssoName, ssoError, emailLink, linkSent, captcha } =
+  const { user, continueTo, redirectError, sso, ssoButton, ssoName, ssoError, emailLink, linkSent, captcha, signUp } =
     useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as ActionData | undefined
   const [searchParams] = useSearchParams()
@@ -213,6 +214,11 @@ export default function SignIn() {
         <Link to={`/forgot-password${forgot.size ? `?${forgot}` : ''}`} data-personal>
           {t('signIn.forgotPassword')}
         </Link>
+        {signUp ? (
+          <Link to={redirectTo !== null ? `/sign-up?${new URLSearchParams({ redirect: redirectTo })}` : '/sign-up'}>
+            {t('signIn.createAccount')}
+          </Link>
+        ) : null}
       </p>
     </>
   )
