@@ -48,6 +48,11 @@ export interface SignUpInput {
 /** The project said it takes no sign-ups: kept this long, then asked again (the operator may turn it back on). */
 const TURNED_OFF_KEPT_MS = 5 * 60_000
 const TURNED_OFF_CODES: readonly AuthCode[] = ['auth/operation-not-allowed', 'auth/admin-restricted-operation']
+/**
+ * The address may have an account: EMAIL_EXISTS, or INVALID_LOGIN_CREDENTIALS, which some report
+ * under email-enumeration protection. Its owner gets a reset; an address without one gets nothing.
+ */
+const EXISTS_CODES: readonly AuthCode[] = ['auth/email-already-in-use', 'auth/invalid-credential']
 let turnedOffUntil = 0
 
 /** Whether the identity project refused a sign-up lately as not allowed (operation-not-allowed, admin-restricted-operation). */
@@ -116,7 +121,7 @@ async function createAccount(input: SignUpInput, reqId: string): Promise<void> {
   } catch (error) {
     const code = codeOf(error)
     recordCaptchaOutcome('signUpPassword', token !== undefined, code)
-    if (code === 'auth/email-already-in-use') return remindOwner(input, continueUrl, reqId)
+    if (EXISTS_CODES.includes(code)) return remindOwner(input, continueUrl, reqId)
     return notCreated(code, reqId)
   }
   recordCaptchaOutcome('signUpPassword', token !== undefined, null)
