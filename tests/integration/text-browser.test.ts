@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { ownPortal } from '../support/portal'
 
 /**
  * Debian's lynx, a no-JavaScript client nobody here wrote, driven by keystrokes as a person
@@ -16,6 +17,7 @@ const admin = emulatorAdmin(emulator)
 const PASSWORD = 'Correct-Horse-42'
 
 const portal = inject('portal')
+const signUpPortal = ownPortal({ FLAG_SIGN_UP: 'true' })
 let dir: string
 
 beforeAll(async () => {
@@ -96,5 +98,38 @@ describe('lynx', () => {
       : `nothing saved; the screen ended with:\n${run.screen.slice(-2000)}`
     expect(page).toContain('You are signed in')
     expect(page).toContain(`Signed in as ${email}`)
+  })
+
+  it('creates an account through the visible form, and the verification email goes out', async () => {
+    const email = uniqueEmail('lynx-sign-up')
+    const script = path.join(dir, 'sign-up.keys')
+    const saved = path.join(dir, 'after-sign-up.txt')
+    writeFileSync(
+      script,
+      keystrokes([
+        'Down Arrow', // from the logo's link to the first box
+        { type: email },
+        'Down Arrow',
+        { type: PASSWORD },
+        'Down Arrow', // "Confirm password"
+        { type: PASSWORD },
+        'Down Arrow', // the Create account button
+        '^J',
+        'p',
+        '^J',
+        '^U',
+        { type: saved },
+        '^J',
+        'q',
+        'y',
+      ]),
+    )
+    const run = await lynx([`-cmd_script=${script}`, `${signUpPortal.url}/sign-up`])
+    expect(run.code, run.screen.slice(-2000)).toBe(0)
+    const page = existsSync(saved)
+      ? readFileSync(saved, 'utf8')
+      : `nothing saved; the screen ended with:\n${run.screen.slice(-2000)}`
+    expect(page).toContain('Check your email to finish creating your account')
+    expect((await admin.emailed(email, 'VERIFY_EMAIL')).email).toBe(email)
   })
 })
