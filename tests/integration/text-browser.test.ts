@@ -63,6 +63,15 @@ function lynx(args: string[]): Promise<{ code: number | null; screen: string }> 
   )
 }
 
+/** Print, "Save to a local file", clear the suggested name, type ours, Enter; then quit, and confirm. */
+const saveAndQuit = (file: string) => ['p', '^J', '^U', { type: file }, '^J', 'q', 'y']
+
+/** The page lynx saved, as it rendered it; the run must have ended well. */
+function landedOn(run: { code: number | null; screen: string }, saved: string): string {
+  expect(run.code, run.screen.slice(-2000)).toBe(0)
+  return existsSync(saved) ? readFileSync(saved, 'utf8') : `nothing saved; the screen ended with:\n${run.screen.slice(-2000)}`
+}
+
 describe('lynx', () => {
   it('signs in with the right password through the visible form', async () => {
     const email = uniqueEmail('lynx')
@@ -79,23 +88,11 @@ describe('lynx', () => {
         'Down Arrow', // "Keep me signed in", left unticked
         'Down Arrow', // the Login button
         '^J',
-        // Print, "Save to a local file", clear the suggested name, type ours, Enter.
-        'p',
-        '^J',
-        '^U',
-        { type: saved },
-        '^J',
-        'q', // quit, and confirm
-        'y',
+        ...saveAndQuit(saved),
       ]),
     )
-    const run = await lynx([`-cmd_script=${script}`, `${portal.url}/`])
-    expect(run.code, run.screen.slice(-2000)).toBe(0)
-
     // The page lynx landed on after the sign-in, as it rendered it.
-    const page = existsSync(saved)
-      ? readFileSync(saved, 'utf8')
-      : `nothing saved; the screen ended with:\n${run.screen.slice(-2000)}`
+    const page = landedOn(await lynx([`-cmd_script=${script}`, `${portal.url}/`]), saved)
     expect(page).toContain('You are signed in')
     expect(page).toContain(`Signed in as ${email}`)
   })
@@ -115,20 +112,10 @@ describe('lynx', () => {
         { type: PASSWORD },
         'Down Arrow', // the Create account button
         '^J',
-        'p',
-        '^J',
-        '^U',
-        { type: saved },
-        '^J',
-        'q',
-        'y',
+        ...saveAndQuit(saved),
       ]),
     )
-    const run = await lynx([`-cmd_script=${script}`, `${signUpPortal.url}/sign-up`])
-    expect(run.code, run.screen.slice(-2000)).toBe(0)
-    const page = existsSync(saved)
-      ? readFileSync(saved, 'utf8')
-      : `nothing saved; the screen ended with:\n${run.screen.slice(-2000)}`
+    const page = landedOn(await lynx([`-cmd_script=${script}`, `${signUpPortal.url}/sign-up`]), saved)
     expect(page).toContain('Check your email to finish creating your account')
     expect((await admin.emailed(email, 'VERIFY_EMAIL')).email).toBe(email)
   })

@@ -39,34 +39,25 @@ export interface SignUpInput {
   password: string
   confirmation: string
   locale: Locale
-  /** The `redirect` the policy accepted, carried by the emails' links back to sign-in. */
   redirect: string | null
   /** Posted tokens: for signUpPassword, and for getOobCode (the owner's reset email). */
   captcha: { signUp?: string; reset?: string }
 }
 
-/** The project said it takes no sign-ups: kept this long, then asked again (the operator may turn it back on). */
+/** How long the project's refusal turns the form off; then the service is asked again. */
 const TURNED_OFF_KEPT_MS = 5 * 60_000
 const TURNED_OFF_CODES: readonly AuthCode[] = ['auth/operation-not-allowed', 'auth/admin-restricted-operation']
-/**
- * The address may have an account: EMAIL_EXISTS, or INVALID_LOGIN_CREDENTIALS, which some report
- * under email-enumeration protection. Its owner gets a reset; an address without one gets nothing.
- */
+/** The address may have an account: EMAIL_EXISTS, or INVALID_LOGIN_CREDENTIALS (reported under protection). */
 const EXISTS_CODES: readonly AuthCode[] = ['auth/email-already-in-use', 'auth/invalid-credential']
 let turnedOffUntil = 0
 
-/** Whether the identity project refused a sign-up lately as not allowed (operation-not-allowed, admin-restricted-operation). */
 export function signUpTurnedOff(): boolean {
   return Date.now() < turnedOffUntil
 }
 
-export const SIGN_UP_SENT = '/sign-up?sent=1'
+const SIGN_UP_SENT = '/sign-up?sent=1'
 
-/**
- * The address and the password are judged together, then the captcha's presence and the limits
- * (per client, then per address or device on the reset's counts); past them, whatever the
- * service says, the answer is the same redirect to "Check your email".
- */
+/** Judges the address and password, the captcha's presence and the limits; past them, one redirect for all. */
 export async function requestSignUp(
   request: Request,
   input: SignUpInput,
@@ -83,7 +74,6 @@ export async function requestSignUp(
   const policy = { minLength: getConfig().passwordMinLength, email: input.email }
   const rejection = await refuseNewPassword(input, policy)
   if (emailError || rejection) {
-    // A good password refused for its address alone: the checklist still says what it met.
     const rules = input.password ? await serverRuleState(input.password, policy) : null
     return refused({ emailError, rejection: rejection ?? { passwordError: null, confirmationError: null, rules } }, 400)
   }
@@ -138,7 +128,7 @@ async function createAccount(input: SignUpInput, reqId: string): Promise<void> {
   }
 }
 
-/** The address has an account: its owner gets the usual reset email (the sign-up already counted in the reset limits). */
+/** Its owner gets the usual reset email (the sign-up counted in the reset limits already). */
 function remindOwner(input: SignUpInput, continueUrl: string, reqId: string): void {
   recordSignUp('existing')
   sendProtectedOobCode(
@@ -152,7 +142,7 @@ function remindOwner(input: SignUpInput, continueUrl: string, reqId: string): vo
   )
 }
 
-/** Why no account was made, for the operator; the project's refusal also turns the page's form off for a while. */
+/** Why no account was made, for the operator; the project's refusal turns the form off for a while. */
 function notCreated(code: AuthCode, reqId: string): void {
   recordSignUp(code)
   if (TURNED_OFF_CODES.includes(code)) {

@@ -44,6 +44,15 @@ interface UpdateRequest {
   returnSecureToken?: boolean
 }
 
+/** An address and its password as a sign-in and a sign-up send them, with the reCAPTCHA token when one is due. */
+const withPassword = (email: string, password: string, captchaResponse: string | undefined) => ({
+  email,
+  password,
+  returnSecureToken: true,
+  clientType: CLIENT_TYPE,
+  ...captcha('captchaResponse', captchaResponse),
+})
+
 /** Checks a code, or spends a PASSWORD_RESET one (with a new password). */
 const RESET = '/v1/accounts:resetPassword'
 
@@ -57,13 +66,7 @@ export function accountCalls(call: Call) {
       return call({
         name: 'signInWithPassword',
         path: '/v1/accounts:signInWithPassword',
-        json: {
-          email,
-          password,
-          returnSecureToken: true,
-          clientType: CLIENT_TYPE,
-          ...captcha('captchaResponse', extra.captchaResponse),
-        },
+        json: withPassword(email, password, extra.captchaResponse),
         schema: SignInSchema,
       })
     },
@@ -73,13 +76,7 @@ export function accountCalls(call: Call) {
       return call({
         name: 'signUp',
         path: '/v1/accounts:signUp',
-        json: {
-          email,
-          password,
-          returnSecureToken: true,
-          clientType: CLIENT_TYPE,
-          ...captcha('captchaResponse', extra.captchaResponse),
-        },
+        json: withPassword(email, password, extra.captchaResponse),
         schema: SignInSchema,
       })
     },
