@@ -20,6 +20,7 @@ const SIGN_UP_LABELS = {
     sent: 'Check your email to finish creating your account',
     verifyTitle: 'Verify your email address',
     verified: 'Your email address has been verified.',
+    next: 'Go on to the site',
     back: 'Back to login page',
     tooShort: 'Your password must have at least 12 characters.',
     invalidEmail: 'Please enter a valid email address.',
@@ -34,6 +35,7 @@ const SIGN_UP_LABELS = {
     sent: 'Consultez votre messagerie pour terminer la création de votre compte',
     verifyTitle: 'Validez votre adresse électronique',
     verified: 'Votre adresse électronique a été validée.',
+    next: 'Poursuivre vers le site',
     back: 'Retour à la connexion',
     tooShort: 'Votre mot de passe doit comporter au moins 12 caractères.',
     invalidEmail: 'Veuillez saisir une adresse électronique valide.',
@@ -81,12 +83,15 @@ for (const [locale, language] of [
       baseURL,
     }) => {
       const email = uniqueEmail(`sign-up-${language}`)
-      await page.goto('/')
+      // Where the visitor was going stays with them: the link, the page, its way back, the email's link.
+      await page.goto('/?redirect=%2Faccount')
       await page.getByRole('link', { name: l.link }).click()
+      await expect(page).toHaveURL(/\/sign-up\?redirect=%2Faccount$/)
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.title)
       await signUp(page, l, email)
       await expect(page.getByRole('status')).toHaveText(l.sent)
-      expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe('/sign-up?sent=1')
+      await expect(page).toHaveURL(/\/sign-up\?sent=1&redirect=%2Faccount$/)
+      await expect(page.getByRole('link', { name: l.back })).toHaveAttribute('href', '/?redirect=%2Faccount')
 
       // The verification email, from the emulator's outbox; the account is there, not yet verified.
       const link = await admin.emailedLink(email, 'VERIFY_EMAIL', baseURL!)
@@ -96,9 +101,10 @@ for (const [locale, language] of [
       await page.getByRole('button', { name: l.continue }).click()
       await expect(page.getByText(l.verified)).toBeVisible()
       expect(await verified(admin, email)).toBe(true)
+      await expect(page.getByRole('link', { name: l.next })).toHaveAttribute('href', /\/\?redirect=%2Faccount$/)
 
-      await signIn(page, email, PASSWORD)
-      await expect(page.getByRole('heading', { name: l.signedIn })).toBeVisible()
+      await signIn(page, email, PASSWORD, '/?redirect=%2Faccount')
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
     })
 
     test('a refused password keeps the address, never the password, and marks the rules', async ({

@@ -55,8 +55,6 @@ export function signUpTurnedOff(): boolean {
   return Date.now() < turnedOffUntil
 }
 
-const SIGN_UP_SENT = '/sign-up?sent=1'
-
 /** Judges the address and password, the captcha's presence and the limits; past them, one redirect for all. */
 export async function requestSignUp(
   request: Request,
@@ -82,6 +80,10 @@ export async function requestSignUp(
     return refused({ formError: 'error.captchaNeedsJs' }, 400)
   }
 
+  // The redirect stays for the page's way back to sign-in, as the reset request's does.
+  const sent = redirectTo(
+    `/sign-up?${new URLSearchParams({ sent: '1', ...(input.redirect ? { redirect: input.redirect } : {}) })}`,
+  )
   const device = deviceIdFor(request, input.email)
   const limit = await consumeSignUp({ ip: context.clientIp, email: input.email, device, reqId: context.requestId })
   if (!limit.ok) {
@@ -92,13 +94,13 @@ export async function requestSignUp(
         'Sign-up NOT made: RATE_LIMIT_SIGN_UP_PER_IP, or the reset limits of the address (RATE_LIMIT_RESET_PER_EMAIL, _PER_DEVICE), were reached',
       )
     }
-    return redirectTo(SIGN_UP_SENT)
+    return sent
   }
   securityEvent('sign-up-requested', { reqId: context.requestId, ip: context.clientIp, email: input.email })
   void createAccount(input, context.requestId).catch((error: unknown) =>
     logger.error({ event: 'sign-up-failed', reqId: context.requestId, err: error }, 'sign-up failed'),
   )
-  return redirectTo(SIGN_UP_SENT)
+  return sent
 }
 
 /** Off the response path: the account and its verification email, or the owner's reset email. */
