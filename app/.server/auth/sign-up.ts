@@ -97,8 +97,13 @@ export async function requestSignUp(
     return sent
   }
   securityEvent('sign-up-requested', { reqId: context.requestId, ip: context.clientIp, email: input.email })
-  void createAccount(input, context.requestId).catch((error: unknown) =>
-    logger.error({ event: 'sign-up-failed', reqId: context.requestId, err: error }, 'sign-up failed'),
+  // Not even the service's first answer may land while this response is on its way (ADR 066).
+  const afterResponse = context.afterResponse ?? setImmediate
+  afterResponse(
+    () =>
+      void createAccount(input, context.requestId).catch((error: unknown) =>
+        logger.error({ event: 'sign-up-failed', reqId: context.requestId, err: error }, 'sign-up failed'),
+      ),
   )
   return sent
 }
