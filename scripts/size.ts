@@ -27,7 +27,8 @@ let pages: PageSize[] = []
 let reported: PageSize[] = []
 try {
   emulator = await startEmulator()
-  const env = { LOG_LEVEL: 'warn', FIREBASE_AUTH_EMULATOR_HOST: emulator.host, FIREBASE_PROJECT_ID: emulator.projectId }
+  // FLAG_SIGN_UP: /sign-up is one of the pages measured.
+  const env = { LOG_LEVEL: 'warn', FIREBASE_AUTH_EMULATOR_HOST: emulator.host, FIREBASE_PROJECT_ID: emulator.projectId, FLAG_SIGN_UP: 'true' }
   portal = await startPortal(env)
   pages = await measurePages(portal.url)
   await portal.stop()

@@ -142,6 +142,8 @@ const limits = {
   RATE_LIMIT_ENROL_PER_ACCOUNT: positiveInt.default(10).describe('Second factors started for one account, all clients, per hour.'),
   RATE_LIMIT_ENROL_SMS_PER_NUMBER: positiveInt.default(3)
     .describe('SMS codes to one number being added as a second factor, from every account and client, per hour.'),
+  RATE_LIMIT_SIGN_UP_PER_IP: positiveInt.default(10)
+    .describe('Sign-ups one client may post per hour; each also counts in the reset limits of its address.'),
   RATE_LIMIT_EMAIL_CHANGE_PER_ACCOUNT: positiveInt.default(3).describe(
     '"Confirm your new address" emails one account sends to any address, per hour; each also counts in ' +
       '`RATE_LIMIT_RESET_PER_IP` and, for the new address, `RATE_LIMIT_RESET_PER_EMAIL`.',
@@ -168,6 +170,7 @@ const flags = {
     '`true` or `false`: passkeys on the sign-in page and `/account`; off by default while the service\'s API is a ' +
       'preview. The relying party is `PUBLIC_URL`\'s host (docs/passkeys.md).',
   ),
+  FLAG_SIGN_UP: flag.describe('`true` or `false`: `/sign-up` creates accounts with a password; off by default (docs/sign-up.md).'),
   SSO_PROVIDER_ID: z.string().regex(/^[\w.-]{1,128}$/).optional().describe(
     "The project's provider for single sign-on (`oidc.*`, `saml.*`, `google.com`…); its redirect URI is " +
       '`PUBLIC_URL/sso/callback` (ADR 011).',

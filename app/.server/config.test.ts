@@ -97,6 +97,7 @@ describe('configuration', () => {
       logoutPerIp: 30,
       passkeyStartPerIp: 120,
       passkeyChallenge: 1,
+      signUpPerIp: 10,
     })
     expect(defaults.ok && defaults.config.rateLimitMemoryMaxKeys).toBe(100_000)
     expect(parseConfig({ RATE_LIMIT_MEMORY_MAX_KEYS: '10' })).toEqual({

@@ -87,6 +87,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       passkeyStartPerIp: env.RATE_LIMIT_SIGNIN_PER_IP * 4,
       /** Answers to one passkey challenge: one (ADR 067). */
       passkeyChallenge: 1,
+      signUpPerIp: env.RATE_LIMIT_SIGN_UP_PER_IP,
     },
     /** Most rate-limit counters held in memory (ADR 027). */
     rateLimitMemoryMaxKeys: env.RATE_LIMIT_MEMORY_MAX_KEYS,
@@ -111,6 +112,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       sso: bool(env.FLAG_SSO),
       emailLinkSignIn: bool(env.FLAG_EMAIL_LINK_SIGN_IN),
       passkeys: bool(env.FLAG_PASSKEYS),
+      signUp: bool(env.FLAG_SIGN_UP),
     },
     ssoProviderId: env.SSO_PROVIDER_ID ?? null,
     /** The name on the single sign-on button ("Continue with …"); null: the generic wording. */

@@ -17,6 +17,8 @@ export interface PortalContext {
   bodyTooLarge?: boolean
   /** The status the HTTP server refused the request with, rendered as the error page (ERROR_ROUTE). */
   errorStatus?: number | null
+  /** Runs `work` once this response has gone out (or the client left): what must not weigh on its time (ADR 066). */
+  afterResponse?: (work: () => void) => void
 }
 
 /**

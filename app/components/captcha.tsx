@@ -1,6 +1,6 @@
 import { useSubmit } from 'react-router'
 import { useCallback, useEffect, useRef, type FormEvent, type RefObject } from 'react'
-import { CAPTCHA_TOKEN_FIELD, type CaptchaAction, type CaptchaSettings } from '~/lib/recaptcha'
+import { CAPTCHA_TOKEN_FIELD, extraTokenField, type CaptchaAction, type CaptchaSettings } from '~/lib/recaptcha'
 
 /**
  * reCAPTCHA Enterprise in forms, as Identity Platform enforces it (ADR 020): score-based and
@@ -47,6 +47,8 @@ interface CaptchaFormOptions {
    * button that calls nothing the captcha protects (single sign-on): it is submitted as it is.
    */
   actionFor: (submitter: HTMLElement | null) => CaptchaAction | null
+  /** Actions the submission may lead to on the server: a token for each goes along (extraTokenField). */
+  alsoFor?: readonly CaptchaAction[]
 }
 
 /**
@@ -57,7 +59,7 @@ interface CaptchaFormOptions {
  * sends it back). `retrying` is true while that answer is being retried: hide its message and
  * keep the fields.
  */
-export function useCaptchaForm({ form, settings, result, actionFor }: CaptchaFormOptions) {
+export function useCaptchaForm({ form, settings, result, actionFor, alsoFor = [] }: CaptchaFormOptions) {
   const submit = useSubmit()
   const getToken = useCaptchaToken(result?.captcha ?? settings)
   const state = useRef({
@@ -68,6 +70,8 @@ export function useCaptchaForm({ form, settings, result, actionFor }: CaptchaFor
   })
   const latestActionFor = useRef(actionFor)
   latestActionFor.current = actionFor
+  const latestAlsoFor = useRef(alsoFor)
+  latestAlsoFor.current = alsoFor
 
   const send = useCallback(
     async (element: HTMLFormElement, submitter: HTMLElement | null) => {
@@ -76,8 +80,11 @@ export function useCaptchaForm({ form, settings, result, actionFor }: CaptchaFor
       try {
         const action = latestActionFor.current(submitter)
         const token = action === null ? undefined : await getToken(action)
+        const extra = action === null ? [] : latestAlsoFor.current
+        const extraTokens = await Promise.all(extra.map(async (also) => [also, await getToken(also)] as const))
         const data = new FormData(element, submitter?.getAttribute('type') === 'submit' ? submitter : null)
         if (token !== undefined) data.set(CAPTCHA_TOKEN_FIELD, token)
+        for (const [also, value] of extraTokens) if (value !== undefined) data.set(extraTokenField(also), value)
         submit(data, { method: 'post', action: element.getAttribute('action') ?? undefined })
       } finally {
         state.current.busy = false

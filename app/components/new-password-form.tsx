@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react'
 import { flushSync } from 'react-dom'
 import { useTranslation } from 'react-i18next'
 import { Field, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
 import { PasswordRules } from '~/components/password-rules'
 import { SecureForm } from '~/components/secure-form'
 import { formText } from '~/lib/form-text'
+import type { TranslationKey } from '~/lib/i18n'
 import { PASSWORD_MAX_LENGTH } from '~/lib/limits'
 import {
   newPasswordProblems,
@@ -15,17 +16,37 @@ import {
 
 const NO_PROBLEMS = { passwordError: null, confirmationError: null } as const
 
+/** What the form's fields and button say; a new account's password (/sign-up) is worded as such. */
+export interface PasswordFormLabels {
+  password: TranslationKey
+  confirm: TranslationKey
+  submit: TranslationKey
+  pending: TranslationKey
+}
+
+const NEW_PASSWORD_LABELS: PasswordFormLabels = {
+  password: 'newPassword.password',
+  confirm: 'newPassword.confirm',
+  submit: 'newPassword.submit',
+  pending: 'newPassword.pending',
+}
+
 /**
  * The one form that sets a new password (/new-password with an emailed link, /account/password
- * signed in): the same rules, live checklist and labels on both. With JavaScript the shared rules
- * are checked before sending and a refused password stays in both fields to be corrected; without
- * it the server's answer (`rejection`) names in the checklist each rule the password missed.
+ * signed in, /sign-up for a new account): the same rules and live checklist on all. With
+ * JavaScript the shared rules are checked before sending and a refused password stays in both
+ * fields to be corrected; without it the server's answer (`rejection`) names in the checklist each
+ * rule the password missed.
  */
 export function NewPasswordForm({
   email,
   minLength,
   result,
   rejection,
+  labels = NEW_PASSWORD_LABELS,
+  fields = null,
+  formRef: givenRef,
+  onChecked,
 }: {
   /** The account's address: for password managers and for the rule against using it. */
   email: string
@@ -34,10 +55,17 @@ export function NewPasswordForm({
   result: unknown
   /** The server's refusal of this password, when that is what the answer was. */
   rejection: NewPasswordRejection | null
+  labels?: PasswordFormLabels
+  /** Fields before the password (/sign-up: the address typed), in place of the hidden username. */
+  fields?: ReactNode
+  formRef?: RefObject<HTMLFormElement | null>
+  /** Called once the shared rules pass, with the submit event (a captcha's token is asked there). */
+  onChecked?: (event: FormEvent<HTMLFormElement>) => void
 }) {
   const { t } = useTranslation()
   const { value: password, setValue: setPassword, field: passwordField } = useFieldValue()
-  const formRef = useRef<HTMLFormElement>(null)
+  const ownRef = useRef<HTMLFormElement>(null)
+  const formRef = givenRef ?? ownRef
   const confirmationRef = useRef<HTMLInputElement>(null)
   // What the page found wrong before sending (JavaScript on); a newer answer of the server replaces it.
   const [checked, setChecked] = useState<NewPasswordProblems | null>(null)
@@ -63,7 +91,8 @@ export function NewPasswordForm({
     )
     if (!problems.passwordError && !problems.confirmationError) {
       setSent(formText(form, 'password'))
-      return setChecked(null)
+      setChecked(null)
+      return onChecked?.(event)
     }
     event.preventDefault()
     // Rendered first, so that the focused field is announced with its new message.
@@ -73,9 +102,9 @@ export function NewPasswordForm({
   return (
     <SecureForm ref={formRef} className="stack" noValidate onSubmit={checkBeforeSending}>
       {/* Lets password managers save the new password under the right account. */}
-      <input type="text" name="username" autoComplete="username" value={email} readOnly hidden />
+      {fields ?? <input type="text" name="username" autoComplete="username" value={email} readOnly hidden />}
       <Field
-        label={t('newPassword.password')}
+        label={t(labels.password)}
         name="password"
         type="password"
         autoComplete="new-password"
@@ -92,7 +121,7 @@ export function NewPasswordForm({
         hint={<PasswordRules id="password-rules" password={password} minLength={minLength} email={email} judged={judged} />}
       />
       <Field
-        label={t('newPassword.confirm')}
+        label={t(labels.confirm)}
         inputRef={confirmationRef}
         name="confirmation"
         type="password"
@@ -101,7 +130,7 @@ export function NewPasswordForm({
         maxLength={PASSWORD_MAX_LENGTH}
         error={confirmationError ? t(confirmationError) : null}
       />
-      <SubmitButton pendingLabel={t('newPassword.pending')}>{t('newPassword.submit')}</SubmitButton>
+      <SubmitButton pendingLabel={t(labels.pending)}>{t(labels.submit)}</SubmitButton>
     </SecureForm>
   )
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 import { formText } from './form-text'
-import { isLocale, type Locale } from './i18n'
+import { isLocale, type Locale, type TranslationKey } from './i18n'
 import { isTranslationKey } from './translator'
 import { EMAIL_MAX_LENGTH, FACTOR_NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, type FieldErrors } from './limits'
 
@@ -46,6 +46,18 @@ export const NewPasswordFormSchema = z.object({ password: typedPassword, confirm
 
 /** An address typed again, trimmed and bounded, compared by the flow rather than validated here. */
 const typedEmail = z.preprocess((value) => text(value).trim().slice(0, EMAIL_MAX_LENGTH), z.string())
+
+/**
+ * "Create an account": everything parses, so that the flow judges the address (emailProblem) and
+ * the password (the password policy) together and the page names every problem at once.
+ */
+export const SignUpFormSchema = z.object({ email: typedEmail, password: typedPassword, confirmation: typedPassword })
+
+/** What is wrong with an address as typed, as the other forms say it; null when nothing is. */
+export function emailProblem(email: string): TranslationKey | null {
+  const parsed = ForgotPasswordFormSchema.safeParse({ email })
+  return parsed.success ? null : (fieldErrorsOf(parsed.error).email ?? 'error.unexpected')
+}
 
 /** "Delete account": the account's address typed again; a mismatch is the flow's to say. */
 export const DeleteAccountFormSchema = z.object({ email: typedEmail })

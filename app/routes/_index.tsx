@@ -10,7 +10,15 @@ import {
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
-import { Checkbox, EmailField, Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
+import {
+  Checkbox,
+  EmailField,
+  Field,
+  FormAlert,
+  SubmitButton,
+  useAfterSubmission,
+  useFieldValue,
+} from '~/components/forms'
 import { PasskeySignIn } from '~/components/passkey-sign-in'
 import { SignedIn } from '~/components/signed-in'
 import { WholeWords } from '~/components/whole-words'
@@ -70,6 +78,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         emailLink: flags.emailLinkSignIn,
         passkeys: flags.passkeys,
         linkSent: flags.emailLinkSignIn && params.get('emailLink') === 'sent',
+        signUp: flags.signUp,
         // Both buttons' actions (signInWithPassword, getOobCode) fall under the email/password provider.
         captcha: captchaSettings('signInWithPassword'),
       },
@@ -127,8 +136,20 @@ type ActionData = {
 
 export default function SignIn() {
   const { t } = useTranslation()
-  const { user, continueTo, redirectError, sso, ssoButton, ssoName, ssoError, emailLink, linkSent, passkeys, captcha } =
-    useLoaderData<typeof loader>()
+  const {
+    user,
+    continueTo,
+    redirectError,
+    sso,
+    ssoButton,
+    ssoName,
+    ssoError,
+    emailLink,
+    linkSent,
+    passkeys,
+    captcha,
+    signUp,
+  } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as ActionData | undefined
   const [searchParams] = useSearchParams()
   const redirectTo = searchParams.get('redirect')
@@ -186,7 +207,14 @@ export default function SignIn() {
               {t('signIn.submit')}
             </button>
             {authDomain !== null ? <input type="hidden" name="authDomain" value={authDomain} /> : null}
-            <button type="submit" name="intent" value="sso" formAction="/sso/start" formNoValidate className="button-secondary">
+            <button
+              type="submit"
+              name="intent"
+              value="sso"
+              formAction="/sso/start"
+              formNoValidate
+              className="button-secondary"
+            >
               {ssoName ? t('sso.continueWith', { name: ssoName }) : t('sso.continue')}
             </button>
             <p className="separator">{t('sso.or')}</p>
@@ -220,6 +248,11 @@ export default function SignIn() {
         <Link to={`/forgot-password${forgot.size ? `?${forgot}` : ''}`} data-personal>
           {t('signIn.forgotPassword')}
         </Link>
+        {signUp ? (
+          <Link to={redirectTo !== null ? `/sign-up?${new URLSearchParams({ redirect: redirectTo })}` : '/sign-up'}>
+            {t('signIn.createAccount')}
+          </Link>
+        ) : null}
       </p>
     </>
   )

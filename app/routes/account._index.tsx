@@ -127,6 +127,17 @@ export default function Account() {
       {done ? <FormAlert tone="success">{t(done)}</FormAlert> : null}
       {sent ? <FormAlert tone="success">{t('account.verificationSent')}</FormAlert> : null}
       {verificationError ? <FormAlert>{t(verificationError)}</FormAlert> : null}
+      {!verified && !sent ? (
+        // First on the page, and the way to ask again: an unverified account signs in, but is not finished.
+        <div className="alert alert-notice">
+          <p>{t('account.unverifiedNotice')}</p>
+          <SecureForm className="stack">
+            <button type="submit" name="intent" value="verify" className="button-secondary button-block">
+              {t('account.sendVerification')}
+            </button>
+          </SecureForm>
+        </div>
+      ) : null}
       <h2 className="visually-hidden">{t('account.details')}</h2>
       <dl className="account-facts">
         <div>
@@ -189,16 +200,7 @@ export default function Account() {
             </li>
           </ul>
         ) : (
-          <>
-            <p>{t('secondFactors.needsVerified')}</p>
-            {!sent ? (
-              <SecureForm className="stack">
-                <button type="submit" name="intent" value="verify" className="button-secondary button-block">
-                  {t('account.sendVerification')}
-                </button>
-              </SecureForm>
-            ) : null}
-          </>
+          <p>{t('secondFactors.needsVerified')}</p>
         )}
       </section>
       {passkeys ? <PasskeyList passkeys={passkeys} /> : null}

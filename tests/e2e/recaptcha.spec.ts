@@ -59,7 +59,7 @@ async function signIn(page: Page, base: string, email: string) {
 test.describe('reCAPTCHA enforced on email and password', () => {
   let setup: Setup
   test.beforeAll(async () => {
-    setup = await setUp({}, { FLAG_EMAIL_LINK_SIGN_IN: 'true' })
+    setup = await setUp({}, { FLAG_EMAIL_LINK_SIGN_IN: 'true', FLAG_SIGN_UP: 'true' })
   })
   test.afterAll(() => tearDown(setup))
 
@@ -100,6 +100,30 @@ test.describe('reCAPTCHA enforced on email and password', () => {
       refused: null,
     })
     expect(sent?.token).toMatch(/^token-for-getOobCode\./)
+  })
+
+  test('with JavaScript, one click on Create account: a signUpPassword token for the sign-up, a getOobCode one for the owner’s reset @js-only', async ({
+    page,
+  }) => {
+    const known = uniqueEmail('rc-sign-up-known')
+    await admin().createUser(known, PASSWORD)
+    for (const email of [uniqueEmail('rc-sign-up-new'), known]) {
+      await page.goto(`${setup.portal.url}/sign-up`)
+      await page.getByLabel('Email', { exact: true }).fill(email)
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+      await page.getByLabel('Confirm password').fill(PASSWORD)
+      await page.getByRole('button', { name: 'Create account' }).click()
+      await expect(page.getByRole('status')).toHaveText('Check your email to finish creating your account')
+      await expect.poll(async () => (await admin().oobCodes()).filter((c) => c.email === email).length).toBe(1)
+    }
+    const signUps = setup.service.seen.filter((s) => s.call === 'signUp').slice(-2)
+    expect(signUps.map((s) => [s.token?.replace(/\.\d+$/, ''), s.refused])).toEqual([
+      ['token-for-signUpPassword', null],
+      ['token-for-signUpPassword', null],
+    ])
+    const reset = setup.service.seen.filter((s) => s.call === 'sendOobCode').at(-1)
+    expect(reset?.token).toMatch(/^token-for-getOobCode\./)
+    expect(reset?.refused).toBeNull()
   })
 
   test('with JavaScript, the sign-in link button sends its email with a getOobCode token @js-only', async ({

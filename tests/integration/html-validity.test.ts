@@ -7,7 +7,9 @@ import vnuJar from 'vnu-jar'
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
 import { BrowserClient } from '../support/browser-client'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { waitFor } from '../../dev/ports'
 import { ownPortal } from '../support/portal'
+import { startLoopbackIdentity } from '../support/emulator-relay'
 import { claimsFor, providerAnswer, providerStart } from '../support/sso-provider'
 import { startMfaIdentity, type MfaIdentity } from '../support/mfa-identity'
 import { totpCode } from '../support/totp'
@@ -23,6 +25,7 @@ const PASSWORD = 'Valid-Html-Pass-2026'
 const portal = ownPortal({
   FLAG_EMAIL_LINK_SIGN_IN: 'true',
   FLAG_PASSKEYS: 'true',
+  FLAG_SIGN_UP: 'true',
   RATE_LIMIT_RESET_PER_IP: '10000',
   RATE_LIMIT_SIGNIN_PER_IP: '10000',
   RATE_LIMIT_NEW_PASSWORD_PER_IP: '10000',
@@ -30,12 +33,19 @@ const portal = ownPortal({
 /** The single sign-on variant (ADR 043): its sign-in page, and "Confirm it's you" through the provider. */
 const ssoPortal = ownPortal({ FLAG_SSO: 'true', SSO_PROVIDER_ID: 'google.com' })
 let loop: MfaIdentity
+/** An identity project that takes no sign-ups: /sign-up then says sign-up is turned off (ADR 066). */
+let noSignUp: { host: string; close(): Promise<void> }
 beforeAll(async () => {
   loop = await startMfaIdentity(emulator.origin)
+  noSignUp = await startLoopbackIdentity(emulator.origin, async ({ path, answer }) => {
+    if (path === '/v1/accounts:signUp') answer(400, { error: { code: 400, message: 'OPERATION_NOT_ALLOWED' } })
+  })
 })
 afterAll(async () => {
   await loop?.close()
+  await noSignUp?.close()
 })
+const signUpOffPortal = ownPortal(() => ({ FIREBASE_AUTH_EMULATOR_HOST: noSignUp.host, FLAG_SIGN_UP: 'true' }))
 /** The authenticator app's pages need the loopback identity service (the emulator has no TOTP). */
 const totpPortal = ownPortal(() => ({ FIREBASE_AUTH_EMULATOR_HOST: loop.host }))
 const dir = mkdtempSync(path.join(tmpdir(), 'portal-html-'))
@@ -75,6 +85,18 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   await keep('uri-too-long', await browser.get(`/?q=${'a'.repeat(9000)}`), 414)
   await keep('body-too-large', await browser.post('/forgot-password', { email: 'a'.repeat(20_000) }, '/forgot-password'), 413)
   await keep('logout-signed-out', await browser.get('/logout'), 200)
+  // Create an account (ADR 066): the form, an address and a password refused, the email on its way; turned off.
+  await keep('sign-up', await browser.get('/sign-up'), 200)
+  const refused = { email: 'not-an-email', password: 'abc', confirmation: 'abd' }
+  await keep('sign-up-invalid', await browser.post('/sign-up', refused, '/sign-up'), 400)
+  const created = { email: uniqueEmail(`html-sign-up-${language}`), password: PASSWORD, confirmation: PASSWORD }
+  await follow('sign-up-sent', await browser.post('/sign-up', created, '/sign-up'))
+  const off = new BrowserClient(signUpOffPortal.url)
+  off.plant('i18n_redirected', language)
+  // The project's first refusal turns the form off (for the next language's round too).
+  if ((await off.get('/sign-up')).status === 200) expect((await off.post('/sign-up', created, '/sign-up')).status).toBe(303)
+  await waitFor('sign-up turned off', async () => (await off.get('/sign-up')).status === 403, 15_000)
+  await keep('sign-up-turned-off', await off.get('/sign-up'), 403)
 
   const code = (await admin.emailed(email, 'PASSWORD_RESET')).oobCode
   expect((await browser.get(`/new-password?oobCode=${encodeURIComponent(code)}&lang=${language}`)).status).toBe(302)
@@ -219,7 +241,7 @@ it('every page state is valid HTML in both languages (Nu Html Checker)', { timeo
       files.push(file)
     }
   }
-  expect(files.length).toBe(110)
+  expect(files.length).toBe(118)
   const { stderr } = await promisify(execFile)('java', ['-jar', vnuJar, '--format', 'json', '--exit-zero-always', ...files], {
     maxBuffer: 64 * 1024 * 1024,
   })

@@ -185,6 +185,7 @@ describe('identity client faults', () => {
   // failed, the network did not.
   it.each([
     ['signInWithPassword', (c: IdentityClient) => c.signInWithPassword('a@example.com', 'pw')],
+    ['signUp', (c: IdentityClient) => c.signUp('a@example.com', 'pw')],
     ['resetPassword', (c: IdentityClient) => c.resetPassword('code', 'new-password')],
     ['sendOobCode', (c: IdentityClient) => c.sendOobCode({ requestType: 'PASSWORD_RESET', email: 'a@example.com' })],
     ['update', (c: IdentityClient) => c.update({ idToken: 'a.b.c', password: 'new-password' })],

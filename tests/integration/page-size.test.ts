@@ -41,6 +41,8 @@ beforeAll(async () => {
       FIREBASE_PROJECT_ID: emu.projectId,
       // Nothing listens there: a first visit sends no report.
       SENTRY_DSN: 'http://publickey@127.0.0.1:9/1',
+      // /sign-up is measured too.
+      FLAG_SIGN_UP: 'true',
     })
     for (const page of await measurePages(portal.url)) pages.set(page.path, page)
     await measureSignedIn()

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { ownPortal } from '../support/portal'
 
 /**
  * Debian's lynx, a no-JavaScript client nobody here wrote, driven by keystrokes as a person
@@ -16,6 +17,7 @@ const admin = emulatorAdmin(emulator)
 const PASSWORD = 'Correct-Horse-42'
 
 const portal = inject('portal')
+const signUpPortal = ownPortal({ FLAG_SIGN_UP: 'true' })
 let dir: string
 
 beforeAll(async () => {
@@ -61,6 +63,15 @@ function lynx(args: string[]): Promise<{ code: number | null; screen: string }> 
   )
 }
 
+/** Print, "Save to a local file", clear the suggested name, type ours, Enter; then quit, and confirm. */
+const saveAndQuit = (file: string) => ['p', '^J', '^U', { type: file }, '^J', 'q', 'y']
+
+/** The page lynx saved, as it rendered it; the run must have ended well. */
+function landedOn(run: { code: number | null; screen: string }, saved: string): string {
+  expect(run.code, run.screen.slice(-2000)).toBe(0)
+  return existsSync(saved) ? readFileSync(saved, 'utf8') : `nothing saved; the screen ended with:\n${run.screen.slice(-2000)}`
+}
+
 describe('lynx', () => {
   it('signs in with the right password through the visible form', async () => {
     const email = uniqueEmail('lynx')
@@ -77,25 +88,36 @@ describe('lynx', () => {
         'Down Arrow', // "Keep me signed in", left unticked
         'Down Arrow', // the Login button
         '^J',
-        // Print, "Save to a local file", clear the suggested name, type ours, Enter.
-        'p',
-        '^J',
-        '^U',
-        { type: saved },
-        '^J',
-        'q', // quit, and confirm
-        'y',
+        ...saveAndQuit(saved),
       ]),
     )
-    const run = await lynx([`-cmd_script=${script}`, `${portal.url}/`])
-    expect(run.code, run.screen.slice(-2000)).toBe(0)
-
     // The page lynx landed on after the sign-in, as it rendered it.
-    const page = existsSync(saved)
-      ? readFileSync(saved, 'utf8')
-      : `nothing saved; the screen ended with:\n${run.screen.slice(-2000)}`
+    const page = landedOn(await lynx([`-cmd_script=${script}`, `${portal.url}/`]), saved)
     expect(page).toContain('You are signed in')
     expect(page).toContain(`Signed in as ${email}`)
+  })
+
+  it('creates an account through the visible form, and the verification email goes out', async () => {
+    const email = uniqueEmail('lynx-sign-up')
+    const script = path.join(dir, 'sign-up.keys')
+    const saved = path.join(dir, 'after-sign-up.txt')
+    writeFileSync(
+      script,
+      keystrokes([
+        'Down Arrow', // from the logo's link to the first box
+        { type: email },
+        'Down Arrow',
+        { type: PASSWORD },
+        'Down Arrow', // "Confirm password"
+        { type: PASSWORD },
+        'Down Arrow', // the Create account button
+        '^J',
+        ...saveAndQuit(saved),
+      ]),
+    )
+    const page = landedOn(await lynx([`-cmd_script=${script}`, `${signUpPortal.url}/sign-up`]), saved)
+    expect(page).toContain('Check your email to finish creating your account')
+    expect((await admin.emailed(email, 'VERIFY_EMAIL')).email).toBe(email)
   })
 })
 

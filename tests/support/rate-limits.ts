@@ -27,6 +27,7 @@ export const limits = {
   logoutPerIp: 5,
   passkeyStartPerIp: 5,
   passkeyChallenge: 1,
+  signUpPerIp: 3,
 }
 
 export const alice = { ip: '203.0.113.7', email: 'Alice@Example.com' }

@@ -6,7 +6,7 @@ import { startLoopbackIdentity } from './emulator-relay'
  * What the Firebase Auth emulator cannot do: reCAPTCHA Enterprise. Two loopback servers for the
  * tests (ADR 020):
  * - an identity service that answers `v2/recaptchaConfig` with the state it is given and, under
- *   ENFORCE, refuses a sign-in or an email request without a token bound to the right action
+ *   ENFORCE, refuses a sign-in, a sign-up or an email request without a token bound to the right action
  *   (as Identity Platform does), then forwards the call, tokens removed, to the real emulator;
  * - a stub of Google's `enterprise.js`, served as RECAPTCHA_SCRIPT_URL, whose
  *   `grecaptcha.enterprise.execute(siteKey, { action })` answers `token-for-<action>.<n>`.
@@ -16,7 +16,7 @@ export type Enforcement = 'OFF' | 'AUDIT' | 'ENFORCE'
 export const SITE_KEY = 'SITEKEY123'
 
 export interface SeenCall {
-  call: 'signInWithPassword' | 'sendOobCode'
+  call: 'signInWithPassword' | 'signUp' | 'sendOobCode'
   token: string | null
   clientType: unknown
   recaptchaVersion: unknown
@@ -67,14 +67,16 @@ export async function startRecaptchaService(options: {
     }
     const call = path.endsWith('accounts:signInWithPassword')
       ? 'signInWithPassword'
-      : path.endsWith('accounts:sendOobCode')
-        ? 'sendOobCode'
-        : null
+      : path.endsWith('accounts:signUp')
+        ? 'signUp'
+        : path.endsWith('accounts:sendOobCode')
+          ? 'sendOobCode'
+          : null
     if (!call) return
-    const protectedCall = call === 'signInWithPassword' || ['PASSWORD_RESET', 'EMAIL_SIGNIN'].includes(String(body.requestType))
-    // As Firebase's own SDK sends them: captchaResponse for a sign-in, captchaResp for getOobCode.
-    const field = call === 'signInWithPassword' ? 'captchaResponse' : 'captchaResp'
-    const action = call === 'signInWithPassword' ? 'signInWithPassword' : 'getOobCode'
+    const protectedCall = call !== 'sendOobCode' || ['PASSWORD_RESET', 'EMAIL_SIGNIN'].includes(String(body.requestType))
+    // As Firebase's own SDK sends them: captchaResponse for a sign-in or sign-up, captchaResp for getOobCode.
+    const field = call === 'sendOobCode' ? 'captchaResp' : 'captchaResponse'
+    const action = call === 'sendOobCode' ? 'getOobCode' : call === 'signUp' ? 'signUpPassword' : 'signInWithPassword'
     const token = typeof body[field] === 'string' ? (body[field] as string) : null
     let refused: string | null = null
     if (protectedCall && state === 'ENFORCE') {

@@ -178,6 +178,7 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
       requestOrigin: (res.locals.origin as string | null) ?? null,
       bodyTooLarge: res.locals.bodyTooLarge === true,
       errorStatus: typeof res.locals.errorStatus === 'number' ? res.locals.errorStatus : null,
+      afterResponse: (work) => void res.once('close', work),
     }),
   })
   // Not app.all('*'): its path matching answers a plain 400 to a path that does not decode (`/%`),

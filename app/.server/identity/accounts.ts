@@ -12,8 +12,8 @@ import {
 import { CLIENT_TYPE, captcha, type Call } from './transport'
 
 /**
- * The `v1/accounts:*` calls of a password account and of emailed codes: sign-in with a password or
- * an email link, sending a code, checking and spending a reset code, updating the account.
+ * The `v1/accounts:*` calls of a password account and of emailed codes: creating one, sign-in with
+ * a password or an email link, sending a code, checking and spending a reset code, updating the account.
  */
 
 type OobRequestType = 'PASSWORD_RESET' | 'EMAIL_SIGNIN' | 'VERIFY_EMAIL' | 'VERIFY_AND_CHANGE_EMAIL'
@@ -44,6 +44,15 @@ interface UpdateRequest {
   returnSecureToken?: boolean
 }
 
+/** An address and its password as a sign-in and a sign-up send them, with the reCAPTCHA token when one is due. */
+const withPassword = (email: string, password: string, captchaResponse: string | undefined) => ({
+  email,
+  password,
+  returnSecureToken: true,
+  clientType: CLIENT_TYPE,
+  ...captcha('captchaResponse', captchaResponse),
+})
+
 /** Checks a code, or spends a PASSWORD_RESET one (with a new password). */
 const RESET = '/v1/accounts:resetPassword'
 
@@ -57,13 +66,17 @@ export function accountCalls(call: Call) {
       return call({
         name: 'signInWithPassword',
         path: '/v1/accounts:signInWithPassword',
-        json: {
-          email,
-          password,
-          returnSecureToken: true,
-          clientType: CLIENT_TYPE,
-          ...captcha('captchaResponse', extra.captchaResponse),
-        },
+        json: withPassword(email, password, extra.captchaResponse),
+        schema: SignInSchema,
+      })
+    },
+
+    /** Creates a password account (reCAPTCHA action signUpPassword); answers its first tokens, as a sign-in does. */
+    async signUp(email: string, password: string, extra: { captchaResponse?: string } = {}): Promise<SignInResult> {
+      return call({
+        name: 'signUp',
+        path: '/v1/accounts:signUp',
+        json: withPassword(email, password, extra.captchaResponse),
         schema: SignInSchema,
       })
     },

@@ -16,6 +16,7 @@ const expectedServiceErrors: Array<[string, AuthCode]> = [
   ['INVALID_OOB_CODE', 'auth/invalid-action-code'],
   ['MISSING_OOB_CODE', 'auth/invalid-action-code'],
   ['WEAK_PASSWORD', 'auth/weak-password'],
+  ['PASSWORD_DOES_NOT_MEET_REQUIREMENTS', 'auth/weak-password'],
   ['INVALID_EMAIL', 'auth/invalid-email'],
   ['MISSING_EMAIL', 'auth/invalid-email'],
   ['INVALID_IDENTIFIER', 'auth/invalid-email'],

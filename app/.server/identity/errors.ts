@@ -27,6 +27,8 @@ export const SERVICE_ERRORS = {
   // A link without a code is an invalid link, whatever the cause.
   MISSING_OOB_CODE: 'auth/invalid-action-code',
   WEAK_PASSWORD: 'auth/weak-password',
+  // The project's own password policy (Identity Platform) refused it: to the visitor, a weak password.
+  PASSWORD_DOES_NOT_MEET_REQUIREMENTS: 'auth/weak-password',
   INVALID_EMAIL: 'auth/invalid-email',
   MISSING_EMAIL: 'auth/invalid-email',
   INVALID_IDENTIFIER: 'auth/invalid-email',

@@ -55,6 +55,7 @@ describe('createIdentityClient', () => {
       'signInWithEmailLink',
       'signInWithIdp',
       'signInWithPassword',
+      'signUp',
       'startMfaSignIn',
       'startPasskeyEnrollment',
       'startPasskeySignIn',

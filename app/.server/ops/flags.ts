@@ -17,7 +17,7 @@ import { recordCacheFilled } from './metrics'
  * Flags are evaluated with an anonymous context. A service that is down or slow leaves its last
  * values (or, before it ever answered, the next source), with one warning per outage (ADR 008).
  */
-export const FLAG_NAMES = ['sso', 'emailLinkSignIn', 'passkeys'] as const
+export const FLAG_NAMES = ['sso', 'emailLinkSignIn', 'passkeys', 'signUp'] as const
 export type FlagName = (typeof FLAG_NAMES)[number]
 export type Flags = Record<FlagName, boolean>
 

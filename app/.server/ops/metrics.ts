@@ -45,9 +45,14 @@ function createMetrics() {
       "Password reset requests: 'accepted' (an email is attempted) or 'limited' (rate limit, none sent).",
       ['outcome'],
     ),
+    signUps: counter(
+      'portal_sign_up_total',
+      "Sign-ups by outcome: 'created', 'existing' (the address had an account: its owner is sent a reset), 'limited' (rate limit, nothing done), or the auth/* code of a failure.",
+      ['outcome'],
+    ),
     captcha: counter(
       'portal_captcha_total',
-      "Calls protected by reCAPTCHA Enterprise, by action (signInWithPassword, getOobCode, mfaSmsSignIn, mfaSmsEnrollment) and outcome: 'passed', 'refused' (a token the service refused), 'missing' (none sent, one demanded), 'absent' (none sent, none needed).",
+      "Calls protected by reCAPTCHA Enterprise, by action (signInWithPassword, signUpPassword, getOobCode, mfaSmsSignIn, mfaSmsEnrollment) and outcome: 'passed', 'refused' (a token the service refused), 'missing' (none sent, one demanded), 'absent' (none sent, none needed).",
       ['action', 'outcome'],
     ),
     secondFactor: counter(
@@ -170,6 +175,10 @@ export function recordSecondFactor(factor: 'phone' | 'totp' | 'none', outcome: S
 
 export function recordPasswordResetRequest(outcome: 'accepted' | 'limited'): void {
   metrics.passwordResetRequests.inc({ outcome })
+}
+
+export function recordSignUp(outcome: string): void {
+  metrics.signUps.inc({ outcome })
 }
 
 export function recordPageShell(outcome: 'hit' | 'miss'): void {

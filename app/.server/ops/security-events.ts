@@ -10,6 +10,8 @@ export type SecurityEvent =
   | 'second-factor-required'
   | 'second-factor-failure'
   | 'reset-requested'
+  | 'sign-up-requested'
+  | 'account-created'
   | 'reset-done'
   | 'csrf-refused'
   | 'logout'

@@ -52,7 +52,7 @@ export async function serverPasswordProblem(
 }
 
 /** The checklist's rules for a password, "nothing easy to guess" as the server judges it. */
-async function serverRuleState(password: string, policy: PasswordPolicyOptions): Promise<PasswordRuleState> {
+export async function serverRuleState(password: string, policy: PasswordPolicyOptions): Promise<PasswordRuleState> {
   const unguessable = (await serverGuessabilityProblem(password, policy.email)) === null
   return { ...ruleStateOf(password, policy), unguessable }
 }

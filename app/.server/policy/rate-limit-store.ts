@@ -58,6 +58,8 @@ export const WINDOWS = {
   passkeyStartPerIp: 15 * 60,
   /** A passkey challenge answered: once, within its 5 minutes (app/.server/auth/passkey-challenge.ts). */
   passkeyChallenge: 5 * 60,
+  /** Sign-ups posted from one client (each may create an account); per address they count as resets. */
+  signUpPerIp: 60 * 60,
 } as const
 
 /** The limiters counted per client address: the only counters the memory bound may evict. */
@@ -70,6 +72,7 @@ const PER_CLIENT: readonly LimiterName[] = [
   'enrolPerIp',
   'logoutPerIp',
   'passkeyStartPerIp',
+  'signUpPerIp',
 ]
 
 export type LimiterName = keyof typeof WINDOWS

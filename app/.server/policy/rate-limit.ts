@@ -64,6 +64,11 @@ export interface RateLimits {
   consumePasskey(who: Who & { credential?: string }): Promise<Attempt>
   /** Spends a passkey challenge (its random id): true the first time within its 5 minutes, false after. */
   spendChallenge(id: string): Promise<boolean>
+  /**
+   * A sign-up posted: per client on a count of its own, then per address or device on the reset's
+   * counts, since each sign-up emails its address once (a verification, or a reset for an owner).
+   */
+  consumeSignUp(who: SignInWho): Promise<Attempt>
   /** The Redis connection, null in memory mode (for readiness checks and tests). */
   readonly redis: LimiterStore['redis']
   memoryKeys: LimiterStore['memoryKeys']
@@ -183,6 +188,11 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
       const attempt = await take([['passkeyChallenge', id]], keys({ ip: '' }))
       return attempt.ok
     },
+
+    consumeSignUp(who) {
+      const k = keys(who)
+      return take([['signUpPerIp', k.ip], who.device ? ['resetPerDevice', who.device] : ['resetPerEmail', k.email]], k)
+    },
   }
 }
 
@@ -211,6 +221,7 @@ export const consumeLogout: RateLimits['consumeLogout'] = (who) => getRateLimits
 export const consumeEmailChange: RateLimits['consumeEmailChange'] = (who) => getRateLimits().consumeEmailChange(who)
 export const consumePasskey: RateLimits['consumePasskey'] = (who) => getRateLimits().consumePasskey(who)
 export const spendChallenge: RateLimits['spendChallenge'] = (id) => getRateLimits().spendChallenge(id)
+export const consumeSignUp: RateLimits['consumeSignUp'] = (who) => getRateLimits().consumeSignUp(who)
 
 /** At shutdown: closes the Redis connection, if any was opened. */
 export async function closeRateLimits(): Promise<void> {

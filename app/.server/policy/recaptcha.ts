@@ -26,11 +26,12 @@ import { recordCacheFilled, recordCaptcha } from '~/.server/ops/metrics'
 const CAPTCHA_TOKEN_MAX_LENGTH = 8192
 
 /**
- * The token a form posted: undefined when the field is absent (no script ran: JavaScript off),
- * '' when the script ran but could not get one, else the token.
+ * The token a form posted (in `field`: the submission's action's, or extraTokenField's): undefined
+ * when the field is absent (no script ran: JavaScript off), '' when the script ran but could not
+ * get one, else the token.
  */
-export function postedCaptchaToken(form: FormData): string | undefined {
-  const value = form.get(CAPTCHA_TOKEN_FIELD)
+export function postedCaptchaToken(form: FormData, field = CAPTCHA_TOKEN_FIELD): string | undefined {
+  const value = form.get(field)
   if (value === null) return undefined
   return typeof value === 'string' && value.length <= CAPTCHA_TOKEN_MAX_LENGTH ? value : ''
 }
@@ -44,6 +45,7 @@ const OFF: RecaptchaConfig = { recaptchaKey: null, siteKey: null, emailPassword:
 /** Which provider's enforcement covers an action, as Identity Platform reads it. */
 const PROVIDER_OF: Record<CaptchaAction, 'emailPassword' | 'phone'> = {
   signInWithPassword: 'emailPassword',
+  signUpPassword: 'emailPassword',
   getOobCode: 'emailPassword',
   mfaSmsSignIn: 'phone',
   mfaSmsEnrollment: 'phone',

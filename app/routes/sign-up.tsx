@@ -1,0 +1,154 @@
+import {
+  data,
+  isRouteErrorResponse,
+  Link,
+  useActionData,
+  useLoaderData,
+  useSearchParams,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from 'react-router'
+import { useRef } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useCaptchaForm } from '~/components/captcha'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { EmailField, FormAlert, useFieldValue } from '~/components/forms'
+import { NewPasswordForm, type PasswordFormLabels } from '~/components/new-password-form'
+import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { pageTitle } from '~/lib/meta'
+import { extraTokenField } from '~/lib/recaptcha'
+import { signInLink } from '~/lib/sign-in-link'
+import { SignUpFormSchema, formText } from '~/lib/schemas'
+import { requestSignUp, signUpTurnedOff } from '~/.server/auth/sign-up'
+import { getConfig } from '~/.server/config'
+import { getLocale } from '~/.server/i18n'
+import { getFlags } from '~/.server/ops/flags'
+import { guardForm } from '~/.server/policy/csrf'
+import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
+import { checkedRedirect } from '~/.server/policy/redirect'
+import { errorPage, respond } from '~/.server/result'
+
+export const headers = routeHeaders
+
+/** Once sent, the tab says to check the email; with FLAG_SIGN_UP off the page does not exist. */
+export const meta: MetaFunction<typeof loader> = ({ matches, loaderData, error }) =>
+  pageTitle(
+    matches,
+    error
+      ? isRouteErrorResponse(error) && error.status === 404
+        ? 'error.pageNotFound'
+        : 'meta.error'
+      : loaderData?.sent
+        ? 'signUp.sentTitle'
+        : 'meta.signUp',
+  )
+
+/** With the flag off, the same 404 as any unknown page. */
+async function requireSignUp() {
+  if (!(await getFlags()).signUp) respond(errorPage(404, 'sign-up-off'))
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireSignUp()
+  const turnedOff = signUpTurnedOff()
+  return data(
+    {
+      sent: new URL(request.url).searchParams.get('sent') === '1',
+      turnedOff,
+      minLength: getConfig().passwordMinLength,
+      captcha: captchaSettings('signUpPassword'),
+    },
+    { status: turnedOff ? 403 : 200, headers: NO_STORE },
+  )
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireSignUp()
+  const { form } = await guardForm(request, context)
+  // Any text parses: the flow judges the address and the password together.
+  const input = SignUpFormSchema.parse(Object.fromEntries(form))
+  // Only a redirect the policy accepts travels in the emails' links, as it was given.
+  const redirect = await checkedRedirect(form.has('redirect') ? formText(form, 'redirect') : null, context.publicOrigin)
+  const captcha = { signUp: postedCaptchaToken(form), reset: postedCaptchaToken(form, extraTokenField('getOobCode')) }
+  return respond(
+    await requestSignUp(
+      request,
+      { ...input, locale: getLocale(request), redirect: redirect?.param ?? null, captcha },
+      context,
+    ),
+  )
+}
+
+const LABELS: PasswordFormLabels = {
+  password: 'signUp.password',
+  confirm: 'signUp.confirm',
+  submit: 'signUp.submit',
+  pending: 'signUp.pending',
+}
+
+export default function SignUp() {
+  const { t } = useTranslation()
+  const { sent, turnedOff, minLength, captcha } = useLoaderData<typeof loader>()
+  const result = useActionData<typeof action>()
+  const [searchParams] = useSearchParams()
+  const redirectTo = searchParams.get('redirect')
+  const formRef = useRef<HTMLFormElement>(null)
+  const { value: email, field: emailField } = useFieldValue(result?.email ?? searchParams.get('email') ?? '')
+  // The answer is the same whatever the service decides (nothing revealed): nothing to retry.
+  const { onSubmit } = useCaptchaForm({
+    form: formRef,
+    settings: captcha,
+    result: undefined,
+    actionFor: () => 'signUpPassword',
+    alsoFor: ['getOobCode'],
+  })
+  const formError = turnedOff ? 'signUp.turnedOff' : (result?.formError ?? null)
+  const back = (
+    <p className="links">
+      <Link to={signInLink(redirectTo)}>{t('error.backToSignIn')}</Link>
+    </p>
+  )
+
+  if (sent && !turnedOff) {
+    return (
+      <>
+        <h1>{t('signUp.title')}</h1>
+        <FormAlert tone="success">{t('signUp.sent')}</FormAlert>
+        <p>{t('signUp.sentOwner')}</p>
+        {back}
+      </>
+    )
+  }
+  return (
+    <>
+      <h1>{t('signUp.title')}</h1>
+      {formError ? <FormAlert>{t(formError)}</FormAlert> : null}
+      {formError === 'signUp.turnedOff' ? null : (
+        <>
+          <p className="subtitle">{t('signUp.subtitle')}</p>
+          <NewPasswordForm
+            email={email}
+            minLength={minLength}
+            result={result}
+            rejection={result?.rejection ?? null}
+            labels={LABELS}
+            formRef={formRef}
+            onChecked={onSubmit}
+            fields={
+              <>
+                {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
+                <EmailField {...emailField} errorKey={result?.emailError} />
+              </>
+            }
+          />
+        </>
+      )}
+      {back}
+    </>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}
