@@ -12,7 +12,7 @@ import { resumeInterruptedNavigation, watchLinkClicks } from '~/lib/reload-at-ta
 const iso = document.documentElement.lang
 const lng = LOCALES.find((l) => l.iso === iso)?.code ?? DEFAULT_LOCALE
 // Its strings, fetched at once, in parallel with decoding the server's data (app/lib/translator.ts).
-const strings = loadStrings(lng)
+const strings = loadStrings(lng, window.location.pathname)
 // And with the operator's brand it rendered (app/lib/brand.ts).
 setBrand(brandFromAttribute(document.getElementById('auth-portal-app')?.dataset.brand))
 

@@ -20,7 +20,7 @@ import { BrowserCookieCheck, PrivacyNotice } from '~/components/notices'
 import { brandAttribute, getBrand } from '~/lib/brand'
 import { ERROR_ROUTE } from '~/lib/error-status'
 import { DEFAULT_LOCALE, isLocale, isoOf } from '~/lib/i18n'
-import { stringsUrl } from '~/lib/i18n-browser'
+import { partsFor, stringsUrl } from '~/lib/i18n-browser'
 import { pageTitle, rootLoaded, titleText } from '~/lib/meta'
 import { useNonce } from '~/lib/nonce'
 import { navigationArrived, takeUnreachableTarget } from '~/lib/reload-at-target'
@@ -68,7 +68,10 @@ export function Layout({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation()
   const locale = root?.locale ?? (isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE)
   // A request the HTTP server refused: the browser's address is another, so nothing to hydrate.
-  const scripts = useLocation().pathname !== ERROR_ROUTE
+  const { pathname } = useLocation()
+  const scripts = pathname !== ERROR_ROUTE
+  // The files of the first page: the script keeps what it loaded when the visitor moves on.
+  const [firstParts] = useState(() => partsFor(pathname))
   // The language the page came in: its strings are the ones to preload, even after a switch in place.
   const [firstLocale] = useState(locale)
   return (
@@ -83,7 +86,9 @@ export function Layout({ children }: { children: ReactNode }) {
         {root?.sentry ? <meta name="sentry" content={JSON.stringify(root.sentry)} /> : null}
         <Links />
         {/* The page's strings, which the script needs before it takes over the page (app/lib/i18n-browser.ts). */}
-        {scripts ? <link rel="preload" as="fetch" href={stringsUrl(firstLocale)} crossOrigin="anonymous" /> : null}
+        {scripts
+          ? firstParts.map((part) => <link key={part} rel="preload" as="fetch" href={stringsUrl(firstLocale, part)} crossOrigin="anonymous" />)
+          : null}
       </head>
       <body>
         <div id="auth-portal-app" className="app" data-brand={brandAttribute()}>

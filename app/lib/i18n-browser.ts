@@ -1,35 +1,51 @@
 import type { i18n } from 'i18next'
-import { isLocale, type Locale, type Strings } from './i18n'
+import { isAccountPath, isLocale, type Locale, type Strings } from './i18n'
 import { knowStrings, knowsStrings, translate } from './translator'
 
 /**
- * Each language's strings file, served as a static file with a hashed name: the page preloads its
+ * Each language's strings files, served as static files with hashed names: the page preloads its
  * own language's (app/root.tsx), the browser fetches another when the visitor switches (ADR 044).
+ * `account` holds the account area's strings, fetched on its pages alone (ADR 068).
  */
-const STRINGS = import.meta.glob<string>('../../locales/*/common.json', { query: '?url', import: 'default', eager: true })
+const STRINGS = import.meta.glob<string>('../../locales/*/*.json', { query: '?url', import: 'default', eager: true })
+type Part = 'common' | 'account'
 
-export function stringsUrl(locale: Locale): string | undefined {
-  return STRINGS[`../../locales/${locale}/common.json`]
+export function stringsUrl(locale: Locale, part: Part = 'common'): string | undefined {
+  return STRINGS[`../../locales/${locale}/${part}.json`]
 }
 
-const loading = new Map<Locale, Promise<void>>()
+/** The files a page at `pathname` needs. */
+export const partsFor = (pathname: string): Part[] => (isAccountPath(pathname) ? ['common', 'account'] : ['common'])
 
-/** Makes sure the translator knows `locale`'s strings, fetching them once. */
-export function loadStrings(locale: Locale): Promise<void> {
-  const url = stringsUrl(locale)
-  if (knowsStrings(locale) || !url) return Promise.resolve()
-  let load = loading.get(locale)
+const loading = new Map<string, Promise<void>>()
+
+/** Makes sure the translator knows `locale`'s strings for a page at `pathname`, fetching each file once. */
+export function loadStrings(locale: Locale, pathname: string): Promise<void> {
+  return Promise.all(partsFor(pathname).map((part) => loadPart(locale, part))).then(() => undefined)
+}
+
+function loadPart(locale: Locale, part: Part): Promise<void> {
+  const url = stringsUrl(locale, part)
+  if (knowsStrings(locale, part) || !url) return Promise.resolve()
+  let load = loading.get(url)
   if (!load) {
     load = fetch(url).then(async (res) => {
       if (!res.ok) throw new Error(`the ${locale} strings answered ${res.status}`)
-      knowStrings(locale, (await res.json()) as Strings)
+      knowStrings(locale, part, (await res.json()) as Partial<Strings>)
     })
     // A failed fetch may be tried again.
-    load.catch(() => loading.delete(locale))
-    loading.set(locale, load)
+    load.catch(() => loading.delete(url))
+    loading.set(url, load)
   }
   return load
 }
+
+/** An account page's `clientLoader`: its strings before its data, when the visitor comes from another page. */
+export async function withAccountStrings({ serverLoader }: { serverLoader: () => Promise<unknown> }) {
+  await loadStrings(currentLocale, '/account')
+  return serverLoader()
+}
+let currentLocale: Locale = 'fr'
 
 /**
  * The browser's i18n instance for react-i18next: the few members its hooks use (useTranslation,
@@ -38,6 +54,7 @@ export function loadStrings(locale: Locale): Promise<void> {
  */
 export function createBrowserI18n(initial: Locale): i18n {
   let language: Locale = initial
+  currentLocale = initial
   const listeners = new Set<(lng: string) => void>()
   const t = (key: string | string[], options?: Record<string, unknown>) =>
     translate(language, Array.isArray(key) ? (key[0] ?? '') : key, options)
@@ -63,8 +80,9 @@ export function createBrowserI18n(initial: Locale): i18n {
     store: { on() {}, off() {} },
     async changeLanguage(next: string) {
       if (isLocale(next) && next !== language) {
-        await loadStrings(next)
+        await loadStrings(next, globalThis.location?.pathname ?? '/')
         language = next
+        currentLocale = next
         for (const listener of listeners) listener(next)
       }
       return t

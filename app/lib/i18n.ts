@@ -1,4 +1,5 @@
 import type en from '../../locales/en/common.json'
+import type enAccount from '../../locales/en/account.json'
 
 /** The supported languages: one place for the list, the default and the resources. */
 export const LOCALES = [
@@ -29,7 +30,13 @@ type KeysOf<T, Prefix extends string = ''> = {
  * Every translation key, from the English file (app/i18next.d.ts types `t` from the same file, and
  * a unit test checks the French one has the same keys): what a message carried in data is typed as.
  */
-export type TranslationKey = KeysOf<typeof en>
+export type TranslationKey = KeysOf<Strings>
 
-/** The strings of one language, as its file holds them. */
-export type Strings = typeof en
+/** The strings of one language, as its two files hold them. */
+export type Strings = typeof en & typeof enAccount
+
+/**
+ * The account area's strings are a file of their own (locales/*\/account.json), which a browser
+ * fetches only on its pages: a signed-out page carries none of them (ADR 068).
+ */
+export const isAccountPath = (pathname: string) => pathname === '/account' || pathname.startsWith('/account/')

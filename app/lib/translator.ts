@@ -6,18 +6,25 @@ import type { Locale, Strings, TranslationKey } from './i18n'
  * switches): the import below is in server code alone, so a first visit downloads one language's
  * strings, not both (ADR 044).
  */
-const known: Partial<Record<Locale, Strings>> = {}
+const known: Partial<Record<Locale, Partial<Strings>>> = {}
+/** Which files of each language are known ('common', 'account'). */
+const parts = new Set<string>()
 if (import.meta.env.SSR) {
   const { resources } = await import('./strings')
-  for (const [locale, { common }] of Object.entries(resources)) known[locale as Locale] = common
+  for (const [locale, { common }] of Object.entries(resources)) {
+    known[locale as Locale] = common
+    parts.add(`${locale}/common`).add(`${locale}/account`)
+  }
 }
 
-export function knowStrings(locale: Locale, strings: Strings) {
-  known[locale] = strings
+/** Adds one file's strings (its groups are its own: no group is in two files). */
+export function knowStrings(locale: Locale, part: string, strings: Partial<Strings>) {
+  known[locale] = { ...known[locale], ...strings }
+  parts.add(`${locale}/${part}`)
 }
 
-export function knowsStrings(locale: Locale): boolean {
-  return known[locale] !== undefined
+export function knowsStrings(locale: Locale, part = 'common'): boolean {
+  return parts.has(`${locale}/${part}`)
 }
 
 function lookup(locale: Locale, key: string): unknown {

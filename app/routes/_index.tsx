@@ -1,4 +1,5 @@
 import {
+  data,
   Link,
   useActionData,
   useLoaderData,
@@ -102,6 +103,8 @@ async function continueTarget(
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
+  // As the root answered it while this page was an index route: "/" takes a form's POST, nothing else.
+  if (request.method !== 'POST') throw data(null, { status: 405 })
   const { form } = await guardForm(request, context)
   // Kept for the form when it comes back, the password never; "Keep me signed in" (ADR 037) too.
   const kept = { email: keptEmail(form), remember: form.has('remember') }

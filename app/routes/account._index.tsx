@@ -27,10 +27,14 @@ import { SessionList } from '~/components/session-list'
 import { getLocale } from '~/.server/i18n'
 import { guardForm } from '~/.server/policy/csrf'
 import { parseForm, respond, unavailable } from '~/.server/result'
+import { withAccountStrings } from '~/lib/i18n-browser'
 
 export const headers = routeHeaders
 
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.account', NOT_INDEXED)
+
+/** Coming from another page, the account area's strings load before its data (ADR 068). */
+export const clientLoader = withAccountStrings
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireSignedIn(request)

@@ -25,6 +25,7 @@ import { SIGN_IN_PAGE_ERRORS } from '~/.server/auth/sign-in-page'
 import { guardForm } from '~/.server/policy/csrf'
 import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
 import { page, parseForm, respond } from '~/.server/result'
+import { withAccountStrings } from '~/lib/i18n-browser'
 
 export const headers = routeHeaders
 
@@ -44,6 +45,9 @@ const SSO_ERRORS: Partial<Record<string, TranslationKey>> = {
   ...SIGN_IN_PAGE_ERRORS.ssoError,
   mismatch: 'confirm.userMismatch',
 }
+
+/** Coming from another page, the account area's strings load before its data (ADR 068). */
+export const clientLoader = withAccountStrings
 
 export async function loader({ request, url }: LoaderFunctionArgs) {
   const user = await requireSignedIn(request)

@@ -18,6 +18,7 @@ import { DeleteAccountFormSchema } from '~/lib/schemas'
 import { ACCOUNT_PATHS, backToAccount, confirmFirst, deleteOwnAccount, requireConfirmed, requireSignedIn } from '~/.server/auth/account'
 import { guardForm } from '~/.server/policy/csrf'
 import { respond } from '~/.server/result'
+import { withAccountStrings } from '~/lib/i18n-browser'
 
 export const headers = routeHeaders
 
@@ -30,6 +31,9 @@ const PATH = ACCOUNT_PATHS.delete
  * The form needs "Confirm it's you" (ADR 036). `?deleted` is the page after the deletion, signed
  * out by then: it says only that, to anyone.
  */
+/** Coming from another page, the account area's strings load before its data (ADR 068). */
+export const clientLoader = withAccountStrings
+
 export async function loader({ request, url }: LoaderFunctionArgs) {
   if (url.searchParams.has('deleted')) return data({ deleted: true }, { headers: NO_STORE })
   const user = await requireSignedIn(request)

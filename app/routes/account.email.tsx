@@ -18,6 +18,7 @@ import { EmailChangeFormSchema, keptEmail } from '~/lib/schemas'
 import { ACCOUNT_PATHS, requestEmailChange, requireConfirmed } from '~/.server/auth/account'
 import { guardForm } from '~/.server/policy/csrf'
 import { parseForm, respond } from '~/.server/result'
+import { withAccountStrings } from '~/lib/i18n-browser'
 
 export const headers = routeHeaders
 
@@ -26,6 +27,9 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.acco
 const PATH = ACCOUNT_PATHS.email
 
 /** Sending the link needs the fresh ID token of "Confirm it's you" (ADR 036). */
+/** Coming from another page, the account area's strings load before its data (ADR 068). */
+export const clientLoader = withAccountStrings
+
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireConfirmed(request, PATH)
   return data({}, { headers: NO_STORE })

@@ -21,12 +21,16 @@ import { deviceOf } from '~/.server/auth/session-store'
 import { getLocale, getT } from '~/.server/i18n'
 import { getFlags } from '~/.server/ops/flags'
 import { errorPage, respond } from '~/.server/result'
+import { withAccountStrings } from '~/lib/i18n-browser'
 
 export const headers = routeHeaders
 
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'passkeys.add', NOT_INDEXED)
 
 /** After "Confirm it's you"; the name it offers is the browser and system ("Chrome on Linux"), in the page's language. */
+/** Coming from another page, the account area's strings load before its data (ADR 068). */
+export const clientLoader = withAccountStrings
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!(await getFlags()).passkeys) throw respond(errorPage(404, 'not-found'))
   const user = await requireSignedIn(request)

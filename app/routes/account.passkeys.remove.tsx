@@ -18,12 +18,16 @@ import { listPasskeys, removalPath, removePasskey, type PasskeyRemoval } from '~
 import { getFlags } from '~/.server/ops/flags'
 import { guardForm } from '~/.server/policy/csrf'
 import { errorPage, respond, unavailable } from '~/.server/result'
+import { withAccountStrings } from '~/lib/i18n-browser'
 
 export const headers = routeHeaders
 
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'passkeys.removeTitle', NOT_INDEXED)
 
 /** Names the passkey (`passkey`: its ref) after "Confirm it's you"; says so when it is the account's only way in. */
+/** Coming from another page, the account area's strings load before its data (ADR 068). */
+export const clientLoader = withAccountStrings
+
 export async function loader({ request, url }: LoaderFunctionArgs) {
   if (!(await getFlags()).passkeys) throw respond(errorPage(404, 'not-found'))
   const user = await requireSignedIn(request)

@@ -18,6 +18,7 @@ import { ACCOUNT_PATHS, backToAccount, changeOwnPassword, confirmFirst, requireC
 import { getConfig } from '~/.server/config'
 import { guardForm } from '~/.server/policy/csrf'
 import { respond } from '~/.server/result'
+import { withAccountStrings } from '~/lib/i18n-browser'
 
 export const headers = routeHeaders
 
@@ -26,6 +27,9 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.acco
 const PATH = ACCOUNT_PATHS.password
 
 /** The form needs a sign-in less than 5 minutes old ("Confirm it's you", ADR 036), and a password to change. */
+/** Coming from another page, the account area's strings load before its data (ADR 068). */
+export const clientLoader = withAccountStrings
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireSignedIn(request)
   if (!user.email) throw backToAccount()

@@ -23,6 +23,7 @@ import { readAccount } from '~/.server/auth/identity-admin'
 import { guardForm } from '~/.server/policy/csrf'
 import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
 import { parseForm, respond, unavailable } from '~/.server/result'
+import { withAccountStrings } from '~/lib/i18n-browser'
 
 export const headers = routeHeaders
 
@@ -33,6 +34,9 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'phoneEnro
  * (ADR 036) first; then the number, "Send code", the SMS code, "Add". The enrolment in progress is
  * in a cookie sealed to this browser (app/.server/auth/phone-enrolment.ts).
  */
+/** Coming from another page, the account area's strings load before its data (ADR 068). */
+export const clientLoader = withAccountStrings
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireSignedIn(request)
   if (!user.email) throw backToAccount()

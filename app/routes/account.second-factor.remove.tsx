@@ -19,12 +19,16 @@ import { removeFactor, removalPath, type RemovalRefusal } from '~/.server/auth/s
 import { readAccount } from '~/.server/auth/identity-admin'
 import { guardForm } from '~/.server/policy/csrf'
 import { parseForm, respond, unavailable } from '~/.server/result'
+import { withAccountStrings } from '~/lib/i18n-browser'
 
 export const headers = routeHeaders
 
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'secondFactors.removeTitle', NOT_INDEXED)
 
 /** Names the factor, and says so when it is the last one: the account then has its password only. */
+/** Coming from another page, the account area's strings load before its data (ADR 068). */
+export const clientLoader = withAccountStrings
+
 export async function loader({ request, url }: LoaderFunctionArgs) {
   const user = await requireSignedIn(request)
   const id = url.searchParams.get('factor') ?? ''

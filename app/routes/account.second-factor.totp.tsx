@@ -20,12 +20,16 @@ import { addTotp, totpSetup, type TotpRefusal } from '~/.server/auth/second-fact
 import { getLocale } from '~/.server/i18n'
 import { guardForm } from '~/.server/policy/csrf'
 import { parseForm, respond } from '~/.server/result'
+import { withAccountStrings } from '~/lib/i18n-browser'
 
 export const headers = routeHeaders
 
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'secondFactors.addTotp', NOT_INDEXED)
 
 /** Needs a verified address and "Confirm it's you" (ADR 036); shows this browser's enrolment (ADR 041). */
+/** Coming from another page, the account area's strings load before its data (ADR 068). */
+export const clientLoader = withAccountStrings
+
 export async function loader({ request, context, url }: LoaderFunctionArgs) {
   const user = await requireSignedIn(request)
   const input = { expired: url.searchParams.has('expired'), issuer: brandName(getLocale(request)) }
