@@ -6,8 +6,9 @@ import { getFreePort, waitFor } from './ports'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 export const SERVER_ENTRY = path.join(root, 'build/http/main.js')
-/** As `npm run serve` and the Dockerfile run it: a capped heap (ADR 013). */
-export const SERVER_NODE_OPTIONS = '--max-old-space-size=192'
+/** As `npm run serve` and the Dockerfile run it (ADR 013, ADR 064; dev/portal.test.ts checks they agree). */
+export const SERVER_NODE_OPTIONS = '--max-old-space-size=192 --max-semi-space-size=8 --v8-pool-size=2'
+export const SERVER_ENV = { NODE_OPTIONS: SERVER_NODE_OPTIONS, MALLOC_ARENA_MAX: '2' }
 
 export interface Portal {
   url: string
@@ -31,7 +32,7 @@ export async function startPortal(
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',
-      NODE_OPTIONS: SERVER_NODE_OPTIONS,
+      ...SERVER_ENV,
       PLATFORM: 'test',
       HOST: '127.0.0.1',
       PUBLIC_URL: `http://localhost:${port}`,

@@ -3,12 +3,12 @@
  * on exit, error or Ctrl-C; autocannon runs; resident memory; the figures' formatting.
  */
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { getFreePort, waitFor } from '../dev/ports'
-import { SERVER_NODE_OPTIONS } from '../dev/portal'
+import { SERVER_ENV } from '../dev/portal'
 
 export const CONNECTIONS = 10
 export const DURATION_S = 5
@@ -22,15 +22,19 @@ interface LoadResult {
   non2xx: number
   statusCodeStats: Record<string, { count: number }>
 }
-interface LoadOptions {
-  url: string
-  connections: number
-  duration: number
+interface Request {
   method?: 'GET' | 'POST'
   headers?: Record<string, string>
   body?: string
 }
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: LoadOptions) => Promise<LoadResult>
+interface LoadOptions extends Request {
+  url: string
+  connections: number
+  duration: number
+  /** Each connection sends these in turn, over and over. */
+  requests?: Array<Request & { path: string }>
+}
+export const autocannon = createRequire(import.meta.url)('autocannon') as (options: LoadOptions) => Promise<LoadResult>
 
 /** Everything started here, stopped in reverse order on exit, error or Ctrl-C. */
 export const cleanups: Array<() => Promise<void>> = []
@@ -42,10 +46,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => 
 /** A node child on its own port; we spawn it ourselves (not startPortal) to know its pid for RSS. */
 export async function startServer(name: string, args: string[], env: Record<string, string>, readyPath: string) {
   const port = await getFreePort()
+  const settings = { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...SERVER_ENV, ...env, PORT: String(port) }
   const child = spawn(process.execPath, args, {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', NODE_OPTIONS: SERVER_NODE_OPTIONS, ...env, PORT: String(port) },
+    // An empty value leaves the variable out (the old settings' portal has no MALLOC_ARENA_MAX).
+    env: Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== '')),
   })
   let output = ''
   child.stdout.on('data', (c: Buffer) => (output += c.toString()))
@@ -66,9 +72,15 @@ export async function startServer(name: string, args: string[], env: Record<stri
   return { origin, pid: child.pid!, output: () => output }
 }
 
-export function rssMb(pid: number): number {
-  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
+/** Resident memory now, or its peak (VmHWM) since start or since resetPeak. */
+export function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
+  const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
   return Number(kb) / 1024
+}
+
+/** Linux's own reset of VmHWM to the current RSS (proc(5), clear_refs). */
+export function resetPeak(pid: number) {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5')
 }
 
 /** autocannon records whole milliseconds: 0 means under one. */

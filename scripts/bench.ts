@@ -3,7 +3,7 @@
  * bare node:http server (the machine's ceiling) and a naive React Router + remix-i18next page (bench/naive,
  * set up as remix-i18next's README shows), plus the failed sign-in against the identity service's own
  * ceiling, what the portal adds to a sign-in on top of the identity calls themselves, and a signed-in
- * page with its session in SQLite and in Redis. Figures only:
+ * page with its session in SQLite and in Redis, and a memory soak (scripts/bench-soak.ts). Figures only:
  * a missed target prints FAIL and still exits 0.
  */
 import { spawnSync } from 'node:child_process'
@@ -15,11 +15,15 @@ import { EMULATOR_API_KEY, emulatorAdmin, startEmulator, uniqueEmail } from '../
 import { SERVER_ENTRY } from '../dev/portal'
 import { startRedis } from '../tests/support/redis'
 import { CONNECTIONS, DURATION_S, cleanup, cleanups, measure, median, ms, root, rssMb, startServer, type Row } from './bench-harness'
+import { OLD_RSS, RSS_BOUND_MB, soak } from './bench-soak'
 
 const ROUNDS = 3
 const SIGN_INS = 50
 const PASSWORD = 'Bench-Portal-2026'
 const HOME = 'GET / (fr, no cookies)'
+const HOME_OLD = 'GET /, old settings'
+/** The image's memory settings before ADR 064, for GET /'s throughput before and after. */
+const OLD_SETTINGS = { NODE_OPTIONS: '--max-old-space-size=192', MALLOC_ARENA_MAX: '' }
 const FORGOT = 'GET /forgot-password'
 const HEALTHZ = 'GET /healthz'
 const NAIVE = 'naive React Router GET /'
@@ -49,10 +53,15 @@ try {
     RATE_LIMIT_SIGNIN_PER_EMAIL_IP: high,
     RATE_LIMIT_SIGNIN_PER_IP: high,
     RATE_LIMIT_SIGNIN_PER_EMAIL: high,
+    RATE_LIMIT_RESET_PER_EMAIL: high,
+    RATE_LIMIT_RESET_PER_IP: high,
+    RATE_LIMIT_RESET_PER_DEVICE: high,
     // Sessions in an SQLite file of the run's own (the embedded store, ADR 063).
     SESSION_STORE_PATH: path.join(mkdtempSync(path.join(tmpdir(), 'bench-sessions-')), 'sessions.sqlite'),
   }
   const portal = await startServer('the portal', [SERVER_ENTRY], portalEnv, '/healthz')
+  const oldSettings = { ...portalEnv, ...OLD_SETTINGS, SESSION_STORE_PATH: ':memory:' }
+  const before = await startServer('the portal under the old settings', [SERVER_ENTRY], oldSettings, '/healthz')
   // PUBLIC_URL defaults to http://localhost:PORT; we reach it on 127.0.0.1 and send no Origin.
 
   // The ceiling answers the sign-in page's own HTML, so both send the same bytes.
@@ -78,6 +87,7 @@ try {
     `bare node:http answers GET /'s own ${(html.length / 1024).toFixed(1)} KB of HTML as a fixed string.`)
   const rss: number[] = []
   let last: Row[] = []
+  const home = { now: [] as number[], old: [] as number[] }
   for (let round = 1; round <= ROUNDS; round++) {
     const ceiling = await measure('bare node:http', { url: `${bare.origin}/` })
     const healthz = await measure(HEALTHZ, { url: `${portal.origin}/healthz` })
@@ -86,12 +96,15 @@ try {
       healthz,
       await measure(NAIVE, { url: `${naive.origin}/`, headers: { 'Accept-Language': 'fr-FR,fr;q=0.9' } }),
       await measure(HOME, { url: `${portal.origin}/`, headers: { 'Accept-Language': 'fr-FR,fr;q=0.9' } }),
+      await measure(HOME_OLD, { url: `${before.origin}/`, headers: { 'Accept-Language': 'fr-FR,fr;q=0.9' } }),
       await measure(FORGOT, { url: `${portal.origin}/forgot-password` }),
       await measure(IDENTITY, { url: identitySignIn, method: 'POST', headers: { 'Content-Type': 'application/json' }, body: identityBody }, 400),
       await measure(WRONG, { url: `${portal.origin}/?index`, method: 'POST', headers: form, body: signInBody('wrong-password') }, 400),
     ]
     rss.push(rssMb(portal.pid))
     last = rows
+    home.now.push(rows.find((r) => r.name === HOME)!.rps)
+    home.old.push(rows.find((r) => r.name === HOME_OLD)!.rps)
     console.log(`\nRound ${round}                    req/s   p50 ms   p99 ms  errors  ×bare  ×healthz`)
     for (const r of rows) {
       console.log(`  ${r.name.padEnd(24)}${r.rps.toFixed(0).padStart(7)}${ms(r.p50).padStart(9)}${ms(r.p99).padStart(9)}` +
@@ -159,6 +172,8 @@ try {
     console.log(`  ${row.name.padEnd(28)}${row.rps.toFixed(0).padStart(7)}${ms(row.p50).padStart(9)}${ms(row.p99).padStart(9)}${String(row.errors).padStart(8)}`)
   }
 
+  const soaked = await soak(portalEnv, email, PASSWORD)
+
   const rps = (name: string) => last.find((r) => r.name === name)?.rps ?? NaN
   const growth = (rss[2]! - rss[1]!) / rss[1]!
   const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL')
@@ -173,6 +188,12 @@ try {
   console.log(`     failed sign-in through the portal: ${(rps(WRONG) / rps(IDENTITY)).toFixed(2)} × the identity service's own ceiling (the emulator called directly)`)
   console.log(`${verdict(Math.max(...rss) < 200)} portal RSS < 200 MB: max ${Math.max(...rss).toFixed(1)} MB (${rss.map((r) => r.toFixed(1)).join(' → ')})`)
   console.log(`${verdict(growth < 0.1)} RSS growth round 2 → 3 < 10 %: ${(growth * 100).toFixed(1)} %`)
+  console.log(`${verdict(soaked.peak <= RSS_BOUND_MB)} soak peak RSS ≤ ${RSS_BOUND_MB} MB: ${soaked.peak.toFixed(1)} MB (${OLD_RSS}); ` +
+    `${soaked.dictionaries.toFixed(1)} MB with the password dictionaries loaded`)
+  const [now, old] = [median(home.now), median(home.old)]
+  // Within 5 %: what two runs of the same build differ by on this machine.
+  console.log(`${verdict(now >= 0.95 * old)} ${HOME} no slower than under the old NODE_OPTIONS (${OLD_SETTINGS.NODE_OPTIONS}): ` +
+    `${now.toFixed(0)} req/s, was ${old.toFixed(0)} (median of ${ROUNDS} rounds, ${(now / old).toFixed(2)} ×)`)
   console.log(`${verdict(overhead < 5)} sign-in overhead p50 < 5 ms: ${overhead.toFixed(2)} ms`)
   // Other work on the machine (test suites, builds) skews every figure here; say so rather than mislead.
   const [load = 0] = loadavg()

@@ -1,4 +1,3 @@
-import { dictionary } from '@zxcvbn-ts/language-common'
 import type { GuessReason } from '~/lib/guessability'
 import {
   newPasswordProblems,
@@ -17,22 +16,24 @@ import { serverGuessabilityProblem } from './guessability'
  * its own. The form actions judge with all of them, and their verdict decides (ADR 039, ADR 062).
  */
 
-let common: ReadonlySet<string> | undefined
+let common: Promise<ReadonlySet<string>> | undefined
 
-/** Built on first use and kept for the life of the process. */
-function commonPasswords(): ReadonlySet<string> {
-  common ??= new Set(dictionary['passwords-common'].map((p) => p.toLowerCase()))
+/** Loaded on first use, as the dictionaries are (ADR 064), and kept for the life of the process. */
+function commonPasswords(): Promise<ReadonlySet<string>> {
+  common ??= import('@zxcvbn-ts/language-common').then(
+    ({ dictionary }) => new Set(dictionary['passwords-common'].map((p) => p.toLowerCase())),
+  )
   return common
 }
 
 /** Number of distinct entries, for the test that guards against an emptied dependency. */
-export function commonPasswordCount(): number {
-  return commonPasswords().size
+export async function commonPasswordCount(): Promise<number> {
+  return (await commonPasswords()).size
 }
 
 /** Case-insensitive: 'Password1234' is as guessable as 'password1234'. */
-export function isCommonPassword(password: string): boolean {
-  return commonPasswords().has(password.toLowerCase())
+export async function isCommonPassword(password: string): Promise<boolean> {
+  return (await commonPasswords()).has(password.toLowerCase())
 }
 
 export type ServerPasswordProblem = PasswordProblem | GuessReason | 'newPassword.tooCommon'
@@ -47,7 +48,7 @@ export async function serverPasswordProblem(
 ): Promise<ServerPasswordProblem | null> {
   const shared = passwordProblem(password, options)
   if (shared) return shared
-  if (isCommonPassword(password)) return 'newPassword.tooCommon'
+  if (await isCommonPassword(password)) return 'newPassword.tooCommon'
   return serverGuessabilityProblem(password, options.email)
 }
 

@@ -1,4 +1,4 @@
-import { ZxcvbnFactory, type MatchExtended } from '@zxcvbn-ts/core'
+import type { MatchExtended, ZxcvbnFactory } from '@zxcvbn-ts/core'
 import { MIN_GUESSES_LOG10, emailWords, type GuessReason } from '~/lib/guessability'
 
 /**
@@ -24,11 +24,12 @@ let zxcvbn: Promise<ZxcvbnFactory> | undefined
  */
 function estimator(): Promise<ZxcvbnFactory> {
   zxcvbn ??= Promise.all([
+    import('@zxcvbn-ts/core'),
     import('@zxcvbn-ts/language-common'),
     import('@zxcvbn-ts/language-en'),
     import('@zxcvbn-ts/language-fr'),
   ]).then(
-    ([common, en, fr]) =>
+    ([{ ZxcvbnFactory }, common, en, fr]) =>
       new ZxcvbnFactory({
         graphs: common.adjacencyGraphs,
         dictionary: { ...common.dictionary, ...en.dictionary, ...fr.dictionary },
