@@ -75,7 +75,7 @@ async function signIn(tab: Tab, lang: Lang, email: string, secret: string) {
 
 let tab: Tab | undefined
 afterEach(async () => {
-  const errors = tab?.errors ?? []
+  const errors = (await tab?.reportedErrors()) ?? []
   await tab?.close()
   tab = undefined
   expect(errors, 'console errors and uncaught exceptions').toEqual([])

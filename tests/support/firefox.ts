@@ -31,8 +31,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** A tab in a browser context of its own (its own cookies), with what the page logged as errors. */
 export class Tab {
-  /** Console errors and uncaught exceptions, as the page reported them. */
-  readonly errors: string[] = []
+  private readonly errors: string[] = []
+  private readonly reading: Promise<unknown>[] = []
   /** Every answer to the tab's requests, in order: method, status and path. */
   readonly answers: string[] = []
 
@@ -43,7 +43,13 @@ export class Tab {
     private readonly base: string,
   ) {
     page.on('console', (message) => {
-      if (message.type() === 'error') this.errors.push(`console: ${message.text()}`)
+      if (message.type() !== 'error') return
+      // An Error argument reads as "JSHandle@error": its message is asked of the page.
+      const parts = message.args().map((arg) =>
+        arg.evaluate((value) => (value instanceof Error ? `${value.name}: ${value.message}` : String(value))).catch(() => '?'),
+      )
+      const where = message.location().url ?? ''
+      this.reading.push(Promise.all(parts).then((text) => this.errors.push(`console: ${text.join(' ')} (${where})`)))
     })
     page.on('pageerror', (error) => this.errors.push(`uncaught: ${String(error)}`))
     page.on('response', (response) => {
@@ -59,7 +65,18 @@ export class Tab {
     return new Tab(page, context, options.javaScript, base)
   }
 
+  /** Console errors and uncaught exceptions, as the page reported them. */
+  async reportedErrors(): Promise<string[]> {
+    await Promise.all(this.reading)
+    return this.errors
+  }
+
+  /**
+   * Opens `path` as typed in the address bar. With JavaScript the page's own requests end first (React
+   * Router asks for the routes its links lead to): leaving in their midst cuts them, which Firefox logs.
+   */
   async goto(path: string): Promise<HTTPResponse | null> {
+    if (this.javaScript) await this.page.waitForNetworkIdle({ idleTime: 200, timeout: 10_000 })
     return this.page.goto(new URL(path, this.base).href)
   }
 
