@@ -2,6 +2,7 @@ import type { Browser } from 'puppeteer-core'
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
 import { launchFirefox, Tab } from '../support/firefox'
+import { COMMON_LABELS } from '../support/labels'
 
 /**
  * The flows in Firefox ESR (ADR 070), with JavaScript on and off, in French (the browser's language)
@@ -15,39 +16,25 @@ const password = () => `Firefox-${Math.random().toString(36).slice(2, 8)}-Lanter
 
 const WORDS = {
   fr: {
-    email: 'Adresse électronique',
-    password: 'Mot de passe',
-    signIn: 'Se connecter',
-    signedIn: 'Votre session est ouverte',
-    account: 'Votre compte',
+    ...COMMON_LABELS.fr,
     changePassword: 'Modifier le mot de passe',
     newPassword: 'Nouveau mot de passe',
     confirmPassword: 'Confirmer le nouveau mot de passe',
     passwordChanged: 'Votre mot de passe a été modifié.',
-    logout: 'Se déconnecter',
-    signedOut: 'Votre session est fermée.',
     sendEmail: 'Envoyer le courriel',
     resetDone: 'Votre mot de passe a été modifié avec succès',
     code: 'Code de vérification',
-    verify: 'Vérifier',
     brand: 'Portail d’authentification',
   },
   en: {
-    email: 'Email',
-    password: 'Password',
-    signIn: 'Login',
-    signedIn: 'You are signed in',
-    account: 'Your account',
+    ...COMMON_LABELS.en,
     changePassword: 'Change password',
     newPassword: 'New password',
     confirmPassword: 'Confirm new password',
     passwordChanged: 'Your password has been changed.',
-    logout: 'Log out',
-    signedOut: 'You are signed out.',
     sendEmail: 'Send email',
     resetDone: 'Your password has been modified successfully!',
     code: 'Verification code',
-    verify: 'Verify',
     brand: 'Authentication portal',
   },
 } as const
@@ -55,14 +42,14 @@ type Lang = keyof typeof WORDS
 
 /** A tab on the portal in `lang`: French is the browser's; English is chosen with the switch. */
 async function tabIn(browser: Browser, javaScript: boolean, lang: Lang): Promise<Tab> {
-  const tab = await Tab.open(browser, portal.url, { javaScript, width: lang === 'fr' ? 320 : 1280 })
-  await tab.goto('/')
+  const opened = await Tab.open(browser, portal.url, { javaScript, width: lang === 'fr' ? 320 : 1280 })
+  await opened.goto('/')
   if (lang === 'en') {
-    await tab.press('English')
-    await tab.waitFor(WORDS.en.signIn)
+    await opened.press('English')
+    await opened.waitFor(WORDS.en.signIn)
   }
-  expect((await tab.lang()).slice(0, 2)).toBe(lang)
-  return tab
+  expect((await opened.lang()).slice(0, 2)).toBe(lang)
+  return opened
 }
 
 async function signIn(tab: Tab, lang: Lang, email: string, secret: string) {
