@@ -1,9 +1,7 @@
 /**
- * A browser that refuses cookies refuses storage too: reading `sessionStorage` throws SecurityError.
- * React Router's scroll-restoration script reads it before the page is hydrated and, when that
- * throws, throws again from its own catch (ADR 070). This script runs first and, only then, puts an
- * in-memory stand-in in its place, which lasts as long as the page: scroll positions are kept
- * within the visit, as the router does when it cannot save them.
+ * A browser refusing cookies refuses storage too: reading `sessionStorage` throws, and React Router's
+ * scroll-restoration script then throws again from its own catch (ADR 070). Run before it, this puts
+ * an in-memory stand-in in its place, for as long as the page lives.
  */
 export const STORAGE_STAND_IN = `(() => {
   try {

@@ -33,7 +33,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 export class Tab {
   private readonly errors: string[] = []
   private readonly reading: Promise<unknown>[] = []
-  /** Every answer to the tab's requests, in order: method, status and path. */
   readonly answers: string[] = []
 
   private constructor(
@@ -65,27 +64,21 @@ export class Tab {
     return new Tab(page, context, options.javaScript, base)
   }
 
-  /** Console errors and uncaught exceptions, as the page reported them. */
   async reportedErrors(): Promise<string[]> {
     await Promise.all(this.reading)
     return this.errors
   }
 
-  /**
-   * Opens `path` as typed in the address bar. With JavaScript the page's own requests end first (React
-   * Router asks for the routes its links lead to): leaving in their midst cuts them, which Firefox logs.
-   */
+  /** With JavaScript the page's own requests end first: leaving in their midst, Firefox logs them as failed. */
   async goto(path: string): Promise<HTTPResponse | null> {
     if (this.javaScript) await this.page.waitForNetworkIdle({ idleTime: 200, timeout: 10_000 })
     return this.page.goto(new URL(path, this.base).href)
   }
 
-  /** The page's visible text; empty while a document is being replaced. */
   async text(): Promise<string> {
     return this.page.evaluate('document.body ? document.body.innerText : ""').then(String, () => '')
   }
 
-  /** Waits until the page's text matches, and answers it. */
   async waitFor(pattern: RegExp | string, timeoutMs = 15_000): Promise<string> {
     const until = Date.now() + timeoutMs
     let text = ''
@@ -97,7 +90,6 @@ export class Tab {
     throw new Error(`waited ${timeoutMs} ms for ${String(pattern)} on ${this.page.url()}; the page said:\n${text}`)
   }
 
-  /** The form control a <label> with this text names. */
   async field(label: string): Promise<ElementHandle<Element>> {
     const script = `[...document.querySelectorAll('label')].find((l) => l.textContent.trim() === ${JSON.stringify(label)})?.control ?? null`
     return this.element(script, `a field labelled "${label}"`)
@@ -109,10 +101,7 @@ export class Tab {
     await field.type(value)
   }
 
-  /**
-   * Presses Enter on the button or link whose text is `name`, as a keyboard user would; without
-   * JavaScript, waits for the page it leads to and answers its response.
-   */
+  /** Enter on the button or link whose text is `name`; without JavaScript, waits for the next page. */
   async press(name: string): Promise<HTTPResponse | null> {
     const script = `[...document.querySelectorAll('button, a')].find((e) => e.textContent.trim() === ${JSON.stringify(name)}) ?? null`
     const control = await this.element(script, `a button or link "${name}"`)
@@ -125,7 +114,6 @@ export class Tab {
     return response
   }
 
-  /** The page's language, from <html lang>. */
   async lang(): Promise<string> {
     return String(await this.page.evaluate('document.documentElement.lang'))
   }
@@ -134,7 +122,7 @@ export class Tab {
     return (await this.context.cookies()).map((c) => c.name)
   }
 
-  /** The visible lines an element's text takes (the first element matching `selector` that has `text`). */
+  /** The lines taken by the text of the first `selector` that reads `text`. */
   async linesOf(selector: string, text: string): Promise<number> {
     const lines = await this.page.evaluate(`(() => {
       const element = [...document.querySelectorAll(${JSON.stringify(selector)})].find((e) => e.textContent.trim() === ${JSON.stringify(text)})
@@ -147,7 +135,6 @@ export class Tab {
     return Number(lines)
   }
 
-  /** How wide the page's scrollbar is (0 when it has none, or overlay ones). */
   async scrollbarWidth(): Promise<number> {
     return Number(await this.page.evaluate('window.innerWidth - document.documentElement.clientWidth'))
   }
