@@ -17,6 +17,7 @@ import { ErrorPage, GeneralErrorBoundary } from '~/components/error-boundary'
 import { LanguageSwitch } from '~/components/language-switch'
 import { Logo } from '~/components/logo'
 import { BrowserCookieCheck, PrivacyNotice } from '~/components/notices'
+import { StorageStandIn } from '~/components/storage-stand-in'
 import { brandAttribute, getBrand } from '~/lib/brand'
 import { ERROR_ROUTE } from '~/lib/error-status'
 import { DEFAULT_LOCALE, isLocale, isoOf } from '~/lib/i18n'
@@ -104,6 +105,7 @@ export function Layout({ children }: { children: ReactNode }) {
             <LanguageSwitch current={locale} />
           </footer>
         </div>
+        {scripts ? <StorageStandIn nonce={nonce} /> : null}
         {scripts ? <ScrollRestoration nonce={nonce} /> : null}
         {scripts ? <Scripts nonce={nonce} /> : null}
       </body>

@@ -117,6 +117,16 @@ export const COOKIES = {
     maxAge: 10 * 60,
     sealedAs: 'reset-done',
   },
+  logoutDone: {
+    ...FLOW,
+    base: 'logout_done',
+    purpose:
+      'this browser just logged out, here or on every device: /logout says which from a GET, so a reload or Forward posts nothing again (app/.server/auth/logout.ts, ADR 071)',
+    maxAge: 10 * 60,
+    sealedAs: 'logout-done',
+    // Set by the logout itself, which clears the others.
+    atLogout: 'keep',
+  },
   actionCode: {
     ...FLOW,
     base: 'action_code',

@@ -44,7 +44,7 @@ export function PrivacyNotice({ privacyPolicyUrl }: { privacyPolicyUrl: string }
 export function CookieWarning({ helpUrl, thirdParty }: { helpUrl: string; thirdParty: boolean }) {
   const { t } = useTranslation()
   return (
-    <div className="alert alert-error" role="alert">
+    <div className="alert alert-error cookie-warning" role="alert">
       <p>{t(thirdParty ? 'notice.thirdPartyCookies' : 'notice.siteCookies')}</p>
       <a href={helpUrl}>{t('notice.thirdPartyCookiesHelp')}</a>
     </div>
@@ -54,7 +54,8 @@ export function CookieWarning({ helpUrl, thirdParty }: { helpUrl: string; thirdP
 /**
  * In the browser: the warning when cookies are off, right after the page's heading (the heading says
  * where one is; the warning says why nothing will work). The layout holds no heading of its own, so
- * the warning goes into a place made after the page's h1, again at each navigation.
+ * the warning goes into a place made after the page's h1, again at each navigation. A page that
+ * gives the warning itself (the 403 of a post without its cookie) hides this one (pages.css).
  */
 export function BrowserCookieCheck({ helpUrl }: { helpUrl: string }) {
   const { key } = useLocation()
@@ -62,6 +63,7 @@ export function BrowserCookieCheck({ helpUrl }: { helpUrl: string }) {
   useEffect(() => {
     if (navigator.cookieEnabled) return
     const place = document.createElement('div')
+    place.className = 'cookie-check'
     const heading = document.querySelector('main h1')
     if (heading) heading.after(place)
     else document.querySelector('main')?.prepend(place)

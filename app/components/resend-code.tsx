@@ -4,16 +4,20 @@ import { SecureForm } from './secure-form'
 
 /**
  * 'Resend code', lighter than 'Verify'. During its cooldown it is marked unavailable and says how
- * long is left: the server's figure, counted down each second with JavaScript. Without JavaScript
- * the figure is the page's and the button still posts: the server sends, or asks to wait.
+ * long is left: the server's figure, counted down each second with JavaScript, and counted again
+ * from each new code's figure (`sentAt` tells them apart: two codes can leave the same figure).
+ * Without JavaScript the figure is the page's and the button still posts: the server sends, or asks to wait.
  * It posts `intent=resend` to the page's own action (the sign-in step, the phone enrolment).
  */
 export function ResendForm({
   resendIn,
+  sentAt,
   onSubmit,
   formRef,
 }: {
   resendIn: number
+  /** When the server sent the code that the wait follows. */
+  sentAt: number | null
   /** Where the page protects its SMS with reCAPTCHA: gets the token first (useCaptchaForm). */
   onSubmit?: FormEventHandler<HTMLFormElement>
   formRef?: Ref<HTMLFormElement>
@@ -31,7 +35,7 @@ export function ResendForm({
       if (rest === 0) clearInterval(timer)
     }, 1000)
     return () => clearInterval(timer)
-  }, [resendIn])
+  }, [resendIn, sentAt])
   const waiting = left > 0
   return (
     <SecureForm ref={formRef} className="stack resend" onSubmit={onSubmit}>

@@ -80,7 +80,7 @@ export default function AddPhone() {
       ) : page.step === 'number' ? (
         <NumberStep captcha={page.captcha} result={result} />
       ) : (
-        <CodeStep phone={page.phone} resendIn={page.resendIn} captcha={page.captcha} result={result} />
+        <CodeStep phone={page.phone} resendIn={page.resendIn} sentAt={page.sentAt} captcha={page.captcha} result={result} />
       )}
       <p className="links">
         <Link to="/account">{t('account.back')}</Link>
@@ -146,11 +146,13 @@ function NumberStep({ captcha, result }: { captcha: CaptchaSettings | null; resu
 function CodeStep({
   phone,
   resendIn,
+  sentAt,
   captcha,
   result,
 }: {
   phone: string
   resendIn: number
+  sentAt: number
   captcha: CaptchaSettings | null
   result: Result
 }) {
@@ -193,7 +195,7 @@ function CodeStep({
         <SubmitButton pendingLabel={t('phoneEnrolment.adding')}>{t('phoneEnrolment.add')}</SubmitButton>
       </SecureForm>
       {captcha ? <NeedsJs /> : null}
-      <ResendForm resendIn={resendIn} formRef={resendRef} onSubmit={onSubmit} />
+      <ResendForm resendIn={resendIn} sentAt={sentAt} formRef={resendRef} onSubmit={onSubmit} />
       <SecureForm className="stack">
         <button type="submit" name="intent" value="another" className="button-text">
           {t('phoneEnrolment.another')}

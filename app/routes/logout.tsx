@@ -1,6 +1,5 @@
 import {
   Link,
-  useActionData,
   useLoaderData,
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
@@ -14,7 +13,7 @@ import { pageTitle } from '~/lib/meta'
 import { LogoutFormSchema } from '~/lib/schemas'
 import { guardForm } from '~/.server/policy/csrf'
 import { errorPage, page, parseForm, respond } from '~/.server/result'
-import { logOut } from '~/.server/auth/logout'
+import { lastLogout, logOut } from '~/.server/auth/logout'
 import { pageSession } from '~/.server/auth/session'
 
 export const headers = routeHeaders
@@ -25,7 +24,8 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.logo
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session, cookies } = await pageSession(request)
   // While the identity service cannot judge the cookie, the visitor may still want to leave.
-  return respond(page({ signedIn: session.status === 'signed-in' || session.status === 'unavailable' }, { cookies }))
+  const signedIn = session.status === 'signed-in' || session.status === 'unavailable'
+  return respond(page({ signedIn, everywhere: !signedIn && lastLogout(request) === 'everywhere' }, { cookies }))
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -37,14 +37,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function Logout() {
   const { t } = useTranslation()
-  const { signedIn } = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>()
-  const done = result?.done || !signedIn
+  const { signedIn, everywhere } = useLoaderData<typeof loader>()
   return (
     <>
       <h1>{t('logout.title')}</h1>
-      {done ? (
-        <FormAlert tone="success">{t(result?.everywhere ? 'logout.everywhereDone' : 'logout.done')}</FormAlert>
+      {!signedIn ? (
+        <FormAlert tone="success">{t(everywhere ? 'logout.everywhereDone' : 'logout.done')}</FormAlert>
       ) : (
         <SecureForm className="stack">
           <p>{t('logout.confirm')}</p>

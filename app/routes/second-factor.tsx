@@ -136,7 +136,7 @@ function CodeStep({
           <SubmitButton pendingLabel={t('mfa.pending')}>{t('mfa.verify')}</SubmitButton>
         </SecureForm>
       ) : null}
-      {phone !== null && view.sent ? <ResendForm resendIn={view.resendIn} /> : null}
+      {phone !== null && view.sent ? <ResendForm resendIn={view.resendIn} sentAt={view.sentAt} /> : null}
       {view.several ? (
         <SecureForm className="stack">
           <button type="submit" name="intent" value="another" className="button-secondary">

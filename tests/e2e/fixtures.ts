@@ -3,6 +3,7 @@ import { emulatorAdmin } from '../../dev/emulator'
 import { startPortal, type Portal } from '../../dev/portal'
 import { getFreePort } from '../../dev/ports'
 import { startMfaIdentity } from '../support/mfa-identity'
+import { COMMON_LABELS } from '../support/labels'
 import { BROWSER_TEST_SETTINGS } from '../support/shared-portal'
 import { PagePool, type Pooled } from './page-pool'
 import { WorkerServers } from './worker-servers'
@@ -221,44 +222,7 @@ export function portalWith<Service extends { close(): unknown }>(
 /** A portal behind the loopback TOTP service (tests/support/mfa-identity.ts), for the authenticator apps the emulator lacks. */
 export const totpPortal = portalBehind((emulator) => startMfaIdentity(emulator.origin))
 
-/**
- * The words many pages share, in each language: the contract the tests hold, written once. A spec's
- * own table spreads these and adds its page's words.
- */
-export const COMMON_LABELS = {
-  en: {
-    email: 'Email',
-    password: 'Password',
-    signIn: 'Login',
-    signedIn: 'You are signed in',
-    account: 'Your account',
-    confirm: "Confirm it's you",
-    continue: 'Continue',
-    logout: 'Log out',
-    signedOut: 'You are signed out.',
-    linkButton: 'Email me a sign-in link',
-    linkSent: 'If this email address is valid, you will receive an email with a link to sign in.',
-    remember: 'Keep me signed in',
-    step: 'Two-step verification',
-    verify: 'Verify',
-  },
-  fr: {
-    email: 'Adresse électronique',
-    password: 'Mot de passe',
-    signIn: 'Se connecter',
-    signedIn: 'Votre session est ouverte',
-    account: 'Votre compte',
-    confirm: 'Confirmez votre identité',
-    continue: 'Continuer',
-    logout: 'Se déconnecter',
-    signedOut: 'Votre session est fermée.',
-    linkButton: 'Connexion par courriel',
-    linkSent: 'Si cette adresse électronique est valide, vous recevrez un courriel contenant un lien de connexion.',
-    remember: 'Garder ma session ouverte',
-    step: 'Vérification en deux étapes',
-    verify: 'Vérifier',
-  },
-} as const
+export { COMMON_LABELS }
 
 /** The language the page is in. */
 const languageOf = async (page: Page) => ((await page.locator('html').getAttribute('lang'))?.startsWith('en') ? 'en' : 'fr')

@@ -1,5 +1,5 @@
 import { uniqueEmail } from '../../dev/emulator'
-import { expect, test } from './fixtures'
+import { expect, signIn, test } from './fixtures'
 
 const PASSWORD = 'Correct-Horse-42'
 
@@ -36,4 +36,24 @@ test('logout ends the session and keeps the language, the privacy notice and the
   await page.goto('/')
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign In')
   await expect(page.getByRole('region', { name: 'Privacy policy' })).toHaveCount(0)
+})
+
+test('logout answers with a redirect to its own page, which a reload shows again without posting', async ({ page, admin }) => {
+  const email = uniqueEmail('logout-prg')
+  await admin.createUser(email, PASSWORD)
+  await signIn(page, email, PASSWORD)
+  await page.goto('/logout')
+  const posted = page.waitForResponse((response) => response.request().method() === 'POST')
+  await page.getByRole('button', { name: 'Se déconnecter', exact: true }).click()
+  const answer = await posted
+  // With JavaScript the post is a data request, whose redirect React Router follows.
+  if (answer.url().endsWith('/logout')) expect([answer.status(), answer.headers()['location']]).toEqual([303, '/logout'])
+  await expect(page.getByRole('status')).toHaveText('Votre session est fermée.')
+  expect(new URL(page.url()).pathname).toBe('/logout')
+
+  const methods: string[] = []
+  page.on('request', (request) => methods.push(request.method()))
+  await page.reload()
+  await expect(page.getByRole('status')).toHaveText('Votre session est fermée.')
+  expect(methods).not.toContain('POST')
 })

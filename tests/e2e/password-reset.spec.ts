@@ -167,7 +167,7 @@ test('no code, password or token reaches the logs over the whole flow', { tag: '
     const done = await request.post('/new-password', { form: { csrf, password: NEW_PASSWORD, confirmation: NEW_PASSWORD } })
     expect(await done.text()).toContain('Votre mot de passe a été modifié avec succès\u202f!')
     expect((await postForm(request, '/?index', { email, password: NEW_PASSWORD })).status()).toBe(303)
-    expect((await postForm(request, '/logout', {})).status()).toBe(200)
+    expect((await postForm(request, '/logout', {})).status()).toBe(303)
 
     const logs = portal.output()
     expect(logs).toContain('reset-done')

@@ -14,7 +14,7 @@ it('stops within 5 s naming every missing package and the apt-get line', async (
   const code = await new Promise((resolve) => child.once('exit', resolve))
   expect(Date.now() - started).toBeLessThan(5_000)
   expect(code).toBe(1)
-  const packages = 'chromium chromium-headless-shell redis-server redis-sentinel nginx default-jre-headless lynx w3m'
+  const packages = 'chromium chromium-headless-shell redis-server redis-sentinel nginx default-jre-headless lynx w3m firefox-esr'
   expect(output).toContain(`sudo apt-get install -y --no-install-recommends ${packages}`)
   expect(output).toContain('npm test -- --install-prerequisites')
   expect(output.trim().split('\n').at(-1)).toBe('0 passed, 1 failed')

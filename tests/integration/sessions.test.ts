@@ -276,7 +276,7 @@ describe('a portal and its store', () => {
       ]
       const copy = `session=${leaving.jar.get('session')}`
       await leaving.load('/logout')
-      expect((await leaving.post('/logout', {}, { remember: true })).status).toBe(200)
+      expect((await leaving.post('/logout', {}, { remember: true })).status).toBe(303)
       await portal.stop()
       portal = await startOnEmulator(settings)
       expect(await accountStatus(portal.url, copy)).toBe(302)

@@ -1,9 +1,11 @@
+import { z } from 'zod'
 import type { AppLoadContext } from '~/.server/context'
 import { COOKIES, clearCookie, type CookieSpec } from '~/.server/cookies'
 import { logger } from '~/.server/ops/logger'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeLogout } from '~/.server/policy/rate-limit'
-import { errorPage, page, unavailable, type Result } from '~/.server/result'
+import { errorPage, redirectTo, unavailable, type Result } from '~/.server/result'
+import { flowCookie } from './flow-state'
 import { endEverySession, endThisSession, getSession } from './session'
 import { syncToken } from './token-sync'
 
@@ -13,12 +15,9 @@ import { syncToken } from './token-sync'
  * of the account. Either way the answer clears this browser's session and flow cookies. Counted per
  * client like every post; a cookie with no live record writes nothing. While the session store
  * cannot be reached the answer is 503: the visitor is not told they are signed out when they are not.
+ * Done, it answers 303 to GET /logout, which says so (ADR 071): a reload or Forward posts nothing again.
  */
-export async function logOut(
-  request: Request,
-  everywhere: boolean,
-  context: AppLoadContext,
-): Promise<Result<{ done: true; everywhere: boolean }>> {
+export async function logOut(request: Request, everywhere: boolean, context: AppLoadContext): Promise<Result<never>> {
   const limit = await consumeLogout({ ip: context.clientIp, reqId: context.requestId })
   if (!limit.ok) return errorPage(429, 'rate-limited', { retryAfter: limit.retryAfterSeconds })
   const session = await getSession(request)
@@ -38,8 +37,15 @@ export async function logOut(
     })
   }
   if (session.status !== 'invalid' || !session.tokenSyncTold) await syncToken(null)
-  return page({ done: true as const, everywhere }, { cookies: logoutCookies() })
+  const done = logoutDone.write(request, everywhere ? 'everywhere' : 'here')
+  return redirectTo(LOGOUT_PATH, { cookies: [...logoutCookies(), ...done] })
 }
+
+const LOGOUT_PATH = '/logout'
+const logoutDone = flowCookie(COOKIES.logoutDone, z.enum(['here', 'everywhere']))
+
+/** Where this browser's logout of the last 10 minutes signed out, here or on every device; null without one. */
+export const lastLogout = (request: Request) => logoutDone.read(request)
 
 /**
  * The Set-Cookie values of a logout: the session and every flow's cookie expire, from the

@@ -49,6 +49,8 @@ export interface EnrolmentView {
   phone: string
   /** Seconds before "Resend code" sends again. */
   resendIn: number
+  /** When the code was sent, in seconds since the epoch. */
+  sentAt: number
 }
 
 export type PhoneMessage =
@@ -94,7 +96,7 @@ function readEnrolment(request: Request, user: SessionUser): Enrolment | null {
 
 export function enrolmentView(request: Request, user: SessionUser): EnrolmentView | null {
   const e = readEnrolment(request, user)
-  return e && { phone: e.phone, resendIn: Math.max(0, e.sentAt + RESEND_COOLDOWN - epochSecondsNow()) }
+  return e && { phone: e.phone, resendIn: Math.max(0, e.sentAt + RESEND_COOLDOWN - epochSecondsNow()), sentAt: e.sentAt }
 }
 
 /**

@@ -97,6 +97,8 @@ export type SecondFactorView =
       captcha: CaptchaSettings | null
       /** Seconds before 'Resend code' sends again. */
       resendIn: number
+      /** When the last code was sent, in seconds since the epoch. */
+      sentAt: number | null
       several: boolean
       redirect: string | null
       confirming: boolean
@@ -128,6 +130,7 @@ export function secondFactorView(request: Request): Result<{ view: SecondFactorV
         sent: factor.kind === 'phone' && p.session !== null,
         captcha: factor.kind === 'phone' && !p.session && p.captcha ? captchaSettings('mfaSmsSignIn') : null,
         resendIn: p.sentAt === null ? 0 : Math.max(0, p.sentAt + RESEND_COOLDOWN - epochSecondsNow()),
+        sentAt: p.sentAt,
         several: p.factors.length > 1,
         redirect: p.redirect,
         confirming,
