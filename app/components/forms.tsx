@@ -27,7 +27,7 @@ export function Field({
   hint,
   inputRef,
   ...input
-}: { label: string; error?: string | null; hint?: ReactNode; inputRef?: Ref<HTMLInputElement> } & InputProps) {
+}: { label: ReactNode; error?: string | null; hint?: ReactNode; inputRef?: Ref<HTMLInputElement> } & InputProps) {
   const id = useId()
   const errorId = `${id}-error`
   const hintId = `${id}-hint`
@@ -195,10 +195,13 @@ export function SubmitButton({
   children,
   pendingLabel,
   action,
+  danger,
 }: {
   children: ReactNode
   pendingLabel: string
   action?: string
+  /** A step that cannot be undone: in the error colour. */
+  danger?: boolean
 }) {
   const navigation = useNavigation()
   const pending =
@@ -208,7 +211,7 @@ export function SubmitButton({
   return (
     <button
       type="submit"
-      className="button-primary"
+      className={danger ? 'button-primary button-danger' : 'button-primary'}
       aria-disabled={pending || undefined}
       data-pending={pending || undefined}
     >
