@@ -35,7 +35,7 @@ const LABELS = {
     passkeys: 'Clés d’accès',
     unverified: 'Non vérifiée',
     verified: 'Vérifiée',
-    twoStepOff: 'Validation en deux étapes désactivée',
+    twoStepOff: 'Deux étapes\u00a0: non',
     logout: 'Se déconnecter',
     everywhere: 'Se déconnecter partout',
     deleteLink: 'Supprimer le compte',
