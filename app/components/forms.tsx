@@ -188,8 +188,8 @@ export function FormAlert({ children, tone = 'error' }: { children: ReactNode; t
 }
 
 /**
- * The submit button; while this form's submission is in flight it says so and stays put. A form
- * with a second submit button (`name="intent"`) is pending only on the button that was pressed.
+ * The submit button (`danger`: in the error colour, for a step that cannot be undone); while the form is in
+ * flight it says so. A form with a second submit button (`name="intent"`) is pending only on the one pressed.
  */
 export function SubmitButton({
   children,
@@ -200,7 +200,6 @@ export function SubmitButton({
   children: ReactNode
   pendingLabel: string
   action?: string
-  /** A step that cannot be undone: in the error colour. */
   danger?: boolean
 }) {
   const navigation = useNavigation()
