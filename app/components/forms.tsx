@@ -187,10 +187,7 @@ export function FormAlert({ children, tone = 'error' }: { children: ReactNode; t
   )
 }
 
-/**
- * The submit button (`danger`: in the error colour, for a step that cannot be undone); while the form is in
- * flight it says so. A form with a second submit button (`name="intent"`) is pending only on the one pressed.
- */
+/** The submit button, saying so while in flight (with an `intent` button, only the one pressed); `danger`: can't be undone. */
 export function SubmitButton({
   children,
   pendingLabel,
