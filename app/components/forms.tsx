@@ -27,7 +27,7 @@ export function Field({
   hint,
   inputRef,
   ...input
-}: { label: string; error?: string | null; hint?: ReactNode; inputRef?: Ref<HTMLInputElement> } & InputProps) {
+}: { label: ReactNode; error?: string | null; hint?: ReactNode; inputRef?: Ref<HTMLInputElement> } & InputProps) {
   const id = useId()
   const errorId = `${id}-error`
   const hintId = `${id}-hint`
@@ -187,18 +187,17 @@ export function FormAlert({ children, tone = 'error' }: { children: ReactNode; t
   )
 }
 
-/**
- * The submit button; while this form's submission is in flight it says so and stays put. A form
- * with a second submit button (`name="intent"`) is pending only on the button that was pressed.
- */
+/** The submit button, saying so while in flight (with an `intent` button, only the one pressed); `danger`: can't be undone. */
 export function SubmitButton({
   children,
   pendingLabel,
   action,
+  danger,
 }: {
   children: ReactNode
   pendingLabel: string
   action?: string
+  danger?: boolean
 }) {
   const navigation = useNavigation()
   const pending =
@@ -208,7 +207,7 @@ export function SubmitButton({
   return (
     <button
       type="submit"
-      className="button-primary"
+      className={danger ? 'button-primary button-danger' : 'button-primary'}
       aria-disabled={pending || undefined}
       data-pending={pending || undefined}
     >

@@ -13,7 +13,7 @@ export function PasskeyList({ passkeys }: { passkeys: { ref: string; name: strin
   useEffect(() => setCanAdd(typeof window.PublicKeyCredential === 'function'), [])
   return (
     <section className="factors" aria-labelledby="passkeys">
-      <h2 id="passkeys">{t('passkeys.title')}</h2>
+      <h3 id="passkeys">{t('passkeys.title')}</h3>
       {passkeys.length ? (
         <ul className="factor-list" aria-labelledby="passkeys">
           {passkeys.map((p, i) => (

@@ -21,7 +21,7 @@ export function SessionList({ sessions }: { sessions: SessionView[] }) {
   const deviceOf = ({ browser, os }: SessionView['device']) =>
     browser && os ? t('sessions.device', { browser, os }) : (browser ?? os ?? t('sessions.unknownDevice'))
   return (
-    <section className="factors" aria-labelledby="sessions">
+    <section className="account-section" aria-labelledby="sessions">
       <h2 id="sessions">{t('sessions.title')}</h2>
       <ul className="factor-list" aria-labelledby="sessions">
         {sessions.map((s, i) => {

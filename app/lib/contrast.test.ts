@@ -53,4 +53,18 @@ describe('contrast', () => {
       expect(SCHEMES[scheme].accentText, scheme).toBe(value(block, 'accent-text'))
     }
   })
+
+  it('gives the danger buttons 4.5:1 in both schemes: the error colour on the card, the button text on it', () => {
+    const css = readFileSync(new URL('../styles.css', import.meta.url), 'utf8')
+    const [light = '', dark = ''] = css.split('@media (prefers-color-scheme: dark)')
+    const value = (block: string, name: string) =>
+      parseHex(new RegExp(`--${name}:\\s*(#[0-9a-f]+)`, 'i').exec(block)![1]!)!
+    for (const block of [light, dark]) {
+      const error = value(block, 'error')
+      expect(contrast(error, value(block, 'card'))).toBeGreaterThanOrEqual(4.5)
+      expect(contrast(error, value(block, 'accent-text'))).toBeGreaterThanOrEqual(4.5)
+      // The warning callout: the text on the error's background.
+      expect(contrast(value(block, 'text'), value(block, 'error-bg'))).toBeGreaterThanOrEqual(4.5)
+    }
+  })
 })

@@ -1,6 +1,5 @@
 import {
   data,
-  Form,
   Link,
   useLoaderData,
   useSearchParams,
@@ -10,7 +9,7 @@ import {
 } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { FormAlert } from '~/components/forms'
-import { SecondFactorName } from '~/components/second-factor-name'
+import { SecondFactorList } from '~/components/second-factor-list'
 import { SecureForm } from '~/components/secure-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
@@ -125,9 +124,19 @@ export default function Account() {
   const verification = searchParams.get('verification')
   const sent = verification === 'sent'
   const verificationError = VERIFICATION_ERRORS[verification ?? ''] ?? null
+  const loginMethods = methods.map((m) =>
+    m.kind === 'password' ? t('account.methodPassword') : m.kind === 'sso' ? t('account.methodSso') : m.name,
+  )
   return (
-    <>
-      <h1>{t('account.title')}</h1>
+    <div className="account-page">
+      <div className="account-head">
+        <h1>{t('account.title')}</h1>
+        <SecureForm action="/logout">
+          <button type="submit" className="button-secondary">
+            {t('signIn.logout')}
+          </button>
+        </SecureForm>
+      </div>
       {done ? <FormAlert tone="success">{t(done)}</FormAlert> : null}
       {sent ? <FormAlert tone="success">{t('account.verificationSent')}</FormAlert> : null}
       {verificationError ? <FormAlert>{t(verificationError)}</FormAlert> : null}
@@ -142,93 +151,89 @@ export default function Account() {
           </SecureForm>
         </div>
       ) : null}
-      <h2 className="visually-hidden">{t('account.details')}</h2>
-      <dl className="account-facts">
-        <div>
-          <dt>{t('account.email')}</dt>
-          {/* Whole, wrapped anywhere when long; kept out of Session Replay (ADR 030). */}
-          <dd className="account-address" data-personal>
-            {email}
-          </dd>
-          <dd>{verified ? t('account.verified') : t('account.unverified')}</dd>
-        </div>
-        <div>
-          <dt>{t('account.methods')}</dt>
-          {methods.map((m, i) => (
-            <dd key={i}>
-              {m.kind === 'password' ? t('account.methodPassword') : m.kind === 'sso' ? t('account.methodSso') : m.name}
+      <section className="account-section" aria-labelledby="profile">
+        <h2 id="profile">{t('accountPage.profile')}</h2>
+        <dl className="account-rows">
+          <div className="account-row">
+            <dt>{t('account.email')}</dt>
+            {/* Whole, wrapped anywhere when long; kept out of Session Replay (ADR 030). */}
+            <dd className="account-address" data-personal>
+              {email}
             </dd>
-          ))}
-        </div>
-        {created ? (
-          <div>
-            <dt>{t('account.created')}</dt>
-            <dd>{created}</dd>
+            <dd>
+              <span className={verified ? 'badge badge-on' : 'badge badge-off'}>
+                {verified ? t('account.verified') : t('account.unverified')}
+              </span>
+            </dd>
+            {hasPassword ? (
+              <dd className="account-row-action">
+                <Link to="/account/email" className="button-secondary button-link">
+                  {t('account.changeEmail')}
+                </Link>
+              </dd>
+            ) : null}
           </div>
-        ) : null}
-        {lastSignIn ? (
-          <div>
-            <dt>{t('account.lastSignIn')}</dt>
-            <dd>{lastSignIn}</dd>
-          </div>
-        ) : null}
-      </dl>
-      <section className="factors" aria-labelledby="second-factors">
-        <h2 id="second-factors">{t('account.secondFactors')}</h2>
-        {secondFactors.length ? (
-          <ul className="factor-list" aria-labelledby="second-factors">
-            {secondFactors.map((f, i) => (
-              <li key={f.id}>
-                <SecondFactorName factor={f} id={`factor-${i}`} added={f.added} />
-                {/* A GET to the confirmation page, which names the factor: the removal itself is its POST. */}
-                <Form action="/account/second-factor/remove">
-                  <input type="hidden" name="factor" value={f.id} />
-                  <button type="submit" className="button-secondary" aria-describedby={`factor-${i}`}>
-                    {t('secondFactors.remove')}
-                  </button>
-                </Form>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p>{t('account.noSecondFactor')}</p>
-        )}
-        {verified ? (
-          // Links, not buttons: their labels are too long for one line of a button at 320 px (ADR 035).
-          <ul className="factor-add">
-            <li>
-              <Link to="/account/second-factor/totp">{t('secondFactors.addTotp')}</Link>
-            </li>
-            <li>
-              <Link to="/account/second-factor/phone">{t('secondFactors.addPhone')}</Link>
-            </li>
-          </ul>
-        ) : (
-          <p>{t('secondFactors.needsVerified')}</p>
-        )}
+          {created ? (
+            <div className="account-row">
+              <dt>{t('account.created')}</dt>
+              <dd>{created}</dd>
+            </div>
+          ) : null}
+          {lastSignIn ? (
+            <div className="account-row">
+              <dt>{t('account.lastSignIn')}</dt>
+              <dd>{lastSignIn}</dd>
+            </div>
+          ) : null}
+        </dl>
       </section>
-      {passkeys ? <PasskeyList passkeys={passkeys} /> : null}
+      <section className="account-section" aria-labelledby="security">
+        <h2 id="security">{t('accountPage.security')}</h2>
+        <div className="account-body">
+          <dl className="account-rows">
+            <div className="account-row">
+              <dt>{t('account.methods')}</dt>
+              {loginMethods.map((name, i) => (
+                <dd key={i}>{name}</dd>
+              ))}
+              {hasPassword ? (
+                <dd className="account-row-action">
+                  <Link to="/account/password" className="button-secondary button-link">
+                    {t('account.changePassword')}
+                  </Link>
+                </dd>
+              ) : null}
+            </div>
+          </dl>
+          <SecondFactorList factors={secondFactors} verified={verified} />
+          {passkeys ? <PasskeyList passkeys={passkeys} /> : null}
+        </div>
+      </section>
       <SessionList sessions={sessions} />
-      <h2 className="visually-hidden">{t('account.actions')}</h2>
-      <div className="actions">
-        {hasPassword ? (
-          <Link to="/account/password" className="button-secondary button-link">
-            {t('account.changePassword')}
-          </Link>
-        ) : null}
-        {hasPassword ? (
-          <Link to="/account/email" className="button-secondary button-link">
-            {t('account.changeEmail')}
-          </Link>
-        ) : null}
-        <SecureForm action="/logout" className="stack">
-          <button type="submit" name="intent" value="everywhere" className="button-secondary button-block">
-            {t('account.logoutEverywhere')}
-          </button>
-        </SecureForm>
-        {/* Deleting asks for the address typed again; an account of a provider confirms through it. */}
-        {email ? <Link to="/account/delete">{t('account.deleteAccount')}</Link> : null}
-      </div>
-    </>
+      <section className="account-section account-danger" aria-labelledby="danger">
+        <h2 id="danger">{t('accountPage.danger')}</h2>
+        <div className="account-rows">
+          <div className="account-row">
+            <p>{t('accountPage.everywhereNote')}</p>
+            <SecureForm action="/logout" className="account-row-action">
+              <button type="submit" name="intent" value="everywhere" className="button-secondary button-danger">
+                {t('account.logoutEverywhere')}
+              </button>
+            </SecureForm>
+          </div>
+          {/* Deleting asks for the address typed again; an account of a provider confirms through it. */}
+          {email ? (
+            <div className="account-row">
+              <p>{t('accountPage.deleteNote')}</p>
+              <p className="account-row-action">
+                <Link to="/account/delete" className="button-secondary button-link button-danger">
+                  {t('account.deleteAccount')}
+                </Link>
+              </p>
+            </div>
+          ) : null}
+        </div>
+      </section>
+    </div>
   )
 }

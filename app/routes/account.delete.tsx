@@ -35,11 +35,11 @@ const PATH = ACCOUNT_PATHS.delete
 export const clientLoader = withAccountStrings
 
 export async function loader({ request, url }: LoaderFunctionArgs) {
-  if (url.searchParams.has('deleted')) return data({ deleted: true }, { headers: NO_STORE })
+  if (url.searchParams.has('deleted')) return data({ deleted: true, email: '' }, { headers: NO_STORE })
   const user = await requireSignedIn(request)
   if (!user.email) throw backToAccount()
   if (!user.recentIdToken) throw confirmFirst(PATH)
-  return data({ deleted: false }, { headers: NO_STORE })
+  return data({ deleted: false, email: user.email }, { headers: NO_STORE })
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -52,7 +52,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function DeleteAccount() {
   const { t } = useTranslation()
-  const { deleted } = useLoaderData<typeof loader>()
+  const { deleted, email } = useLoaderData<typeof loader>()
   const result = useActionData<typeof action>()
   const formRef = useRef<HTMLFormElement>(null)
   useAfterSubmission(formRef, result)
@@ -86,7 +86,7 @@ export default function DeleteAccount() {
       {result?.formError ? <FormAlert>{t(result.formError)}</FormAlert> : null}
       <SecureForm ref={formRef} className="stack" noValidate>
         <Field
-          label={t('deleteAccount.confirmEmail')}
+          label={<ConfirmLabel email={email} />}
           name="email"
           type="email"
           autoComplete="off"
@@ -96,11 +96,26 @@ export default function DeleteAccount() {
           error={result?.emailError ? t(result.emailError) : null}
           data-personal
         />
-        <SubmitButton pendingLabel={t('deleteAccount.pending')}>{t('deleteAccount.submit')}</SubmitButton>
+        <SubmitButton danger pendingLabel={t('deleteAccount.pending')}>{t('deleteAccount.submit')}</SubmitButton>
       </SecureForm>
       <p>
         <Link to="/account">{t('account.back')}</Link>
       </p>
+    </>
+  )
+}
+
+/** "Type demo@example.com to confirm": the address to type, whole and set apart, kept out of Session Replay (ADR 030). */
+function ConfirmLabel({ email }: { email: string }) {
+  const { t } = useTranslation()
+  const [before = '', after = ''] = t('deleteAccount.confirmEmail', { email: '\u0000' }).split('\u0000')
+  return (
+    <>
+      {before}
+      <strong className="address" data-personal>
+        {email}
+      </strong>
+      {after}
     </>
   )
 }

@@ -67,7 +67,7 @@ export default function RemovePasskey() {
       {last ? null : (
         <SecureForm className="stack">
           <input type="hidden" name="passkey" value={ref} />
-          <SubmitButton pendingLabel={t('passkeys.removeButton')}>{t('passkeys.removeButton')}</SubmitButton>
+          <SubmitButton danger pendingLabel={t('passkeys.removeButton')}>{t('passkeys.removeButton')}</SubmitButton>
         </SecureForm>
       )}
       <p>

@@ -60,10 +60,16 @@ export default function RemoveSecondFactor() {
       <div className="factor-card">
         <SecondFactorName factor={factor} />
       </div>
-      <p>{last ? t('secondFactors.removeLast') : t('secondFactors.removeOther')}</p>
+      {last ? (
+        <div className="callout-warning">
+          <p>{t('secondFactors.removeLast')}</p>
+        </div>
+      ) : (
+        <p>{t('secondFactors.removeOther')}</p>
+      )}
       <SecureForm className="stack">
         <input type="hidden" name="factor" value={factor.id} />
-        <SubmitButton pendingLabel={t('secondFactors.removeButton')}>{t('secondFactors.removeButton')}</SubmitButton>
+        <SubmitButton danger pendingLabel={t('secondFactors.removeButton')}>{t('secondFactors.removeButton')}</SubmitButton>
       </SecureForm>
       <p>
         <Link to="/account">{t('account.back')}</Link>

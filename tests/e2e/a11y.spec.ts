@@ -46,7 +46,7 @@ test.describe('every page and state is accessible, light and dark', () => {
     )
     expect(overflow, 'horizontal scrolling at 320 px').toBeLessThanOrEqual(0)
     // Each action's label on one line at 320 px (ADR 035).
-    const lines = await page.locator('.actions button, .actions .button-link').evaluateAll((elements) =>
+    const lines = await page.locator('.account-page button, .account-page .button-link').evaluateAll((elements) =>
       elements.map((element) => {
         const range = document.createRange()
         range.selectNodeContents(element)

@@ -87,13 +87,13 @@ test('a project that forbids deletion: the visitor is told so and the account st
   faulty.identity.deletionForbidden = true
   await signInAndConfirm(page, faulty.portal, email, '/account/delete')
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Delete account')
-  await page.getByLabel('Type your email address to confirm').fill(email)
+  await page.getByLabel(`Type ${email} to confirm`).fill(email)
   await page.getByRole('button', { name: 'Delete my account' }).click()
   await expect(page.getByRole('alert')).toHaveText(
     'Deleting accounts is turned off for this service: contact the people who run it.',
   )
   // Nothing to try again: no field, no button, the way back.
-  await expect(page.getByLabel('Type your email address to confirm')).toHaveCount(0)
+  await expect(page.getByLabel(`Type ${email} to confirm`)).toHaveCount(0)
   await expect(page.getByRole('button', { name: 'Delete my account' })).toHaveCount(0)
   await expect(page.getByRole('link', { name: 'Back to your account' })).toBeVisible()
   expect(await admin.localIdOf(email)).not.toBeNull()

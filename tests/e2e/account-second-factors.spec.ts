@@ -31,6 +31,8 @@ const LABELS = {
     remove: 'Remove',
     removeTitle: 'Remove a second factor',
     removeButton: 'Remove this factor',
+    twoStepOn: 'Two-step on',
+    twoStepOff: 'Two-step off',
     last: 'It is your last second factor: once it is removed, your password alone will protect your account.',
     other: 'Your other second factors stay.',
     removed: 'The second factor has been removed.',
@@ -55,6 +57,8 @@ const LABELS = {
     remove: 'Retirer',
     removeTitle: 'Retirer un second facteur',
     removeButton: 'Retirer ce facteur',
+    twoStepOn: 'Deux étapes\u00a0: oui',
+    twoStepOff: 'Deux étapes\u00a0: non',
     last: 'C’est votre dernier second facteur\u00a0: une fois retiré, votre mot de passe protégera seul votre compte.',
     other: 'Vos autres seconds facteurs restent en place.',
     removed: 'Le second facteur a été retiré.',
@@ -287,6 +291,7 @@ emulatorTest.describe('against the emulator', () => {
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
         const items = factorsOf(page, l)
         await expect(items).toHaveCount(2)
+        await expect(page.getByText(l.twoStepOn, { exact: true })).toHaveClass(/\bbadge-on\b/)
         // No display name: the masked number names it.
         await expect(items.nth(1)).toContainText(`+*******${other.slice(-4)}`)
 
@@ -305,6 +310,7 @@ emulatorTest.describe('against the emulator', () => {
         await expect(page.getByText('Desk phone')).toBeVisible()
         await expect(page.getByText(l.other)).toBeVisible()
         await expect(page.getByText(l.last)).toHaveCount(0)
+        await expect(page.getByRole('button', { name: l.removeButton })).toHaveClass(/\bbutton-danger\b/)
         await page.getByRole('button', { name: l.removeButton }).click()
         await expect(page.getByRole('status')).toHaveText(l.removed)
         await expect(factorsOf(page, l)).toHaveCount(1)
@@ -312,10 +318,12 @@ emulatorTest.describe('against the emulator', () => {
         // The last one, still within the confirmation's 5 minutes: the page says what follows.
         await page.getByRole('button', { name: l.remove }).click()
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.removeTitle)
-        await expect(page.getByText(l.last)).toBeVisible()
+        // The warning in a callout of its own, before the danger button.
+        await expect(page.locator('.callout-warning')).toHaveText(l.last)
         await page.getByRole('button', { name: l.removeButton }).click()
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
         await expect(page.getByText(l.none, { exact: true })).toBeVisible()
+        await expect(page.getByText(l.twoStepOff, { exact: true })).toHaveClass(/\bbadge-off\b/)
 
         await logOut(page)
         await signInTo(page, email)

@@ -28,7 +28,7 @@ const LABELS = {
     told: "This account signs in with Google: continue with Google again to confirm it's you.",
     mismatch: 'The supplied credentials do not correspond to the previously signed in user.',
     deleteLink: 'Delete account',
-    deleteField: 'Type your email address to confirm',
+    deleteField: (email: string) => `Type ${email} to confirm`,
     deleteButton: 'Delete my account',
     deleted: 'Your account has been deleted',
     newPassword: 'New password',
@@ -43,7 +43,7 @@ const LABELS = {
     told: 'Ce compte se connecte avec Google\u00a0: continuez à nouveau avec Google pour confirmer votre identité.',
     mismatch: 'Les identifiants fournis ne correspondent pas au compte de cette session.',
     deleteLink: 'Supprimer le compte',
-    deleteField: 'Saisissez votre adresse électronique pour confirmer',
+    deleteField: (email: string) => `Saisissez ${email} pour confirmer`,
     deleteButton: 'Supprimer mon compte',
     deleted: 'Votre compte a été supprimé',
     newPassword: 'Nouveau mot de passe',
@@ -92,7 +92,7 @@ for (const [lang, l] of Object.entries(LABELS)) {
         await confirmWithProvider(page, l, me)
         expect(new URL(page.url()).pathname).toBe('/account/delete')
         expect(page.url()).not.toContain('id_token')
-        await page.getByLabel(l.deleteField).fill(email)
+        await page.getByLabel(l.deleteField(email)).fill(email)
         await page.getByRole('button', { name: l.deleteButton }).click()
         await expect(page.getByRole('heading', { name: l.deleted })).toBeVisible()
       } else {
@@ -171,7 +171,7 @@ test.describe('with a second factor', () => {
     await page.getByRole('button', { name: 'Verify' }).click()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Delete account')
     expect(new URL(page.url()).pathname).toBe('/account/delete')
-    await page.getByLabel(l.deleteField).fill(email)
+    await page.getByLabel(l.deleteField(email)).fill(email)
     await page.getByRole('button', { name: l.deleteButton }).click()
     await expect(page.getByRole('heading', { name: l.deleted })).toBeVisible()
   })

@@ -71,7 +71,7 @@ test('deleting the account sends token sync its DELETE', async ({ page, admin, r
   await signIn(page, email)
   await confirmTo(page, '/account/delete', 'Delete account')
   const before = deletes(recorder)
-  await page.getByLabel('Type your email address to confirm').fill(email)
+  await page.getByLabel(`Type ${email} to confirm`).fill(email)
   await page.getByRole('button', { name: 'Delete my account' }).click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account has been deleted')
   expect(deletes(recorder)).toBe(before + 1)
