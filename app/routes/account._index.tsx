@@ -20,6 +20,7 @@ import { providerName } from '~/lib/providers'
 import { endOtherSession, requireSignedIn, verifyOwnEmail } from '~/.server/auth/account'
 import { readAccount, readPasskeys } from '~/.server/auth/identity-admin'
 import { refOf } from '~/.server/auth/passkeys'
+import { offeredFactors } from '~/.server/auth/second-factor-kinds'
 import { getFlags } from '~/.server/ops/flags'
 import { listSessions } from '~/.server/auth/session'
 import { PasskeyList } from '~/components/passkey-list'
@@ -35,10 +36,11 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.acco
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireSignedIn(request)
   const passkeysOn = (await getFlags()).passkeys
-  const [account, sessions, passkeys] = await Promise.all([
+  const [account, sessions, passkeys, offered] = await Promise.all([
     readAccount(user.uid),
     listSessions(user),
     passkeysOn ? readPasskeys(user.uid) : null,
+    offeredFactors(),
   ]).catch(() => {
     throw respond(unavailable())
   })
@@ -61,6 +63,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
             : { kind: 'provider' as const, name: providerName(p.providerId) ?? p.providerId },
       ),
       secondFactors: account.secondFactors.map(({ enrolledAt, ...factor }) => ({ ...factor, added: when(enrolledAt) })),
+      // Only the kinds the identity project enables (ADR 072).
+      offered,
       created: when(account.createdAt),
       lastSignIn: when(account.lastLoginAt),
       hasPassword: account.providers.some((p) => p.providerId === 'password'),
@@ -114,7 +118,7 @@ const VERIFICATION_ERRORS: Partial<Record<string, TranslationKey>> = {
 
 export default function Account() {
   const { t } = useTranslation()
-  const { email, verified, methods, secondFactors, created, lastSignIn, hasPassword, passkeys, sessions } =
+  const { email, verified, methods, secondFactors, offered, created, lastSignIn, hasPassword, passkeys, sessions } =
     useLoaderData<typeof loader>()
   const [searchParams] = useSearchParams()
   const done = DONE[searchParams.get('done') ?? ''] ?? null
@@ -178,15 +182,19 @@ export default function Account() {
         ) : (
           <p>{t('account.noSecondFactor')}</p>
         )}
-        {verified ? (
+        {offered.length === 0 ? null : verified ? (
           // Links, not buttons: their labels are too long for one line of a button at 320 px (ADR 035).
           <ul className="factor-add">
-            <li>
-              <Link to="/account/second-factor/totp">{t('secondFactors.addTotp')}</Link>
-            </li>
-            <li>
-              <Link to="/account/second-factor/phone">{t('secondFactors.addPhone')}</Link>
-            </li>
+            {offered.includes('totp') ? (
+              <li>
+                <Link to="/account/second-factor/totp">{t('secondFactors.addTotp')}</Link>
+              </li>
+            ) : null}
+            {offered.includes('phone') ? (
+              <li>
+                <Link to="/account/second-factor/phone">{t('secondFactors.addPhone')}</Link>
+              </li>
+            ) : null}
           </ul>
         ) : (
           <>

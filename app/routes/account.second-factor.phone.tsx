@@ -20,6 +20,7 @@ import { PhoneFormSchema } from '~/lib/schemas'
 import { backToAccount, confirmFirst, requireSignedIn } from '~/.server/auth/account'
 import { PHONE_PATH, enrolPhone, enrolmentView, type PhoneRefusal } from '~/.server/auth/phone-enrolment'
 import { readAccount } from '~/.server/auth/identity-admin'
+import { factorOffered } from '~/.server/auth/second-factor-kinds'
 import { guardForm } from '~/.server/policy/csrf'
 import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
 import { parseForm, respond, unavailable } from '~/.server/result'
@@ -36,6 +37,8 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'phoneEnro
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireSignedIn(request)
   if (!user.email) throw backToAccount()
+  // A project without SMS second factors (ADR 072): the page says so, nothing is asked.
+  if (!(await factorOffered('phone'))) return data({ step: 'not-offered' as const }, { status: 404, headers: NO_STORE })
   const account = await readAccount(user.uid).catch(() => respond(unavailable()))
   // The service enrols only verified addresses: say so before asking for a password.
   if (!account.emailVerified) return data({ step: 'unverified' as const }, { headers: NO_STORE })
@@ -63,7 +66,9 @@ export default function AddPhone() {
     <>
       <h1>{t('phoneEnrolment.title')}</h1>
       {alert ? <FormAlert>{t(alert)}</FormAlert> : null}
-      {page.step === 'unverified' ? (
+      {page.step === 'not-offered' ? (
+        <FormAlert>{t('phoneEnrolment.notOffered')}</FormAlert>
+      ) : page.step === 'unverified' ? (
         <>
           <p className="subtitle">{t('phoneEnrolment.needsVerified')}</p>
           {/* The account page's own action: "Confirm it's you" if needed, then the email (ADR 038). */}

@@ -19,6 +19,7 @@ import { RESEND_COOLDOWN, epochSecondsNow } from './second-factor/pending'
 import { normaliseCode } from './second-factor/verify'
 import { confirmStep } from './recent-login'
 import { keepSignedIn } from './second-factors'
+import { factorOffered } from './second-factor-kinds'
 import type { SessionUser } from './session'
 
 /**
@@ -111,6 +112,7 @@ export async function enrolPhone(
   const email = user.email
   if (!email) return redirectTo('/account')
   if (input.intent === 'another') return redirectTo(PHONE_PATH, { cookies: [enrolmentCookie.clear()] })
+  if (!(await factorOffered('phone'))) return redirectTo(PHONE_PATH)
   const idToken = user.recentIdToken
   if (!idToken) return confirmStep(PHONE_PATH)
   const who = { ...user, email }
