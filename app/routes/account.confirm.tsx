@@ -9,6 +9,7 @@ import {
 } from 'react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
+import { AccountChip } from '~/components/account-chip'
 import { useCaptchaForm } from '~/components/captcha'
 import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
@@ -50,6 +51,8 @@ export async function loader({ request, url }: LoaderFunctionArgs) {
   const params = url.searchParams
   return data(
     {
+      // The account being confirmed, shown above the password (a session may name no address).
+      email: user.email,
       next: accountPath(params.get('next')),
       then: confirmThenOf(params.get('then')),
       stepError: STEP_ERRORS[params.get('mfaError') ?? ''] ?? SSO_ERRORS[params.get('ssoError') ?? ''] ?? null,
@@ -77,7 +80,7 @@ export async function action({ request, url, context }: ActionFunctionArgs) {
 
 export default function ConfirmItsYou() {
   const { t } = useTranslation()
-  const { next, then, noPassword, stepError, captcha } = useLoaderData<typeof loader>()
+  const { email, next, then, noPassword, stepError, captcha } = useLoaderData<typeof loader>()
   const result = useActionData<typeof action>() as ActionData | undefined
   const formRef = useRef<HTMLFormElement>(null)
   const { onSubmit, retrying } = useCaptchaForm({
@@ -91,6 +94,7 @@ export default function ConfirmItsYou() {
   return (
     <>
       <h1>{t('confirm.title')}</h1>
+      {email ? <AccountChip email={email} /> : null}
       {/* No password to ask for: the page says how to confirm instead, as its text, not as an error. */}
       <p className="subtitle">
         {!noPassword

@@ -130,7 +130,7 @@ describe('confirmPassword', () => {
     for (let i = 0; i < 5; i++) {
       expect(
         await confirmPassword(browser.request(), user, { password: 'not-the-password' }, BACK, browser.context()),
-      ).toEqual({ kind: 'page', status: 400, data: { formError: 'error.wrongCredentials', captcha: null } })
+      ).toEqual({ kind: 'page', status: 400, data: { formError: 'confirm.wrongPassword', captcha: null } })
     }
     expect(browser.jar).toEqual(jar)
     // Even the right password is refused now, here and at sign-in, from this client.

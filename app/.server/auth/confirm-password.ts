@@ -61,7 +61,9 @@ export async function confirmPassword(
     recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, code)
     securityEvent('recent-login-failure', { ...who, code })
     const refusal = await signInRefused(code, limit, input.captchaResponse)
-    return refused(refusal.status, refusal.message, { captcha: refusal.captcha })
+    // The page asks for the password alone, for an account it shows: no address to be wrong about.
+    const message = refusal.message === 'error.wrongCredentials' ? 'confirm.wrongPassword' : refusal.message
+    return refused(refusal.status, message, { captcha: refusal.captcha })
   }
   recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, null)
   const confirmed = answer.localId === user.uid ? await afterConfirmation(request, user, answer.idToken, after, context) : null
