@@ -58,6 +58,7 @@ export type PhoneMessage =
   | 'phoneEnrolment.exists'
   | 'phoneEnrolment.expired'
   | 'phoneEnrolment.needsJs'
+  | 'mfa.checkFailed'
   | 'mfa.codeFormat'
   | 'mfa.resendWait'
   | 'mfa.sendFailed'
@@ -143,8 +144,9 @@ async function sendCode(
   const phone = resending ? current!.phone : normalisePhone(input.phone!)
   if (!phone) return failed(400, 'phoneEnrolment.badNumber', 'phone')
   if (resending && current!.sentAt + RESEND_COOLDOWN > epochSecondsNow()) return failed(429, 'mfa.resendWait')
-  // Without JavaScript no token can be had: the service would refuse the call (ADR 020).
-  if (captchaTokenMissing('mfaSmsEnrollment', input.captchaResponse)) return failed(400, 'phoneEnrolment.needsJs')
+  // No token: without JavaScript none can be had ('' when the page's script could not load the check).
+  const noToken = input.captchaResponse === '' ? 'mfa.checkFailed' : 'phoneEnrolment.needsJs'
+  if (captchaTokenMissing('mfaSmsEnrollment', input.captchaResponse)) return failed(400, noToken)
   const id = resending ? current!.id : randomBytes(16).toString('base64url')
   // A new number is a new enrolment: it counts in the enrolment starts, as an authenticator app does.
   const start = resending ? null : await consumeEnrolStart({ ip: context.clientIp, account: user.uid, reqId: context.requestId })
@@ -167,7 +169,7 @@ async function sendCode(
     if (isCaptchaRefusal(code)) {
       // Enforcement may have come on since the page was served: the next page load offers the check.
       await refreshAfterDemand('mfaSmsEnrollment')
-      return failed(400, 'phoneEnrolment.needsJs')
+      return failed(400, noToken)
     }
     const { key, status } = messageOf(code)
     const group = groupOf(code)

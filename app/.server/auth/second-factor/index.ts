@@ -161,7 +161,7 @@ export async function secondFactorAction(
       if (chosenFactor(p)?.kind !== 'phone') return back(p)
       if (p.sentAt !== null && epochSecondsNow() < p.sentAt + RESEND_COOLDOWN) return back({ ...p, notice: 'mfa.resendWait' })
       const next: Pending = { ...p, notice: null }
-      await sendSms(next, context, form.captchaResponse || undefined)
+      await sendSms(next, context, p.captcha ? form.captchaResponse : form.captchaResponse || undefined)
       if (next.sentAt !== p.sentAt && p.sentAt !== null) next.notice = 'mfa.resent'
       return back(next)
     }

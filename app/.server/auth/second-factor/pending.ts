@@ -19,7 +19,7 @@ export const PENDING_MAX_AGE = COOKIES.mfaPending.maxAge
 export const RESEND_COOLDOWN = 30
 
 /** A message shown on the step when it is next displayed (after a redirect). */
-const NOTICES = ['mfa.resent', 'mfa.sendFailed', 'error.tooManyRequests', 'mfa.resendWait'] as const
+const NOTICES = ['mfa.resent', 'mfa.sendFailed', 'error.tooManyRequests', 'mfa.resendWait', 'mfa.checkFailed'] as const
 export type Notice = (typeof NOTICES)[number]
 
 export interface Pending {

@@ -13,6 +13,11 @@ import { accountOf, chosenFactor, epochSecondsNow, recordOutcome, type Pending }
 export async function sendSms(p: Pending, context: AppLoadContext, captchaResponse?: string): Promise<void> {
   const factor = chosenFactor(p)
   if (factor?.kind !== 'phone') return
+  // The page ran the check and got no token: its script could not load. The service would refuse.
+  if (p.captcha && captchaResponse === '') {
+    p.notice = 'mfa.checkFailed'
+    return
+  }
   // After the first factor the service shows the number masked: the phone is known by its enrollment.
   const limit = await consumeMfaSms({
     ip: context.clientIp,
