@@ -9,7 +9,7 @@ import { getFlags } from '~/.server/ops/flags'
 import { securityEvent } from '~/.server/ops/security-events'
 import { page, redirectTo, respond, unavailable, type Result } from '~/.server/result'
 import { providerName } from '~/lib/providers'
-import { signInLink } from '~/lib/sign-in-link'
+import { pageAddress, signInLink } from '~/lib/sign-in-link'
 import { COOKIES, clearCookie } from '~/.server/cookies'
 import { getLocale } from '~/.server/i18n'
 import { logoutCookies } from './logout'
@@ -45,9 +45,8 @@ export async function requireSignedIn(request: Request): Promise<SessionUser> {
   const session = await getSession(request)
   if (session.status === 'signed-in') return session.user
   if (session.status === 'unavailable') throw respond(unavailable())
-  const url = new URL(request.url)
   const cookies = session.status === 'invalid' ? [clearSessionCookie()] : []
-  throw respond(redirectTo(signInLink(url.pathname + url.search), { status: 302, cookies }))
+  throw respond(redirectTo(signInLink(pageAddress(request.url)), { status: 302, cookies }))
 }
 
 /** The signed-in visitor with the fresh ID token "Confirm it's you" sealed (ADR 036). */
