@@ -53,7 +53,7 @@ export default function NewPassword() {
     const again = loaderData.email
       ? `/forgot-password?${new URLSearchParams({ email: loaderData.email })}`
       : '/forgot-password'
-    return <ExpiredLink again={again} signIn={signInLink} />
+    return <ExpiredLink again={{ to: again, label: 'newPassword.requestNew' }} signIn={signInLink} />
   }
 
   if (loaderData.state === 'done') {
