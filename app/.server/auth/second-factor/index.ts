@@ -68,6 +68,7 @@ export async function beginSecondFactor(
     sentAt: null,
     captcha: false,
     notice: null,
+    retryAt: null,
     expires: epochSecondsNow() + PENDING_MAX_AGE,
   }
   securityEvent('second-factor-required', {
@@ -97,6 +98,8 @@ export type SecondFactorView =
       captcha: CaptchaSettings | null
       /** Seconds before 'Resend code' sends again. */
       resendIn: number
+      /** With an SMS limit's notice: when a code may be asked for again (milliseconds since the epoch). */
+      retryAt: number | null
       several: boolean
       redirect: string | null
       confirming: boolean
@@ -112,7 +115,7 @@ export function secondFactorView(request: Request): Result<{ view: SecondFactorV
   const p = pendingCookie.read(request)
   if (!p) return expired(302)
   // A notice is shown once.
-  const cookies = p.notice ? pendingCookie.write(request, { ...p, notice: null }) : []
+  const cookies = p.notice ? pendingCookie.write(request, { ...p, notice: null, retryAt: null }) : []
   const factor = chosenFactor(p)
   const confirming = p.confirm !== null
   if (!factor)
@@ -128,6 +131,7 @@ export function secondFactorView(request: Request): Result<{ view: SecondFactorV
         sent: factor.kind === 'phone' && p.session !== null,
         captcha: factor.kind === 'phone' && !p.session && p.captcha ? captchaSettings('mfaSmsSignIn') : null,
         resendIn: p.sentAt === null ? 0 : Math.max(0, p.sentAt + RESEND_COOLDOWN - epochSecondsNow()),
+        retryAt: p.notice === 'mfa.smsLimitedAt' ? p.retryAt : null,
         several: p.factors.length > 1,
         redirect: p.redirect,
         confirming,

@@ -2,6 +2,7 @@ import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity } from '~/.server/identity'
 import { consumeMfaSms } from '~/.server/policy/rate-limit'
 import { captchaSettings, isCaptchaRefusal, refreshAfterDemand } from '~/.server/policy/recaptcha'
+import { retryAtAfter } from '~/lib/limits'
 import { accountOf, chosenFactor, epochSecondsNow, recordOutcome, type Pending } from './pending'
 
 /**
@@ -27,7 +28,8 @@ export async function sendSms(p: Pending, context: AppLoadContext, captchaRespon
     reqId: context.requestId,
   })
   if (!limit.ok) {
-    p.notice = 'error.tooManyRequests'
+    p.notice = 'mfa.smsLimitedAt'
+    p.retryAt = retryAtAfter(limit.retryAfterSeconds)
     recordOutcome(p, 'limited')
     return
   }
