@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next'
 import { AccountChip } from '~/components/account-chip'
 import { useCaptchaForm } from '~/components/captcha'
 import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { Say } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
 import type { TranslationKey } from '~/lib/i18n'
@@ -64,7 +65,7 @@ export async function loader({ request, url }: LoaderFunctionArgs) {
   )
 }
 
-type ActionData = { formError?: TranslationKey; fieldErrors?: FieldErrors; captcha?: CaptchaSettings | null }
+type ActionData = { formError?: TranslationKey; retryAt?: number; fieldErrors?: FieldErrors; captcha?: CaptchaSettings | null }
 
 export async function action({ request, url, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
@@ -107,7 +108,11 @@ export default function ConfirmItsYou() {
               ? t('confirm.viaProvider', { provider: noPassword.provider })
               : t('confirm.noPassword')}
       </p>
-      {formError && (!noPassword || noPassword.sso) ? <FormAlert>{t(formError)}</FormAlert> : null}
+      {formError && (!noPassword || noPassword.sso) ? (
+        <FormAlert>
+          <Say message={formError} at={retrying ? null : result?.retryAt} />
+        </FormAlert>
+      ) : null}
       {noPassword?.sso ? (
         <SecureForm action="/sso/start" className="stack">
           <input type="hidden" name="intent" value="confirm" />

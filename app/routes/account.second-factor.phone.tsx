@@ -11,6 +11,7 @@ import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
 import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { Say } from '~/components/local-time'
 import { ResendForm } from '~/components/resend-code'
 import { SecureForm } from '~/components/secure-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
@@ -65,7 +66,11 @@ export default function AddPhone() {
   return (
     <>
       <h1>{t('phoneEnrolment.title')}</h1>
-      {alert ? <FormAlert>{t(alert)}</FormAlert> : null}
+      {alert ? (
+        <FormAlert>
+          <Say message={alert} at={result?.retryAt} />
+        </FormAlert>
+      ) : null}
       {page.step === 'not-offered' ? (
         <FormAlert>{t('phoneEnrolment.notOffered')}</FormAlert>
       ) : page.step === 'unverified' ? (

@@ -153,7 +153,7 @@ export type ActionResult =
       continueTo: string | null
     }
   | { status: 'invalid-link'; kind: EmailActionMode | null }
-  | { status: 'error'; message: EmailLinkMessage | 'validation.emailRequired'; email: string }
+  | { status: 'error'; message: EmailLinkMessage | 'validation.emailRequired'; email: string; retryAt?: number }
 
 /** The page again after 'Continue': what the code did, or why not. */
 type ActionAnswer = Result<{ result: ActionResult }>
@@ -176,8 +176,8 @@ export async function applyEmailAction(request: Request, typed: string, context:
     // Same browser: the address it asked with; another device: the one typed.
     const asked = emailLinkCookie.read(request)
     const email = asked?.email ?? typed
-    const failure = (message: EmailLinkMessage | 'validation.emailRequired', status: number): ActionAnswer =>
-      page({ result: { status: 'error', message, email: typed } as const }, { status })
+    const failure = (message: EmailLinkMessage | 'validation.emailRequired', status: number, retryAt?: number): ActionAnswer =>
+      page({ result: { status: 'error', message, email: typed, ...(retryAt ? { retryAt } : {}) } as const }, { status })
     if (!email) return failure('validation.emailRequired', 400)
     const outcome = await completeEmailLinkSignIn(
       request,
@@ -187,7 +187,7 @@ export async function applyEmailAction(request: Request, typed: string, context:
     if (outcome.ok) {
       return redirectTo(outcome.location, { cookies: [...outcome.setCookies, codeCookie.clear(), emailLinkCookie.clear()] })
     }
-    return outcome.invalidLink ? INVALID_LINK('signIn') : failure(outcome.message, outcome.status)
+    return outcome.invalidLink ? INVALID_LINK('signIn') : failure(outcome.message, outcome.status, outcome.retryAt)
   }
 
   const mode = stored.mode

@@ -5,7 +5,7 @@ import type { AppLoadContext } from '~/.server/context'
 import { COOKIES } from '~/.server/cookies'
 import { codeOf, getIdentity } from '~/.server/identity'
 import { messageOf, type MessageKey } from './code-messages'
-import { FACTOR_NAME_MAX_LENGTH } from '~/lib/limits'
+import { FACTOR_NAME_MAX_LENGTH, retryAtAfter } from '~/lib/limits'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeEnrolStart, consumeMfaCode, consumeNewPassword } from '~/.server/policy/rate-limit'
 import { page, redirectTo, unavailable, type Result } from '~/.server/result'
@@ -49,13 +49,8 @@ export function readEnrolment(request: Request, user: SessionUser): TotpEnrolmen
  * format): the issuer is the portal's brand, the account its address.
  */
 export function otpauthUri(enrolment: TotpEnrolment, issuer: string, account: string): string {
-  const params = new URLSearchParams({
-    secret: enrolment.secret,
-    issuer,
-    algorithm: enrolment.algorithm,
-    digits: String(enrolment.digits),
-    period: String(enrolment.period),
-  })
+  const { secret, algorithm, digits, period } = enrolment
+  const params = new URLSearchParams({ secret, issuer, algorithm, digits: String(digits), period: String(period) })
   return `otpauth://totp/${encodeURIComponent(issuer)}:${encodeURIComponent(account)}?${params}`
 }
 
@@ -67,7 +62,9 @@ export const removalPath = (factor: string) => `/account/second-factor/remove?${
 /** What the authenticator app's page shows: the QR code and the secret to type, or why it cannot. */
 export interface TotpSetupPage {
   setup: { svg: string; secret: string; digits: number } | null
-  failure: MessageKey | typeof NOT_OFFERED | null
+  failure: MessageKey | typeof NOT_OFFERED | typeof TOO_MANY | null
+  /** A limit's: when it lets go, in milliseconds since the epoch. */
+  retryAt?: number
   /** The previous enrolment ended: the page says why the QR code changed. */
   expired: boolean
 }
@@ -76,13 +73,16 @@ export interface TotpSetupPage {
 export interface TotpRefusal {
   name: string
   codeError?: MessageKey | 'mfa.codeFormat'
-  formError?: MessageKey | typeof NOT_OFFERED
+  formError?: MessageKey | typeof NOT_OFFERED | typeof TOO_MANY
+  retryAt?: number
 }
 
 /** What the removal's page shows again. */
-export type RemovalRefusal = { formError: MessageKey }
+export type RemovalRefusal = { formError: MessageKey | typeof TOO_MANY; retryAt?: number }
 
-const TOO_MANY = 'error.tooManyRequests' satisfies MessageKey
+/** A limit, with when it lets go (`retryAt`). */
+const TOO_MANY = 'error.tooManyRequestsAt'
+const limited = <D>(data: D, seconds: number) => page({ ...data, retryAt: retryAtAfter(seconds) }, { status: 429, retryAfter: seconds })
 /** The project does not enable authenticator apps (ADR 072), or the service refused to start one. */
 const NOT_OFFERED = 'secondFactors.totpNotOffered'
 
@@ -116,7 +116,7 @@ export async function totpSetup(
   const kept = readEnrolment(request, user)
   if (kept) return shown(kept)
   const limit = await consumeEnrolStart({ ip: context.clientIp, account: user.uid, reqId: context.requestId })
-  if (!limit.ok) return failed(429, TOO_MANY)
+  if (!limit.ok) return limited({ setup: null, failure: TOO_MANY, expired: false }, limit.retryAfterSeconds)
   let started
   try {
     started = await getIdentity().startTotpEnrollment(idToken)
@@ -168,7 +168,7 @@ export async function addTotp(
     pending: createHash('sha256').update(enrolment.sessionInfo).digest('base64url'),
     account: user.uid,
   })
-  if (!limit.ok) return page({ name: input.name, formError: TOO_MANY }, { status: 429 })
+  if (!limit.ok) return limited({ name: input.name, formError: TOO_MANY }, limit.retryAfterSeconds)
   let answer
   try {
     answer = await getIdentity().finalizeTotpEnrollment({
@@ -216,7 +216,7 @@ export async function removeFactor(
   const idToken = user.recentIdToken
   if (!idToken) return confirmStep(removalPath(enrollmentId))
   const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
-  if (!limit.ok) return page({ formError: TOO_MANY }, { status: 429 })
+  if (!limit.ok) return limited({ formError: TOO_MANY }, limit.retryAfterSeconds)
   let answer
   try {
     answer = await getIdentity().withdrawMfa(idToken, enrollmentId)

@@ -5,10 +5,11 @@ import { startLoopbackIdentity } from '../support/emulator-relay'
 import { type Admin, COMMON_LABELS, expect, portalBehind, test as base } from './fixtures'
 
 /**
- * The SMS code step when no code could go: the controls its message names are on the page and
- * work ("Resend code", "Use another method"), and a limit says when a new code can be asked for,
- * in the visitor's time zone with JavaScript, in UTC without. The emulator sends every SMS; a
- * loopback service in front of it refuses the next starts on demand. One SMS per phone per hour.
+ * Limits and failures that leave a way on. The SMS code step when no code could go: the controls
+ * its message names are on the page and work ("Resend code", "Use another method"). A limit says
+ * when it lets go, in the visitor's time zone with JavaScript, in UTC without: an SMS limit, and
+ * sign-in's. The emulator sends every SMS; a loopback service in front of it refuses the next
+ * starts on demand. One SMS per phone per hour; one failed sign-in per address and client.
  */
 
 const PASSWORD = 'Sms-Limits-2026'
@@ -33,7 +34,7 @@ async function smsFaults(emulator: { origin: string }): Promise<SmsFaults> {
 }
 
 const test = base.extend<{ fake: { identity: SmsFaults; portal: Portal } }>({
-  fake: portalBehind(smsFaults, { RATE_LIMIT_MFA_SMS_PER_PHONE: '1' }),
+  fake: portalBehind(smsFaults, { RATE_LIMIT_MFA_SMS_PER_PHONE: '1', RATE_LIMIT_SIGNIN_PER_EMAIL_IP: '1' }),
   baseURL: async ({ fake }, use) => use(fake.portal.url),
 })
 test.use({ timezoneId: ZONE })
@@ -49,6 +50,9 @@ const LABELS = {
     failedOne: 'The code could not be sent. Please try “Resend code” again.',
     failedSeveral: 'The code could not be sent. Please try “Resend code” again, or use another method.',
     limited: (time: string) => `No more codes can be sent for now. You can ask for a new one at ${time}.`,
+    tooMany: (time: string) => `Too many attempts. You can try again at ${time}.`,
+    wrong: 'Wrong email address or password',
+    forgot: 'Forgot password?',
   },
   fr: {
     ...COMMON_LABELS.fr,
@@ -60,9 +64,33 @@ const LABELS = {
     failedOne: 'Le code n’a pas pu être envoyé. Demandez-en un nouveau avec «\u00a0Renvoyer le code\u00a0».',
     failedSeveral: 'Le code n’a pas pu être envoyé. Demandez-en un nouveau avec «\u00a0Renvoyer le code\u00a0», ou utilisez une autre méthode.',
     limited: (time: string) => `Plus aucun code ne peut être envoyé pour l’instant. Vous pourrez en demander un nouveau à ${time}.`,
+    tooMany: (time: string) => `Trop de tentatives. Vous pourrez réessayer à ${time}.`,
+    wrong: 'Adresse électronique ou mot de passe incorrect',
+    forgot: 'Mot de passe oublié\u202f?',
   },
 } as const
 type Labels = (typeof LABELS)[keyof typeof LABELS]
+
+/**
+ * The alert's sentence with the time a limit of `seconds` lets go, asked at `after`: on the whole
+ * minute, in the visitor's zone with JavaScript, in UTC (said so) without.
+ */
+async function expectTime(
+  page: Page,
+  lang: string,
+  javaScriptEnabled: boolean,
+  { after, seconds, sentence }: { after: number; seconds: number; sentence: (time: string) => string },
+) {
+  const time = page.getByRole('alert').locator('time')
+  const at = Date.parse((await time.getAttribute('datetime'))!)
+  expect(at).toBeGreaterThanOrEqual(after + (seconds - 60) * 1000)
+  expect(at).toBeLessThanOrEqual(Date.now() + (seconds + 60) * 1000)
+  expect(new Date(at).getUTCSeconds()).toBe(0)
+  const zone = javaScriptEnabled ? ZONE : 'UTC'
+  const shown = new Intl.DateTimeFormat(lang, { hour: 'numeric', minute: '2-digit', timeZone: zone }).format(at)
+  const expected = spaces(sentence(javaScriptEnabled ? shown : `${shown} UTC`))
+  await expect.poll(async () => spaces(await page.getByRole('alert').innerText())).toBe(expected)
+}
 
 const masked = (phone: string) => phone.replace(/\d(?=(?:\D*\d){4})/g, '*')
 const spaces = (text: string) => text.replace(/\s/gu, ' ')
@@ -127,15 +155,23 @@ for (const [lang, l] of Object.entries(LABELS)) {
       await page.getByRole('link', { name: l.back }).click()
       const asked = Date.now()
       await signInAgain(page, l, email)
-      const time = page.getByRole('alert').locator('time')
-      const at = Date.parse((await time.getAttribute('datetime'))!)
-      expect(at).toBeGreaterThanOrEqual(asked + 3_540_000)
-      expect(at).toBeLessThanOrEqual(Date.now() + 3_660_000)
-      expect(new Date(at).getUTCSeconds()).toBe(0)
-      const shown = new Intl.DateTimeFormat(lang, { hour: 'numeric', minute: '2-digit', timeZone: javaScriptEnabled ? ZONE : 'UTC' }).format(at)
-      const expected = spaces(l.limited(javaScriptEnabled ? shown : `${shown} UTC`))
-      await expect.poll(async () => spaces(await page.getByRole('alert').innerText())).toBe(expected)
+      await expectTime(page, lang, javaScriptEnabled, { after: asked, seconds: 3600, sentence: l.limited })
       await expect(page.getByRole('button', { name: l.resend })).toBeVisible()
+    })
+
+    test('a sign-in limit says when it lets go; “Forgot password?” is there', async ({ page, admin, javaScriptEnabled }) => {
+      const email = uniqueEmail('signin-limit')
+      await admin.createUser(email, PASSWORD)
+      await page.goto('/')
+      for (const expected of [l.wrong, null]) {
+        await page.getByLabel(l.email, { exact: true }).fill(email)
+        await page.getByLabel(l.password, { exact: true }).fill('Not-The-Password-1')
+        const asked = Date.now()
+        await page.getByRole('button', { name: l.signIn }).click()
+        if (expected) await expect(page.getByRole('alert')).toHaveText(expected)
+        else await expectTime(page, lang, javaScriptEnabled, { after: asked, seconds: 900, sentence: l.tooMany })
+      }
+      await expect(page.getByRole('link', { name: l.forgot })).toBeVisible()
     })
   })
 }
