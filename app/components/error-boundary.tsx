@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, Link, useLocation, useRouteError, useRouteLoaderData } from 'react-router'
-import { useEffect, type ReactNode } from 'react'
+import { useEffect, useSyncExternalStore, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ERROR_ROUTE, errorCopy, offersRetry } from '~/lib/error-status'
 import type { loader as rootLoader } from '~/root'
@@ -16,6 +16,7 @@ export function GeneralErrorBoundary() {
   const { t } = useTranslation()
   const location = useLocation()
   const root = useRouteLoaderData<typeof rootLoader>('root')
+  const inFrame = useSyncExternalStore(noChange, () => window.self !== window.top, () => false)
 
   // The error is written to the console. An answer given on purpose (404, 403…) is no
   // failure of the page: a readable line, not console.error (which also printed a minified class name).
@@ -40,8 +41,10 @@ export function GeneralErrorBoundary() {
     )
   // A form post without the cookie its page set: the browser blocks cookies (e.g. in a frame).
   const cookiesBlocked = isRouteErrorResponse(error) && error.status === 403 && error.data?.reason === 'cookie-missing'
-  const helpUrl = cookiesBlocked ? (error.data.cookiesHelpUrl ?? root?.cookiesHelpUrl) : null
-  const framed = cookiesBlocked && error.data.framed === true
+  // In a frame the third-party warning, unless the layout's already says it (FramedCookieCheck).
+  const framed = cookiesBlocked && (error.data.framed === true || inFrame)
+  const saidAbove = Boolean(root?.blockedFrame) || (inFrame && Boolean(root))
+  const helpUrl = cookiesBlocked && !saidAbove ? (error.data.cookiesHelpUrl ?? root?.cookiesHelpUrl) : null
   // The same address again: an emailed link's code waits in its cookie, so the link is not lost.
   // Not for a request the HTTP server refused: its address in the browser is another one.
   const retry = offersRetry(status) && location.pathname !== ERROR_ROUTE ? location.pathname + location.search : null
@@ -89,3 +92,6 @@ function shownPath(error: unknown): string | null {
   const path = (error as { data?: { path?: unknown } | null }).data?.path
   return typeof path === 'string' ? path : null
 }
+
+/** A fact of the page that does not change while it is open. */
+const noChange = () => () => undefined

@@ -33,13 +33,13 @@ describe('SMS codes to a number being added', () => {
     const english = await (await onPhonePageFrom('198.51.100.70', 'en')).post(PHONE_PATH, { phone })
     expect(english.status).toBe(429)
     // When it lets go, in UTC from the server (the page's script shows the visitor's own time).
-    expect(english.html).toMatch(/No more codes can be sent for now\. You can ask for a new one at <time datetime="[\d-]+T[\d:]+\.000Z">\d{1,2}:\d\d\s[AP]M UTC<\/time>\./u)
+    expect(english.html).toMatch(/No more codes can be sent for now\. You can ask for a new one at <time date[tT]ime="[\d-]+T[\d:]+\.000Z">\d{1,2}:\d\d\s[AP]M UTC<\/time>\./u)
     // What was typed stays in the field.
     expect(english.html).toContain(`value="${phone}"`)
 
     const french = await (await onPhonePageFrom('198.51.100.71', 'fr')).post(PHONE_PATH, { phone })
     expect(french.status).toBe(429)
-    expect(french.html).toMatch(/Vous pourrez en demander un nouveau à <time datetime="[^"]+">\d\d:\d\d UTC<\/time>\./)
+    expect(french.html).toMatch(/Vous pourrez en demander un nouveau à <time date[tT]ime="[^"]+">\d\d:\d\d UTC<\/time>\./)
     expect(await codesTo(phone)).toBe(3)
 
     // Another number from the same accounts' clients is not held back by this one.
