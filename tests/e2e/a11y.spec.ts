@@ -1,70 +1,12 @@
-import type { Browser, Locator, Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import { uniqueEmail, uniquePhone } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
 import type { MfaIdentity } from '../support/mfa-identity'
 import { totpCode } from '../support/totp'
-import { axe, WCAG_22_AA } from './axe'
+import { expectNoViolations } from './axe'
 import { expect, expectFieldError, openNewPassword, signIn, test, totpPortal, wrongCodeFor } from './fixtures'
 
 const PASSWORD = 'Accessible-Pass-42'
-/** The axe rules that depend on colours: all that differs between the light and dark schemes. */
-const COLOUR_RULES = ['color-contrast', 'link-in-text-block']
-
-/**
- * axe runs inside the page, which needs JavaScript. Without it, the page's HTML as the visitor got
- * it is served again, at the same address and with the same styles, to a page where axe can run
- * (the app's scripts are not loaded, so it stays the no-JavaScript page), at the visitor's window size.
- * That page is made once per worker, not a context and a page for each state.
- */
-const served = { url: '', html: '' }
-const axePages = new WeakMap<Browser, Promise<Page>>()
-function axePage(browser: Browser): Promise<Page> {
-  let target = axePages.get(browser)
-  if (!target) {
-    target = (async () => {
-      const page = await (await browser.newContext({ javaScriptEnabled: true })).newPage()
-      await page.route('**/*.js', (route) => route.abort())
-      await page.route(
-        (url) => url.href === served.url,
-        (route) => route.fulfill({ body: served.html, contentType: 'text/html; charset=utf-8' }),
-      )
-      return page
-    })()
-    axePages.set(browser, target)
-  }
-  return target
-}
-
-async function expectNoViolations(page: Page, state: string) {
-  const jsOff = test.info().project.name === 'no-js'
-  let target = page
-  if (jsOff) {
-    Object.assign(served, { url: page.url(), html: await page.content() })
-    target = await axePage(page.context().browser()!)
-    await target.setViewportSize(page.viewportSize()!)
-    await target.goto(served.url)
-  }
-  const found: string[] = []
-  const list = (scheme: string, violations: { id: string; nodes: { target: unknown[] }[] }[]) =>
-    violations.map((v) => `${scheme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-  try {
-    // The state as the page shows it, not where the test's last click left the mouse: Chromium keeps a
-    // hovered button in the hover colour of the scheme emulated before (dark's, light blue) after a switch.
-    await target.mouse.move(0, 0)
-    await target.emulateMedia({ colorScheme: 'light' })
-    await target.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)))
-    found.push(...list('light', (await axe(target).withTags(WCAG_22_AA).analyze()).violations))
-    // The same page in dark: only colours change, so only the colour rules are run again.
-    await target.emulateMedia({ colorScheme: 'dark' })
-    await target.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)))
-    const dark = await axe(target).withRules(COLOUR_RULES).analyze()
-    found.push(...list('dark', dark.violations))
-  } finally {
-    await target.emulateMedia({ colorScheme: 'light' })
-  }
-  expect(found, `axe violations on ${state}`).toEqual([])
-}
-
 test.describe('every page and state is accessible, light and dark', () => {
   // Each test walks a whole flow and runs axe on every state of it: several times one page's budget.
   test.describe.configure({ timeout: 90_000 })

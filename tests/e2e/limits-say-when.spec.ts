@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test'
 import { uniqueEmail, uniquePhone } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
-import { startLoopbackIdentity } from '../support/emulator-relay'
+import { startSmsFaults, type SmsFaults } from '../support/sms-faults'
 import { type Admin, COMMON_LABELS, expect, portalBehind, test as base } from './fixtures'
 
 /**
@@ -15,26 +15,8 @@ import { type Admin, COMMON_LABELS, expect, portalBehind, test as base } from '.
 const PASSWORD = 'Sms-Limits-2026'
 const ZONE = 'America/New_York'
 
-interface SmsFaults {
-  host: string
-  /** The next `n` mfaSignIn:start calls fail as a carrier failure would. */
-  failNext(n: number): void
-  close(): Promise<void>
-}
-
-async function smsFaults(emulator: { origin: string }): Promise<SmsFaults> {
-  let failing = 0
-  const service = await startLoopbackIdentity(emulator.origin, async ({ path, answer }) => {
-    if (path === '/v2/accounts/mfaSignIn:start' && failing > 0) {
-      failing--
-      return answer(500, { error: { code: 500, message: 'INTERNAL_ERROR' } })
-    }
-  })
-  return { ...service, failNext: (n) => void (failing = n) }
-}
-
 const test = base.extend<{ fake: { identity: SmsFaults; portal: Portal } }>({
-  fake: portalBehind(smsFaults, { RATE_LIMIT_MFA_SMS_PER_PHONE: '1', RATE_LIMIT_SIGNIN_PER_EMAIL_IP: '1' }),
+  fake: portalBehind(startSmsFaults, { RATE_LIMIT_MFA_SMS_PER_PHONE: '1', RATE_LIMIT_SIGNIN_PER_EMAIL_IP: '1' }),
   baseURL: async ({ fake }, use) => use(fake.portal.url),
 })
 test.use({ timezoneId: ZONE })
