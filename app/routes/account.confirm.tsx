@@ -95,7 +95,6 @@ export default function ConfirmItsYou() {
   return (
     <>
       <h1>{t('confirm.title')}</h1>
-      {email ? <AccountChip email={email} /> : null}
       {/* No password to ask for: the page says how to confirm instead, as its text, not as an error. */}
       <p className="subtitle">
         {!noPassword
@@ -108,6 +107,7 @@ export default function ConfirmItsYou() {
               ? t('confirm.viaProvider', { provider: noPassword.provider })
               : t('confirm.noPassword')}
       </p>
+      {email ? <AccountChip email={email} /> : null}
       {formError && (!noPassword || noPassword.sso) ? (
         <FormAlert>
           <Say message={formError} at={retrying ? null : result?.retryAt} />
