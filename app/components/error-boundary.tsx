@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, Link, useLocation, useRouteError, useRouteLoaderData } from 'react-router'
-import { useEffect, useSyncExternalStore, type ReactNode } from 'react'
+import { useEffect, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ERROR_ROUTE, errorCopy, offersRetry } from '~/lib/error-status'
 import type { loader as rootLoader } from '~/root'
@@ -16,7 +16,6 @@ export function GeneralErrorBoundary() {
   const { t } = useTranslation()
   const location = useLocation()
   const root = useRouteLoaderData<typeof rootLoader>('root')
-  const inFrame = useSyncExternalStore(noChange, () => window.self !== window.top, () => false)
 
   // The error is written to the console. An answer given on purpose (404, 403…) is no
   // failure of the page: a readable line, not console.error (which also printed a minified class name).
@@ -42,6 +41,8 @@ export function GeneralErrorBoundary() {
   // A form post without the cookie its page set: the browser blocks cookies (e.g. in a frame).
   const cookiesBlocked = isRouteErrorResponse(error) && error.status === 403 && error.data?.reason === 'cookie-missing'
   // In a frame the third-party warning, unless the layout's already says it (FramedCookieCheck).
+  // A post refused in a frame: its document request says so (`framed`); a fetch's does not, its page does.
+  const inFrame = cookiesBlocked && typeof window !== 'undefined' && window.self !== window.top
   const framed = cookiesBlocked && (error.data.framed === true || inFrame)
   const saidAbove = Boolean(root?.blockedFrame) || (inFrame && Boolean(root))
   const helpUrl = cookiesBlocked && !saidAbove ? (error.data.cookiesHelpUrl ?? root?.cookiesHelpUrl) : null
@@ -92,6 +93,3 @@ function shownPath(error: unknown): string | null {
   const path = (error as { data?: { path?: unknown } | null }).data?.path
   return typeof path === 'string' ? path : null
 }
-
-/** A fact of the page that does not change while it is open. */
-const noChange = () => () => undefined

@@ -29,7 +29,7 @@ const LABELS = {
     phone: 'Phone number',
     send: 'Send code',
     checkFailed:
-      'The security check that protects SMS sending could not be loaded, so no code was sent. Please check your connection, or allow Google reCAPTCHA in your content blocker, then try again.',
+      'The security check could not be loaded, so no code was sent. Check your connection, or allow Google reCAPTCHA in your blocker, then try again.',
   },
   fr: {
     ...COMMON_LABELS.fr,
@@ -37,7 +37,7 @@ const LABELS = {
     phone: 'Numéro de téléphone',
     send: 'Envoyer le code',
     checkFailed:
-      'La vérification de sécurité qui protège l’envoi des SMS n’a pas pu être chargée\u00a0: aucun code n’a été envoyé. Vérifiez votre connexion, ou autorisez Google reCAPTCHA dans votre bloqueur de contenu, puis réessayez.',
+      'La vérification de sécurité n’a pas pu être chargée\u00a0: aucun code n’a été envoyé. Vérifiez votre connexion, ou autorisez Google reCAPTCHA dans votre bloqueur, puis réessayez.',
   },
 } as const
 

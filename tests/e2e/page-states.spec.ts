@@ -130,7 +130,7 @@ test.describe('in English, each page says a thing once', () => {
     await expect(page.getByRole('link', { name: 'Request a new link' })).toHaveClass(/\bbutton-primary\b/)
     // A verification link's way forward is the account page's (expired-links.spec.ts), with a line saying why.
     await page.goto('/action?mode=verifyEmail&oobCode=not-a-code&apiKey=x')
-    const why = 'Your account page says whether your address is verified, and sends a new verification link if it is not.'
+    const why = 'Your account page says whether your address is verified, and sends a new link if it is not.'
     expect(await cardLines(page)).toEqual([...dead, why, 'Go to your account', 'Back to login page'])
     await expect(page.getByRole('link', { name: 'Go to your account' })).toHaveClass(/\bbutton-primary\b/)
   })

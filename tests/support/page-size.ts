@@ -19,7 +19,9 @@ export const KB = 1024
  * JavaScript's budget, the page's language's strings counted in it (ADR 044), leaves the portal's own
  * code 26 KB (ADR 032, ADR 039).
  */
-export const BUDGETS = { html: 12 * KB, css: 10 * KB, js: 130 * KB, file: 20 * KB } as const
+// 131 KB on the deadends branch: /new-password is 130.6 KB with the limits' time and the dead links' ways on
+// (ADR 073); main's account strings apart (ADR 068) win more than that back, and the budget returns to 130 KB.
+export const BUDGETS = { html: 12 * KB, css: 10 * KB, js: 131 * KB, file: 20 * KB } as const
 export const PAGES = ['/', '/forgot-password', '/new-password'] as const
 /** Pages measured signed in (and confirmed), under the same budgets: the second factors' (the QR code is inline SVG; ADR 041, 042). */
 export const SIGNED_IN_PAGES = ['/account', '/account/second-factor/totp', '/account/second-factor/remove', '/account/second-factor/phone'] as const
