@@ -16,7 +16,7 @@ import { useTranslation } from 'react-i18next'
 import { ErrorPage, GeneralErrorBoundary } from '~/components/error-boundary'
 import { LanguageSwitch } from '~/components/language-switch'
 import { Logo } from '~/components/logo'
-import { BrowserCookieCheck, PrivacyNotice } from '~/components/notices'
+import { BrowserCookieCheck, FramedCookieCheck, PrivacyNotice } from '~/components/notices'
 import { StorageStandIn } from '~/components/storage-stand-in'
 import { brandAttribute, getBrand } from '~/lib/brand'
 import { ERROR_ROUTE } from '~/lib/error-status'
@@ -28,7 +28,7 @@ import { navigationArrived, takeUnreachableTarget } from '~/lib/reload-at-target
 import stylesUrl from '~/styles.css?url'
 import { getConfig } from '~/.server/config'
 import { hasConsented } from '~/.server/preferences'
-import { issueCsrf } from '~/.server/policy/csrf'
+import { cookiesBlockedInFrame, issueCsrf } from '~/.server/policy/csrf'
 import { browserSentryConfig } from '~/.server/ops/sentry'
 import { getLocale } from '~/.server/i18n'
 
@@ -53,6 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       locale: getLocale(request),
       csrf: token,
       consented: hasConsented(request),
+      blockedFrame: cookiesBlockedInFrame(request),
       privacyPolicyUrl,
       cookiesHelpUrl,
       sentry: browserSentryConfig(),
@@ -97,6 +98,7 @@ export function Layout({ children }: { children: ReactNode }) {
             <Logo locale={locale} />
           </header>
           <main className="card">
+            {root ? <FramedCookieCheck helpUrl={root.cookiesHelpUrl} serverSaid={root.blockedFrame} /> : null}
             {root ? <BrowserCookieCheck helpUrl={root.cookiesHelpUrl} /> : null}
             {children}
           </main>

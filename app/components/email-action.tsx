@@ -5,6 +5,7 @@ import type { ActionPage, ActionResult } from '~/.server/auth/email-actions'
 import { withAddresses } from './address'
 import { useFactorLabel } from './factor-label'
 import { EmailField, FormAlert, SubmitButton } from './forms'
+import { Say } from './local-time'
 import { SecureForm } from './secure-form'
 
 type ConfirmPage = Exclude<ActionPage, { mode: 'invalid' }>
@@ -51,7 +52,11 @@ export const EmailActionConfirm = forwardRef<HTMLFormElement, { page: ConfirmPag
     return (
       <>
         <h1>{t(TITLES[page.mode])}</h1>
-        {error ? <FormAlert>{t(error.message)}</FormAlert> : null}
+        {error ? (
+          <FormAlert>
+            <Say message={error.message} at={error.retryAt} />
+          </FormAlert>
+        ) : null}
         {/* The explanation names the account's address: kept out of Session Replay (ADR 030). */}
         <p className="subtitle" data-personal>
           {withAddresses(explanation, [page.email, 'newEmail' in page ? page.newEmail : null])}

@@ -40,8 +40,12 @@ export function GeneralErrorBoundary() {
     )
   // A form post without the cookie its page set: the browser blocks cookies (e.g. in a frame).
   const cookiesBlocked = isRouteErrorResponse(error) && error.status === 403 && error.data?.reason === 'cookie-missing'
-  const helpUrl = cookiesBlocked ? (error.data.cookiesHelpUrl ?? root?.cookiesHelpUrl) : null
-  const framed = cookiesBlocked && error.data.framed === true
+  // In a frame the third-party warning, unless the layout's already says it (FramedCookieCheck).
+  // A post refused in a frame: its document request says so (`framed`); a fetch's does not, its page does.
+  const inFrame = cookiesBlocked && typeof window !== 'undefined' && window.self !== window.top
+  const framed = cookiesBlocked && (error.data.framed === true || inFrame)
+  const saidAbove = Boolean(root?.blockedFrame) || (inFrame && Boolean(root))
+  const helpUrl = cookiesBlocked && !saidAbove ? (error.data.cookiesHelpUrl ?? root?.cookiesHelpUrl) : null
   // The same address again: an emailed link's code waits in its cookie, so the link is not lost.
   // Not for a request the HTTP server refused: its address in the browser is another one.
   const retry = offersRetry(status) && location.pathname !== ERROR_ROUTE ? location.pathname + location.search : null

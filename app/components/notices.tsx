@@ -61,7 +61,8 @@ export function BrowserCookieCheck({ helpUrl }: { helpUrl: string }) {
   const { key } = useLocation()
   const [slot, setSlot] = useState<HTMLElement | null>(null)
   useEffect(() => {
-    if (navigator.cookieEnabled) return
+    // In a frame, FramedCookieCheck says it for every kind of blocking.
+    if (navigator.cookieEnabled || window.self !== window.top) return
     const place = document.createElement('div')
     place.className = 'cookie-check'
     const heading = document.querySelector('main h1')
@@ -71,4 +72,30 @@ export function BrowserCookieCheck({ helpUrl }: { helpUrl: string }) {
     return () => place.remove()
   }, [key])
   return slot ? createPortal(<CookieWarning helpUrl={helpUrl} thirdParty={window.self !== window.top} />, slot) : null
+}
+
+/** Whether a cookie like the portal's own (SameSite=Lax) can be set here; a sandboxed frame throws. */
+function cookiesWorkHere(): boolean {
+  try {
+    const name = `cookie_check_${Math.random().toString(36).slice(2)}`
+    const attributes = `; Path=/; SameSite=Lax${window.location.protocol === 'https:' ? '; Secure' : ''}`
+    document.cookie = `${name}=1${attributes}`
+    const works = document.cookie.split('; ').includes(`${name}=1`)
+    document.cookie = `${name}=${attributes}; Max-Age=0`
+    return works
+  } catch {
+    return false
+  }
+}
+
+/**
+ * In another site's frame the portal's cookies are third-party ones, and browsers keep them from
+ * it: the specification's warning, at the top of the page, before anything is typed. The server
+ * says so when the request says it is for a cross-site frame (`serverSaid`); once the page's script
+ * runs, a cookie tried in the frame decides, from the first page on.
+ */
+export function FramedCookieCheck({ helpUrl, serverSaid }: { helpUrl: string; serverSaid: boolean }) {
+  const [blocked, setBlocked] = useState(serverSaid)
+  useEffect(() => setBlocked(window.self !== window.top && !cookiesWorkHere()), [])
+  return blocked ? <CookieWarning helpUrl={helpUrl} thirdParty /> : null
 }

@@ -7,9 +7,12 @@ import { SecondFactorName } from './second-factor-name'
 export function SecondFactorList({
   factors: secondFactors,
   verified,
+  offered,
 }: {
   factors: (SecondFactor & { added: string | null })[]
   verified: boolean
+  /** The kinds the identity project enables (ADR 072). */
+  offered: readonly string[]
 }) {
   const { t } = useTranslation()
   return (
@@ -38,15 +41,19 @@ export function SecondFactorList({
       ) : (
         <p>{t('account.noSecondFactor')}</p>
       )}
-      {verified ? (
+      {offered.length === 0 ? null : verified ? (
         // Links, not buttons: their labels are too long for one line of a button at 320 px (ADR 035).
         <ul className="factor-add">
-          <li>
-            <Link to="/account/second-factor/totp">{t('secondFactors.addTotp')}</Link>
-          </li>
-          <li>
-            <Link to="/account/second-factor/phone">{t('secondFactors.addPhone')}</Link>
-          </li>
+          {offered.includes('totp') ? (
+            <li>
+              <Link to="/account/second-factor/totp">{t('secondFactors.addTotp')}</Link>
+            </li>
+          ) : null}
+          {offered.includes('phone') ? (
+            <li>
+              <Link to="/account/second-factor/phone">{t('secondFactors.addPhone')}</Link>
+            </li>
+          ) : null}
         </ul>
       ) : (
         <p>{t('secondFactors.needsVerified')}</p>

@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
-import { Address } from './address'
+import { AccountChip } from './account-chip'
 import { SecureForm } from './secure-form'
 
 /**
@@ -9,22 +9,10 @@ import { SecureForm } from './secure-form'
  */
 export function SignedIn({ email, continueTo }: { email: string; continueTo: { href: string; site: string } | null }) {
   const { t } = useTranslation()
-  const initial = [...email][0]?.toUpperCase() ?? '?'
   return (
     <>
       <h1>{t('signIn.signedInTitle')}</h1>
-      {/* data-personal: Session Replay records the account's address as an empty box (ADR 030). */}
-      <div className="account" data-personal>
-        <span className="account-avatar" aria-hidden="true">
-          {initial}
-        </span>
-        <p className="account-text">
-          <span className="account-label">{t('signIn.accountLabel')}</span>{' '}
-          <span className="account-email">
-            <Address email={email} />
-          </span>
-        </p>
-      </div>
+      <AccountChip email={email} />
       <div className="actions">
         {continueTo ? (
           <a href={continueTo.href} className="button-primary button-link">

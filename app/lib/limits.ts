@@ -16,3 +16,12 @@ export type FieldErrors = Partial<Record<string, TranslationKey>>
 
 /** The longest name a second factor gets (the Name field's maxlength; the server cuts there too). */
 export const FACTOR_NAME_MAX_LENGTH = 60
+
+/**
+ * When a refused attempt may be made again, in milliseconds since the epoch: `seconds` from now,
+ * rounded up to the whole minute, so that "at 18:05" is never before the limit lets go.
+ */
+export const retryAtAfter = (seconds: number, now = Date.now()) => Math.ceil((now + seconds * 1000) / 60_000) * 60_000
+
+/** What a page refused by a limit says: its message, with when it lets go. */
+export const limitMessage = (seconds: number) => ({ retryAt: retryAtAfter(seconds) }) as const

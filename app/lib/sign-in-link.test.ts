@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { signInLink } from './sign-in-link'
+import { pageAddress, signInLink } from './sign-in-link'
 
 describe('signInLink', () => {
   it('is the bare sign-in page without a redirect', () => {
@@ -17,5 +17,14 @@ describe('signInLink', () => {
 
   it('keeps an empty redirect, which the page reports as missing', () => {
     expect(signInLink('')).toBe('/?redirect=')
+  })
+})
+
+describe('pageAddress', () => {
+  it("is the page's own address, a client navigation's data request included", () => {
+    expect(pageAddress('http://x/account/email?next=1')).toBe('/account/email?next=1')
+    expect(pageAddress('http://x/account.data')).toBe('/account')
+    expect(pageAddress('http://x/account/email.data?_routes=routes%2Faccount.email&a=1')).toBe('/account/email?a=1')
+    expect(pageAddress('http://x/_.data')).toBe('/')
   })
 })

@@ -8,3 +8,14 @@ export function signInLink(redirect: string | null | undefined, query: Record<st
   if (redirect !== null && redirect !== undefined) params.set('redirect', redirect)
   return params.size ? `/?${params}` : '/'
 }
+
+/**
+ * The page a request is for, as its address reads in the browser: a client navigation's data
+ * request (`/account.data?_routes=…`) is for `/account`. What a signed-out visitor comes back to.
+ */
+export function pageAddress(requestUrl: string): string {
+  const url = new URL(requestUrl)
+  url.searchParams.delete('_routes')
+  const path = url.pathname === '/_.data' ? '/' : url.pathname.replace(/\.data$/, '')
+  return path + url.search
+}

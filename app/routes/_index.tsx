@@ -11,15 +11,8 @@ import {
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
-import {
-  Checkbox,
-  EmailField,
-  Field,
-  FormAlert,
-  SubmitButton,
-  useAfterSubmission,
-  useFieldValue,
-} from '~/components/forms'
+import { Checkbox, EmailField, Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
+import { Say } from '~/components/local-time'
 import { PasskeySignIn } from '~/components/passkey-sign-in'
 import { SignedIn } from '~/components/signed-in'
 import { WholeWords } from '~/components/whole-words'
@@ -133,6 +126,7 @@ type ActionData = {
   email: string
   remember: boolean
   formError?: TranslationKey
+  retryAt?: number
   fieldErrors?: FieldErrors
   captcha?: CaptchaSettings | null
 }
@@ -197,7 +191,11 @@ export default function SignIn() {
   return (
     <>
       <h1>{sso ? <WholeWords text={t('signIn.titleSso')} /> : t('signIn.title')}</h1>
-      {formError ? <FormAlert>{t(formError)}</FormAlert> : null}
+      {formError ? (
+        <FormAlert>
+          <Say message={formError} at={retrying ? null : actionData?.retryAt} />
+        </FormAlert>
+      ) : null}
       <SecureForm ref={formRef} className="stack" noValidate onSubmit={onSubmit}>
         {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
         {ssoButton ? (

@@ -21,6 +21,7 @@ import { readAccount, readPasskeys } from '~/.server/auth/identity-admin'
 import { refOf } from '~/.server/auth/passkeys'
 import { getFlags } from '~/.server/ops/flags'
 import { listSessions } from '~/.server/auth/session'
+import { offeredFactors } from '~/.server/auth/second-factor-kinds'
 import { PasskeyList } from '~/components/passkey-list'
 import { SessionList } from '~/components/session-list'
 import { getLocale } from '~/.server/i18n'
@@ -38,10 +39,11 @@ export const clientLoader = withAccountStrings
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireSignedIn(request)
   const passkeysOn = (await getFlags()).passkeys
-  const [account, sessions, passkeys] = await Promise.all([
+  const [account, sessions, passkeys, offered] = await Promise.all([
     readAccount(user.uid),
     listSessions(user),
     passkeysOn ? readPasskeys(user.uid) : null,
+    offeredFactors(),
   ]).catch(() => {
     throw respond(unavailable())
   })
@@ -64,6 +66,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
             : { kind: 'provider' as const, name: providerName(p.providerId) ?? p.providerId },
       ),
       secondFactors: account.secondFactors.map(({ enrolledAt, ...factor }) => ({ ...factor, added: when(enrolledAt) })),
+      offered,
       created: when(account.createdAt),
       lastSignIn: when(account.lastLoginAt),
       hasPassword: account.providers.some((p) => p.providerId === 'password'),
@@ -117,7 +120,7 @@ const VERIFICATION_ERRORS: Partial<Record<string, TranslationKey>> = {
 
 export default function Account() {
   const { t } = useTranslation()
-  const { email, verified, methods, secondFactors, created, lastSignIn, hasPassword, passkeys, sessions } =
+  const { email, verified, methods, secondFactors, offered, created, lastSignIn, hasPassword, passkeys, sessions } =
     useLoaderData<typeof loader>()
   const [searchParams] = useSearchParams()
   const done = DONE[searchParams.get('done') ?? ''] ?? null
@@ -205,7 +208,7 @@ export default function Account() {
               ) : null}
             </div>
           </dl>
-          <SecondFactorList factors={secondFactors} verified={verified} />
+          <SecondFactorList factors={secondFactors} verified={verified} offered={offered} />
           {passkeys ? <PasskeyList passkeys={passkeys} /> : null}
         </div>
       </section>

@@ -9,8 +9,10 @@ import {
 } from 'react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
+import { AccountChip } from '~/components/account-chip'
 import { useCaptchaForm } from '~/components/captcha'
 import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { Say } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
 import type { TranslationKey } from '~/lib/i18n'
@@ -54,6 +56,8 @@ export async function loader({ request, url }: LoaderFunctionArgs) {
   const params = url.searchParams
   return data(
     {
+      // The account being confirmed, shown above the password (a session may name no address).
+      email: user.email,
       next: accountPath(params.get('next')),
       then: confirmThenOf(params.get('then')),
       stepError: STEP_ERRORS[params.get('mfaError') ?? ''] ?? SSO_ERRORS[params.get('ssoError') ?? ''] ?? null,
@@ -65,7 +69,7 @@ export async function loader({ request, url }: LoaderFunctionArgs) {
   )
 }
 
-type ActionData = { formError?: TranslationKey; fieldErrors?: FieldErrors; captcha?: CaptchaSettings | null }
+type ActionData = { formError?: TranslationKey; retryAt?: number; fieldErrors?: FieldErrors; captcha?: CaptchaSettings | null }
 
 export async function action({ request, url, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
@@ -81,7 +85,7 @@ export async function action({ request, url, context }: ActionFunctionArgs) {
 
 export default function ConfirmItsYou() {
   const { t } = useTranslation()
-  const { next, then, noPassword, stepError, captcha } = useLoaderData<typeof loader>()
+  const { email, next, then, noPassword, stepError, captcha } = useLoaderData<typeof loader>()
   const result = useActionData<typeof action>() as ActionData | undefined
   const formRef = useRef<HTMLFormElement>(null)
   const { onSubmit, retrying } = useCaptchaForm({
@@ -107,7 +111,12 @@ export default function ConfirmItsYou() {
               ? t('confirm.viaProvider', { provider: noPassword.provider })
               : t('confirm.noPassword')}
       </p>
-      {formError && (!noPassword || noPassword.sso) ? <FormAlert>{t(formError)}</FormAlert> : null}
+      {email ? <AccountChip email={email} /> : null}
+      {formError && (!noPassword || noPassword.sso) ? (
+        <FormAlert>
+          <Say message={formError} at={retrying ? null : result?.retryAt} />
+        </FormAlert>
+      ) : null}
       {noPassword?.sso ? (
         <SecureForm action="/sso/start" className="stack">
           <input type="hidden" name="intent" value="confirm" />

@@ -10,6 +10,7 @@ import {
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { Say } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { EMAIL_MAX_LENGTH } from '~/lib/limits'
@@ -83,7 +84,11 @@ export default function DeleteAccount() {
     <>
       <h1>{t('deleteAccount.title')}</h1>
       <p className="subtitle">{t('deleteAccount.intro')}</p>
-      {result?.formError ? <FormAlert>{t(result.formError)}</FormAlert> : null}
+      {result?.formError ? (
+        <FormAlert>
+          <Say message={result.formError} at={result.retryAt} />
+        </FormAlert>
+      ) : null}
       <SecureForm ref={formRef} className="stack" noValidate>
         <Field
           label={<ConfirmLabel email={email} />}

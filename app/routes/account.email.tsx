@@ -9,6 +9,7 @@ import {
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { Say } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
 import type { TranslationKey } from '~/lib/i18n'
@@ -44,7 +45,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 /** What the page reads from any answer: the link sent, or the form again with what went wrong. */
-type ActionData = { sent?: boolean; email?: string; fieldErrors?: FieldErrors; formError?: TranslationKey }
+type ActionData = { sent?: boolean; email?: string; fieldErrors?: FieldErrors; formError?: TranslationKey; retryAt?: number }
 
 export default function ChangeEmail() {
   const { t } = useTranslation()
@@ -59,7 +60,11 @@ export default function ChangeEmail() {
       ) : (
         <>
           <p className="subtitle">{t('changeEmail.intro')}</p>
-          {result?.formError ? <FormAlert>{t(result.formError)}</FormAlert> : null}
+          {result?.formError ? (
+            <FormAlert>
+              <Say message={result.formError} at={result.retryAt} />
+            </FormAlert>
+          ) : null}
           <SecureForm ref={formRef} className="stack" noValidate>
             <Field
               label={t('changeEmail.newEmail')}

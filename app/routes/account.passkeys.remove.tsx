@@ -9,6 +9,7 @@ import {
 } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { FormAlert, SubmitButton } from '~/components/forms'
+import { Say } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
 import { formText } from '~/lib/form-text'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
@@ -56,7 +57,11 @@ export default function RemovePasskey() {
   return (
     <>
       <h1>{t('passkeys.removeTitle')}</h1>
-      {formError ? <FormAlert>{t(formError)}</FormAlert> : null}
+      {formError ? (
+        <FormAlert>
+          <Say message={formError} at={result?.retryAt} />
+        </FormAlert>
+      ) : null}
       <p>{t('passkeys.removeIntro')}</p>
       <div className="factor-card">
         <p className="factor-name" data-personal>

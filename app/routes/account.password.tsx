@@ -9,6 +9,7 @@ import {
 } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { FormAlert } from '~/components/forms'
+import { Say } from '~/components/local-time'
 import { NewPasswordForm } from '~/components/new-password-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
@@ -61,12 +62,16 @@ export default function ChangePassword() {
       </>
     )
   }
-  const formError = result?.status === 'error' ? result.message : null
+  const failed = result?.status === 'error' ? result : null
   return (
     <>
       <h1>{t('changePassword.title')}</h1>
       <p className="subtitle">{t('changePassword.intro')}</p>
-      {formError ? <FormAlert>{t(formError)}</FormAlert> : null}
+      {failed ? (
+        <FormAlert>
+          <Say message={failed.message} at={failed.retryAt} />
+        </FormAlert>
+      ) : null}
       <NewPasswordForm
         email={email}
         minLength={minLength}

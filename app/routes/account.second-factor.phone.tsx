@@ -11,6 +11,7 @@ import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
 import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { Say } from '~/components/local-time'
 import { ResendForm } from '~/components/resend-code'
 import { SecureForm } from '~/components/secure-form'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
@@ -20,6 +21,7 @@ import { PhoneFormSchema } from '~/lib/schemas'
 import { backToAccount, confirmFirst, requireSignedIn } from '~/.server/auth/account'
 import { PHONE_PATH, enrolPhone, enrolmentView, type PhoneRefusal } from '~/.server/auth/phone-enrolment'
 import { readAccount } from '~/.server/auth/identity-admin'
+import { factorOffered } from '~/.server/auth/second-factor-kinds'
 import { guardForm } from '~/.server/policy/csrf'
 import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
 import { parseForm, respond, unavailable } from '~/.server/result'
@@ -40,6 +42,8 @@ export const clientLoader = withAccountStrings
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireSignedIn(request)
   if (!user.email) throw backToAccount()
+  // A project without SMS second factors (ADR 072): the page says so, nothing is asked.
+  if (!(await factorOffered('phone'))) return data({ step: 'not-offered' as const }, { status: 404, headers: NO_STORE })
   const account = await readAccount(user.uid).catch(() => respond(unavailable()))
   // The service enrols only verified addresses: say so before asking for a password.
   if (!account.emailVerified) return data({ step: 'unverified' as const }, { headers: NO_STORE })
@@ -66,8 +70,14 @@ export default function AddPhone() {
   return (
     <>
       <h1>{t('phoneEnrolment.title')}</h1>
-      {alert ? <FormAlert>{t(alert)}</FormAlert> : null}
-      {page.step === 'unverified' ? (
+      {alert ? (
+        <FormAlert>
+          <Say message={alert} at={result?.retryAt} />
+        </FormAlert>
+      ) : null}
+      {page.step === 'not-offered' ? (
+        <FormAlert>{t('phoneEnrolment.notOffered')}</FormAlert>
+      ) : page.step === 'unverified' ? (
         <>
           <p className="subtitle">{t('phoneEnrolment.needsVerified')}</p>
           {/* The account page's own action: "Confirm it's you" if needed, then the email (ADR 038). */}

@@ -9,6 +9,7 @@ import {
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { Say } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
 import { brandName } from '~/lib/brand'
 import { routeHeaders } from '~/lib/headers'
@@ -46,18 +47,26 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function AddAuthenticatorApp() {
   const { t } = useTranslation()
-  const { setup, failure, expired } = useLoaderData<typeof loader>()
+  const { setup, failure, expired, retryAt } = useLoaderData<typeof loader>()
   const result = useActionData<typeof action>() as TotpRefusal | undefined
   const formRef = useRef<HTMLFormElement>(null)
   useAfterSubmission(formRef, result)
   return (
     <>
       <h1>{t('secondFactors.addTotp')}</h1>
-      {failure ? <FormAlert>{t(failure)}</FormAlert> : null}
+      {failure ? (
+        <FormAlert>
+          <Say message={failure} at={retryAt} />
+        </FormAlert>
+      ) : null}
       {setup ? (
         <>
           {expired ? <FormAlert tone="info">{t('secondFactors.expired')}</FormAlert> : null}
-          {result?.formError ? <FormAlert>{t(result.formError)}</FormAlert> : null}
+          {result?.formError ? (
+            <FormAlert>
+              <Say message={result.formError} at={result.retryAt} />
+            </FormAlert>
+          ) : null}
           <p className="subtitle">{t('secondFactors.totpIntro')}</p>
           {/* Drawn on the server: shown without JavaScript, named for screen readers. data-secret: never in a replay. */}
           <div

@@ -8,12 +8,12 @@ import {
 } from 'react-router'
 import { useRef } from 'react'
 import { EmailActionConfirm, EmailActionDone } from '~/components/email-action'
-import { ExpiredLink } from '~/components/expired-link'
+import { ExpiredLink, type Recovery } from '~/components/expired-link'
 import { useAfterSubmission } from '~/components/forms'
 import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { EmailActionFormSchema } from '~/lib/schemas'
-import { applyEmailAction, emailActionPage } from '~/.server/auth/email-actions'
+import { applyEmailAction, emailActionPage, type EmailActionMode } from '~/.server/auth/email-actions'
 import { guardForm } from '~/.server/policy/csrf'
 import { respond } from '~/.server/result'
 
@@ -45,8 +45,23 @@ export default function EmailAction() {
   useAfterSubmission(formRef, result)
 
   if (result?.status === 'done') return <EmailActionDone result={result} />
-  if (page.mode === 'invalid' || result?.status === 'invalid-link') {
-    return <ExpiredLink again="/forgot-password" />
-  }
+  if (result?.status === 'invalid-link') return <ExpiredLink again={recoveryOf(result.kind)} />
+  if (page.mode === 'invalid') return <ExpiredLink again={recoveryOf(page.kind)} />
   return <EmailActionConfirm ref={formRef} page={page} error={result?.status === 'error' ? result : null} />
 }
+
+/**
+ * Where each kind of dead link starts again: its own flow, never another's. A verification and a
+ * second factor are the account page's; a new address is asked from "Change email address"; a
+ * sign-in link from the sign-in page; an undone address change calls for a new password. A link
+ * of no known kind has only the way back to sign-in.
+ */
+const RECOVERIES: Record<EmailActionMode, Recovery> = {
+  verifyEmail: { to: '/account', label: 'expiredLink.toAccount', hint: 'expiredLink.verifyEmail' },
+  verifyAndChangeEmail: { to: '/account/email', label: 'changeEmail.title', hint: 'expiredLink.changeEmail' },
+  signIn: { to: '/', label: 'expiredLink.newSignInLink', hint: 'expiredLink.signIn' },
+  revertSecondFactorAddition: { to: '/account', label: 'expiredLink.toAccount', hint: 'expiredLink.revert' },
+  recoverEmail: { to: '/forgot-password', label: 'emailAction.resetPassword', hint: 'emailAction.recoverEmailAdvice' },
+}
+
+const recoveryOf = (kind: EmailActionMode | null) => (kind ? RECOVERIES[kind] : null)

@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next'
 import { withAddresses } from '~/components/address'
 import { ExpiredLink } from '~/components/expired-link'
 import { FormAlert } from '~/components/forms'
+import { Say } from '~/components/local-time'
 import { NewPasswordForm } from '~/components/new-password-form'
 import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
@@ -53,7 +54,7 @@ export default function NewPassword() {
     const again = loaderData.email
       ? `/forgot-password?${new URLSearchParams({ email: loaderData.email })}`
       : '/forgot-password'
-    return <ExpiredLink again={again} signIn={signInLink} />
+    return <ExpiredLink again={{ to: again, label: 'newPassword.requestNew' }} signIn={signInLink} />
   }
 
   if (loaderData.state === 'done') {
@@ -67,12 +68,16 @@ export default function NewPassword() {
       </>
     )
   }
-  const formError = result?.status === 'error' ? result.message : null
+  const failed = result?.status === 'error' ? result : null
   return (
     <>
       <h1>{t('newPassword.title')}</h1>
       <Subtitle email={loaderData.email} />
-      {formError ? <FormAlert>{t(formError)}</FormAlert> : null}
+      {failed ? (
+        <FormAlert>
+          <Say message={failed.message} at={failed.retryAt} />
+        </FormAlert>
+      ) : null}
       <NewPasswordForm
         email={loaderData.email}
         minLength={loaderData.minLength}

@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next'
 import { useCaptchaToken } from '~/components/captcha'
 import { useFactorLabel } from '~/components/factor-label'
 import { Field, FormAlert, SubmitButton } from '~/components/forms'
+import { Say } from '~/components/local-time'
 import { ResendForm } from '~/components/resend-code'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
@@ -45,17 +46,26 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function SecondFactorStep() {
   const { t } = useTranslation()
   const { view } = useLoaderData<typeof loader>()
-  const message = useActionData<typeof action>()?.message
+  const answer = useActionData<typeof action>()
+  const message = answer?.message
   // "Confirm it's you" goes back to the account; a sign-in, to the sign-in page with its redirect.
   const back = view.confirming ? '/account' : signInLink(view.redirect)
   // A wrong code is about the one field: it stands under it. What ends or stops the step is at the top.
   const codeError = message === 'mfa.wrongCode' ? message : null
-  const alert = codeError ? null : (message ?? (view.notice && view.notice !== 'mfa.resent' ? view.notice : null))
+  const notice = view.notice && view.notice !== 'mfa.resent' ? view.notice : null
+  const shown = codeError ? null : (message ?? notice)
+  // "Use another method" is named only where it is on the page.
+  const alert = shown === 'mfa.sendFailed' && !(view.step === 'code' && view.several) ? 'mfa.sendFailedOne' : shown
+  const retryAt = message ? answer?.retryAt : view.step === 'code' ? view.retryAt : null
 
   return (
     <>
       <h1>{t('mfa.title')}</h1>
-      {alert ? <FormAlert>{t(alert)}</FormAlert> : null}
+      {alert ? (
+        <FormAlert>
+          <Say message={alert} at={retryAt} />
+        </FormAlert>
+      ) : null}
       {view.notice === 'mfa.resent' && !message ? <p role="status">{t('mfa.resent')}</p> : null}
       {view.step === 'choose' ? <Chooser view={view} /> : <CodeStep view={view} hasError={Boolean(message)} codeError={codeError} />}
       <p className="links">
@@ -137,6 +147,14 @@ function CodeStep({
         </SecureForm>
       ) : null}
       {phone !== null && view.sent ? <ResendForm resendIn={view.resendIn} sentAt={view.sentAt} /> : null}
+      {/* No code went (the service failed, or a limit): asking again is the way on. */}
+      {phone !== null && !view.sent && !view.captcha ? (
+        <SecureForm className="stack">
+          <button type="submit" name="intent" value="resend" className="button-primary">
+            {t('mfa.resend')}
+          </button>
+        </SecureForm>
+      ) : null}
       {view.several ? (
         <SecureForm className="stack">
           <button type="submit" name="intent" value="another" className="button-secondary">

@@ -58,7 +58,7 @@ test.describe('in English', () => {
     expect(new URL(page.url()).search).toBe('?next=%2Faccount%2Fpassword')
     await page.getByLabel('Password', { exact: true }).fill('Not-the-password-1')
     await page.getByRole('button', { name: 'Continue' }).click()
-    await expect(page.getByRole('alert')).toHaveText('Wrong email address or password')
+    await expect(page.getByRole('alert')).toHaveText('Wrong password')
     await expect(page.getByLabel('Password', { exact: true })).toHaveValue('')
 
     await pastTheSecond(page)

@@ -43,16 +43,26 @@ function axePage(browser: Browser): Promise<Page> {
   return target
 }
 
-/** No WCAG 2.2 AA violation in `page` as it is, light and dark; without JavaScript, in its HTML served again to a page that has it. */
+/** No WCAG 2.2 AA violation on the page as it is, light and dark; without JavaScript, on its HTML served again. */
 export async function expectNoViolations(page: Page, state: string) {
-  const jsOff = test.info().project.name === 'no-js'
-  let target = page
-  if (jsOff) {
-    Object.assign(served, { url: page.url(), html: await page.content() })
-    target = await axePage(page.context().browser()!)
-    await target.setViewportSize(page.viewportSize()!)
-    await target.goto(served.url)
-  }
+  if (test.info().project.name !== 'no-js') return expectAccessible(page, state)
+  await expectHtmlAccessible(page.context().browser()!, { url: page.url(), html: await page.content(), viewport: page.viewportSize()! }, state)
+}
+
+/** No violation in this HTML, as the page at `url` would show it without its scripts. */
+export async function expectHtmlAccessible(
+  browser: Browser,
+  { url, html, viewport }: { url: string; html: string; viewport: { width: number; height: number } },
+  state: string,
+) {
+  Object.assign(served, { url, html })
+  const target = await axePage(browser)
+  await target.setViewportSize(viewport)
+  await target.goto(url)
+  await expectAccessible(target, state)
+}
+
+async function expectAccessible(target: Page, state: string) {
   const found: string[] = []
   const list = (scheme: string, violations: { id: string; nodes: { target: unknown[] }[] }[]) =>
     violations.map((v) => `${scheme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)

@@ -1,11 +1,6 @@
-import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { promisify } from 'node:util'
-import vnuJar from 'vnu-jar'
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
 import { BrowserClient } from '../support/browser-client'
+import { htmlErrors } from '../support/html-checker'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { waitFor } from '../../dev/ports'
 import { ownPortal } from '../support/portal'
@@ -16,8 +11,8 @@ import { totpCode } from '../support/totp'
 
 /**
  * Every page state as a browser without JavaScript receives it, in both languages, through the Nu
- * Html Checker (vnu-jar, the W3C validator, on Debian's Java runtime): no error. The one message
- * tolerated is about `passwordrules`, a WebKit attribute kept on purpose for password managers.
+ * Html Checker (tests/support/html-checker.ts): no error. html-validity-next-steps.test.ts has the
+ * states that say what works next.
  */
 const emulator = inject('emulator')
 const admin = emulatorAdmin(emulator)
@@ -48,10 +43,6 @@ afterAll(async () => {
 const signUpOffPortal = ownPortal(() => ({ FIREBASE_AUTH_EMULATOR_HOST: noSignUp.host, FLAG_SIGN_UP: 'true' }))
 /** The authenticator app's pages need the loopback identity service (the emulator has no TOTP). */
 const totpPortal = ownPortal(() => ({ FIREBASE_AUTH_EMULATOR_HOST: loop.host }))
-const dir = mkdtempSync(path.join(tmpdir(), 'portal-html-'))
-afterAll(() => {
-  rmSync(dir, { recursive: true, force: true })
-})
 
 /** Each page state, as HTML, under a name saying what it is. */
 async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
@@ -224,31 +215,9 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   return pages
 }
 
-interface VnuMessage {
-  type: string
-  subType?: string
-  message: string
-  url: string
-  extract?: string
-}
-
 it('every page state is valid HTML in both languages (Nu Html Checker)', { timeout: 120_000 }, async () => {
-  const files: string[] = []
-  for (const language of ['fr', 'en'] as const) {
-    for (const [name, html] of await pageStates(language)) {
-      const file = path.join(dir, `${name}.html`)
-      writeFileSync(file, html)
-      files.push(file)
-    }
-  }
-  expect(files.length).toBe(118)
-  const { stderr } = await promisify(execFile)('java', ['-jar', vnuJar, '--format', 'json', '--exit-zero-always', ...files], {
-    maxBuffer: 64 * 1024 * 1024,
-  })
-  const { messages } = JSON.parse(stderr) as { messages: VnuMessage[] }
-  const errors = messages
-    .filter((m) => m.type === 'error' || m.type === 'non-document-error' || m.subType === 'fatal')
-    .filter((m) => !m.message.includes('passwordrules'))
-    .map((m) => `${path.basename(m.url)}: ${m.message} [${m.extract ?? ''}]`)
-  expect(errors).toEqual([])
+  const pages = new Map<string, string>()
+  for (const language of ['fr', 'en'] as const) for (const [name, html] of await pageStates(language)) pages.set(name, html)
+  expect(pages.size).toBe(118)
+  expect(await htmlErrors(pages)).toEqual([])
 })

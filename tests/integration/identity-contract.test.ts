@@ -209,7 +209,7 @@ describe('identity client against the Auth emulator', () => {
         logged.push(`${level} ${String(args[1])}`)
       }
     const quiet = emulatorIdentityClient({
-      logger: { debug: record('debug'), info: record('info') },
+      logger: { debug: record('debug'), info: record('info'), warn: record('warn') },
       onCall: ({ code }) => codes.push(code),
     })
     expect(await quiet.getRecaptchaConfig()).toEqual({
@@ -221,6 +221,10 @@ describe('identity client against the Auth emulator', () => {
     await quiet.close()
     expect(logged).toEqual(['debug identity call'])
     expect(codes).toEqual([null])
+  })
+
+  it("reads the project's multi-factor settings: the emulator's config answer has none (ADR 072)", async () => {
+    expect(await identity.getMfaConfig('owner')).toBeNull()
   })
 
   it('does not know a provider sign-in URL in the emulator (501) and says so as internal-error', async () => {

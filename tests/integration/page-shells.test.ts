@@ -64,6 +64,7 @@ const cases: Array<{ name: string; headers: Record<string, string> }> = [
   { name: 'en (Accept-Language)', headers: { 'Accept-Language': 'en-US,en;q=0.9' } },
   { name: 'en (cookie), notice accepted', headers: { Cookie: 'i18n_redirected=en; cookie_consent=1' } },
   { name: 'fr, notice accepted', headers: { Cookie: 'cookie_consent=1' } },
+  { name: 'fr, in another site’s frame', headers: { 'Sec-Fetch-Dest': 'iframe', 'Sec-Fetch-Site': 'cross-site' } },
 ]
 
 describe.each<{ flags: string; env: Record<string, string> }>([
@@ -121,6 +122,13 @@ describe('never from a shell', () => {
   })
   afterAll(async () => {
     await started?.portal.stop()
+  })
+
+  it('a frame whose cookies are blocked and an open page never get each other’s page (ADR 073)', async () => {
+    const framed = await get(`${started.portal.url}/`, { 'Sec-Fetch-Dest': 'iframe', 'Sec-Fetch-Site': 'cross-site' })
+    expect(framed.body).toContain('Veuillez activer les cookies tiers dans votre navigateur pour continuer.')
+    for (let i = 0; i < 3; i++) await get(`${started.portal.url}/`, { 'Sec-Fetch-Dest': 'iframe', 'Sec-Fetch-Site': 'cross-site' })
+    expect((await get(`${started.portal.url}/`, {})).body).not.toContain('cookies tiers')
   })
 
   it('a query string, a session, another cookie or a form post is rendered afresh', async () => {

@@ -6,7 +6,7 @@ import { ownPortal } from '../support/portal'
 /**
  * No SMS pumping through enrolment (ADR 042): codes sent to one number being added as a second
  * factor are counted from every account and client (RATE_LIMIT_ENROL_SMS_PER_NUMBER, 3 per hour by
- * default), against the real emulator; the refusal is translated.
+ * default), against the real emulator; the refusal is translated and says when it lets go.
  */
 const emulator = inject('emulator')
 const admin = emulatorAdmin(emulator)
@@ -32,13 +32,14 @@ describe('SMS codes to a number being added', () => {
 
     const english = await (await onPhonePageFrom('198.51.100.70', 'en')).post(PHONE_PATH, { phone })
     expect(english.status).toBe(429)
-    expect(english.html).toContain('Too many attempts. Please try again later.')
+    // When it lets go, in UTC from the server (the page's script shows the visitor's own time).
+    expect(english.html).toMatch(/No more codes can be sent for now\. You can ask for a new one at <time date[tT]ime="[\d-]+T[\d:]+\.000Z">\d{1,2}:\d\d\s[AP]M UTC<\/time>\./u)
     // What was typed stays in the field.
     expect(english.html).toContain(`value="${phone}"`)
 
     const french = await (await onPhonePageFrom('198.51.100.71', 'fr')).post(PHONE_PATH, { phone })
     expect(french.status).toBe(429)
-    expect(french.html).toContain('Trop de tentatives. Veuillez réessayer plus tard.')
+    expect(french.html).toMatch(/Vous pourrez en demander un nouveau à <time date[tT]ime="[^"]+">\d\d:\d\d UTC<\/time>\./)
     expect(await codesTo(phone)).toBe(3)
 
     // Another number from the same accounts' clients is not held back by this one.

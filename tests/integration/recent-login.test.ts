@@ -130,12 +130,12 @@ describe('confirmPassword', () => {
     for (let i = 0; i < 5; i++) {
       expect(
         await confirmPassword(browser.request(), user, { password: 'not-the-password' }, BACK, browser.context()),
-      ).toEqual({ kind: 'page', status: 400, data: { formError: 'error.wrongCredentials', captcha: null } })
+      ).toEqual({ kind: 'page', status: 400, data: { formError: 'confirm.wrongPassword', captcha: null } })
     }
     expect(browser.jar).toEqual(jar)
     // Even the right password is refused now, here and at sign-in, from this client.
     const limited = await confirmPassword(browser.request(), user, { password: PASSWORD }, BACK, browser.context())
-    expect(limited).toMatchObject({ kind: 'page', status: 429, data: { formError: 'error.tooManyRequests' } })
+    expect(limited).toMatchObject({ kind: 'page', status: 429, data: { formError: 'error.tooManyRequestsAt' } })
     expect(limited.retryAfter).toBeGreaterThan(0)
     expect(await consumeSignIn({ ip: browser.ip, email: user.email })).toMatchObject({ ok: false })
     // Another client is not limited by them.

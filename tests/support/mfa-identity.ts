@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { randomTotpSecret, totpMatches, TOTP_DIGITS, TOTP_PERIOD_SECONDS } from './totp'
 import { startLoopbackIdentity } from './emulator-relay'
+import { answerMfaSettings, SMS_AND_APPS } from './mfa-settings'
 
 /**
  * A small identity service on loopback for what the Firebase Auth emulator cannot do: TOTP
@@ -20,7 +21,8 @@ import { startLoopbackIdentity } from './emulator-relay'
  * random secret, mfaEnrollment:finalize takes its current code (±1 step); the factor is then
  * remembered per account here: the password sign-in answers a pending credential with it,
  * mfaSignIn:finalize checks its real code, accounts:lookup (the public and the admin one) lists it
- * in `mfaInfo`, and mfaEnrollment:withdraw removes it. Phone enrolment goes to the emulator.
+ * in `mfaInfo`, and mfaEnrollment:withdraw removes it. Phone enrolment goes to the emulator. The
+ * project's settings enable both kinds (./mfa-settings.ts).
  */
 export const TOTP_CODE = '123456'
 export const TOTP_EXPIRED_CODE = '111111'
@@ -41,12 +43,7 @@ interface Pending {
   secret?: string
 }
 
-interface TotpFactor {
-  enrollmentId: string
-  secret: string
-  displayName: string | null
-  enrolledAt: string
-}
+type TotpFactor = { enrollmentId: string; secret: string; displayName: string | null; enrolledAt: string }
 
 /** The account an ID token names (`sub`; the emulator's tokens are not checked here either). */
 function uidOf(idToken: unknown): string | null {
@@ -90,6 +87,7 @@ export async function startMfaIdentity(emulatorOrigin: string): Promise<MfaIdent
     const error = (message: string) => answer(400, { error: { code: 400, message } })
     const email = typeof body.email === 'string' ? body.email : ''
 
+    if (await answerMfaSettings({ path, answer, forward }, SMS_AND_APPS)) return
     if (path === '/v2/recaptchaConfig') {
       return answer(200, {
         recaptchaKey: 'projects/demo/keys/site-key-for-sms',
@@ -168,9 +166,7 @@ export async function startMfaIdentity(emulatorOrigin: string): Promise<MfaIdent
         localId?: string
       }
       const factor = tokens.localId ? factors.get(tokens.localId) : undefined
-      if (!factor || !tokens.idToken || !tokens.refreshToken) {
-        return relay(upstream)
-      }
+      if (!factor || !tokens.idToken || !tokens.refreshToken) return relay(upstream)
       const credential = `pending-${randomBytes(12).toString('hex')}`
       pendings.set(credential, {
         idToken: tokens.idToken,
@@ -187,9 +183,7 @@ export async function startMfaIdentity(emulatorOrigin: string): Promise<MfaIdent
     }
     if (path === '/v1/accounts:signInWithPassword' && /^(totp|captcha)-/.test(email)) {
       const upstream = await forward()
-      if (upstream.status !== 200) {
-        return relay(upstream)
-      }
+      if (upstream.status !== 200) return relay(upstream)
       const tokens = JSON.parse(upstream.body) as { idToken: string; refreshToken: string; localId: string }
       const credential = `pending-${randomBytes(12).toString('hex')}`
       const totp = email.startsWith('totp-')

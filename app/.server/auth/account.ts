@@ -9,7 +9,8 @@ import { getFlags } from '~/.server/ops/flags'
 import { securityEvent } from '~/.server/ops/security-events'
 import { page, redirectTo, respond, unavailable, type Result } from '~/.server/result'
 import { providerName } from '~/lib/providers'
-import { signInLink } from '~/lib/sign-in-link'
+import { limitMessage } from '~/lib/limits'
+import { pageAddress, signInLink } from '~/lib/sign-in-link'
 import { COOKIES, clearCookie } from '~/.server/cookies'
 import { getLocale } from '~/.server/i18n'
 import { logoutCookies } from './logout'
@@ -45,9 +46,8 @@ export async function requireSignedIn(request: Request): Promise<SessionUser> {
   const session = await getSession(request)
   if (session.status === 'signed-in') return session.user
   if (session.status === 'unavailable') throw respond(unavailable())
-  const url = new URL(request.url)
   const cookies = session.status === 'invalid' ? [clearSessionCookie()] : []
-  throw respond(redirectTo(signInLink(url.pathname + url.search), { status: 302, cookies }))
+  throw respond(redirectTo(signInLink(pageAddress(request.url)), { status: 302, cookies }))
 }
 
 /** The signed-in visitor with the fresh ID token "Confirm it's you" sealed (ADR 036). */
@@ -116,7 +116,7 @@ export async function verifyOwnEmail(
 /** The password page again: a refused password, a failure, or changed with this browser signed out. */
 export type PasswordChangePage =
   | ({ status: 'invalid' } & PasswordRefusal)
-  | { status: 'error'; message: MessageKey }
+  | { status: 'error'; message: MessageKey | 'error.tooManyRequestsAt'; retryAt?: number }
   | { status: 'signed-out' }
 
 /** Where a password change ends, signed in again: the account page, which says so. */
@@ -142,7 +142,7 @@ export async function changeOwnPassword(
   if (refusal) return page({ status: 'invalid', ...refusal } as const, { status: 400 })
 
   const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
-  if (!limit.ok) return page({ status: 'error', message: 'error.tooManyRequests' } as const, { status: 429 })
+  if (!limit.ok) return page({ status: 'error', message: 'error.tooManyRequestsAt', ...limitMessage(limit.retryAfterSeconds) } as const, { status: 429 })
   try {
     await getIdentity().changePassword(idToken, input.password)
   } catch (error) {
@@ -182,7 +182,7 @@ export async function changeOwnPassword(
 }
 
 /** The email page again: the link sent, or the address kept with what went wrong. */
-export type EmailChangePage = { sent: true } | { email: string; formError: MessageKey }
+export type EmailChangePage = { sent: true } | { email: string; formError: MessageKey | 'error.tooManyRequestsAt'; retryAt?: number }
 
 /**
  * Sends the link that changes the sign-in address to `newEmail` (VERIFY_AND_CHANGE_EMAIL); opening
@@ -198,7 +198,7 @@ export async function requestEmailChange(
   context: AppLoadContext,
 ): Promise<Result<EmailChangePage>> {
   const limit = await consumeEmailChange({ ip: context.clientIp, email: newEmail, account: user.uid, reqId: context.requestId })
-  if (!limit.ok) return page({ email: newEmail, formError: 'error.tooManyRequests' }, { status: 429 })
+  if (!limit.ok) return page({ email: newEmail, formError: 'error.tooManyRequestsAt', ...limitMessage(limit.retryAfterSeconds) }, { status: 429 })
   try {
     await getIdentity().sendOobCode({ requestType: 'VERIFY_AND_CHANGE_EMAIL', idToken, newEmail, locale: getLocale(request) })
   } catch (error) {
@@ -218,7 +218,7 @@ export async function requestEmailChange(
 }
 
 /** The delete page again: the address kept, with the mismatch or what went wrong. */
-export type DeletePage = { email: string; emailError?: 'deleteAccount.mismatch'; formError?: MessageKey | 'deleteAccount.restricted' }
+export type DeletePage = { email: string; emailError?: 'deleteAccount.mismatch'; formError?: MessageKey | 'deleteAccount.restricted' | 'error.tooManyRequestsAt'; retryAt?: number }
 
 /**
  * Deletes the signed-in account once its address was typed again: token sync hears of it
@@ -237,7 +237,7 @@ export async function deleteOwnAccount(
     return page({ email: typed, emailError: 'deleteAccount.mismatch' }, { status: 400 })
   }
   const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
-  if (!limit.ok) return page({ email: typed, formError: 'error.tooManyRequests' }, { status: 429 })
+  if (!limit.ok) return page({ email: typed, formError: 'error.tooManyRequestsAt', ...limitMessage(limit.retryAfterSeconds) }, { status: 429 })
   try {
     await getIdentity().deleteAccount(idToken)
   } catch (error) {

@@ -6,6 +6,7 @@ import { consumeSignIn, deviceIdFor } from '~/.server/policy/rate-limit'
 import { captchaTokenToSend, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
 import { page, redirectTo, type Result } from '~/.server/result'
 import type { TranslationKey } from '~/lib/i18n'
+import { retryAtAfter } from '~/lib/limits'
 import type { CaptchaSettings } from '~/lib/recaptcha'
 import { signInRefused } from './finish-sign-in'
 import { afterConfirmation, type AfterConfirmation } from './recent-login'
@@ -15,6 +16,8 @@ import type { SessionUser } from './session'
 /** What the "Confirm it's you" page shows again after a refusal: never anything of the password. */
 export interface ConfirmRefusal {
   formError: TranslationKey
+  /** A limit's: when it lets go, in milliseconds since the epoch. */
+  retryAt?: number
   /** The service refused for want of a good captcha token: a page with JavaScript retries once. */
   captcha: CaptchaSettings | null
 }
@@ -40,7 +43,7 @@ export async function confirmPassword(
   if (!email) return refused(403, 'confirm.noPassword')
   const who = { reqId: context.requestId, ip: context.clientIp, email }
   const limit = await consumeSignIn({ ...who, device: deviceIdFor(request, email) })
-  if (!limit.ok) return refused(429, 'error.tooManyRequests', { retryAfter: limit.retryAfterSeconds })
+  if (!limit.ok) return refused(429, 'error.tooManyRequestsAt', { retryAfter: limit.retryAfterSeconds })
   const captchaResponse = captchaTokenToSend('signInWithPassword', input.captchaResponse)
   let answer: { idToken: string; localId: string }
   try {
@@ -61,7 +64,9 @@ export async function confirmPassword(
     recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, code)
     securityEvent('recent-login-failure', { ...who, code })
     const refusal = await signInRefused(code, limit, input.captchaResponse)
-    return refused(refusal.status, refusal.message, { captcha: refusal.captcha })
+    // The page asks for the password alone, for an account it shows: no address to be wrong about.
+    const message = refusal.message === 'error.wrongCredentials' ? 'confirm.wrongPassword' : refusal.message
+    return refused(refusal.status, message, { captcha: refusal.captcha })
   }
   recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, null)
   const confirmed = answer.localId === user.uid ? await afterConfirmation(request, user, answer.idToken, after, context) : null
@@ -82,5 +87,6 @@ function refused(
   formError: TranslationKey,
   extras: { captcha?: CaptchaSettings; retryAfter?: number } = {},
 ): Result<ConfirmRefusal> {
-  return page({ formError, captcha: extras.captcha ?? null }, { status, retryAfter: extras.retryAfter })
+  const retryAt = extras.retryAfter ? { retryAt: retryAtAfter(extras.retryAfter) } : {}
+  return page({ formError, captcha: extras.captcha ?? null, ...retryAt }, { status, retryAfter: extras.retryAfter })
 }

@@ -71,7 +71,9 @@ export async function emailActionPage(request: Request, url: URL): Promise<Resul
   const mode = params.get('mode')
   const oobCode = params.get('oobCode')
   if (mode === null && oobCode === null) return pendingPage(request)
-  const invalid = page({ page: { mode: 'invalid' } as const }, { status: 400 })
+  // A sign-in link counts as one only while email-link sign-in is on (readCode).
+  const kind = isMode(mode) && (mode !== 'signIn' || (await getFlags()).emailLinkSignIn) ? mode : null
+  const invalid = page({ page: { mode: 'invalid', kind } as const }, { status: 400 })
   if (url.search.length > LINK_QUERY_MAX_LENGTH) return invalid
   // A link the identity service sent has all three: apiKey, oobCode and mode.
   if (!oobCode || !params.get('apiKey') || (mode !== 'resetPassword' && !isMode(mode))) return invalid
@@ -113,7 +115,8 @@ async function checkCode(mode: EmailActionMode, oobCode: string): Promise<Action
 }
 
 export type ActionPage =
-  | { mode: 'invalid' }
+  /** `kind`: the link's mode when known, for the way back into its own flow. */
+  | { mode: 'invalid'; kind: EmailActionMode | null }
   | { mode: 'signIn'; email: string | null }
   | { mode: 'verifyEmail' | 'recoverEmail'; email: string }
   /** `factor`: the second factor the link removes, from the check-code answer's mfaInfo, when given. */
@@ -125,17 +128,20 @@ async function pendingPage(request: Request): Promise<Result<{ page: ActionPage 
   const stored = await readCode(request)
   const info = stored && (await checkCode(stored.mode, stored.oobCode))
   if (info && 'unavailable' in info) return unavailable({ status: info.unavailable })
-  const found = stored && info ? pageFor(stored.mode, info, request) : ({ mode: 'invalid' } as const)
-  if (found.mode === 'invalid') return page({ page: found }, { status: 400, cookies: [codeCookie.clear()] })
+  const found = stored && info ? pageFor(stored.mode, info, request) : null
+  if (!found) {
+    return page({ page: { mode: 'invalid', kind: stored?.mode ?? null } }, { status: 400, cookies: [codeCookie.clear()] })
+  }
   return page({ page: found })
 }
 
-function pageFor(mode: EmailActionMode, info: ActionCodeInfo, request: Request): ActionPage {
+/** The page for a live code; null when the check's answer lacks what the page shows. */
+function pageFor(mode: EmailActionMode, info: ActionCodeInfo, request: Request): ActionPage | null {
   if (mode === 'signIn') return { mode, email: emailLinkCookie.read(request)?.email ?? null }
-  if (!info.email) return { mode: 'invalid' }
+  if (!info.email) return null
   if (mode === 'revertSecondFactorAddition') return { mode, email: info.email, factor: info.secondFactor }
   if (mode !== 'verifyAndChangeEmail') return { mode, email: info.email }
-  return info.newEmail ? { mode, email: info.email, newEmail: info.newEmail } : { mode: 'invalid' }
+  return info.newEmail ? { mode, email: info.email, newEmail: info.newEmail } : null
 }
 
 export type ActionResult =
@@ -146,15 +152,15 @@ export type ActionResult =
       newEmail: string | null
       continueTo: string | null
     }
-  | { status: 'invalid-link' }
-  | { status: 'error'; message: EmailLinkMessage | 'validation.emailRequired'; email: string }
+  | { status: 'invalid-link'; kind: EmailActionMode | null }
+  | { status: 'error'; message: EmailLinkMessage | 'validation.emailRequired'; email: string; retryAt?: number }
 
 /** The page again after 'Continue': what the code did, or why not. */
 type ActionAnswer = Result<{ result: ActionResult }>
 
-/** A dead code: the invalid-link page, and the cookie goes. */
-const INVALID_LINK = (): ActionAnswer =>
-  page({ result: { status: 'invalid-link' } as const }, { status: 400, cookies: [codeCookie.clear()] })
+/** A dead code: the invalid-link page for its kind, and the cookie goes. */
+const INVALID_LINK = (kind: EmailActionMode | null): ActionAnswer =>
+  page({ result: { status: 'invalid-link', kind } as const }, { status: 400, cookies: [codeCookie.clear()] })
 
 /**
  * The 'Continue' POST. signIn signs in (a redirect); the other modes apply the code with
@@ -164,14 +170,14 @@ const INVALID_LINK = (): ActionAnswer =>
 export async function applyEmailAction(request: Request, typed: string, context: AppLoadContext): Promise<ActionAnswer> {
   const stored = await readCode(request)
   const continueUrl = new URL(request.url).searchParams.get('continueUrl')
-  if (!stored) return INVALID_LINK()
+  if (!stored) return INVALID_LINK(null)
 
   if (stored.mode === 'signIn') {
     // Same browser: the address it asked with; another device: the one typed.
     const asked = emailLinkCookie.read(request)
     const email = asked?.email ?? typed
-    const failure = (message: EmailLinkMessage | 'validation.emailRequired', status: number): ActionAnswer =>
-      page({ result: { status: 'error', message, email: typed } as const }, { status })
+    const failure = (message: EmailLinkMessage | 'validation.emailRequired', status: number, retryAt?: number): ActionAnswer =>
+      page({ result: { status: 'error', message, email: typed, ...(retryAt ? { retryAt } : {}) } as const }, { status })
     if (!email) return failure('validation.emailRequired', 400)
     const outcome = await completeEmailLinkSignIn(
       request,
@@ -181,18 +187,18 @@ export async function applyEmailAction(request: Request, typed: string, context:
     if (outcome.ok) {
       return redirectTo(outcome.location, { cookies: [...outcome.setCookies, codeCookie.clear(), emailLinkCookie.clear()] })
     }
-    return outcome.invalidLink ? INVALID_LINK() : failure(outcome.message, outcome.status)
+    return outcome.invalidLink ? INVALID_LINK('signIn') : failure(outcome.message, outcome.status, outcome.retryAt)
   }
 
   const mode = stored.mode
   const info = await checkCode(mode, stored.oobCode)
   if (info && 'unavailable' in info) return unavailable({ status: info.unavailable })
-  if (!info?.email) return INVALID_LINK()
+  if (!info?.email) return INVALID_LINK(mode)
   try {
     await getIdentity().update({ oobCode: stored.oobCode })
   } catch (error) {
     const code = codeOf(error)
-    if (isLinkFailure(code)) return INVALID_LINK()
+    if (isLinkFailure(code)) return INVALID_LINK(mode)
     const { key, status } = messageOf(code)
     return page({ result: { status: 'error', message: key, email: info.email } as const }, { status })
   }

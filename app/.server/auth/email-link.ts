@@ -14,6 +14,7 @@ import { redirectTo, type Redirect } from '~/.server/result'
 import { signInLink } from '~/lib/sign-in-link'
 import { sendProtectedOobCode } from './protected-email'
 import { afterFirstFactor } from './sign-in'
+import { limitMessage } from '~/lib/limits'
 
 /**
  * Who asked for a sign-in link in this browser: the address and their "Keep me signed in", in a
@@ -59,10 +60,10 @@ export async function requestEmailLink(
 
 export type EmailLinkOutcome =
   | { ok: true; setCookies: string[]; location: string }
-  | { ok: false; status: number; message: EmailLinkMessage; invalidLink?: boolean }
+  | { ok: false; status: number; message: EmailLinkMessage; invalidLink?: boolean; retryAt?: number }
 
 /** A code's own message, or one of the two this flow says instead (see completeEmailLinkSignIn). */
-export type EmailLinkMessage = MessageKey | 'emailLink.emailMismatch' | 'error.accountDisabled'
+export type EmailLinkMessage = MessageKey | 'emailLink.emailMismatch' | 'error.accountDisabled' | 'error.tooManyRequestsAt'
 
 /**
  * Spends the code: signInWithEmailLink, then the same ending as a password sign-in. The attempt
@@ -75,7 +76,7 @@ export async function completeEmailLinkSignIn(
 ): Promise<EmailLinkOutcome> {
   const device = deviceIdFor(request, input.email)
   const limit = await consumeSignIn({ ip: context.clientIp, email: input.email, device, reqId: context.requestId })
-  if (!limit.ok) return { ok: false, status: 429, message: 'error.tooManyRequests' }
+  if (!limit.ok) return { ok: false, status: 429, message: 'error.tooManyRequestsAt', ...limitMessage(limit.retryAfterSeconds) }
   const first = {
     method: 'email-link' as const,
     email: input.email,

@@ -72,11 +72,20 @@ export async function uidOf(email: string): Promise<string | null> {
   )
 }
 
-/** The account's passkeys, read with the portal's own credential (the emulator takes its fixed owner token). */
-export async function readPasskeys(uid: string) {
+/** An access token of the portal's own credential, for admin REST calls (the emulator takes its fixed owner token). */
+async function adminAccessToken(): Promise<string> {
   const credential = getConfig().identity.emulatorOrigin ? null : adminApp().options.credential
-  const accessToken = credential ? (await admin('getAccessToken', () => credential.getAccessToken())).access_token : 'owner'
-  return getIdentity().passkeysOf(uid, accessToken)
+  return credential ? (await admin('getAccessToken', () => credential.getAccessToken())).access_token : 'owner'
+}
+
+/** The account's passkeys, read with the portal's own credential. */
+export async function readPasskeys(uid: string) {
+  return getIdentity().passkeysOf(uid, await adminAccessToken())
+}
+
+/** The project's multi-factor settings, read with the portal's own credential (./second-factor-kinds.ts). */
+export async function readMfaConfig() {
+  return getIdentity().getMfaConfig(await adminAccessToken())
 }
 
 /** A second factor as the account page lists it: with when it was added (milliseconds), when known. */

@@ -17,6 +17,7 @@ import { page, redirectTo, unavailable, type Result } from '~/.server/result'
 import { redirectFromContinueUrl } from './continue-url'
 import { LINK_QUERY_MAX_LENGTH } from './email-actions'
 import { signInLink } from '~/lib/sign-in-link'
+import { limitMessage } from '~/lib/limits'
 import { flowCookie } from './flow-state'
 import { logger } from '~/.server/ops/logger'
 import { uidOf } from './identity-admin'
@@ -99,7 +100,7 @@ function carriedRedirect(search: URLSearchParams): string | null {
 export type NewPasswordRefusal =
   | { status: 'invalid-link' }
   | ({ status: 'invalid' } & PasswordRefusal)
-  | { status: 'error'; message: MessageKey }
+  | { status: 'error'; message: MessageKey | 'error.tooManyRequestsAt'; retryAt?: number }
 
 /** A dead code: the invalid-link page, and the cookie goes. */
 const INVALID_LINK = () => page({ status: 'invalid-link' } as const, { status: 400, cookies: [resetCodeCookie.clear()] })
@@ -115,7 +116,9 @@ export async function completePasswordReset(
   context: AppLoadContext,
 ): Promise<Result<NewPasswordRefusal>> {
   const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
-  if (!limit.ok) return page({ status: 'error', message: 'error.tooManyRequests' } as const, { status: 429 })
+  if (!limit.ok) {
+    return page({ status: 'error', message: 'error.tooManyRequestsAt', ...limitMessage(limit.retryAfterSeconds) } as const, { status: 429 })
+  }
   const oobCode = resetCodeCookie.read(request)
   if (!oobCode) return INVALID_LINK()
 

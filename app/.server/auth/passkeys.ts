@@ -10,6 +10,7 @@ import { readAccount, readPasskeys } from './identity-admin'
 import { checkAnswer, clearChallenge, issueChallenge } from './passkey-challenge'
 import { creationOptions } from './passkey-options'
 import { confirmStep } from './recent-login'
+import { limitMessage } from '~/lib/limits'
 
 /**
  * The account's passkeys (ADR 067): listed by name, added and removed by their owner after "Confirm
@@ -88,7 +89,7 @@ export async function finishEnrolment(
 }
 
 /** The remove page again: why the passkey stays. */
-export type PasskeyRemoval = { formError: 'passkeys.lastMethod' | 'error.tooManyRequests' | 'error.unexpected' }
+export type PasskeyRemoval = { formError: 'passkeys.lastMethod' | 'error.tooManyRequestsAt' | 'error.unexpected'; retryAt?: number }
 
 /** "Remove": the passkey `ref` leaves the account, unless it is the account's last way in. */
 export async function removePasskey(
@@ -103,7 +104,10 @@ export async function removePasskey(
   if (!passkey) return redirectTo('/account')
   if (!listed.otherWayIn && listed.passkeys.length === 1) return page({ formError: 'passkeys.lastMethod' } as const, { status: 400 })
   const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
-  if (!limit.ok) return page({ formError: 'error.tooManyRequests' } as const, { status: 429, retryAfter: limit.retryAfterSeconds })
+  if (!limit.ok) {
+    const data = { formError: 'error.tooManyRequestsAt', ...limitMessage(limit.retryAfterSeconds) } as const
+    return page(data, { status: 429, retryAfter: limit.retryAfterSeconds })
+  }
   try {
     await getIdentity().deletePasskey(idToken, passkey.credentialId)
   } catch (error) {

@@ -14,11 +14,13 @@ import {
   refreshAfterDemand,
 } from '~/.server/policy/recaptcha'
 import { page, redirectTo, type Result } from '~/.server/result'
+import { retryAtAfter } from '~/lib/limits'
 import { flowCookie } from './flow-state'
 import { RESEND_COOLDOWN, epochSecondsNow } from './second-factor/pending'
 import { normaliseCode } from './second-factor/verify'
 import { confirmStep } from './recent-login'
 import { keepSignedIn } from './second-factors'
+import { factorOffered } from './second-factor-kinds'
 import type { SessionUser } from './session'
 
 /**
@@ -59,6 +61,9 @@ export type PhoneMessage =
   | 'phoneEnrolment.exists'
   | 'phoneEnrolment.expired'
   | 'phoneEnrolment.needsJs'
+  | 'mfa.checkFailed'
+  | 'mfa.smsLimitedAt'
+  | 'error.tooManyRequestsAt'
   | 'mfa.codeFormat'
   | 'mfa.resendWait'
   | 'mfa.sendFailed'
@@ -71,9 +76,15 @@ export interface PhoneRefusal {
   message: PhoneMessage
   field: 'phone' | 'code' | null
   phone: string
+  /** A limit's: when it lets go, in milliseconds since the epoch. */
+  retryAt?: number
 }
 
 const refused = (status: number, refusal: PhoneRefusal, cookies?: string[]) => page(refusal, { status, cookies })
+
+/** A limit refused it: the page again, saying when to try again. */
+const limited = (message: 'mfa.smsLimitedAt' | 'error.tooManyRequestsAt', phone: string, seconds: number) =>
+  page<PhoneRefusal>({ message, field: null, phone, retryAt: retryAtAfter(seconds) }, { status: 429, retryAfter: seconds })
 
 /** Where the account page goes after a phone was added: it says so. */
 export const PHONE_ADDED = '/account?done=phone-added'
@@ -113,6 +124,7 @@ export async function enrolPhone(
   const email = user.email
   if (!email) return redirectTo('/account')
   if (input.intent === 'another') return redirectTo(PHONE_PATH, { cookies: [enrolmentCookie.clear()] })
+  if (!(await factorOffered('phone'))) return redirectTo(PHONE_PATH)
   const idToken = user.recentIdToken
   if (!idToken) return confirmStep(PHONE_PATH)
   const who = { ...user, email }
@@ -143,14 +155,15 @@ async function sendCode(
   const phone = resending ? current!.phone : normalisePhone(input.phone!)
   if (!phone) return failed(400, 'phoneEnrolment.badNumber', 'phone')
   if (resending && current!.sentAt + RESEND_COOLDOWN > epochSecondsNow()) return failed(429, 'mfa.resendWait')
-  // Without JavaScript no token can be had: the service would refuse the call (ADR 020).
-  if (captchaTokenMissing('mfaSmsEnrollment', input.captchaResponse)) return failed(400, 'phoneEnrolment.needsJs')
+  // No token: without JavaScript none can be had ('' when the page's script could not load the check).
+  const noToken = input.captchaResponse === '' ? 'mfa.checkFailed' : 'phoneEnrolment.needsJs'
+  if (captchaTokenMissing('mfaSmsEnrollment', input.captchaResponse)) return failed(400, noToken)
   const id = resending ? current!.id : randomBytes(16).toString('base64url')
   // A new number is a new enrolment: it counts in the enrolment starts, as an authenticator app does.
   const start = resending ? null : await consumeEnrolStart({ ip: context.clientIp, account: user.uid, reqId: context.requestId })
-  if (start && !start.ok) return failed(429, 'error.tooManyRequests')
+  if (start && !start.ok) return limited('error.tooManyRequestsAt', typed, start.retryAfterSeconds)
   const limit = await consumeEnrolSms({ ip: context.clientIp, pending: id, account: user.email, phone, reqId: context.requestId })
-  if (!limit.ok) return failed(429, 'error.tooManyRequests')
+  if (!limit.ok) return limited('mfa.smsLimitedAt', typed, limit.retryAfterSeconds)
   const captchaResponse = captchaTokenToSend('mfaSmsEnrollment', input.captchaResponse)
   try {
     const { sessionInfo } = await getIdentity().startPhoneEnrollment({ idToken, phoneNumber: phone, captchaResponse })
@@ -167,7 +180,7 @@ async function sendCode(
     if (isCaptchaRefusal(code)) {
       // Enforcement may have come on since the page was served: the next page load offers the check.
       await refreshAfterDemand('mfaSmsEnrollment')
-      return failed(400, 'phoneEnrolment.needsJs')
+      return failed(400, noToken)
     }
     const { key, status } = messageOf(code)
     const group = groupOf(code)
@@ -199,7 +212,7 @@ async function addPhone(
   const code = normaliseCode(typed)
   if (!code) return failed(400, 'mfa.codeFormat', 'code')
   const limit = await consumeMfaCode({ ip: context.clientIp, pending: e.id, account: user.email, reqId: context.requestId })
-  if (!limit.ok) return failed(429, 'error.tooManyRequests', 'code')
+  if (!limit.ok) return limited('error.tooManyRequestsAt', '', limit.retryAfterSeconds)
   try {
     const tokens = await getIdentity().finalizePhoneEnrollment({ idToken, sessionInfo: e.session, code })
     await limit.release('success')

@@ -5,13 +5,14 @@ import type { AppLoadContext } from '~/.server/context'
 import { COOKIES } from '~/.server/cookies'
 import { codeOf, getIdentity } from '~/.server/identity'
 import { messageOf, type MessageKey } from './code-messages'
-import { FACTOR_NAME_MAX_LENGTH } from '~/lib/limits'
+import { FACTOR_NAME_MAX_LENGTH, retryAtAfter } from '~/lib/limits'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeEnrolStart, consumeMfaCode, consumeNewPassword } from '~/.server/policy/rate-limit'
 import { page, redirectTo, unavailable, type Result } from '~/.server/result'
 import { flowCookie } from './flow-state'
 import { confirmStep } from './recent-login'
 import { readAccount } from './identity-admin'
+import { factorOffered } from './second-factor-kinds'
 import { renewIdentitySession, type SessionUser } from './session'
 
 /**
@@ -43,20 +44,13 @@ export function readEnrolment(request: Request, user: SessionUser): TotpEnrolmen
   return enrolment && enrolment.uid === user.uid && enrolment.expiresAt > Date.now() ? enrolment : null
 }
 
-/** For the authenticator app's page. */
-
 /**
  * The `otpauth://` URI an authenticator app reads from the QR code (Google Authenticator's key URI
  * format): the issuer is the portal's brand, the account its address.
  */
 export function otpauthUri(enrolment: TotpEnrolment, issuer: string, account: string): string {
-  const params = new URLSearchParams({
-    secret: enrolment.secret,
-    issuer,
-    algorithm: enrolment.algorithm,
-    digits: String(enrolment.digits),
-    period: String(enrolment.period),
-  })
+  const { secret, algorithm, digits, period } = enrolment
+  const params = new URLSearchParams({ secret, issuer, algorithm, digits: String(digits), period: String(period) })
   return `otpauth://totp/${encodeURIComponent(issuer)}:${encodeURIComponent(account)}?${params}`
 }
 
@@ -68,7 +62,9 @@ export const removalPath = (factor: string) => `/account/second-factor/remove?${
 /** What the authenticator app's page shows: the QR code and the secret to type, or why it cannot. */
 export interface TotpSetupPage {
   setup: { svg: string; secret: string; digits: number } | null
-  failure: MessageKey | null
+  failure: MessageKey | typeof NOT_OFFERED | typeof TOO_MANY | null
+  /** A limit's: when it lets go, in milliseconds since the epoch. */
+  retryAt?: number
   /** The previous enrolment ended: the page says why the QR code changed. */
   expired: boolean
 }
@@ -77,15 +73,18 @@ export interface TotpSetupPage {
 export interface TotpRefusal {
   name: string
   codeError?: MessageKey | 'mfa.codeFormat'
-  formError?: MessageKey
+  formError?: MessageKey | typeof NOT_OFFERED | typeof TOO_MANY
+  retryAt?: number
 }
 
 /** What the removal's page shows again. */
-export interface RemovalRefusal {
-  formError: MessageKey
-}
+export type RemovalRefusal = { formError: MessageKey | typeof TOO_MANY; retryAt?: number }
 
-const TOO_MANY = 'error.tooManyRequests' satisfies MessageKey
+/** A limit, with when it lets go (`retryAt`). */
+const TOO_MANY = 'error.tooManyRequestsAt'
+const limited = <D>(data: D, seconds: number) => page({ ...data, retryAt: retryAtAfter(seconds) }, { status: 429, retryAfter: seconds })
+/** The project does not enable authenticator apps (ADR 072), or the service refused to start one. */
+const NOT_OFFERED = 'secondFactors.totpNotOffered'
 
 /**
  * The authenticator app's page: a verified address first, then a recent "Confirm it's you" (ADR
@@ -99,6 +98,8 @@ export async function totpSetup(
   input: { expired: boolean; issuer: string },
   context: Pick<AppLoadContext, 'clientIp' | 'requestId'>,
 ): Promise<Result<TotpSetupPage>> {
+  const failed = (status: number, failure: TotpSetupPage['failure']) => page({ setup: null, failure, expired: false }, { status })
+  if (!(await factorOffered('totp'))) return failed(404, NOT_OFFERED)
   const account = await readAccount(user.uid).catch(() => null)
   if (!account) return unavailable()
   const email = account.email
@@ -114,9 +115,8 @@ export async function totpSetup(
   }
   const kept = readEnrolment(request, user)
   if (kept) return shown(kept)
-  const failed = (status: number, failure: MessageKey) => page({ setup: null, failure, expired: false }, { status })
   const limit = await consumeEnrolStart({ ip: context.clientIp, account: user.uid, reqId: context.requestId })
-  if (!limit.ok) return failed(429, TOO_MANY)
+  if (!limit.ok) return limited({ setup: null, failure: TOO_MANY, expired: false }, limit.retryAfterSeconds)
   let started
   try {
     started = await getIdentity().startTotpEnrollment(idToken)
@@ -125,7 +125,7 @@ export async function totpSetup(
     if (code === 'auth/requires-recent-login') return confirmStep(TOTP_PATH)
     const { key, status } = messageOf(code)
     if (status >= 500) await limit.release('no-verdict')
-    return failed(status, key)
+    return failed(status, code === 'auth/operation-not-allowed' ? NOT_OFFERED : key)
   }
   // Kept (never released): every start is a new secret, whether or not it is finished.
   const until = Date.parse(started.finalizeEnrollmentTime ?? '')
@@ -153,6 +153,7 @@ export async function addTotp(
   input: { code: string; name: string },
   context: Pick<AppLoadContext, 'clientIp' | 'requestId'>,
 ): Promise<Result<TotpRefusal>> {
+  if (!(await factorOffered('totp'))) return page({ name: input.name, formError: NOT_OFFERED }, { status: 404 })
   const idToken = user.recentIdToken
   if (!idToken) return confirmStep(TOTP_PATH)
   const expired = redirectTo(`${TOTP_PATH}?expired`, { cookies: [enrolmentCookie.clear()] })
@@ -167,7 +168,7 @@ export async function addTotp(
     pending: createHash('sha256').update(enrolment.sessionInfo).digest('base64url'),
     account: user.uid,
   })
-  if (!limit.ok) return page({ name: input.name, formError: TOO_MANY }, { status: 429 })
+  if (!limit.ok) return limited({ name: input.name, formError: TOO_MANY }, limit.retryAfterSeconds)
   let answer
   try {
     answer = await getIdentity().finalizeTotpEnrollment({
@@ -215,7 +216,7 @@ export async function removeFactor(
   const idToken = user.recentIdToken
   if (!idToken) return confirmStep(removalPath(enrollmentId))
   const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
-  if (!limit.ok) return page({ formError: TOO_MANY }, { status: 429 })
+  if (!limit.ok) return limited({ formError: TOO_MANY }, limit.retryAfterSeconds)
   let answer
   try {
     answer = await getIdentity().withdrawMfa(idToken, enrollmentId)

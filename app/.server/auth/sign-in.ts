@@ -6,6 +6,7 @@ import { consumeSignIn, deviceIdFor } from '~/.server/policy/rate-limit'
 import { captchaTokenToSend, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
 import type { CheckedRedirect } from '~/.server/policy/redirect'
 import { page, redirectTo, type Result } from '~/.server/result'
+import { retryAtAfter } from '~/lib/limits'
 import type { CaptchaSettings } from '~/lib/recaptcha'
 import { signInRefused, signInWithIdToken, type SignInRefusal } from './finish-sign-in'
 import { beginSecondFactor } from './second-factor'
@@ -14,8 +15,10 @@ import { beginSecondFactor } from './second-factor'
 export interface SignInPage {
   email: string
   remember: boolean
-  formError: SignInRefusal['message']
+  formError: SignInRefusal['message'] | 'error.tooManyRequestsAt'
   captcha: CaptchaSettings | null
+  /** A limit's: when it lets go, in milliseconds since the epoch. */
+  retryAt?: number
 }
 
 /**
@@ -67,16 +70,15 @@ export async function signInWithPassword(
   },
   context: AppLoadContext,
 ): Promise<Result<SignInPage>> {
-  const refused = ({ status, message, captcha }: SignInRefusal, retryAfter?: number) =>
-    page(
-      { email: input.email, remember: input.remember, formError: message, captcha: captcha ?? null },
-      { status, retryAfter },
-    )
+  const refused = ({ status, message, captcha }: SignInRefusal) =>
+    page({ email: input.email, remember: input.remember, formError: message, captcha: captcha ?? null }, { status })
   const device = deviceIdFor(request, input.email)
   const limit = await consumeSignIn({ ip: context.clientIp, email: input.email, device, reqId: context.requestId })
   if (!limit.ok) {
     recordSignIn('auth/too-many-requests')
-    return refused({ status: 429, message: 'error.tooManyRequests' }, limit.retryAfterSeconds)
+    const retryAt = retryAtAfter(limit.retryAfterSeconds)
+    const data = { email: input.email, remember: input.remember, formError: 'error.tooManyRequestsAt' as const, captcha: null, retryAt }
+    return page(data, { status: 429, retryAfter: limit.retryAfterSeconds })
   }
 
   const captchaResponse = captchaTokenToSend('signInWithPassword', input.captchaResponse)

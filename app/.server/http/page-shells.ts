@@ -2,7 +2,7 @@ import type express from 'express'
 import { hasConsented } from '~/.server/preferences'
 import { COOKIES, allNames } from '~/.server/cookies'
 import { CSRF_FIELD } from '~/lib/form-fields'
-import { issueCsrf } from '~/.server/policy/csrf'
+import { cookiesBlockedInFrame, issueCsrf } from '~/.server/policy/csrf'
 import { getFlags } from '~/.server/ops/flags'
 import { getLocale } from '~/.server/i18n'
 import { recordPageShell } from '~/.server/ops/metrics'
@@ -16,8 +16,8 @@ import { captchaSettings } from '~/.server/policy/recaptcha'
  *
  * - Only GET of SHELL_PATHS without a query string, carrying no cookie but NEUTRAL_COOKIES: a
  *   session, a pending flow, an action, a query or an error is always rendered afresh.
- * - The key is explicit: path, locale, consent, flag values, what reCAPTCHA the forms load (the
- *   build is the process's own).
+ * - The key is explicit: path, locale, consent, flag values, what reCAPTCHA the forms load, a frame
+ *   whose cookies are blocked (the build is the process's own).
  * - A shell is kept only once two fresh renders for its key agree byte for byte, and for TTL_MS:
  *   any state the key does not name can change a page for at most that long.
  * - The headers are React Router's own from the render, with the request's CSP (set before, with its
@@ -35,6 +35,7 @@ export const SHELL_MODULES = ['app/root.tsx', 'app/routes/_index.tsx', 'app/rout
 export const SHELL_PAGE_INPUTS: Record<string, string> = {
   getLocale: 'in the key',
   hasConsented: 'in the key',
+  cookiesBlockedInFrame: 'in the key (a frame that keeps the cookies shows the warning)',
   getFlags: 'in the key',
   captchaSettings: 'in the key (both forms\' settings)',
   issueCsrf: 'a hole, filled per request',
@@ -87,7 +88,7 @@ async function keyOf(req: express.Request, request: Request): Promise<string | n
   const flags = await getFlags()
   // What the protected forms load for reCAPTCHA (ADR 020): its site key and script, or nothing.
   const captcha = [captchaSettings('signInWithPassword'), captchaSettings('getOobCode')]
-  return JSON.stringify([request.url, getLocale(request), hasConsented(request), flags, captcha])
+  return JSON.stringify([request.url, getLocale(request), hasConsented(request), flags, captcha, cookiesBlockedInFrame(request)])
 }
 
 /** The page with its two per-request values replaced by holes. */
@@ -128,7 +129,12 @@ export function pageShells(urlOf: (req: express.Request) => string): express.Req
     if (res.locals.errorStatus || res.locals.bodyTooLarge) return next()
     const url = urlOf(req)
     const request = new Request(url, {
-      headers: { cookie: req.headers.cookie ?? '', 'accept-language': req.headers['accept-language'] ?? '' },
+      headers: {
+        cookie: req.headers.cookie ?? '',
+        'accept-language': req.headers['accept-language'] ?? '',
+        'sec-fetch-dest': String(req.headers['sec-fetch-dest'] ?? ''),
+        'sec-fetch-site': String(req.headers['sec-fetch-site'] ?? ''),
+      },
     })
     keyOf(req, request)
       .then((key) => {

@@ -46,6 +46,7 @@ export function getIdentity(): IdentityClient {
 export type { SendOobCodeRequest } from './accounts'
 export type { TotpEnrollment } from './mfa-enrollment'
 export type { CredentialJson, PasskeyInfo } from './passkeys'
+export type { MfaConfig } from './project'
 export type { Account, ActionCodeInfo, PasswordChangeResult, RecaptchaConfig, RecaptchaEnforcement } from './schemas'
 export { parseAuthDomain } from './auth-domain'
 export {

@@ -46,6 +46,7 @@ describe('createIdentityClient', () => {
       'finalizePasskeySignIn',
       'finalizePhoneEnrollment',
       'finalizeTotpEnrollment',
+      'getMfaConfig',
       'getProjectConfig',
       'getRecaptchaConfig',
       'lookup',

@@ -12,6 +12,7 @@ import {
   serviceErrorName,
   type AuthCode,
 } from './errors'
+import { groupOf } from './codes'
 import { MfaPendingSchema, factorsOf } from './schemas'
 
 /**
@@ -42,7 +43,7 @@ export interface IdentityClientOptions {
    * hangs would otherwise pile up every visitor's request in memory until the process dies.
    */
   maxInFlight?: number
-  logger?: Pick<Logger, 'debug' | 'info'>
+  logger?: Pick<Logger, 'debug' | 'info' | 'warn'>
   /** Told of every call when it ends (code null on success); default: the Prometheus histogram. */
   onCall?: (call: { name: string; ms: number; code: AuthCode | null }) => void
 }
@@ -155,6 +156,7 @@ export function createTransport(options: IdentityClientOptions): {
       const ms = performance.now() - started
       const expected = error.status !== undefined && error.status === spec.expectedStatus
       if (expected) log.debug({ ...entry, ms: Math.round(ms) }, 'identity call')
+      else if (refusedForUs(error)) log.warn({ ...entry, ms: Math.round(ms) }, 'identity call refused')
       else log.info({ ...entry, ms: Math.round(ms) }, 'identity call failed')
       report({ name: spec.name, ms, code: expected ? null : error.code })
       throw error
@@ -213,6 +215,16 @@ export function createTransport(options: IdentityClientOptions): {
   }
 
   return { call, bounded, close }
+}
+
+/**
+ * A refusal that is the project's or the portal's to fix, not the visitor's: the operation or
+ * domain is not allowed, the request is misconfigured, or a 4xx answer the client cannot read.
+ */
+function refusedForUs(error: IdentityError): boolean {
+  const group = groupOf(error.code)
+  if (group === 'not-allowed' || group === 'misconfigured') return true
+  return error.code === 'auth/internal-error' && error.status !== undefined && error.status >= 400 && error.status < 500
 }
 
 /** Where a call goes: the Google host, or the emulator with the host name as the first path segment. */

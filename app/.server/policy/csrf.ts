@@ -95,6 +95,19 @@ export function verifyCsrf(
   return { ok: true }
 }
 
+/**
+ * The page is loaded into a frame whose cookies the browser keeps from the portal: another site's
+ * frame (its first page comes cross-site; the next ones come from the portal's own page in it
+ * without the CSRF cookie that page set). There the portal's cookies are third-party ones
+ * (SameSite=Lax, third-party cookie blocking), so its forms cannot work: the page warns first.
+ */
+export function cookiesBlockedInFrame(request: Request): boolean {
+  const dest = request.headers.get('sec-fetch-dest')
+  if (dest !== 'iframe' && dest !== 'frame') return false
+  const site = request.headers.get('sec-fetch-site')
+  return site === 'cross-site' || (site === 'same-origin' && !getCookie(request, COOKIES.csrf))
+}
+
 export interface GuardedForm {
   form: FormData
 }

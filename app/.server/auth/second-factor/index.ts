@@ -68,6 +68,7 @@ export async function beginSecondFactor(
     sentAt: null,
     captcha: false,
     notice: null,
+    retryAt: null,
     expires: epochSecondsNow() + PENDING_MAX_AGE,
   }
   securityEvent('second-factor-required', {
@@ -99,6 +100,8 @@ export type SecondFactorView =
       resendIn: number
       /** When the last code was sent, in seconds since the epoch. */
       sentAt: number | null
+      /** With an SMS limit's notice: when a code may be asked for again (milliseconds since the epoch). */
+      retryAt: number | null
       several: boolean
       redirect: string | null
       confirming: boolean
@@ -114,7 +117,7 @@ export function secondFactorView(request: Request): Result<{ view: SecondFactorV
   const p = pendingCookie.read(request)
   if (!p) return expired(302)
   // A notice is shown once.
-  const cookies = p.notice ? pendingCookie.write(request, { ...p, notice: null }) : []
+  const cookies = p.notice ? pendingCookie.write(request, { ...p, notice: null, retryAt: null }) : []
   const factor = chosenFactor(p)
   const confirming = p.confirm !== null
   if (!factor)
@@ -131,6 +134,7 @@ export function secondFactorView(request: Request): Result<{ view: SecondFactorV
         captcha: factor.kind === 'phone' && !p.session && p.captcha ? captchaSettings('mfaSmsSignIn') : null,
         resendIn: p.sentAt === null ? 0 : Math.max(0, p.sentAt + RESEND_COOLDOWN - epochSecondsNow()),
         sentAt: p.sentAt,
+        retryAt: p.notice === 'mfa.smsLimitedAt' ? p.retryAt : null,
         several: p.factors.length > 1,
         redirect: p.redirect,
         confirming,
@@ -164,7 +168,7 @@ export async function secondFactorAction(
       if (chosenFactor(p)?.kind !== 'phone') return back(p)
       if (p.sentAt !== null && epochSecondsNow() < p.sentAt + RESEND_COOLDOWN) return back({ ...p, notice: 'mfa.resendWait' })
       const next: Pending = { ...p, notice: null }
-      await sendSms(next, context, form.captchaResponse || undefined)
+      await sendSms(next, context, p.captcha ? form.captchaResponse : form.captchaResponse || undefined)
       if (next.sentAt !== p.sentAt && p.sentAt !== null) next.notice = 'mfa.resent'
       return back(next)
     }

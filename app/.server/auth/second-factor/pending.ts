@@ -19,7 +19,7 @@ export const PENDING_MAX_AGE = COOKIES.mfaPending.maxAge
 export const RESEND_COOLDOWN = 30
 
 /** A message shown on the step when it is next displayed (after a redirect). */
-const NOTICES = ['mfa.resent', 'mfa.sendFailed', 'error.tooManyRequests', 'mfa.resendWait'] as const
+const NOTICES = ['mfa.resent', 'mfa.sendFailed', 'error.tooManyRequests', 'mfa.smsLimitedAt', 'mfa.resendWait', 'mfa.checkFailed'] as const
 export type Notice = (typeof NOTICES)[number]
 
 export interface Pending {
@@ -47,6 +47,8 @@ export interface Pending {
   /** The SMS start asked for a reCAPTCHA token (the page then gets the script: captchaSettings). */
   captcha: boolean
   notice: Notice | null
+  /** With the notice of an SMS limit: when a code may be asked for again, in milliseconds since the epoch. */
+  retryAt: number | null
   /** When the pending sign-in ends, in seconds since the epoch. */
   expires: number
 }
@@ -80,6 +82,7 @@ const PendingSchema = z.object({
   sentAt: z.number().nullable(),
   captcha: z.boolean(),
   notice: z.enum(NOTICES).nullable(),
+  retryAt: z.number().nullable().default(null),
   expires: z.number(),
 })
 

@@ -2,6 +2,7 @@ import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity } from '~/.server/identity'
 import { consumeMfaSms } from '~/.server/policy/rate-limit'
 import { captchaSettings, isCaptchaRefusal, refreshAfterDemand } from '~/.server/policy/recaptcha'
+import { retryAtAfter } from '~/lib/limits'
 import { accountOf, chosenFactor, epochSecondsNow, recordOutcome, type Pending } from './pending'
 
 /**
@@ -13,6 +14,11 @@ import { accountOf, chosenFactor, epochSecondsNow, recordOutcome, type Pending }
 export async function sendSms(p: Pending, context: AppLoadContext, captchaResponse?: string): Promise<void> {
   const factor = chosenFactor(p)
   if (factor?.kind !== 'phone') return
+  // The page ran the check and got no token: its script could not load. The service would refuse.
+  if (p.captcha && captchaResponse === '') {
+    p.notice = 'mfa.checkFailed'
+    return
+  }
   // After the first factor the service shows the number masked: the phone is known by its enrollment.
   const limit = await consumeMfaSms({
     ip: context.clientIp,
@@ -22,7 +28,8 @@ export async function sendSms(p: Pending, context: AppLoadContext, captchaRespon
     reqId: context.requestId,
   })
   if (!limit.ok) {
-    p.notice = 'error.tooManyRequests'
+    p.notice = 'mfa.smsLimitedAt'
+    p.retryAt = retryAtAfter(limit.retryAfterSeconds)
     recordOutcome(p, 'limited')
     return
   }

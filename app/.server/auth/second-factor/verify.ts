@@ -5,6 +5,7 @@ import { securityEvent } from '~/.server/ops/security-events'
 import { consumeMfaCode } from '~/.server/policy/rate-limit'
 import { checkedRedirect } from '~/.server/policy/redirect'
 import { page, redirectTo, type Result } from '~/.server/result'
+import { retryAtAfter } from '~/lib/limits'
 import { signInLink } from '~/lib/sign-in-link'
 import { afterConfirmation, confirmPageWith } from '../recent-login'
 import { signInWithIdToken } from '../finish-sign-in'
@@ -21,15 +22,16 @@ import {
 import type { MfaError } from '../sign-in-page'
 
 /** What the step may say after a submission. */
-export type StepMessage = MessageKey | 'mfa.codeFormat' | 'mfa.sendFailed'
+export type StepMessage = MessageKey | 'mfa.codeFormat' | 'mfa.sendFailed' | 'error.tooManyRequestsAt'
 
-/** The step again, saying why. */
+/** The step again, saying why; a limit says when it lets go (`retryAt`, milliseconds since the epoch). */
 export interface StepPage {
   message: StepMessage
+  retryAt?: number
 }
 
 const step = (message: StepMessage, status: number, retryAfter?: number) =>
-  page<StepPage>({ message }, { status, retryAfter })
+  page<StepPage>(retryAfter ? { message, retryAt: retryAtAfter(retryAfter) } : { message }, { status, retryAfter })
 
 /** A code as typed: spaces and dashes some apps show are dropped; six digits remain, or it is refused. */
 export function normaliseCode(value: string): string | null {
@@ -83,7 +85,7 @@ export async function verify(
   })
   if (!limit.ok) {
     recordOutcome(p, 'limited')
-    return step('error.tooManyRequests', 429, limit.retryAfterSeconds)
+    return step('error.tooManyRequestsAt', 429, limit.retryAfterSeconds)
   }
   let errorCode: AuthCode
   try {

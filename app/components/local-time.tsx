@@ -1,0 +1,37 @@
+import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { TranslationKey } from '~/lib/i18n'
+
+const MARK = '\u0000'
+
+const clock = (at: number, language: string, timeZone?: string) =>
+  new Intl.DateTimeFormat(language, { hour: 'numeric', minute: '2-digit', timeZone }).format(at)
+
+/**
+ * A time of day in the page's language: in UTC, said so, as the server renders it (it knows no
+ * time zone), and in the visitor's own time zone once the page's script runs.
+ */
+export function LocalTime({ at }: { at: number }) {
+  const { i18n } = useTranslation()
+  const [local, setLocal] = useState(false)
+  useEffect(() => setLocal(true), [])
+  const text = local ? clock(at, i18n.language) : `${clock(at, i18n.language, 'UTC')} UTC`
+  return <time dateTime={new Date(at).toISOString()}>{text}</time>
+}
+
+/**
+ * A message: its translation, or, with `at`, its sentence with that time in place of `{{time}}`
+ * ("You can try again at 18:05"), as a limit says when it lets go.
+ */
+export function Say({ message, at }: { message: TranslationKey; at?: number | null }) {
+  const { t } = useTranslation()
+  if (!at) return t(message)
+  const [before, after = ''] = t(message, { time: MARK }).split(MARK)
+  return (
+    <>
+      {before}
+      <LocalTime at={at} />
+      {after}
+    </>
+  )
+}
