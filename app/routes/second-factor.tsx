@@ -69,7 +69,7 @@ export default function SecondFactorStep() {
       {view.notice === 'mfa.resent' && !message ? <p role="status">{t('mfa.resent')}</p> : null}
       {view.step === 'choose' ? <Chooser view={view} /> : <CodeStep view={view} hasError={Boolean(message)} codeError={codeError} />}
       <p className="links">
-        <Link to={back}>{t(view.confirming ? 'account.back' : 'mfa.back')}</Link>
+        <Link to={back}>{t(view.confirming ? 'mfa.backToAccount' : 'mfa.back')}</Link>
       </p>
     </>
   )
