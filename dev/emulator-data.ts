@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { waitFor } from './ports'
 
@@ -10,6 +10,21 @@ export function emulatorDataArgs(dataDir: string): string[] {
   mkdirSync(dataDir, { recursive: true })
   const exported = existsSync(path.join(dataDir, 'firebase-export-metadata.json'))
   return [...(exported ? ['--import', dataDir] : []), '--export-on-exit', dataDir]
+}
+
+/**
+ * Whether the emulator of an earlier run is still saving into `dataDir` (Ctrl-C returns the prompt while
+ * it exports): its command line names the folder. The next start waits for it, or it would import half.
+ */
+export function stillExporting(dataDir: string): boolean {
+  return readdirSync('/proc').some((pid) => {
+    if (!/^\d+$/.test(pid)) return false
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').includes(`--export-on-exit ${dataDir}`)
+    } catch {
+      return false
+    }
+  })
 }
 
 /**

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { emulatorDataArgs, restoreRevocations } from './emulator-data'
+import { emulatorDataArgs, restoreRevocations, stillExporting } from './emulator-data'
 import { getFreePort, waitFor } from './ports'
 
 /**
@@ -49,6 +49,7 @@ export async function startEmulator(
     }),
   )
   const dataDir = options.dataDir && path.resolve(options.dataDir)
+  if (dataDir) await waitFor('the last run to finish saving its accounts', async () => !stillExporting(dataDir), 60_000)
   const data = dataDir ? emulatorDataArgs(dataDir) : []
   const child = spawn(process.execPath, [firebaseBin, 'emulators:start', '--only', 'auth', '--project', projectId, ...data], {
     cwd: dir,
@@ -88,13 +89,14 @@ export async function startEmulator(
     host: `127.0.0.1:${port}`,
     projectId,
     async stop() {
-      await stopChild(child, exited)
+      // Saving the accounts on the way out may take a while on a busy machine: a kill then would lose them.
+      await stopChild(child, exited, dataDir ? 60_000 : 8_000)
       rmSync(dir, { recursive: true, force: true })
     },
   }
 }
 
-async function stopChild(child: ChildProcess, exited: Promise<unknown>) {
+async function stopChild(child: ChildProcess, exited: Promise<unknown>, graceMs = 8_000) {
   if (child.exitCode !== null || child.pid === undefined) return
   const signal = (sig: NodeJS.Signals) => {
     try {
@@ -104,7 +106,7 @@ async function stopChild(child: ChildProcess, exited: Promise<unknown>) {
     }
   }
   signal('SIGINT')
-  const timer = setTimeout(() => signal('SIGKILL'), 8_000)
+  const timer = setTimeout(() => signal('SIGKILL'), graceMs)
   await exited
   clearTimeout(timer)
 }

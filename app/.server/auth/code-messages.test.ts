@@ -27,7 +27,9 @@ const GROUP_MESSAGES: Record<CodeGroup, string[]> = {
 }
 
 function translation(locale: 'en' | 'fr', key: string): unknown {
-  const messages: unknown = JSON.parse(readFileSync(new URL(`../../../locales/${locale}/common.json`, import.meta.url), 'utf8'))
+  // Both files of the language, as the server merges them (the phone enrolment's messages are the account area's).
+  const read = (file: string) => JSON.parse(readFileSync(new URL(`../../../locales/${locale}/${file}`, import.meta.url), 'utf8')) as object
+  const messages: unknown = { ...read('common.json'), ...read('account.json') }
   return key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], messages)
 }
 
