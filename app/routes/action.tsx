@@ -58,7 +58,7 @@ export default function EmailAction() {
  */
 const RECOVERIES: Record<EmailActionMode, Recovery> = {
   verifyEmail: { to: '/account', label: 'expiredLink.toAccount', hint: 'expiredLink.verifyEmail' },
-  verifyAndChangeEmail: { to: '/account/email', label: 'changeEmail.title', hint: 'expiredLink.changeEmail' },
+  verifyAndChangeEmail: { to: '/account/email', label: 'expiredLink.toChangeEmail', hint: 'expiredLink.changeEmail' },
   signIn: { to: '/', label: 'expiredLink.newSignInLink', hint: 'expiredLink.signIn' },
   revertSecondFactorAddition: { to: '/account', label: 'expiredLink.toAccount', hint: 'expiredLink.revert' },
   recoverEmail: { to: '/forgot-password', label: 'emailAction.resetPassword', hint: 'emailAction.recoverEmailAdvice' },
