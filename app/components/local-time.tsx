@@ -4,9 +4,9 @@ import type { TranslationKey } from '~/lib/i18n'
 
 const MARK = '\u0000'
 
-// French writes "00:08", English "12:08 AM".
+// Each language's own short time: "00:08" in French, "12:08 AM" in English.
 export const clock = (at: number, language: string, timeZone?: string) =>
-  new Intl.DateTimeFormat(language, { hour: language.startsWith('fr') ? '2-digit' : 'numeric', minute: '2-digit', timeZone }).format(at)
+  new Intl.DateTimeFormat(language, { timeStyle: 'short', timeZone }).format(at)
 
 /**
  * A time of day in the page's language: in UTC, said so, as the server renders it (it knows no
