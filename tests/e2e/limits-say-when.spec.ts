@@ -69,7 +69,7 @@ async function expectTime(
   expect(at).toBeLessThanOrEqual(Date.now() + (seconds + 60) * 1000)
   expect(new Date(at).getUTCSeconds()).toBe(0)
   const zone = javaScriptEnabled ? ZONE : 'UTC'
-  const shown = new Intl.DateTimeFormat(lang, { hour: 'numeric', minute: '2-digit', timeZone: zone }).format(at)
+  const shown = new Intl.DateTimeFormat(lang, { timeStyle: 'short', timeZone: zone }).format(at)
   const expected = spaces(sentence(javaScriptEnabled ? shown : `${shown} UTC`))
   await expect.poll(async () => spaces(await page.getByRole('alert').innerText())).toBe(expected)
 }
