@@ -7,6 +7,7 @@ import type { CheckedRedirect } from '~/.server/policy/redirect'
 import { page, type Result } from '~/.server/result'
 import { checkAnswer, clearChallenge, issueChallenge, type ChallengeRefusal } from './passkey-challenge'
 import { requestOptions } from './passkey-options'
+import { tokenClaims } from './session'
 import { afterFirstFactor } from './sign-in'
 
 /**
@@ -81,7 +82,7 @@ export async function finishPasskeySignIn(
     first,
     async () => {
       const { idToken } = await getIdentity().finalizePasskeySignIn(input.credential)
-      return { idToken, email: emailOf(idToken) }
+      return { idToken, email: tokenClaims(idToken).email ?? '' }
     },
     context,
   )
@@ -97,14 +98,4 @@ export async function finishPasskeySignIn(
   if (code === 'auth/user-disabled') return failed('passkey.disabled', 400, { cookies })
   if (code === 'auth/too-many-requests') return failed('error.tooManyRequests', 429, { cookies })
   return verdict ? failed('passkey.refused', 400, { cookies }) : failed('error.unexpected', 503, { cookies })
-}
-
-/** The address in a fresh ID token from the service (for the device cookie and the event), or ''. */
-function emailOf(idToken: string): string {
-  try {
-    const claims = JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as { email?: unknown }
-    return typeof claims.email === 'string' ? claims.email : ''
-  } catch {
-    return ''
-  }
 }

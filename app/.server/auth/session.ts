@@ -37,22 +37,24 @@ export interface SessionUser {
 
 /**
  * The claims the portal reads from an ID token that just came from the identity service (it is
- * not verified here): `sub`, `auth_time`, and `firebase.sign_in_second_factor` (`phone`, `totp`)
+ * not verified here): `sub`, `email`, `auth_time`, and `firebase.sign_in_second_factor` (`phone`, `totp`)
  * after a second factor.
  */
-export function tokenClaims(idToken: string): { uid: string | null; authTime: number | null; secondFactor: string | null } {
-  const none = { uid: null, authTime: null, secondFactor: null }
+export function tokenClaims(idToken: string): { uid: string | null; email: string | null; authTime: number | null; secondFactor: string | null } {
+  const none = { uid: null, email: null, authTime: null, secondFactor: null }
   const payload = idToken.split('.')[1]
   if (!payload) return none
   try {
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
       sub?: unknown
+      email?: unknown
       auth_time?: unknown
       firebase?: { sign_in_second_factor?: unknown }
     }
     const factor = claims.firebase?.sign_in_second_factor
     return {
       uid: typeof claims.sub === 'string' && claims.sub ? claims.sub : null,
+      email: typeof claims.email === 'string' ? claims.email : null,
       authTime: typeof claims.auth_time === 'number' ? claims.auth_time : null,
       secondFactor: typeof factor === 'string' && factor ? factor : null,
     }
