@@ -1,12 +1,13 @@
-import { useEffect, useId, useState, type FormEventHandler, type Ref } from 'react'
+import { useEffect, useState, type FormEventHandler, type Ref } from 'react'
 import { useTranslation } from 'react-i18next'
 import { SecureForm } from './secure-form'
 
 /**
- * 'Resend code', lighter than 'Verify'. During its cooldown it is marked unavailable and says how
- * long is left: the server's figure, counted down each second with JavaScript, and counted again
- * from each new code's figure (`sentAt` tells them apart: two codes can leave the same figure).
- * Without JavaScript the figure is the page's and the button still posts: the server sends, or asks to wait.
+ * 'Resend code', a secondary button under 'Verify'. During its cooldown it is marked unavailable and
+ * its label says how long is left ('Resend code (0:42)'): the server's figure, counted down each second
+ * with JavaScript, and counted again from each new code's figure (`sentAt` tells them apart: two codes
+ * can leave the same figure). Without JavaScript the figure is the page's and the button still posts:
+ * the server sends, or asks to wait.
  * It posts `intent=resend` to the page's own action (the sign-in step, the phone enrolment).
  */
 export function ResendForm({
@@ -23,7 +24,6 @@ export function ResendForm({
   formRef?: Ref<HTMLFormElement>
 }) {
   const { t } = useTranslation()
-  const waitId = useId()
   const [left, setLeft] = useState(resendIn)
   useEffect(() => {
     setLeft(resendIn)
@@ -43,21 +43,16 @@ export function ResendForm({
         type="submit"
         name="intent"
         value="resend"
-        className="button-text"
+        className="button-secondary"
         aria-disabled={waiting || undefined}
-        aria-describedby={waiting ? waitId : undefined}
         onClick={(event) => {
           if (waiting) event.preventDefault()
         }}
       >
         {t('mfa.resend')}
+        {/* The wait as a clock reads it, '0:42' (m:ss of that many seconds after midnight); not a live region: read out every second it would drown the page. */}
+        {waiting ? ` (${new Date(left * 1000).toISOString().slice(15, 19)})` : null}
       </button>
-      {/* Not a live region: a figure read out every second would drown the page; the button's description has it. */}
-      {waiting ? (
-        <p id={waitId} className="resend-wait">
-          {t('mfa.resendIn', { seconds: left })}
-        </p>
-      ) : null}
     </SecureForm>
   )
 }

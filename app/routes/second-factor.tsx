@@ -9,7 +9,7 @@ import {
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaToken } from '~/components/captcha'
-import { useFactorLabel } from '~/components/factor-label'
+import { phoneEnding, useFactorLabel } from '~/components/factor-label'
 import { Field, FormAlert, SubmitButton } from '~/components/forms'
 import { Say } from '~/components/local-time'
 import { ResendForm } from '~/components/resend-code'
@@ -108,7 +108,10 @@ function CodeStep({
   const codeRef = useRef<HTMLInputElement>(null)
   const phone = factor.kind === 'phone' ? factor.phone : null
   let where: string
-  if (phone !== null) where = view.sent ? t('mfa.smsSent', { phone }) : t('mfa.smsNotSent', { phone })
+  if (phone !== null) {
+    const ending = t('mfa.phoneEnding', { digits: phoneEnding(phone) })
+    where = view.sent ? t('mfa.smsSent', { phone: ending }) : t('mfa.smsNotSent', { phone: ending })
+  }
   else where = factor.displayName ? t('mfa.totpPromptNamed', { name: factor.displayName }) : t('mfa.totpPrompt')
   const canVerify = phone === null || view.sent
 

@@ -201,7 +201,7 @@ test.describe('in English', () => {
     await expect(
       // The factor being removed is named, as the check-code answer's mfaInfo gives it.
       page.getByText(
-        'The second factor “Work phone: SMS to +*******1234” recently added to the account mfa@example.com will be removed.',
+        'The second factor “Work phone: SMS to the number ending in 1234” recently added to the account mfa@example.com will be removed.',
       ),
     ).toBeVisible()
     const mine = () => fake.identity.calls.filter((c) => c.body.oobCode === code)

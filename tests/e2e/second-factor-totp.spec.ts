@@ -113,6 +113,9 @@ test.describe('in English', () => {
       await expect(page.getByRole('alert')).toHaveText(message)
       await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible()
       expect(new URL(page.url()).searchParams.get('redirect')).toBe('/after')
+      // Signing in again starts from the address already given, never the password.
+      await expect(page.getByLabel('Email', { exact: true })).toHaveValue(email)
+      await expect(page.getByLabel('Password', { exact: true })).toHaveValue('')
       // The pending sign-in is gone: the step sends back to sign in.
       await page.goto('/second-factor')
       await expect(page.getByRole('alert')).toHaveText('Your verification has expired. Please sign in again.')
@@ -140,7 +143,7 @@ test.describe('in English', () => {
     await admin.createUser(email, PASSWORD)
     await signIn(page, email, EN)
     await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible()
-    await expect(page.getByText('The code goes by SMS to +*******4242.')).toBeVisible()
+    await expect(page.getByText('The code goes by SMS to the number ending in 4242.')).toBeVisible()
     const needsJs =
       'Sending the code by SMS needs a security check that requires JavaScript. Please turn JavaScript on, or use another method.'
     if (javaScriptEnabled) {

@@ -172,8 +172,9 @@ function failure(p: Pending, code: string, context: AppLoadContext) {
 /** The step ends: back to sign in, or, for "Confirm it's you", back to confirm; with the reason. */
 function end(p: Pending, reason: MfaError, code: string, context: AppLoadContext): Result<StepPage> {
   failure(p, code, context)
+  // Signing in again starts from the address already given: the form shows it (never the password).
   const location = p.confirm
     ? confirmPageWith(p.confirm, { mfaError: reason })
-    : signInLink(p.redirect, { mfaError: reason })
+    : signInLink(p.redirect, { mfaError: reason, ...(p.email ? { email: p.email } : {}) })
   return redirectTo(location, { cookies: [pendingCookie.clear()] })
 }
