@@ -129,6 +129,8 @@ export default function ConfirmItsYou() {
       ) : null}
       {noPassword ? null : (
         <SecureForm ref={formRef} className="stack" noValidate onSubmit={onSubmit}>
+          {/* The account's address for password managers (Chrome: "Password forms should have username fields"); not posted. */}
+          {email ? <input type="email" autoComplete="username" value={email} readOnly hidden data-personal /> : null}
           <Field
             label={t('signIn.password')}
             name="password"

@@ -56,6 +56,10 @@ test.describe('in English', () => {
     await page.getByRole('link', { name: 'Change password' }).click()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText("Confirm it's you")
     expect(new URL(page.url()).search).toBe('?next=%2Faccount%2Fpassword')
+    // A password form with its (hidden) username, as Chrome asks: the account's address, for the password manager.
+    const username = page.locator('form:has(input[type=password]) input[autocomplete="username"]')
+    await expect(username).toHaveValue(email)
+    await expect(username).toBeHidden()
     await page.getByLabel('Password', { exact: true }).fill('Not-the-password-1')
     await page.getByRole('button', { name: 'Continue' }).click()
     await expect(page.getByRole('alert')).toHaveText('Wrong password')
