@@ -190,6 +190,10 @@ const brand = {
   BRAND_LOGO_DARK: value.logoFile.optional().describe('The logo of the dark colour scheme; needs `BRAND_LOGO`.'),
   BRAND_ACCENT: z.string().transform(value.parseAccent).optional()
     .describe('Colour of buttons, links and focus rings, `#rgb` or `#rrggbb`, refused under 4.5:1 contrast.'),
+  BRAND_ACCENT_DARK: z.string().transform(value.parseDarkAccent).optional().describe(
+    'The dark scheme\'s accent, `#rgb` or `#rrggbb`, refused under 4.5:1 on the dark card and page; needs ' +
+      '`BRAND_ACCENT`. Unset: `BRAND_ACCENT` lightened to 7:1, its hue and colourfulness kept.',
+  ),
 }
 
 const reporting = {
@@ -251,6 +255,7 @@ export const EnvSchema = z
       refuse('SESSION_REMEMBER_MAX_AGE', `must be at least SESSION_MAX_AGE (${env.SESSION_MAX_AGE})`)
     }
     if (env.BRAND_LOGO_DARK && !env.BRAND_LOGO) refuse('BRAND_LOGO_DARK', 'needs BRAND_LOGO, the logo of the light scheme')
+    if (env.BRAND_ACCENT_DARK && !env.BRAND_ACCENT) refuse('BRAND_ACCENT_DARK', 'needs BRAND_ACCENT, the accent of the light scheme')
     if (env.IDENTIFIER_HASH_SECRET && !local && env.IDENTIFIER_HASH_SECRET.length < 32) {
       refuse('IDENTIFIER_HASH_SECRET', 'must be at least 32 characters')
     }

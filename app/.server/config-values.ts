@@ -1,6 +1,6 @@
 import { isIP } from 'node:net'
 import { z } from 'zod'
-import { MIN_TEXT_CONTRAST, darkAccent, parseHex, ratioText, toHex, weakest } from '~/lib/contrast'
+import { MIN_TEXT_CONTRAST, darkAccent, parseHex, ratioText, toHex, weakest, type Rgb } from '~/lib/contrast'
 import { readLogo, type LogoFile } from './brand-logo'
 
 /** The kinds of value the settings take, and the parsers of those that need more than zod's own checks. */
@@ -22,17 +22,15 @@ export const logoFile = z.string().transform((file, ctx): LogoFile => {
   return z.NEVER
 })
 
-/**
- * `BRAND_ACCENT`: `#rgb` or `#rrggbb`, refused when its text would read under 4.5:1 in the light
- * scheme; the dark scheme's is derived from it (ADR 040).
- */
-export function parseAccent(value: string, ctx: z.RefinementCtx): { light: string; dark: string } {
+/** A `#rgb` or `#rrggbb` colour whose text reads at 4.5:1 in `scheme` (app/lib/contrast.ts), or a line saying why not. */
+function readableAccent(value: string, scheme: 'light' | 'dark', ctx: z.RefinementCtx): Rgb | typeof z.NEVER {
   const rgb = parseHex(value)
   if (!rgb) {
-    ctx.addIssue({ code: 'custom', message: `${value} is not a colour this setting takes: #rgb or #rrggbb (e.g. #7a1fa2)` })
+    const example = scheme === 'light' ? '#7a1fa2' : '#d9a6f0'
+    ctx.addIssue({ code: 'custom', message: `${value} is not a colour this setting takes: #rgb or #rrggbb (e.g. ${example})` })
     return z.NEVER
   }
-  const low = weakest(rgb, 'light')
+  const low = weakest(rgb, scheme)
   if (low.ratio < MIN_TEXT_CONTRAST) {
     ctx.addIssue({
       code: 'custom',
@@ -40,7 +38,22 @@ export function parseAccent(value: string, ctx: z.RefinementCtx): { light: strin
     })
     return z.NEVER
   }
-  return { light: toHex(rgb), dark: toHex(darkAccent(rgb)) }
+  return rgb
+}
+
+/**
+ * `BRAND_ACCENT`: `#rgb` or `#rrggbb`, refused when its text would read under 4.5:1 in the light
+ * scheme; the dark scheme's is derived from it (ADR 040), unless `BRAND_ACCENT_DARK` gives it.
+ */
+export function parseAccent(value: string, ctx: z.RefinementCtx): { light: string; dark: string } {
+  const rgb = readableAccent(value, 'light', ctx)
+  return rgb === z.NEVER ? z.NEVER : { light: toHex(rgb), dark: toHex(darkAccent(rgb)) }
+}
+
+/** `BRAND_ACCENT_DARK`: the dark scheme's accent as given, refused under 4.5:1 on the dark card, page or under its button text (ADR 076). */
+export function parseDarkAccent(value: string, ctx: z.RefinementCtx): string {
+  const rgb = readableAccent(value, 'dark', ctx)
+  return rgb === z.NEVER ? z.NEVER : toHex(rgb)
 }
 
 /** A URL whose host is this machine: `localhost`, an address in 127.0.0.0/8, or `[::1]`. */

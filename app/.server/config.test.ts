@@ -323,6 +323,20 @@ describe('the brand settings', () => {
     expect(parseConfig({ BRAND_ACCENT: '#03c' }).ok).toBe(true)
   })
 
+  it('takes the dark scheme’s accent as given when it reads at 4.5:1 on the dark surfaces', () => {
+    const result = parseConfig({ BRAND_ACCENT: '#7a1fa2', BRAND_ACCENT_DARK: '#D9A6F0' })
+    expect(result.ok && result.config.brand.accent).toEqual({ light: '#7a1fa2', dark: '#d9a6f0' })
+    expect(errorsOf({ BRAND_ACCENT: '#7a1fa2', BRAND_ACCENT_DARK: '#7a1fa2' })).toEqual([
+      'BRAND_ACCENT_DARK: #7a1fa2 gives 1.9:1 on the dark card #18202b (needs 4.5:1)',
+    ])
+    expect(errorsOf({ BRAND_ACCENT: '#7a1fa2', BRAND_ACCENT_DARK: 'lilac' })).toEqual([
+      'BRAND_ACCENT_DARK: lilac is not a colour this setting takes: #rgb or #rrggbb (e.g. #d9a6f0)',
+    ])
+    expect(errorsOf({ BRAND_ACCENT_DARK: '#d9a6f0' })).toEqual([
+      'BRAND_ACCENT_DARK: needs BRAND_ACCENT, the accent of the light scheme',
+    ])
+  })
+
   it('refuses a low-contrast or unreadable accent with one line saying why', () => {
     expect(errorsOf({ BRAND_ACCENT: '#ffff00' })).toEqual(['BRAND_ACCENT: #ffff00 gives 1.0:1 on the page background #f4f6fb (needs 4.5:1)'])
     // 4.5:1 on white, but not on the page around the card, where the footer's links are.

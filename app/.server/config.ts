@@ -122,7 +122,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       name: { fr: env.BRAND_NAME_FR ?? env.BRAND_NAME ?? null, en: env.BRAND_NAME_EN ?? env.BRAND_NAME ?? null },
       logo: env.BRAND_LOGO ?? null,
       logoDark: env.BRAND_LOGO_DARK ?? null,
-      accent: env.BRAND_ACCENT ?? null,
+      accent: env.BRAND_ACCENT ? { ...env.BRAND_ACCENT, ...(env.BRAND_ACCENT_DARK ? { dark: env.BRAND_ACCENT_DARK } : {}) } : null,
     },
     metricsPort: env.METRICS_PORT ?? null,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,

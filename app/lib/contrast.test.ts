@@ -40,6 +40,16 @@ describe('contrast', () => {
     }
   })
 
+  it('keeps the brand’s colour in the dark scheme: lighter, not washed out to a pastel', () => {
+    // The spread between a colour's strongest and weakest channel: 0 for a grey.
+    const spread = (rgb: readonly number[]) => Math.max(...rgb) - Math.min(...rgb)
+    for (const hex of ['#7a1fa2', '#1d4ed8', '#b42318', '#067647', '#0f766e']) {
+      const brand = parseHex(hex)!
+      expect(spread(darkAccent(brand)), hex).toBeGreaterThanOrEqual(0.6 * spread(brand))
+    }
+    expect(darkAccent(parseHex('#000000')!).every((c, _, [r]) => c === r), 'a grey stays grey').toBe(true)
+  })
+
   it('knows the surfaces app/styles.css declares', () => {
     const css = readFileSync(new URL('../styles.css', import.meta.url), 'utf8')
     const [light = '', dark = ''] = css.split('@media (prefers-color-scheme: dark)')

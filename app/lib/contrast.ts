@@ -19,12 +19,16 @@ export function toHex(rgb: Rgb): string {
   return `#${rgb.map((c) => Math.round(c).toString(16).padStart(2, '0')).join('')}`
 }
 
-export function luminance([r, g, b]: Rgb): number {
-  const linear = (c: number) => {
-    const s = c / 255
-    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4
-  }
-  return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+/** An sRGB channel (0–255) as light, 0–1, and back. */
+const linear = (c: number) => {
+  const s = c / 255
+  return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4
+}
+const encoded = (l: number) => 255 * (l <= 0.0031308 ? 12.92 * l : 1.055 * l ** (1 / 2.4) - 0.055)
+
+export function luminance(rgb: Rgb): number {
+  const [r, g, b] = rgb.map(linear) as [number, number, number]
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b
 }
 
 export function contrast(a: Rgb, b: Rgb): number {
@@ -63,16 +67,57 @@ export function weakest(accent: Rgb, scheme: Scheme): { ratio: number; against: 
   return pairs.reduce((low, pair) => (pair.ratio < low.ratio ? pair : low))
 }
 
+/** sRGB to OKLCH (Björn Ottosson's OKLab, in polar form): lightness 0–1, chroma, hue in radians. */
+function toOklch(rgb: Rgb): [number, number, number] {
+  const [r, g, b] = rgb.map(linear) as [number, number, number]
+  const l = Math.cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b)
+  const m = Math.cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b)
+  const s = Math.cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b)
+  const L = 0.2104542553 * l + 0.793617785 * m - 0.0040720468 * s
+  const A = 1.9779984951 * l - 2.428592205 * m + 0.4505937099 * s
+  const B = 0.0259040371 * l + 0.7827717662 * m - 0.808675766 * s
+  return [L, Math.hypot(A, B), Math.atan2(B, A)]
+}
+
+/** OKLCH to sRGB, or null outside what a screen shows. */
+function fromOklch(L: number, C: number, h: number): Rgb | null {
+  const [A, B] = [C * Math.cos(h), C * Math.sin(h)]
+  const l = (L + 0.3963377774 * A + 0.2158037573 * B) ** 3
+  const m = (L - 0.1055613458 * A - 0.0638541728 * B) ** 3
+  const s = (L - 0.0894841775 * A - 1.291485548 * B) ** 3
+  const rgb = [
+    4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s,
+    -1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s,
+    -0.0041960863 * l - 0.7034186147 * m + 1.707614701 * s,
+  ]
+  if (rgb.some((c) => c < -1e-4 || c > 1 + 1e-4)) return null
+  return rgb.map((c) => Math.round(encoded(Math.min(1, Math.max(0, c))))) as unknown as Rgb
+}
+
+/** The colour at lightness L and hue h with the most chroma up to C that a screen shows. */
+function mostColourful(L: number, C: number, h: number): Rgb {
+  let [low, high] = [0, C]
+  let best = fromOklch(L, 0, h)!
+  for (let i = 0; i < 20; i++) {
+    const mid = (low + high) / 2
+    const rgb = fromOklch(L, mid, h)
+    if (rgb) [best, low] = [rgb, mid]
+    else high = mid
+  }
+  return fromOklch(L, C, h) ?? best
+}
+
 /**
- * The dark scheme's accent: the brand colour mixed with white, in steps of 2 %, until it reads as
- * well on the dark surfaces as the portal's own (7:1, never under 4.5:1); white reads at 16:1 on
- * the darkest card, so there is always such a step.
+ * The dark scheme's accent: the brand colour made lighter, its hue and colourfulness (OKLCH chroma)
+ * kept as far as a screen shows them, until it reads as well on the dark surfaces as the portal's
+ * own (7:1, never under 4.5:1). Mixing with white reached the same contrast with a pastel, the
+ * brand's colour washed out (ADR 076); white reads at 16:1 on the darkest card, so there is always such a step.
  */
 export function darkAccent(accent: Rgb, target = 7): Rgb {
-  for (let step = 0; step <= 50; step++) {
-    const t = step / 50
-    const mixed = accent.map((c) => c + (255 - c) * t) as unknown as Rgb
-    if (weakest(mixed, 'dark').ratio >= target) return mixed.map(Math.round) as unknown as Rgb
+  const [L, C, h] = toOklch(accent)
+  for (let step = Math.ceil(L * 100); step <= 100; step++) {
+    const candidate = mostColourful(step / 100, C, h)
+    if (weakest(candidate, 'dark').ratio >= target) return candidate
   }
   return [255, 255, 255]
 }

@@ -67,16 +67,16 @@ for (const [locale, name, title, button] of [
   })
 }
 
-/** Only BRAND_LOGO: a logo drawn for light backgrounds, which the dark scheme shows on a light plate. */
+/** Only BRAND_LOGO: a logo drawn for light backgrounds, which the dark scheme shows on a plate of its muted text colour, not a glaring light one. */
 const lightOnly = testOn(ownPortal(() => ({ BRAND_NAME: 'Acme', BRAND_LOGO: logo('acme-light-only.svg', '#7a1fa2') })))
 
 for (const [scheme, plate] of [
   ['light', 'rgba(0, 0, 0, 0)'],
-  ['dark', rgb('#f4f6fb')],
+  ['dark', rgb('#b4bfcd')],
 ] as const) {
   lightOnly.describe(`without BRAND_LOGO_DARK (${scheme})`, () => {
     lightOnly.use({ colorScheme: scheme, locale: 'en-US' })
-    lightOnly(`the one logo is shown, ${scheme === 'dark' ? 'on a plate of the light background' : 'as it is'} @once`, async ({ page }) => {
+    lightOnly(`the one logo is shown, ${scheme === 'dark' ? 'on a muted plate' : 'as it is'} @once`, async ({ page }) => {
       await page.goto('/')
       const image = page.getByRole('banner').getByRole('img', { name: 'Acme', exact: true })
       await expect(image).toHaveCSS('background-color', plate)

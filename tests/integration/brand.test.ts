@@ -48,6 +48,7 @@ describe('a portal started with a brand', () => {
     BRAND_NAME: 'Acme',
     BRAND_NAME_FR: 'Acmé',
     BRAND_ACCENT: '#7a1fa2',
+    BRAND_ACCENT_DARK: '#d9a6f0',
     BRAND_LOGO: LOGO,
     BRAND_LOGO_DARK: LOGO_DARK,
   })
@@ -98,7 +99,14 @@ describe('a portal started with a brand', () => {
     expect((await fetch(`${portal.url}/brand/logo-0000000000000000.svg`)).status).toBe(404)
   })
 
-  it('links the accent’s stylesheet after the portal’s own, with a dark scheme that reads on the dark card', async () => {
+  it('ends every page’s title with the name', async () => {
+    for (const pathname of ['/', '/forgot-password', '/logout', '/new-password', '/sso/start', '/nowhere']) {
+      const { html } = await page(portal, pathname, 'en')
+      expect(title(html), pathname).toMatch(/^[^·]+ · Acme$/)
+    }
+  })
+
+  it('links the accent’s stylesheet after the portal’s own, with the dark scheme’s accent as BRAND_ACCENT_DARK gives it', async () => {
     const { html } = await page(portal, '/', 'fr')
     const sheets = [...html.matchAll(/<link [^>]*rel="stylesheet" href="([^"]+)"/g)].map((m) => m[1]!)
     expect(sheets).toHaveLength(2)
@@ -107,7 +115,7 @@ describe('a portal started with a brand', () => {
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
     const css = await res.text()
     expect(css).toContain(':root{--accent:#7a1fa2;--focus:#7a1fa2}')
-    expect(css).toMatch(/@media \(prefers-color-scheme:dark\)\{:root\{--accent:#[0-9a-f]{6};--focus:#[0-9a-f]{6}\}\}/)
+    expect(css).toContain('@media (prefers-color-scheme:dark){:root{--accent:#d9a6f0;--focus:#d9a6f0}}')
   })
 })
 
