@@ -17,3 +17,6 @@ export const PROVIDER_NAMES: Readonly<Record<string, string>> = {
 export function providerName(providerId: string, configured: string | null = null): string | null {
   return configured ?? (Object.hasOwn(PROVIDER_NAMES, providerId) ? PROVIDER_NAMES[providerId]! : null)
 }
+
+/** Which mark a provider's button shows (app/components/provider-mark.tsx): Google's own "G", or a neutral one. */
+export type ProviderMarkKind = 'google' | 'other'

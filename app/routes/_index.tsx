@@ -14,6 +14,7 @@ import { useCaptchaForm } from '~/components/captcha'
 import { Checkbox, EmailField, Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
 import { Say } from '~/components/local-time'
 import { PasskeySignIn } from '~/components/passkey-sign-in'
+import { ProviderMark } from '~/components/provider-mark'
 import { SignedIn } from '~/components/signed-in'
 import { WholeWords } from '~/components/whole-words'
 import { SecureForm } from '~/components/secure-form'
@@ -34,7 +35,7 @@ import { page, parseForm, redirectTo, respond, unavailable } from '~/.server/res
 import { pageSession } from '~/.server/auth/session'
 import { signInWithPassword } from '~/.server/auth/sign-in'
 import { signInPageError } from '~/.server/auth/sign-in-page'
-import { ssoOffered, ssoProviderName } from '~/.server/auth/sso'
+import { ssoOffered, ssoProviderMark, ssoProviderName } from '~/.server/auth/sso'
 
 export const headers = routeHeaders
 
@@ -68,6 +69,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         sso: flags.sso,
         ssoButton: ssoOffered(flags),
         ssoName: ssoProviderName(),
+        ssoMark: ssoProviderMark(),
         ssoError: signInPageError(params),
         emailLink: flags.emailLinkSignIn,
         passkeys: flags.passkeys,
@@ -140,6 +142,7 @@ export default function SignIn() {
     sso,
     ssoButton,
     ssoName,
+    ssoMark,
     ssoError,
     emailLink,
     linkSent,
@@ -214,11 +217,12 @@ export default function SignIn() {
               value="sso"
               formAction="/sso/start"
               formNoValidate
-              className="button-secondary"
+              className="button-secondary button-block button-provider"
             >
+              <ProviderMark kind={ssoMark} />
               {ssoName ? t('sso.continueWith', { name: ssoName }) : t('sso.continue')}
             </button>
-            <p className="separator">{t('sso.or')}</p>
+            <p className="divider">{t('sso.or')}</p>
           </>
         ) : null}
         <EmailField

@@ -43,8 +43,8 @@ test('single sign-on through the provider page signs in with the provider’s em
 })
 
 for (const [language, l] of Object.entries({
-  fr: { button: 'Continuer avec Google', password: 'Mot de passe' },
-  en: { button: 'Continue with Google', password: 'Password' },
+  fr: { button: 'Continuer avec Google', password: 'Mot de passe', or: 'ou', signIn: 'Se connecter' },
+  en: { button: 'Continue with Google', password: 'Password', or: 'or', signIn: 'Login' },
 })) {
   test.describe(`the single sign-on variant (${language})`, () => {
     test.use({ locale: language === 'fr' ? 'fr-FR' : 'en-US' })
@@ -58,6 +58,33 @@ for (const [language, l] of Object.entries({
       expect(button!.y, 'the provider comes first on its own variant').toBeLessThan(password!.y)
       if (javaScriptEnabled) {
         expect(await wcagViolations(page)).toEqual([])
+      }
+    })
+
+    test('shows Google’s mark on its button, as wide and as high as the main one, and “or” between two rules', async ({
+      page,
+    }) => {
+      await page.goto('/')
+      const sso = page.getByRole('button', { name: l.button, exact: true })
+      // The mark is drawn in the page (no request to Google), in Google's four colours, and hidden from the name.
+      const mark = sso.locator('svg')
+      await expect(mark).toHaveAttribute('aria-hidden', 'true')
+      const fills = await mark.locator('path').evaluateAll((paths) => paths.map((p) => p.getAttribute('fill')?.toUpperCase()))
+      expect(fills.sort()).toEqual(['#34A853', '#4285F4', '#EA4335', '#FBBC05'])
+      const [box, main] = [await sso.boundingBox(), await page.getByRole('button', { name: l.signIn, exact: true }).boundingBox()]
+      expect(box!.width, 'as wide as the main button').toBeCloseTo(main!.width, 0)
+      expect(box!.height, 'as high as the main button').toBeCloseTo(main!.height, 0)
+      const or = page.getByText(l.or, { exact: true })
+      await expect(or).toBeVisible()
+      const rules = await or.evaluate((el) =>
+        (['::before', '::after'] as const).map((pseudo) => {
+          const style = getComputedStyle(el, pseudo)
+          return { line: style.borderTopStyle, width: parseFloat(style.width) }
+        }),
+      )
+      for (const rule of rules) {
+        expect(rule.line, 'a rule on each side of “or”').toBe('solid')
+        expect(rule.width).toBeGreaterThan(40)
       }
     })
 

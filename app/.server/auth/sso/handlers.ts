@@ -6,6 +6,7 @@ import { logger } from '~/.server/ops/logger'
 import { securityEvent } from '~/.server/ops/security-events'
 import { checkedRedirect } from '~/.server/policy/redirect'
 import { page, redirectTo, type Redirect, type Result } from '~/.server/result'
+import type { ProviderMarkKind } from '~/lib/providers'
 import { signInLink } from '~/lib/sign-in-link'
 import { afterConfirmation, confirmPageWith, type ConfirmReason } from '../recent-login'
 import { beginSecondFactor } from '../second-factor'
@@ -33,6 +34,11 @@ export function ssoOffered(flags: Flags): boolean {
 /** The name the button gives the provider ("Continue with …"), or null for the generic wording. */
 export function ssoProviderName(): string | null {
   return getConfig().ssoProviderName
+}
+
+/** The mark on the provider's button: Google's own for google.com, a neutral one for any other. */
+export function ssoProviderMark(): ProviderMarkKind {
+  return getConfig().ssoProviderId === 'google.com' ? 'google' : 'other'
 }
 
 /** Null when single sign-on is off (flag) or no provider is configured. */
