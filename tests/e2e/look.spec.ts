@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
 import { contrast } from '../../app/lib/contrast'
 import { axe } from './axe'
-import { type Admin, expect, openNewPassword, test } from './fixtures'
+import { type Admin, expect, openNewPassword, signIn, test } from './fixtures'
 
 /**
  * The look: the logo centred over the card and visible in either scheme, the show-password toggle,
@@ -250,6 +250,68 @@ test.describe('the footer at 320 px', () => {
     const gap = french.x - (english.x + english.width)
     expect(gap, 'side by side, as one control').toBeLessThanOrEqual(4)
     expect(english.height, 'a target of at least 24 px').toBeGreaterThanOrEqual(24)
+  })
+})
+
+test.describe('at 320 px, nothing breaks into a ragged column', () => {
+  test.use({ viewport: { width: 320, height: 640 }, locale: 'en-US' })
+
+  test('the notice: “Privacy policy” on one line, “I understand” on a line of its own under the text', async ({ page }) => {
+    await page.goto('/')
+    const notice = page.getByRole('region', { name: 'Privacy policy' })
+    const link = notice.getByRole('link', { name: 'Privacy policy' })
+    expect(await link.evaluate((a) => a.getClientRects().length), 'the link on one line').toBe(1)
+    const text = (await notice.getByRole('paragraph').boundingBox())!
+    const button = (await notice.getByRole('button', { name: 'I understand' }).boundingBox())!
+    expect(button.y, 'the button under the text').toBeGreaterThanOrEqual(text.y + text.height)
+    const box = (await notice.boundingBox())!
+    expect(Math.abs(button.x + button.width / 2 - (box.x + box.width / 2)), 'centred').toBeLessThanOrEqual(1)
+  })
+
+  test('a long address has the row’s width, under the initial, not a narrow column beside it', async ({ page, admin }) => {
+    const email = `firstname.lastname.department-${uniqueEmail('long')}`
+    await admin.createUser(email, PASSWORD)
+    await signIn(page, email, PASSWORD)
+    const row = page.getByText('Signed in as').locator('xpath=ancestor::div[1]')
+    const address = (await row.getByText(email).boundingBox())!
+    const avatar = (await row.locator('[aria-hidden="true"]').first().boundingBox())!
+    expect(address.y, 'under the initial').toBeGreaterThanOrEqual(avatar.y + avatar.height)
+    expect(address.x, 'from the row’s left edge, where the initial is').toBeLessThanOrEqual(avatar.x + 1)
+    const lineHeight = await row.getByText(email).evaluate((el) => parseFloat(getComputedStyle(el).lineHeight))
+    // About 62 characters: four lines of the row's width (beside the initial they were seven).
+    expect(address.height / lineHeight, 'a few lines, not a column').toBeLessThanOrEqual(4.1)
+  })
+})
+
+test.describe('the alerts', () => {
+  test.use({ locale: 'en-US' })
+  test('carry an icon beside their words, drawn by the stylesheet and read by no one', async ({ page }) => {
+    await page.goto('/?mfaError=expired')
+    const alert = page.getByRole('alert')
+    await expect(alert).toHaveText('Your verification has expired. Please sign in again.')
+    const icon = await alert.evaluate((el) => {
+      const style = getComputedStyle(el, '::before')
+      return { content: style.content, mask: style.maskImage || style.webkitMaskImage, width: parseFloat(style.width) }
+    })
+    expect(icon.mask).toContain('data:image/svg+xml')
+    expect(icon.width).toBeGreaterThanOrEqual(16)
+    expect(['""', 'none']).toContain(icon.content)
+  })
+})
+
+test.describe('the page on a large screen', () => {
+  test('sits at its optical centre, about 40 % of the free height above it; on a phone, at the top', async ({ page }) => {
+    for (const [width, height] of [[1280, 1000], [320, 800]] as const) {
+      await page.setViewportSize({ width, height })
+      await page.goto('/forgot-password')
+      const { above, below } = await page.evaluate(() => {
+        const top = document.querySelector('header')!.getBoundingClientRect().top
+        const bottom = document.querySelector('footer')!.getBoundingClientRect().bottom
+        return { above: top, below: window.innerHeight - bottom }
+      })
+      if (width === 320) expect(above, 'at the top on a phone').toBeLessThanOrEqual(32)
+      else expect(above / (above + below), `${above} px above, ${below} px below`).toBeCloseTo(0.4, 1)
+    }
   })
 })
 
