@@ -18,7 +18,6 @@ import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import type { CaptchaSettings } from '~/lib/recaptcha'
 import { SecondFactorFormSchema } from '~/lib/schemas'
-import { signInLink } from '~/lib/sign-in-link'
 import { guardForm } from '~/.server/policy/csrf'
 import { errorPage, parseForm, respond } from '~/.server/result'
 import { secondFactorAction, secondFactorView, type SecondFactorView } from '~/.server/auth/second-factor'
@@ -48,8 +47,6 @@ export default function SecondFactorStep() {
   const { view } = useLoaderData<typeof loader>()
   const answer = useActionData<typeof action>()
   const message = answer?.message
-  // "Confirm it's you" goes back to the account; a sign-in, to the sign-in page with its redirect.
-  const back = view.confirming ? '/account' : signInLink(view.redirect)
   // A wrong code is about the one field: it stands under it. What ends or stops the step is at the top.
   const codeError = message === 'mfa.wrongCode' ? message : null
   const notice = view.notice && view.notice !== 'mfa.resent' ? view.notice : null
@@ -69,7 +66,10 @@ export default function SecondFactorStep() {
       {view.notice === 'mfa.resent' && !message ? <p role="status">{t('mfa.resent')}</p> : null}
       {view.step === 'choose' ? <Chooser view={view} /> : <CodeStep view={view} hasError={Boolean(message)} codeError={codeError} />}
       <p className="links">
-        <Link to={back}>{t(view.confirming ? 'mfa.backToAccount' : 'mfa.back')}</Link>
+        {/* Its address may carry the account's (?email=): kept out of Session Replay (ADR 030). */}
+        <Link to={view.back} data-personal>
+          {t(view.confirming ? 'mfa.backToAccount' : 'mfa.back')}
+        </Link>
       </p>
     </>
   )

@@ -122,6 +122,17 @@ test.describe('in English', () => {
     })
   }
 
+  test('“Back to login page” goes back with the address already given, the redirect kept', async ({ page, admin }) => {
+    const email = uniqueEmail('totp-back')
+    await admin.createUser(email, PASSWORD)
+    await signIn(page, email, EN, '/?redirect=%2Fafter')
+    await page.getByRole('link', { name: 'Back to login page' }).click()
+    await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible()
+    await expect(page.getByLabel('Email', { exact: true })).toHaveValue(email)
+    await expect(page.getByLabel('Password', { exact: true })).toHaveValue('')
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/after')
+  })
+
   test('a wrong code is said in English, and the step stays', async ({ page, admin }) => {
     const email = uniqueEmail('totp-wrong')
     await admin.createUser(email, PASSWORD)

@@ -88,7 +88,7 @@ export async function beginSecondFactor(
  * "Confirm it's you", whose way back is the account, not the sign-in page.
  */
 export type SecondFactorView =
-  | { step: 'choose'; factors: SecondFactor[]; redirect: string | null; confirming: boolean; notice: Notice | null }
+  | { step: 'choose'; factors: SecondFactor[]; redirect: string | null; back: string; confirming: boolean; notice: Notice | null }
   | {
       step: 'code'
       factor: SecondFactor
@@ -104,6 +104,8 @@ export type SecondFactorView =
       retryAt: number | null
       several: boolean
       redirect: string | null
+      /** The way back: the account for "Confirm it's you"; else sign-in, its redirect and the address already given kept. */
+      back: string
       confirming: boolean
       notice: Notice | null
     }
@@ -120,9 +122,10 @@ export function secondFactorView(request: Request): Result<{ view: SecondFactorV
   const cookies = p.notice ? pendingCookie.write(request, { ...p, notice: null, retryAt: null }) : []
   const factor = chosenFactor(p)
   const confirming = p.confirm !== null
+  const back = confirming ? '/account' : signInLink(p.redirect, p.email ? { email: p.email } : {})
   if (!factor)
     return page(
-      { view: { step: 'choose', factors: p.factors, redirect: p.redirect, confirming, notice: p.notice } },
+      { view: { step: 'choose', factors: p.factors, redirect: p.redirect, back, confirming, notice: p.notice } },
       { cookies },
     )
   return page(
@@ -137,6 +140,7 @@ export function secondFactorView(request: Request): Result<{ view: SecondFactorV
         retryAt: p.notice === 'mfa.smsLimitedAt' ? p.retryAt : null,
         several: p.factors.length > 1,
         redirect: p.redirect,
+        back,
         confirming,
         notice: p.notice,
       },
