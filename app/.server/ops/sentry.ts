@@ -16,19 +16,14 @@ import { version } from '../../../package.json'
 import { scrub } from '~/lib/scrub'
 import { getConfig, type Config } from '~/.server/config'
 
-/**
- * Error reporting: on when SENTRY_DSN is set and PLATFORM is not local. Everything sent goes
- * through scrub() first, so no secret leaves the process. The server reports errors with Sentry's
- * own core client and a fetch transport, not @sentry/node, whose OpenTelemetry tracing weighs
- * 100 MB of the production install and duplicates the portal’s metrics (ADR 032).
- */
+// No @sentry/node: its OpenTelemetry tracing weighs 100 MB of the install and
+// duplicates our metrics (see ADR 032). Everything sent goes through scrub() first.
 export function sentryEnabled({ sentryDsn, platform }: Pick<Config, 'sentryDsn' | 'platform'> = getConfig()): boolean {
   return Boolean(sentryDsn) && platform !== 'local'
 }
 
 let sentryStarted: boolean | undefined
 
-/** Starts the reporter once (when enabled); says whether it runs. */
 export const initSentry = () =>
   (sentryStarted ??= (() => {
     if (!sentryEnabled()) return false
@@ -55,7 +50,6 @@ export const initSentry = () =>
     return true
   })())
 
-/** What the browser needs to start its own reporter (ADR 030). */
 export interface BrowserSentryConfig {
   dsn: string
   environment: string
@@ -63,7 +57,6 @@ export interface BrowserSentryConfig {
   replayOnErrorSampleRate: number
 }
 
-/** For the browser: its reporter's settings, or null when reporting is off. */
 export function browserSentryConfig(): BrowserSentryConfig | null {
   const { sentryDsn, platform, replaySampleRates } = getConfig()
   if (!sentryEnabled()) return null
@@ -79,7 +72,6 @@ export function reportError(error: unknown): void {
   if (initSentry()) captureException(error)
 }
 
-/** Sends what is queued (at shutdown), waiting at most `timeoutMs`. */
 export async function flushReports(timeoutMs = 2_000): Promise<void> {
   await getClient()?.flush(timeoutMs)
 }
