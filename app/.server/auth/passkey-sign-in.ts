@@ -7,7 +7,7 @@ import type { CheckedRedirect } from '~/.server/policy/redirect'
 import { page, type Result } from '~/.server/result'
 import { checkAnswer, clearChallenge, issueChallenge, type ChallengeRefusal } from './passkey-challenge'
 import { requestOptions } from './passkey-options'
-import { tokenClaims } from './session'
+import { tokenClaims } from './id-token'
 import { afterFirstFactor } from './sign-in'
 
 export type PasskeyMessage =

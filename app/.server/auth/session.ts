@@ -7,15 +7,12 @@ import { logger } from '~/.server/ops/logger'
 import { recordSessionVerification } from '~/.server/ops/metrics'
 import { connectRedis } from '~/.server/redis'
 import type { SignInMethod } from './finish-sign-in'
+import { RECENT_SIGN_IN_SECONDS, isRecentSignIn, recentUntil, tokenClaims } from './id-token'
 import { createIdentitySession, revokeSessions, verifyIdentitySession } from './identity-admin'
 import { SESSION_ID, keyOf, open, seal, type Secrets } from './session-seal'
 import { createSessionStore, deviceOf, type SessionRecord, type SessionStore, type StoredSession } from './session-store'
 import { syncToken } from './token-sync'
 
-// The identity service's session inside the record is verified with
-// revocation checks on every use: the service stays the authority.
-
-export const RECENT_SIGN_IN_SECONDS = 5 * 60
 const LAST_SEEN_EVERY_MS = 60_000
 
 export interface SessionUser {
@@ -25,35 +22,6 @@ export interface SessionUser {
   sessionKey: string
   recentIdToken: string | null
 }
-
-export function tokenClaims(idToken: string): { uid: string | null; email: string | null; authTime: number | null; secondFactor: string | null } {
-  const none = { uid: null, email: null, authTime: null, secondFactor: null }
-  const payload = idToken.split('.')[1]
-  if (!payload) return none
-  try {
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
-      sub?: unknown
-      email?: unknown
-      auth_time?: unknown
-      firebase?: { sign_in_second_factor?: unknown }
-    }
-    const factor = claims.firebase?.sign_in_second_factor
-    return {
-      uid: typeof claims.sub === 'string' && claims.sub ? claims.sub : null,
-      email: typeof claims.email === 'string' ? claims.email : null,
-      authTime: typeof claims.auth_time === 'number' ? claims.auth_time : null,
-      secondFactor: typeof factor === 'string' && factor ? factor : null,
-    }
-  } catch {
-    return none
-  }
-}
-
-export function isRecentSignIn(authTime: number | null): authTime is number {
-  return authTime !== null && Date.now() / 1000 - authTime <= RECENT_SIGN_IN_SECONDS
-}
-
-const recentUntil = (idToken: string, seconds: number) => ((tokenClaims(idToken).authTime ?? 0) + seconds) * 1000
 
 let store: SessionStore | null = null
 
@@ -154,6 +122,8 @@ export async function getSession(request: Request): Promise<SessionState> {
   return state
 }
 
+// The identity service's session inside the record is verified with
+// revocation checks on every use: the service stays the authority.
 async function verify(id: string): Promise<Exclude<SessionState, { status: 'anonymous' }>> {
   const invalid = (code: string) => {
     logger.info({ event: 'session-rejected', code }, 'session cookie rejected')

@@ -11,7 +11,8 @@ import { afterConfirmation, confirmPageWith, type ConfirmReason } from '../recen
 import { beginSecondFactor } from '../second-factor'
 import { signInWithIdToken } from '../finish-sign-in'
 import type { Confirming } from '../second-factor/pending'
-import { getSession, tokenClaims } from '../session'
+import { tokenClaims } from '../id-token'
+import { getSession } from '../session'
 import type { SsoError } from '../sign-in-page'
 import {
   CALLBACK_PATH,
