@@ -2,8 +2,6 @@ import { z } from 'zod'
 import { PASSWORD_MAX_LENGTH } from '~/lib/limits'
 import * as value from './config-values'
 
-/** `npm run settings-doc` writes docs/settings.md from these groups and descriptions. */
-
 export const PLATFORMS = ['local', 'development', 'staging', 'isoprod', 'production', 'test'] as const
 export type Platform = (typeof PLATFORMS)[number]
 
@@ -197,6 +195,7 @@ const reporting = {
     .describe('Share (0 to 1) of the other sessions whose last moments Replay sends with an error.'),
 }
 
+/** `npm run settings-doc` writes docs/settings.md from these groups and descriptions. */
 export const SETTING_GROUPS = [
   ['Server', server],
   ['Identity service', identity],
@@ -239,6 +238,7 @@ export const EnvSchema = z
     if (env.SESSION_SECRET && !local && env.SESSION_SECRET.split(',').some((s) => s.trim().length < 32)) {
       refuse('SESSION_SECRET', 'each comma-separated secret must be at least 32 characters')
     }
+    // A value out of bounds already has its own line.
     const remember = env.SESSION_REMEMBER_MAX_AGE
     if (Number.isInteger(remember) && remember >= 300 && remember < env.SESSION_MAX_AGE) {
       refuse('SESSION_REMEMBER_MAX_AGE', `must be at least SESSION_MAX_AGE (${env.SESSION_MAX_AGE})`)
