@@ -29,8 +29,8 @@ function lookup(locale: Locale, key: string): unknown {
   return node
 }
 
-// All the portal asks of i18next, so the browser ships this instead (see ADR
-// 012). translator.test.ts checks it answers as i18next does for every key.
+// All the portal asks of i18next, so the browser ships this instead (see ADR 012).
+// translator.test.ts checks it answers as i18next does for every key.
 export function translate(locale: Locale, key: string, values: Record<string, unknown> = {}): string {
   const text = lookup(locale, key)
   if (typeof text !== 'string') return key

@@ -36,7 +36,8 @@ export const ACCOUNT_PATHS = {
   delete: '/account/delete',
 } as const
 
-/** Anyone else goes to sign-in and comes back. A cookie the service could not judge gets the 503 page (see ADR 029). */
+// Anyone not signed in goes to sign-in and comes back here.
+// A cookie the service could not judge gets the 503 page (see ADR 029).
 export async function requireSignedIn(request: Request): Promise<SessionUser> {
   const session = await getSession(request)
   if (session.status === 'signed-in') return session.user

@@ -1,4 +1,4 @@
-/** Anything else (a scheme, a path, user info…) is null. */
+/** A bare host name with an optional port; anything else (a scheme, a path, user info…) is null. */
 export function parseAuthDomain(value: string | null): string | null {
   if (value === null || value.length === 0 || value.length > 259) return null
   const match = /^([A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(value)

@@ -63,8 +63,8 @@ export function verifyCsrf(
 ): CsrfResult {
   const fetchSite = request.headers.get('Sec-Fetch-Site')
   if (fetchSite === 'cross-site') return { ok: false, reason: 'cross-site' }
-  // No Origin at all is allowed (older browsers): the token still decides. `Origin:
-  // null` also comes from our own no-referrer pages, which Sec-Fetch-Site tells apart.
+  // No Origin at all is allowed (older browsers): the token still decides.
+  // `Origin: null` also comes from our own no-referrer pages, which Sec-Fetch-Site tells apart.
   const sameOriginNull = origin === 'null' && fetchSite === 'same-origin'
   if (origin !== null && origin !== publicOrigin && !sameOriginNull) return { ok: false, reason: 'bad-origin' }
   const cookie = getCookie(request, COOKIES.csrf)

@@ -84,7 +84,7 @@ export async function beginSso(input: SsoIntent, settings: SsoSettings): Promise
   return { authUri, state: { ...input, sessionId: answer.sessionId, nonce } }
 }
 
-/** It goes into a Refresh header and a link. */
+/** Must be https: it goes into a Refresh header and a link. */
 function safeProviderUrl(value: string): string | null {
   try {
     const url = new URL(value)
