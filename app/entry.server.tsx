@@ -10,7 +10,7 @@ import { getI18n, getLocale } from '~/.server/i18n'
 import { logger } from '~/.server/ops/logger'
 import { initSentry, reportError } from '~/.server/ops/sentry'
 
-initSentry()
+void initSentry()
 
 const ABORT_DELAY = 5_000
 export const streamTimeout = ABORT_DELAY

@@ -1,17 +1,5 @@
-import {
-  ServerRuntimeClient,
-  type ServerRuntimeClientOptions,
-  captureException,
-  createStackParser,
-  createTransport,
-  dedupeIntegration,
-  functionToStringIntegration,
-  getClient,
-  inboundFiltersIntegration,
-  initAndBind,
-  linkedErrorsIntegration,
-  nodeStackLineParser,
-} from '@sentry/core'
+import type * as SentryCore from '@sentry/core'
+import type { ServerRuntimeClientOptions } from '@sentry/core'
 import { version } from '../../../package.json'
 import { scrub } from '~/lib/scrub'
 import { getConfig, type Config } from '~/.server/config'
@@ -22,33 +10,41 @@ export function sentryEnabled({ sentryDsn, platform }: Pick<Config, 'sentryDsn' 
   return Boolean(sentryDsn) && platform !== 'local'
 }
 
-let sentryStarted: boolean | undefined
+type Sentry = typeof SentryCore
+let sentry: Promise<Sentry | null> | undefined
 
-export const initSentry = () =>
-  (sentryStarted ??= (() => {
-    if (!sentryEnabled()) return false
-    const { sentryDsn, platform } = getConfig()
-    initAndBind<ServerRuntimeClient, ServerRuntimeClientOptions>(ServerRuntimeClient, {
-      dsn: sentryDsn!,
-      environment: platform,
-      release: `auth-portal@${version}`,
-      platform: 'node',
-      runtime: { name: 'node', version: process.version },
-      serverName: 'auth-portal',
-      sendDefaultPii: false,
-      stackParser: createStackParser(nodeStackLineParser()),
-      integrations: [inboundFiltersIntegration(), functionToStringIntegration(), linkedErrorsIntegration(), dedupeIntegration()],
-      transport: (options) =>
-        createTransport(options, async ({ body }) => {
-          const response = await fetch(options.url, { method: 'POST', body: body as BodyInit, signal: AbortSignal.timeout(5_000) })
-          return { statusCode: response.status, headers: { 'retry-after': response.headers.get('retry-after'), 'x-sentry-rate-limits': response.headers.get('x-sentry-rate-limits') } }
-        }),
-      beforeSend: (event) => scrub(event),
-      beforeSendTransaction: (event) => scrub(event),
-      beforeBreadcrumb: (breadcrumb) => scrub(breadcrumb),
-    })
-    return true
-  })())
+// Loaded only when reporting is on: a pod without SENTRY_DSN does not hold the SDK's code (ADR 064).
+export const initSentry = (): Promise<Sentry | null> =>
+  (sentry ??= sentryEnabled() ? import('@sentry/core').then(start) : Promise.resolve(null))
+
+function start(core: Sentry): Sentry {
+  const { sentryDsn, platform } = getConfig()
+  core.initAndBind<InstanceType<Sentry['ServerRuntimeClient']>, ServerRuntimeClientOptions>(core.ServerRuntimeClient, {
+    dsn: sentryDsn!,
+    environment: platform,
+    release: `auth-portal@${version}`,
+    platform: 'node',
+    runtime: { name: 'node', version: process.version },
+    serverName: 'auth-portal',
+    sendDefaultPii: false,
+    stackParser: core.createStackParser(core.nodeStackLineParser()),
+    integrations: [
+      core.inboundFiltersIntegration(),
+      core.functionToStringIntegration(),
+      core.linkedErrorsIntegration(),
+      core.dedupeIntegration(),
+    ],
+    transport: (options) =>
+      core.createTransport(options, async ({ body }) => {
+        const response = await fetch(options.url, { method: 'POST', body: body as BodyInit, signal: AbortSignal.timeout(5_000) })
+        return { statusCode: response.status, headers: { 'retry-after': response.headers.get('retry-after'), 'x-sentry-rate-limits': response.headers.get('x-sentry-rate-limits') } }
+      }),
+    beforeSend: (event) => scrub(event),
+    beforeSendTransaction: (event) => scrub(event),
+    beforeBreadcrumb: (breadcrumb) => scrub(breadcrumb),
+  })
+  return core
+}
 
 export interface BrowserSentryConfig {
   dsn: string
@@ -69,9 +65,9 @@ export function browserSentryConfig(): BrowserSentryConfig | null {
 }
 
 export function reportError(error: unknown): void {
-  if (initSentry()) captureException(error)
+  void initSentry().then((core) => core?.captureException(error))
 }
 
 export async function flushReports(timeoutMs = 2_000): Promise<void> {
-  await getClient()?.flush(timeoutMs)
+  await (await sentry)?.getClient()?.flush(timeoutMs)
 }
