@@ -9,7 +9,7 @@ import {
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaToken } from '~/components/captcha'
-import { useFactorLabel } from '~/components/factor-label'
+import { useFactorLabel } from '~/components/second-factor-name'
 import { Field, FormAlert, SubmitButton } from '~/components/forms'
 import { Say } from '~/components/local-time'
 import { ResendForm } from '~/components/resend-code'
