@@ -127,3 +127,8 @@ describe('the import graph of app/', () => {
     expect(upwards).toEqual([])
   })
 })
+
+it('passes ref as a prop (React 19): no forwardRef in app/', () => {
+  const found = [...graph.keys()].filter((file) => readFileSync(file, 'utf8').includes('forwardRef')).map(name)
+  expect(found).toEqual([])
+})
