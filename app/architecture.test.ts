@@ -128,6 +128,22 @@ describe('the import graph of app/', () => {
   })
 })
 
+/** The route modules (app/routes/ and the root): how they are typed (ADR 080). */
+describe('the route modules', () => {
+  const routeModules = [...graph.keys()].filter((file) => name(file).startsWith('routes/') || name(file) === 'root.tsx')
+  const sources = new Map(routeModules.map((file) => [name(file), readFileSync(file, 'utf8')]))
+
+  it('take their types from React Router (./+types/<route>), never cast the loader or action data', () => {
+    const found = [...sources].flatMap(([file, source]) => {
+      const own = `./+types/${path.basename(file).replace(/\.tsx$/, '')}`
+      const typed = source.includes(`import type { Route } from '${own}'`) ? [] : [`no import of ${own}`]
+      const casts = [...source.matchAll(/\buse(?:Loader|Action)Data(?:<[^>]*>)?\(\)(?:\?\.\w+)?\s+as\s/g)].map((m) => m[0])
+      return [...typed, ...casts].map((offence) => `${file}: ${offence}`)
+    })
+    expect(found).toEqual([])
+  })
+})
+
 it('passes ref as a prop (React 19): no forwardRef in app/', () => {
   const found = [...graph.keys()].filter((file) => readFileSync(file, 'utf8').includes('forwardRef')).map(name)
   expect(found).toEqual([])

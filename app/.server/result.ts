@@ -54,6 +54,15 @@ export const errorPage = (status: number, reason: string, extras: Extras = {}): 
 export const unavailable = (extras: Extras & { status?: number } = {}): ErrorPage =>
   errorPage(extras.status ?? 503, 'identity-unavailable', extras)
 
+type KeysOf<T> = T extends unknown ? keyof T : never
+
+/**
+ * The data a page's answers carry, as one type the page reads without a cast: each member gets the
+ * other members' fields as `?: undefined` (TypeScript reads a field of a union only when every member
+ * has it). An action names it once, `respond<Answers<A | B>>(…)`, and its page's actionData is typed.
+ */
+export type Answers<T, All = T> = T extends unknown ? T & { [K in Exclude<KeysOf<All>, keyof T>]?: undefined } : never
+
 function headersOf(result: Result<unknown>): Headers {
   const headers = new Headers(NO_STORE)
   for (const cookie of result.cookies ?? []) headers.append('Set-Cookie', cookie)

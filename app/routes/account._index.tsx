@@ -3,9 +3,6 @@ import {
   Link,
   useLoaderData,
   useSearchParams,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
 } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { FormAlert } from '~/components/forms'
@@ -28,15 +25,16 @@ import { getLocale } from '~/.server/i18n'
 import { guardForm } from '~/.server/policy/csrf'
 import { parseForm, respond, unavailable } from '~/.server/result'
 import { withAccountStrings } from '~/lib/i18n-browser'
+import type { Route } from './+types/account._index'
 
 export const headers = routeHeaders
 
-export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.account', NOT_INDEXED)
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'meta.account', NOT_INDEXED)
 
 /** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = withAccountStrings
+export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings(args)
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireSignedIn(request)
   const passkeysOn = (await getFlags()).passkeys
   const [account, sessions, passkeys, offered] = await Promise.all([
@@ -92,7 +90,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** "Send verification email" (the page then says how it went, `verification`), or "End session" on another browser. */
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const { form } = await guardForm(request, context)
   const user = await requireSignedIn(request)
   const parsed = parseForm(AccountFormSchema, form, {})

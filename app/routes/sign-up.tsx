@@ -5,9 +5,6 @@ import {
   useActionData,
   useLoaderData,
   useSearchParams,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
 } from 'react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -28,11 +25,12 @@ import { guardForm } from '~/.server/policy/csrf'
 import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
 import { checkedRedirect } from '~/.server/policy/redirect'
 import { errorPage, respond } from '~/.server/result'
+import type { Route } from './+types/sign-up'
 
 export const headers = routeHeaders
 
 /** Once sent, the tab says to check the email; with FLAG_SIGN_UP off the page does not exist. */
-export const meta: MetaFunction<typeof loader> = ({ matches, loaderData, error }) =>
+export const meta: Route.MetaFunction = ({ matches, loaderData, error }) =>
   pageTitle(
     matches,
     error
@@ -49,7 +47,7 @@ async function requireSignUp() {
   if (!(await getFlags()).signUp) respond(errorPage(404, 'sign-up-off'))
 }
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   await requireSignUp()
   const turnedOff = signUpTurnedOff()
   return data(
@@ -63,7 +61,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   )
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   await requireSignUp()
   const { form } = await guardForm(request, context)
   // Any text parses: the flow judges the address and the password together.
