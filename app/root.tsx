@@ -1,5 +1,4 @@
 import {
-  data,
   Links,
   Meta,
   Outlet,
@@ -28,6 +27,7 @@ import { hasConsented } from '~/.server/preferences'
 import { cookiesBlockedInFrame, issueCsrf } from '~/.server/policy/csrf'
 import { browserSentryConfig } from '~/.server/ops/sentry'
 import { getLocale } from '~/.server/i18n'
+import { page, respond } from '~/.server/result'
 import type { Route } from './+types/root'
 
 export const links: Route.LinksFunction = () => {
@@ -45,17 +45,19 @@ export const meta: Route.MetaFunction = ({ matches }) => (rootLoaded(matches) ? 
 export async function loader({ request }: Route.LoaderArgs) {
   const { token, setCookie } = issueCsrf(request)
   const { privacyPolicyUrl, cookiesHelpUrl } = getConfig()
-  return data(
-    {
-      locale: getLocale(request),
-      csrf: token,
-      consented: hasConsented(request),
-      blockedFrame: cookiesBlockedInFrame(request),
-      privacyPolicyUrl,
-      cookiesHelpUrl,
-      sentry: browserSentryConfig(),
-    },
-    { headers: setCookie ? { 'Set-Cookie': setCookie } : {} },
+  return respond(
+    page(
+      {
+        locale: getLocale(request),
+        csrf: token,
+        consented: hasConsented(request),
+        blockedFrame: cookiesBlockedInFrame(request),
+        privacyPolicyUrl,
+        cookiesHelpUrl,
+        sentry: browserSentryConfig(),
+      },
+      { cookies: setCookie ? [setCookie] : [] },
+    ),
   )
 }
 

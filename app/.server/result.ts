@@ -30,6 +30,8 @@ export interface ErrorPage extends Extras {
   kind: 'error'
   status: number
   reason: string
+  /** The path a 404 names, when it is not the address's own (an over-long path, shortened: app/routes/$.tsx). */
+  path?: string
 }
 
 export const redirectTo = (location: string, extras: Extras & { status?: 302 | 303 | 307 } = {}): Redirect => ({
@@ -44,7 +46,7 @@ export const page = <Data>(data: Data, extras: Extras & { status?: number; refre
   ...extras,
 })
 
-export const errorPage = (status: number, reason: string, extras: Extras = {}): ErrorPage => ({
+export const errorPage = (status: number, reason: string, extras: Extras & { path?: string } = {}): ErrorPage => ({
   kind: 'error',
   status,
   reason,
@@ -83,7 +85,10 @@ export function respond<Data>(result: Result<Data>) {
     case 'page':
       return data(result.data, { status: result.status ?? 200, headers })
     case 'error':
-      throw data({ reason: result.reason }, { status: result.status, headers })
+      throw data(
+        result.path === undefined ? { reason: result.reason } : { reason: result.reason, path: result.path },
+        { status: result.status, headers },
+      )
   }
 }
 

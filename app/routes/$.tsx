@@ -1,4 +1,4 @@
-import { data, isRouteErrorResponse } from 'react-router'
+import { isRouteErrorResponse } from 'react-router'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { ERROR_ROUTE } from '~/lib/error-status'
 import { pageTitle } from '~/lib/meta'
@@ -21,9 +21,9 @@ export function loader({ url, context }: Route.LoaderArgs) {
   if (url.pathname === LONG_PATH_ROUTE) {
     const start = url.searchParams.get(LONG_PATH_PARAM) ?? ''
     const shown = start.startsWith('/') ? start.slice(0, LONG_PATH_SHOWN) : '/'
-    throw data({ path: `${shown}…` }, { status: 404 })
+    return respond(errorPage(404, 'not-found', { path: `${shown}…` }))
   }
-  throw new Response('Not Found', { status: 404 })
+  return respond(errorPage(404, 'not-found'))
 }
 
 export default function NotFound() {

@@ -1,5 +1,4 @@
 import {
-  data,
   Link,
   useActionData,
   useLoaderData,
@@ -27,7 +26,7 @@ import { guardForm } from '~/.server/policy/csrf'
 import { getLocale } from '~/.server/i18n'
 import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
 import { checkRedirectParam, checkedRedirect, defaultRedirect } from '~/.server/policy/redirect'
-import { page, parseForm, redirectTo, respond, unavailable } from '~/.server/result'
+import { errorPage, page, parseForm, redirectTo, respond, unavailable } from '~/.server/result'
 import { pageSession } from '~/.server/auth/session'
 import { signInWithPassword } from '~/.server/auth/sign-in'
 import { signInPageError } from '~/.server/auth/sign-in-page'
@@ -95,7 +94,7 @@ async function continueTarget(
 
 export async function action({ request, context }: Route.ActionArgs) {
   // As the root answered it while this page was an index route: "/" takes a form's POST, nothing else.
-  if (request.method !== 'POST') throw data(null, { status: 405 })
+  if (request.method !== 'POST') return respond(errorPage(405, 'method-not-allowed'))
   const { form } = await guardForm(request, context)
   // Kept for the form when it comes back, the password never; "Keep me signed in" (ADR 037) too.
   const kept = { email: keptEmail(form), remember: form.has('remember') }

@@ -1,5 +1,4 @@
 import {
-  data,
   Link,
   useLoaderData,
   useSearchParams,
@@ -8,7 +7,7 @@ import { useTranslation } from 'react-i18next'
 import { FormAlert } from '~/components/forms'
 import { SecondFactorList } from '~/components/second-factor-list'
 import { SecureForm } from '~/components/secure-form'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { AccountFormSchema } from '~/lib/schemas'
 import type { TranslationKey } from '~/lib/i18n'
@@ -23,7 +22,7 @@ import { PasskeyList } from '~/components/passkey-list'
 import { SessionList } from '~/components/session-list'
 import { getLocale } from '~/.server/i18n'
 import { guardForm } from '~/.server/policy/csrf'
-import { parseForm, respond, unavailable } from '~/.server/result'
+import { page, parseForm, respond, unavailable } from '~/.server/result'
 import { withAccountStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account._index'
 
@@ -52,8 +51,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     timeZone: 'UTC',
   })
   const when = (millis: number | null) => (millis === null ? null : format.format(millis) + ' UTC')
-  return data(
-    {
+  return respond(
+    page({
       email: account.email ?? user.email ?? '',
       verified: account.emailVerified,
       methods: account.providers.map((p) =>
@@ -84,8 +83,7 @@ export async function loader({ request }: Route.LoaderArgs) {
           lastActive: when(s.lastSeenAt)!,
         }))
         .sort((a, b) => Number(b.current) - Number(a.current)),
-    },
-    { headers: NO_STORE },
+    }),
   )
 }
 

@@ -1,5 +1,4 @@
 import {
-  data,
   Link,
   useActionData,
   useLoaderData,
@@ -11,7 +10,7 @@ import { useCaptchaForm } from '~/components/captcha'
 import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
 import { Say } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import type { TranslationKey } from '~/lib/i18n'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import type { CaptchaSettings } from '~/lib/recaptcha'
@@ -52,8 +51,8 @@ export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings
 export async function loader({ request, url }: Route.LoaderArgs) {
   const user = await requireSignedIn(request)
   const params = url.searchParams
-  return data(
-    {
+  return respond(
+    page({
       // The account being confirmed, shown above the password (a session may name no address).
       email: user.email,
       next: accountPath(params.get('next')),
@@ -62,8 +61,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
       // An account of a provider only: its provider again, through the portal's single sign-on when it is that one.
       noPassword: await withoutPassword(user),
       captcha: captchaSettings('signInWithPassword'),
-    },
-    { headers: NO_STORE },
+    }),
   )
 }
 

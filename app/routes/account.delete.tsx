@@ -1,5 +1,4 @@
 import {
-  data,
   Link,
   useActionData,
   useLoaderData,
@@ -9,13 +8,13 @@ import { useTranslation } from 'react-i18next'
 import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
 import { Say } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import { EMAIL_MAX_LENGTH } from '~/lib/limits'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { DeleteAccountFormSchema } from '~/lib/schemas'
 import { ACCOUNT_PATHS, backToAccount, confirmFirst, deleteOwnAccount, requireConfirmed, requireSignedIn } from '~/.server/auth/account'
 import { guardForm } from '~/.server/policy/csrf'
-import { respond } from '~/.server/result'
+import { page, respond } from '~/.server/result'
 import { withAccountStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account.delete'
 
@@ -34,11 +33,11 @@ const PATH = ACCOUNT_PATHS.delete
 export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings(args)
 
 export async function loader({ request, url }: Route.LoaderArgs) {
-  if (url.searchParams.has('deleted')) return data({ deleted: true, email: '' }, { headers: NO_STORE })
+  if (url.searchParams.has('deleted')) return respond(page({ deleted: true, email: '' }))
   const user = await requireSignedIn(request)
   if (!user.email) throw backToAccount()
   if (!user.recentIdToken) throw confirmFirst(PATH)
-  return data({ deleted: false, email: user.email }, { headers: NO_STORE })
+  return respond(page({ deleted: false, email: user.email }))
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

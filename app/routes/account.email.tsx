@@ -1,5 +1,4 @@
 import {
-  data,
   Link,
   useActionData,
 } from 'react-router'
@@ -8,14 +7,14 @@ import { useTranslation } from 'react-i18next'
 import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
 import { Say } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import type { TranslationKey } from '~/lib/i18n'
 import { EMAIL_MAX_LENGTH, type FieldErrors } from '~/lib/limits'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { EmailChangeFormSchema, keptEmail } from '~/lib/schemas'
 import { ACCOUNT_PATHS, requestEmailChange, requireConfirmed } from '~/.server/auth/account'
 import { guardForm } from '~/.server/policy/csrf'
-import { parseForm, respond } from '~/.server/result'
+import { page, parseForm, respond } from '~/.server/result'
 import { withAccountStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account.email'
 
@@ -31,7 +30,7 @@ export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireConfirmed(request, PATH)
-  return data({}, { headers: NO_STORE })
+  return respond(page({}))
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

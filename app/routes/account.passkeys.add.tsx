@@ -1,13 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import {
-  data,
   Link,
   useLoaderData,
   useRouteLoaderData,
 } from 'react-router'
 import { Field, FormAlert } from '~/components/forms'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import type { TranslationKey } from '~/lib/i18n'
 import { FACTOR_NAME_MAX_LENGTH } from '~/lib/limits'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
@@ -18,7 +17,7 @@ import { ADD_PATH } from '~/.server/auth/passkeys'
 import { deviceOf } from '~/.server/auth/session-store'
 import { getLocale, getT } from '~/.server/i18n'
 import { getFlags } from '~/.server/ops/flags'
-import { errorPage, respond } from '~/.server/result'
+import { errorPage, page, respond } from '~/.server/result'
 import { withAccountStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account.passkeys.add'
 
@@ -37,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { browser, os } = deviceOf(context.userAgent ?? '')
   const t = getT(getLocale(request))
   const name = browser && os ? t('sessions.device', { browser: browser.split(' ')[0], os }) : (browser ?? os ?? '')
-  return data({ name: name.slice(0, FACTOR_NAME_MAX_LENGTH) }, { headers: NO_STORE })
+  return respond(page({ name: name.slice(0, FACTOR_NAME_MAX_LENGTH) }))
 }
 
 export default function AddPasskey() {

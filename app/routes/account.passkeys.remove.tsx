@@ -1,5 +1,4 @@
 import {
-  data,
   Link,
   useActionData,
   useLoaderData,
@@ -9,13 +8,13 @@ import { FormAlert, SubmitButton } from '~/components/forms'
 import { Say } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
 import { formText } from '~/lib/form-text'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { backToAccount, confirmFirst, requireConfirmed, requireSignedIn } from '~/.server/auth/account'
 import { listPasskeys, removalPath, removePasskey } from '~/.server/auth/passkeys'
 import { getFlags } from '~/.server/ops/flags'
 import { guardForm } from '~/.server/policy/csrf'
-import { errorPage, respond, unavailable } from '~/.server/result'
+import { errorPage, page, respond, unavailable } from '~/.server/result'
 import { withAccountStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account.passkeys.remove'
 
@@ -36,7 +35,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
   if (!passkey) throw backToAccount()
   if (!user.recentIdToken) throw confirmFirst(removalPath(ref))
   const last = !listed.otherWayIn && listed.passkeys.length === 1
-  return data({ ref, name: passkey.name, last }, { headers: NO_STORE })
+  return respond(page({ ref, name: passkey.name, last }))
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -1,5 +1,4 @@
 import {
-  data,
   Link,
   useActionData,
   useLoaderData,
@@ -8,14 +7,14 @@ import { useTranslation } from 'react-i18next'
 import { FormAlert } from '~/components/forms'
 import { Say } from '~/components/local-time'
 import { NewPasswordForm } from '~/components/new-password-form'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { NewPasswordFormSchema } from '~/lib/schemas'
 import { signInLink } from '~/lib/sign-in-link'
 import { ACCOUNT_PATHS, backToAccount, changeOwnPassword, confirmFirst, requireConfirmed, requireSignedIn } from '~/.server/auth/account'
 import { getConfig } from '~/.server/config'
 import { guardForm } from '~/.server/policy/csrf'
-import { respond } from '~/.server/result'
+import { page, respond } from '~/.server/result'
 import { withAccountStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account.password'
 
@@ -33,7 +32,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireSignedIn(request)
   if (!user.email) throw backToAccount()
   if (!user.recentIdToken) throw confirmFirst(PATH)
-  return data({ email: user.email, minLength: getConfig().passwordMinLength }, { headers: NO_STORE })
+  return respond(page({ email: user.email, minLength: getConfig().passwordMinLength }))
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

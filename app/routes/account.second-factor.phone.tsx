@@ -1,5 +1,4 @@
 import {
-  data,
   Link,
   useActionData,
   useLoaderData,
@@ -11,7 +10,7 @@ import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components
 import { Say } from '~/components/local-time'
 import { ResendForm } from '~/components/resend-code'
 import { SecureForm } from '~/components/secure-form'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import type { FieldErrors } from '~/lib/limits'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import type { CaptchaSettings } from '~/lib/recaptcha'
@@ -22,7 +21,7 @@ import { readAccount } from '~/.server/auth/identity-admin'
 import { factorOffered } from '~/.server/auth/second-factor-kinds'
 import { guardForm } from '~/.server/policy/csrf'
 import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
-import { parseForm, respond, unavailable, type Answers } from '~/.server/result'
+import { page, parseForm, respond, unavailable, type Answers } from '~/.server/result'
 import { withAccountStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account.second-factor.phone'
 
@@ -42,15 +41,15 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireSignedIn(request)
   if (!user.email) throw backToAccount()
   // A project without SMS second factors (ADR 072): the page says so, nothing is asked.
-  if (!(await factorOffered('phone'))) return data({ step: 'not-offered' as const }, { status: 404, headers: NO_STORE })
+  if (!(await factorOffered('phone'))) return respond(page({ step: 'not-offered' as const }, { status: 404 }))
   const account = await readAccount(user.uid).catch(() => respond(unavailable()))
   // The service enrols only verified addresses: say so before asking for a password.
-  if (!account.emailVerified) return data({ step: 'unverified' as const }, { headers: NO_STORE })
+  if (!account.emailVerified) return respond(page({ step: 'unverified' as const }))
   if (!user.recentIdToken) throw confirmFirst(PHONE_PATH)
   const enrolment = enrolmentView(request, user)
   const captcha = captchaSettings('mfaSmsEnrollment')
-  if (enrolment) return data({ step: 'code' as const, ...enrolment, captcha }, { headers: NO_STORE })
-  return data({ step: 'number' as const, captcha }, { headers: NO_STORE })
+  if (enrolment) return respond(page({ step: 'code' as const, ...enrolment, captcha }))
+  return respond(page({ step: 'number' as const, captcha }))
 }
 
 /** What the page reads from any answer: the form's refusal, or the enrolment's. */

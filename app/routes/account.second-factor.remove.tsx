@@ -1,5 +1,4 @@
 import {
-  data,
   Link,
   useActionData,
   useLoaderData,
@@ -9,7 +8,7 @@ import { FormAlert, SubmitButton } from '~/components/forms'
 import { Say } from '~/components/local-time'
 import { SecondFactorName } from '~/components/second-factor-name'
 import { SecureForm } from '~/components/secure-form'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import type { FieldErrors } from '~/lib/limits'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { RemoveFactorFormSchema } from '~/lib/schemas'
@@ -17,7 +16,7 @@ import { backToAccount, confirmFirst, requireSignedIn } from '~/.server/auth/acc
 import { removeFactor, removalPath, type RemovalRefusal } from '~/.server/auth/second-factors'
 import { readAccount } from '~/.server/auth/identity-admin'
 import { guardForm } from '~/.server/policy/csrf'
-import { parseForm, respond, unavailable, type Answers } from '~/.server/result'
+import { page, parseForm, respond, unavailable, type Answers } from '~/.server/result'
 import { withAccountStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account.second-factor.remove'
 
@@ -37,7 +36,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
   if (!factor) throw backToAccount()
   if (!user.recentIdToken) throw confirmFirst(removalPath(id))
   const { enrolledAt: _, ...shown } = factor
-  return data({ factor: shown, last: account.secondFactors.length === 1 }, { headers: NO_STORE })
+  return respond(page({ factor: shown, last: account.secondFactors.length === 1 }))
 }
 
 /** What the page reads from any answer: the form's refusal, or the service's. */

@@ -1,5 +1,4 @@
 import {
-  data,
   Link,
   useActionData,
   useLoaderData,
@@ -10,7 +9,7 @@ import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
 import { EmailField, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import { signInLink } from '~/lib/sign-in-link'
 import type { FieldErrors } from '~/lib/limits'
@@ -20,7 +19,7 @@ import { getLocale } from '~/.server/i18n'
 import { requestPasswordReset } from '~/.server/auth/password-reset'
 import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
 import { checkedRedirect } from '~/.server/policy/redirect'
-import { parseForm, respond } from '~/.server/result'
+import { page, parseForm, respond } from '~/.server/result'
 import type { Route } from './+types/forgot-password'
 
 export const headers = routeHeaders
@@ -31,7 +30,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
 
 export function loader({ request }: Route.LoaderArgs) {
   const sent = new URL(request.url).searchParams.get('sent') === '1'
-  return data({ sent, captcha: captchaSettings('getOobCode') }, { headers: NO_STORE })
+  return respond(page({ sent, captcha: captchaSettings('getOobCode') }))
 }
 
 /** What the page reads from any answer: the form again, with what went wrong. */

@@ -1,5 +1,4 @@
 import {
-  data,
   isRouteErrorResponse,
   Link,
   useActionData,
@@ -12,7 +11,7 @@ import { useCaptchaForm } from '~/components/captcha'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { EmailField, FormAlert, useFieldValue } from '~/components/forms'
 import { NewPasswordForm, type PasswordFormLabels } from '~/components/new-password-form'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import { extraTokenField } from '~/lib/recaptcha'
 import { signInLink } from '~/lib/sign-in-link'
@@ -24,7 +23,7 @@ import { getFlags } from '~/.server/ops/flags'
 import { guardForm } from '~/.server/policy/csrf'
 import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
 import { checkedRedirect } from '~/.server/policy/redirect'
-import { errorPage, respond } from '~/.server/result'
+import { errorPage, page, respond } from '~/.server/result'
 import type { Route } from './+types/sign-up'
 
 export const headers = routeHeaders
@@ -50,14 +49,16 @@ async function requireSignUp() {
 export async function loader({ request }: Route.LoaderArgs) {
   await requireSignUp()
   const turnedOff = signUpTurnedOff()
-  return data(
-    {
-      sent: new URL(request.url).searchParams.get('sent') === '1',
-      turnedOff,
-      minLength: getConfig().passwordMinLength,
-      captcha: captchaSettings('signUpPassword'),
-    },
-    { status: turnedOff ? 403 : 200, headers: NO_STORE },
+  return respond(
+    page(
+      {
+        sent: new URL(request.url).searchParams.get('sent') === '1',
+        turnedOff,
+        minLength: getConfig().passwordMinLength,
+        captcha: captchaSettings('signUpPassword'),
+      },
+      { status: turnedOff ? 403 : 200 },
+    ),
   )
 }
 
