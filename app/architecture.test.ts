@@ -140,7 +140,7 @@ describe('the route modules', () => {
         .map((imported) => imported.trim())
         .filter((imported) => imported === 'data' || imported === 'redirect')
       // The single sign-on callback answers an HTML page of its own, not a route's data (ADR 079).
-      const responses = file === 'routes/sso.callback.tsx' ? [] : source.match(/\bnew Response\(/g) ?? []
+      const responses = file === 'routes/sso.callback.tsx' ? [] : (source.match(/\bnew Response\(/g) ?? [])
       return [...fromRouter, ...responses].map((offence) => `${file}: ${offence}`)
     })
     expect(found).toEqual([])
@@ -150,7 +150,9 @@ describe('the route modules', () => {
     const found = [...sources].flatMap(([file, source]) => {
       const own = `./+types/${path.basename(file).replace(/\.tsx$/, '')}`
       const typed = source.includes(`import type { Route } from '${own}'`) ? [] : [`no import of ${own}`]
-      const casts = [...source.matchAll(/\buse(?:Loader|Action)Data(?:<[^>]*>)?\(\)(?:\?\.\w+)?\s+as\s/g)].map((m) => m[0])
+      const casts = [...source.matchAll(/\buse(?:Loader|Action)Data(?:<[^>]*>)?\(\)(?:\?\.\w+)?\s+as\s/g)].map(
+        (m) => m[0],
+      )
       return [...typed, ...casts].map((offence) => `${file}: ${offence}`)
     })
     expect(found).toEqual([])

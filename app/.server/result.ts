@@ -85,10 +85,10 @@ export function respond<Data>(result: Result<Data>) {
     case 'page':
       return data(result.data, { status: result.status ?? 200, headers })
     case 'error':
-      throw data(
-        result.path === undefined ? { reason: result.reason } : { reason: result.reason, path: result.path },
-        { status: result.status, headers },
-      )
+      throw data(result.path === undefined ? { reason: result.reason } : { reason: result.reason, path: result.path }, {
+        status: result.status,
+        headers,
+      })
   }
 }
 

@@ -1,8 +1,4 @@
-import {
-  Link,
-  useLoaderData,
-  useSearchParams,
-} from 'react-router'
+import { Link, useLoaderData, useSearchParams } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { FormAlert } from '~/components/forms'
 import { SecondFactorList } from '~/components/second-factor-list'

@@ -1,8 +1,4 @@
-import {
-  Link,
-  useActionData,
-  useLoaderData,
-} from 'react-router'
+import { Link, useActionData, useLoaderData } from 'react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'

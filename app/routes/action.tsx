@@ -1,8 +1,4 @@
-import {
-  useActionData,
-  useLoaderData,
-  type ShouldRevalidateFunction,
-} from 'react-router'
+import { useActionData, useLoaderData, type ShouldRevalidateFunction } from 'react-router'
 import { useRef } from 'react'
 import { EmailActionConfirm, EmailActionDone } from '~/components/email-action'
 import { ExpiredLink, type Recovery } from '~/components/expired-link'

@@ -1,9 +1,4 @@
-import {
-  Link,
-  useActionData,
-  useLoaderData,
-  useSearchParams,
-} from 'react-router'
+import { Link, useActionData, useLoaderData, useSearchParams } from 'react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'

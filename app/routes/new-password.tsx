@@ -1,8 +1,4 @@
-import {
-  Link,
-  useActionData,
-  useLoaderData,
-} from 'react-router'
+import { Link, useActionData, useLoaderData } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { withAddresses } from '~/components/address'
 import { ExpiredLink } from '~/components/expired-link'

@@ -1,10 +1,4 @@
-import {
-  isRouteErrorResponse,
-  Link,
-  useActionData,
-  useLoaderData,
-  useSearchParams,
-} from 'react-router'
+import { isRouteErrorResponse, Link, useActionData, useLoaderData, useSearchParams } from 'react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
