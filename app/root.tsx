@@ -1,5 +1,4 @@
 import {
-  data,
   Links,
   Meta,
   Outlet,
@@ -7,9 +6,6 @@ import {
   ScrollRestoration,
   useLocation,
   useRouteLoaderData,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
 } from 'react-router'
 import { useEffect, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -31,8 +27,10 @@ import { hasConsented } from '~/.server/preferences'
 import { cookiesBlockedInFrame, issueCsrf } from '~/.server/policy/csrf'
 import { browserSentryConfig } from '~/.server/ops/sentry'
 import { getLocale } from '~/.server/i18n'
+import { page, respond } from '~/.server/result'
+import type { Route } from './+types/root'
 
-export const links: LinksFunction = () => {
+export const links: Route.LinksFunction = () => {
   const { stylesheet } = getBrand()
   return [
     { rel: 'stylesheet', href: stylesUrl },
@@ -42,22 +40,24 @@ export const links: LinksFunction = () => {
   ]
 }
 
-export const meta: MetaFunction = ({ matches }) => (rootLoaded(matches) ? pageTitle(matches, 'meta.error') : [])
+export const meta: Route.MetaFunction = ({ matches }) => (rootLoaded(matches) ? pageTitle(matches, 'meta.error') : [])
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   const { token, setCookie } = issueCsrf(request)
   const { privacyPolicyUrl, cookiesHelpUrl } = getConfig()
-  return data(
-    {
-      locale: getLocale(request),
-      csrf: token,
-      consented: hasConsented(request),
-      blockedFrame: cookiesBlockedInFrame(request),
-      privacyPolicyUrl,
-      cookiesHelpUrl,
-      sentry: browserSentryConfig(),
-    },
-    { headers: setCookie ? { 'Set-Cookie': setCookie } : {} },
+  return respond(
+    page(
+      {
+        locale: getLocale(request),
+        csrf: token,
+        consented: hasConsented(request),
+        blockedFrame: cookiesBlockedInFrame(request),
+        privacyPolicyUrl,
+        cookiesHelpUrl,
+        sentry: browserSentryConfig(),
+      },
+      { cookies: setCookie ? [setCookie] : [] },
+    ),
   )
 }
 

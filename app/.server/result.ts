@@ -30,6 +30,8 @@ export interface ErrorPage extends Extras {
   kind: 'error'
   status: number
   reason: string
+  /** The path a 404 names, when it is not the address's own (an over-long path, shortened: app/routes/$.tsx). */
+  path?: string
 }
 
 export const redirectTo = (location: string, extras: Extras & { status?: 302 | 303 | 307 } = {}): Redirect => ({
@@ -44,7 +46,7 @@ export const page = <Data>(data: Data, extras: Extras & { status?: number; refre
   ...extras,
 })
 
-export const errorPage = (status: number, reason: string, extras: Extras = {}): ErrorPage => ({
+export const errorPage = (status: number, reason: string, extras: Extras & { path?: string } = {}): ErrorPage => ({
   kind: 'error',
   status,
   reason,
@@ -53,6 +55,15 @@ export const errorPage = (status: number, reason: string, extras: Extras = {}): 
 
 export const unavailable = (extras: Extras & { status?: number } = {}): ErrorPage =>
   errorPage(extras.status ?? 503, 'identity-unavailable', extras)
+
+type KeysOf<T> = T extends unknown ? keyof T : never
+
+/**
+ * The data a page's answers carry, as one type the page reads without a cast: each member gets the
+ * other members' fields as `?: undefined` (TypeScript reads a field of a union only when every member
+ * has it). An action names it once, `respond<Answers<A | B>>(…)`, and its page's actionData is typed.
+ */
+export type Answers<T, All = T> = T extends unknown ? T & { [K in Exclude<KeysOf<All>, keyof T>]?: undefined } : never
 
 function headersOf(result: Result<unknown>): Headers {
   const headers = new Headers(NO_STORE)
@@ -74,7 +85,10 @@ export function respond<Data>(result: Result<Data>) {
     case 'page':
       return data(result.data, { status: result.status ?? 200, headers })
     case 'error':
-      throw data({ reason: result.reason }, { status: result.status, headers })
+      throw data(result.path === undefined ? { reason: result.reason } : { reason: result.reason, path: result.path }, {
+        status: result.status,
+        headers,
+      })
   }
 }
 

@@ -2,9 +2,24 @@ import { useTranslation } from 'react-i18next'
 import type { SecondFactor } from '~/.server/identity'
 
 /**
- * A second factor as the account pages name it: its display name, or what it is (the masked phone
- * number, "Authenticator app"); with a display name, what it is comes under it, then `added`.
+ * How a second factor is named, wherever it is shown: its display name when it has one, and what it
+ * is (the masked phone number, "Authenticator app"). Two forms of the one name: `useFactorLabel` in a
+ * sentence or a choice (the chooser at sign-in, the revert link's page), `SecondFactorName` on the
+ * account pages.
  */
+export function useFactorLabel(): (factor: SecondFactor) => string {
+  const { t } = useTranslation()
+  return (factor) => {
+    if (factor.kind === 'phone') {
+      return factor.displayName
+        ? t('mfa.factorSmsNamed', { name: factor.displayName, phone: factor.phone })
+        : t('mfa.factorSms', { phone: factor.phone })
+    }
+    return factor.displayName ? t('mfa.factorTotpNamed', { name: factor.displayName }) : t('mfa.factorTotp')
+  }
+}
+
+/** On the account pages: the display name, or what it is; with a display name, what it is comes under it, then `added`. */
 export function SecondFactorName({ factor, id, added }: { factor: SecondFactor; id?: string; added?: string | null }) {
   const { t } = useTranslation()
   const kind = factor.kind === 'phone' ? factor.phone : t('mfa.factorTotp')

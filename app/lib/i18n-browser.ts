@@ -34,7 +34,7 @@ function loadPart(locale: Locale, part: Part): Promise<void> {
   return load
 }
 
-export async function withAccountStrings({ serverLoader }: { serverLoader: () => Promise<unknown> }) {
+export async function withAccountStrings<Data>({ serverLoader }: { serverLoader: () => Promise<Data> }): Promise<Data> {
   await loadStrings(currentLocale, '/account')
   return serverLoader()
 }

@@ -38,6 +38,7 @@ export const SHELL_PAGE_INPUTS: Record<string, string> = {
   parseForm: 'posts only',
   page: 'the answer itself, from the inputs above',
   redirectTo: 'only for a signed-in visitor, or a post',
+  errorPage: 'a method other than GET or POST only',
   unavailable: 'only when a session cookie was sent',
   respond: 'posts only',
 }
