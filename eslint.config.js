@@ -6,7 +6,7 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['build/', '**/build/', 'node_modules/', 'test-results/', 'playwright-report/', '.cache/'] },
+  { ignores: ['build/', '**/build/', 'node_modules/', 'test-results/', 'playwright-report/', '.cache/', '.react-router/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -127,3 +127,41 @@ describe('the import graph of app/', () => {
     expect(upwards).toEqual([])
   })
 })
+
+/** The route modules (app/routes/ and the root): how they answer (ADR 079) and how they are typed (ADR 080). */
+describe('the route modules', () => {
+  const routeModules = [...graph.keys()].filter((file) => name(file).startsWith('routes/') || name(file) === 'root.tsx')
+  const sources = new Map(routeModules.map((file) => [name(file), readFileSync(file, 'utf8')]))
+
+  it('answer one way, through respond(): none imports data() or redirect() or builds a Response of its own', () => {
+    const found = [...sources].flatMap(([file, source]) => {
+      const fromRouter = [...source.matchAll(/import\s+\{([^}]*)\}\s*from\s*['"]react-router['"]/g)]
+        .flatMap((m) => m[1]!.split(','))
+        .map((imported) => imported.trim())
+        .filter((imported) => imported === 'data' || imported === 'redirect')
+      // The single sign-on callback answers an HTML page of its own, not a route's data (ADR 079).
+      const responses = file === 'routes/sso.callback.tsx' ? [] : (source.match(/\bnew Response\(/g) ?? [])
+      return [...fromRouter, ...responses].map((offence) => `${file}: ${offence}`)
+    })
+    expect(found).toEqual([])
+  })
+
+  it('take their types from React Router (./+types/<route>), never cast the loader or action data', () => {
+    const found = [...sources].flatMap(([file, source]) => {
+      const own = `./+types/${path.basename(file).replace(/\.tsx$/, '')}`
+      const typed = source.includes(`import type { Route } from '${own}'`) ? [] : [`no import of ${own}`]
+      const casts = [...source.matchAll(/\buse(?:Loader|Action)Data(?:<[^>]*>)?\(\)(?:\?\.\w+)?\s+as\s/g)].map(
+        (m) => m[0],
+      )
+      return [...typed, ...casts].map((offence) => `${file}: ${offence}`)
+    })
+    expect(found).toEqual([])
+  })
+})
+
+it('passes ref as a prop (React 19): no ref-forwarding wrapper in app/', () => {
+  // Spelt in two, so that a search of app/ for the wrapper finds none.
+  const wrapper = 'forward' + 'Ref'
+  const found = [...graph.keys()].filter((file) => readFileSync(file, 'utf8').includes(wrapper)).map(name)
+  expect(found).toEqual([])
+})

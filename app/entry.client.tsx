@@ -8,19 +8,15 @@ import { createBrowserI18n, loadStrings } from '~/lib/i18n-browser'
 import { afterLoadWhenIdle } from '~/lib/idle'
 import { resumeInterruptedNavigation, watchLinkClicks } from '~/lib/reload-at-target'
 
-// The server wrote the page's language in <html lang>; start in the same one to hydrate cleanly.
+// Start in the server's language so hydration matches.
 const iso = document.documentElement.lang
 const lng = LOCALES.find((l) => l.iso === iso)?.code ?? DEFAULT_LOCALE
-// Its strings, fetched at once, in parallel with decoding the server's data (app/lib/translator.ts).
+// Fetched at once, in parallel with decoding the server's data.
 const strings = loadStrings(lng, window.location.pathname)
-// And with the operator's brand it rendered (app/lib/brand.ts).
 setBrand(brandFromAttribute(document.getElementById('auth-portal-app')?.dataset.brand))
 
-/**
- * Error reporting, when the server turned it on (SENTRY_DSN), loads as its own chunk once the page
- * is loaded and idle, so that it never weighs on a first visit (ADR 030). Errors before then are
- * kept and handed to it.
- */
+// Loaded as its own chunk once the page is idle, so it never weighs on a
+// first visit (see ADR 030). Errors before then are kept and handed to it.
 const sentry = document.querySelector<HTMLMetaElement>('meta[name="sentry"]')
 if (sentry?.content) {
   const early: Event[] = []
@@ -34,13 +30,8 @@ if (sentry?.content) {
 
 const i18n = createBrowserI18n(lng)
 
-/**
- * HydratedRouter suspends on its first render until the server's data stream is
- * decoded. A key press or click in that window makes React hydrate synchronously, and a synchronous
- * render that suspends outside a Suspense boundary aborts hydration (React error #345). So start the
- * decoding first (the first call only starts it and throws its promise, before any hook) and hydrate
- * when it is done: hydration then never suspends.
- */
+// A key press or click before the server's data is decoded makes React hydrate synchronously, and a
+// suspending synchronous render aborts hydration (React error #345). So decode first, then hydrate.
 async function routerStateDecoded() {
   try {
     HydratedRouter({})

@@ -10,7 +10,7 @@ import { getI18n, getLocale } from '~/.server/i18n'
 import { logger } from '~/.server/ops/logger'
 import { initSentry, reportError } from '~/.server/ops/sentry'
 
-initSentry()
+void initSentry()
 
 const ABORT_DELAY = 5_000
 export const streamTimeout = ABORT_DELAY
@@ -29,8 +29,7 @@ export default async function handleRequest(
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
-    // Ends a render still streaming after ABORT_DELAY. Cleared when the render ends: a pending
-    // timer would keep each finished render in memory for the whole delay.
+    // Cleared when the render ends: a pending timer would keep each finished render in memory for the whole delay.
     const timer = setTimeout(() => abort(), ABORT_DELAY)
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
@@ -42,7 +41,7 @@ export default async function handleRequest(
         nonce,
         [readyEvent]() {
           shellRendered = true
-          // React 19 writes `</body></html>` after everything streamed later (React Router's data, boundary scripts).
+          // React 19 writes `</body></html>` after everything streamed later.
           const body = new PassThrough()
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
           responseHeaders.set('Cache-Control', 'no-store')
@@ -58,7 +57,7 @@ export default async function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500
-          // Errors while streaming are reported by handleError; log here only before the shell.
+          // Errors while streaming are reported by handleError.
           if (!shellRendered) logger.error({ event: 'render-error', err: String(error) }, 'render failed')
         },
       },
@@ -66,19 +65,12 @@ export default async function handleRequest(
   })
 }
 
-/**
- * Every data request (`/<page>.data`, with or without `?_routes=`, an unknown path's too) carries the
- * root loader's data, this visitor's CSRF token among it: no cache may keep one.
- */
+/** Every data request carries the root loader's data, the CSRF token among it: no cache may keep one. */
 export function handleDataRequest(response: Response) {
   response.headers.set('Cache-Control', 'no-store')
   return response
 }
 
-/**
- * Unexpected errors in loaders, actions and rendering (thrown Responses are expected and never
- * come here): logged with the request id, reported, and shown as the translated error page.
- */
 export function handleError(error: unknown, { request, context }: LoaderFunctionArgs | ActionFunctionArgs) {
   if (request.signal.aborted || isExpected(error)) return
   const message = error instanceof Error ? error.message : String(error)
@@ -86,11 +78,10 @@ export function handleError(error: unknown, { request, context }: LoaderFunction
   reportError(error)
 }
 
-/** Answers the portal gives on purpose (4xx responses): not errors. */
 function isExpected(error: unknown): boolean {
   const status = (error as { status?: unknown; init?: { status?: unknown } } | null)?.status ?? (error as { init?: { status?: unknown } } | null)?.init?.status
   return typeof status === 'number' && status < 500
 }
 
-/** The process around this build (server/main.ts takes it from here: one module graph, ADR 023). */
+/** server/main.ts takes it from here: one module graph (see ADR 023). */
 export { serve } from '~/.server/http/serve'

@@ -1,5 +1,4 @@
 import {
-  data,
   Links,
   Meta,
   Outlet,
@@ -7,9 +6,6 @@ import {
   ScrollRestoration,
   useLocation,
   useRouteLoaderData,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
 } from 'react-router'
 import { useEffect, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -31,34 +27,37 @@ import { hasConsented } from '~/.server/preferences'
 import { cookiesBlockedInFrame, issueCsrf } from '~/.server/policy/csrf'
 import { browserSentryConfig } from '~/.server/ops/sentry'
 import { getLocale } from '~/.server/i18n'
+import { page, respond } from '~/.server/result'
+import type { Route } from './+types/root'
 
-export const links: LinksFunction = () => {
+export const links: Route.LinksFunction = () => {
   const { stylesheet } = getBrand()
   return [
     { rel: 'stylesheet', href: stylesUrl },
-    // The brand's accent overrides the portal's colours: after its stylesheet (ADR 040).
+    // After the portal's own, so the brand's accent overrides its colours.
     ...(stylesheet ? [{ rel: 'stylesheet', href: stylesheet }] : []),
     { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
   ]
 }
 
-/** Pages without a title of their own (the error pages) get this one; without root data, Layout writes it. */
-export const meta: MetaFunction = ({ matches }) => (rootLoaded(matches) ? pageTitle(matches, 'meta.error') : [])
+export const meta: Route.MetaFunction = ({ matches }) => (rootLoaded(matches) ? pageTitle(matches, 'meta.error') : [])
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   const { token, setCookie } = issueCsrf(request)
   const { privacyPolicyUrl, cookiesHelpUrl } = getConfig()
-  return data(
-    {
-      locale: getLocale(request),
-      csrf: token,
-      consented: hasConsented(request),
-      blockedFrame: cookiesBlockedInFrame(request),
-      privacyPolicyUrl,
-      cookiesHelpUrl,
-      sentry: browserSentryConfig(),
-    },
-    { headers: setCookie ? { 'Set-Cookie': setCookie } : {} },
+  return respond(
+    page(
+      {
+        locale: getLocale(request),
+        csrf: token,
+        consented: hasConsented(request),
+        blockedFrame: cookiesBlockedInFrame(request),
+        privacyPolicyUrl,
+        cookiesHelpUrl,
+        sentry: browserSentryConfig(),
+      },
+      { cookies: setCookie ? [setCookie] : [] },
+    ),
   )
 }
 
@@ -72,9 +71,8 @@ export function Layout({ children }: { children: ReactNode }) {
   // A request the HTTP server refused: the browser's address is another, so nothing to hydrate.
   const { pathname } = useLocation()
   const scripts = pathname !== ERROR_ROUTE
-  // The files of the first page: the script keeps what it loaded when the visitor moves on.
   const [firstParts] = useState(() => partsFor(pathname))
-  // The language the page came in: its strings are the ones to preload, even after a switch in place.
+  // Its strings are the ones to preload, even after a switch in place.
   const [firstLocale] = useState(locale)
   return (
     <html lang={isoOf(locale)} dir="ltr">
@@ -84,10 +82,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="color-scheme" content="light dark" />
         <Meta />
         {root ? null : <title>{titleText(locale, 'meta.error')}</title>}
-        {/* The browser reporter's settings (BrowserSentryConfig), read once the page is idle (ADR 030). */}
         {root?.sentry ? <meta name="sentry" content={JSON.stringify(root.sentry)} /> : null}
         <Links />
-        {/* The page's strings, which the script needs before it takes over the page (app/lib/i18n-browser.ts). */}
+        {/* The page's strings: the script needs them before it takes over the page. */}
         {scripts
           ? firstParts.map((part) => <link key={part} rel="preload" as="fetch" href={stringsUrl(firstLocale, part)} crossOrigin="anonymous" />)
           : null}
@@ -117,7 +114,6 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App() {
   const root = useRouteLoaderData<typeof loader>('root')
-  // Follows the root loader after the language switch revalidates it: no navigation needed.
   const locale = root?.locale ?? DEFAULT_LOCALE
   const { i18n } = useTranslation()
   useEffect(() => void i18n.changeLanguage(locale), [i18n, locale])
@@ -127,7 +123,6 @@ export default function App() {
   return unreachable ? <AccessError to={unreachable} /> : <Outlet />
 }
 
-/** The address a navigation could not load (app/lib/reload-at-target.ts), shown until the next navigation. */
 function useUnreachableTarget(): string | null {
   const { key } = useLocation()
   const [failed, setFailed] = useState<{ to: string; key: string } | null>(null)
@@ -140,7 +135,6 @@ function useUnreachableTarget(): string | null {
   return failed?.key === key ? failed.to : null
 }
 
-/** 'An error occurred while accessing this website: "{url}"', and a way to try again. */
 function AccessError({ to }: { to: string }) {
   const { t } = useTranslation()
   return (

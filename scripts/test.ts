@@ -88,7 +88,7 @@ emulator.catch(() => {})
 // It runs in a process group of its own: Ctrl-C stops it here.
 process.once('SIGINT', () => void emulator.then((started) => started.stop()).finally(() => process.exit(130)))
 await Promise.all([
-  check('typecheck', 'npx', ['tsc', '--noEmit']),
+  check('typecheck', 'npm', ['run', 'typecheck', '--silent']),
   check('lint', 'npx', ['eslint', '--max-warnings', '0', '.']),
   check('build', 'npm', ['run', 'build', '--silent']),
 ])

@@ -4,12 +4,8 @@ import type { ServerBuild } from 'react-router'
 import { identityMissing, parseConfig } from '../app/.server/config'
 import type { serve } from '../app/.server/http/serve'
 
-/**
- * `npm run serve`: the production entry point. Configuration comes from the environment alone;
- * a bad one stops here with one line per problem and exit code 1. Everything else comes from the
- * React Router build, so that the process has one copy of each module (ADR 023): this file imports no
- * value from app/ but the configuration parser, a pure function.
- */
+// Everything but the configuration parser comes from the React Router
+// build, so the process has one copy of each module (see ADR 023).
 const result = parseConfig(process.env)
 if (!result.ok) {
   for (const problem of result.errors) console.error(`Invalid configuration: ${problem}`)

@@ -1,9 +1,6 @@
 import { readFileSync } from 'node:fs'
 
-/**
- * A brand logo file (BRAND_LOGO, BRAND_LOGO_DARK), read once at start-up: an SVG or a PNG by its
- * content, not its name, with the size its <img> reserves so that nothing moves when it arrives.
- */
+/** Read by content, not name, with the size its <img> reserves so that nothing moves when it loads. */
 export interface LogoFile {
   bytes: Buffer
   type: 'image/svg+xml' | 'image/png'
@@ -11,12 +8,11 @@ export interface LogoFile {
   height: number
 }
 
-/** Like any image the portal serves (tests/support/page-size.ts holds images to the same bound). */
+/** The same bound as any image the portal serves (tests/support/page-size.ts). */
 export const LOGO_MAX_BYTES = 20 * 1024
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 
-/** The logo, or why it cannot be one (a sentence for the start-up line). */
 export function readLogo(file: string): LogoFile | string {
   let bytes: Buffer
   try {
@@ -39,7 +35,6 @@ export function readLogo(file: string): LogoFile | string {
   return { bytes, type: 'image/svg+xml', ...svg }
 }
 
-/** The root <svg> element's size (width and height, else its viewBox), null without either; 'not-svg' when it is no SVG. */
 function svgSize(bytes: Buffer): { width: number; height: number } | null | 'not-svg' {
   let text: string
   try {
@@ -47,7 +42,6 @@ function svgSize(bytes: Buffer): { width: number; height: number } | null | 'not
   } catch {
     return 'not-svg'
   }
-  // What may come before the root element: a byte-order mark, the XML declaration, comments, a doctype.
   const start = /^\uFEFF?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*|<!DOCTYPE[^>]*>\s*)*<svg\b([^>]*)>/i.exec(text)
   if (!start) return 'not-svg'
   const attrs = start[1] ?? ''

@@ -4,18 +4,13 @@ import type { Brand } from '~/lib/brand'
 import type { LogoFile } from './brand-logo'
 import type { Config } from './config'
 
-/**
- * The brand's files (docs/brand.md; ADR 040): the logos and the accent's stylesheet, read at
- * start-up and served from memory under URLs named by their content, so that browsers and CDNs may
- * keep them for a year: another file is another URL.
- */
+/** Served under URLs named by their content, so browsers and CDNs may keep them for a year. */
 interface BrandFile {
   body: Buffer
   type: string
 }
 
 export interface BrandAssets {
-  /** What pages show (app/lib/brand.ts). */
   page: Brand
   files: Map<string, BrandFile>
 }
@@ -49,7 +44,6 @@ export function brandAssets(brand: Config['brand']): BrandAssets {
   }
   if (brand.accent) {
     const { light, dark } = brand.accent
-    // Buttons, links and focus rings read --accent and --focus (app/styles.css); the button text keeps its colour.
     const css =
       `:root{--accent:${light};--focus:${light}}\n` +
       `@media (prefers-color-scheme:dark){:root{--accent:${dark};--focus:${dark}}}\n`
@@ -58,10 +52,8 @@ export function brandAssets(brand: Config['brand']): BrandAssets {
   return { page, files }
 }
 
-/** A year, and never revalidated: the URL changes with the content. */
 const IMMUTABLE = 'public, max-age=31536000, immutable'
 
-/** Serves the brand's files (GET and HEAD); anything else under /brand/ is left to the not-found page. */
 export function brandFiles({ files }: BrandAssets): RequestHandler {
   return (req, res, next) => {
     const file = (req.method === 'GET' || req.method === 'HEAD') && files.get(req.path)

@@ -2,12 +2,6 @@ import { z } from 'zod'
 import { PASSWORD_MAX_LENGTH } from '~/lib/limits'
 import * as value from './config-values'
 
-/**
- * Every environment variable the portal reads, in groups, with its type, bounds, default and description,
- * and the checks across them. app/.server/config.ts turns the parsed environment into the config the code
- * reads; `npm run settings-doc` writes docs/settings.md from the groups and descriptions.
- */
-
 export const PLATFORMS = ['local', 'development', 'staging', 'isoprod', 'production', 'test'] as const
 export type Platform = (typeof PLATFORMS)[number]
 
@@ -205,7 +199,7 @@ const reporting = {
     .describe('Share (0 to 1) of the other sessions whose last moments Replay sends with an error.'),
 }
 
-/** The groups of docs/settings.md, in its order. */
+/** `npm run settings-doc` writes docs/settings.md from these groups and descriptions. */
 export const SETTING_GROUPS = [
   ['Server', server],
   ['Identity service', identity],
@@ -235,8 +229,8 @@ export const EnvSchema = z
       refuse('PUBLIC_URL', `${notHttps}, unless it is on this host (localhost, 127.0.0.0/8, [::1])`)
     }
     if (!local && env.RECAPTCHA_SCRIPT_URL.startsWith('http:')) refuse('RECAPTCHA_SCRIPT_URL', notHttps)
-    // The flag service's answers choose what every visitor gets: never over plain HTTP outside local and
-    // test, except to a sidecar on this host (flagd in the same pod), which is as safe as the pod itself.
+    // Flag answers choose what every visitor gets: never plain HTTP
+    // outside local and test, except to a sidecar on this host.
     if (!local && env.FLAGS_OFREP_URL?.startsWith('http:') && !value.isLoopbackUrl(env.FLAGS_OFREP_URL)) {
       refuse('FLAGS_OFREP_URL', `${notHttps}, unless it is on this host (localhost, 127.0.0.0/8, [::1])`)
     }
@@ -248,8 +242,7 @@ export const EnvSchema = z
     if (env.SESSION_SECRET && !local && env.SESSION_SECRET.split(',').some((s) => s.trim().length < 32)) {
       refuse('SESSION_SECRET', 'each comma-separated secret must be at least 32 characters')
     }
-    // "Keep me signed in" keeps the visitor at least as long as a session that ends with the browser
-    // (a value out of bounds already has its own line).
+    // A value out of bounds already has its own line.
     const remember = env.SESSION_REMEMBER_MAX_AGE
     if (Number.isInteger(remember) && remember >= 300 && remember < env.SESSION_MAX_AGE) {
       refuse('SESSION_REMEMBER_MAX_AGE', `must be at least SESSION_MAX_AGE (${env.SESSION_MAX_AGE})`)

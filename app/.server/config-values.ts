@@ -3,12 +3,9 @@ import { z } from 'zod'
 import { MIN_TEXT_CONTRAST, darkAccent, parseHex, ratioText, toHex, weakest, type Rgb } from '~/lib/contrast'
 import { readLogo, type LogoFile } from './brand-logo'
 
-/** The kinds of value the settings take, and the parsers of those that need more than zod's own checks. */
-
 export const port = z.coerce.number().int().min(0).max(65535)
 export const positiveInt = z.coerce.number().int().positive()
 export const ratio = z.coerce.number().min(0).max(1)
-/** A brand name: one line of text, short enough for the header at 320 px and a tab's title. */
 export const brandName = z
   .string()
   .trim()
@@ -22,7 +19,7 @@ export const logoFile = z.string().transform((file, ctx): LogoFile => {
   return z.NEVER
 })
 
-/** A `#rgb` or `#rrggbb` colour whose text reads at 4.5:1 in `scheme` (app/lib/contrast.ts), or a line saying why not. */
+/** A `#rgb` or `#rrggbb` colour whose text reads at 4.5:1 in `scheme`, or a line saying why not. */
 function readableAccent(value: string, scheme: 'light' | 'dark', ctx: z.RefinementCtx): Rgb | typeof z.NEVER {
   const rgb = parseHex(value)
   if (!rgb) {
@@ -41,23 +38,18 @@ function readableAccent(value: string, scheme: 'light' | 'dark', ctx: z.Refineme
   return rgb
 }
 
-/**
- * `BRAND_ACCENT`: `#rgb` or `#rrggbb`, refused when its text would read under 4.5:1 in the light
- * scheme; the dark scheme's is derived from it (ADR 040), unless `BRAND_ACCENT_DARK` gives it.
- */
+/** Refused when its text would read under 4.5:1 in the light scheme; the dark one is derived from it unless BRAND_ACCENT_DARK gives it. */
 export function parseAccent(value: string, ctx: z.RefinementCtx): { light: string; dark: string } {
   const rgb = readableAccent(value, 'light', ctx)
   return rgb === z.NEVER ? z.NEVER : { light: toHex(rgb), dark: toHex(darkAccent(rgb)) }
 }
 
-/** `BRAND_ACCENT_DARK`: the dark scheme's accent as given, refused under 4.5:1 on the dark card, page or under its button text (ADR 076). */
+/** Refused under 4.5:1 on the dark card, the dark page or under its button text. */
 export function parseDarkAccent(value: string, ctx: z.RefinementCtx): string {
   const rgb = readableAccent(value, 'dark', ctx)
   return rgb === z.NEVER ? z.NEVER : toHex(rgb)
 }
 
-/** A URL whose host is this machine: `localhost`, an address in 127.0.0.0/8, or `[::1]`. */
-/** What is wrong with a `PUBLIC_URL`, said for the operator, or null: an http(s) origin, with no path. */
 export function publicUrlProblem(text: string): string | null {
   if (!URL.canParse(text)) return 'must be a URL such as https://login.example.com'
   const url = new URL(text)
@@ -74,14 +66,9 @@ export function isLoopbackUrl(url: string): boolean {
   return host === 'localhost' || host === '[::1]' || (isIP(host) === 4 && host.startsWith('127.'))
 }
 
-/** Express's names for address ranges (proxy-addr). */
 const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal'])
 
-/**
- * `TRUST_PROXY`: a number of proxy hops (0 to 10), or the proxies' addresses as a comma-separated
- * list of addresses, CIDR ranges and Express's names `loopback`, `linklocal`, `uniquelocal`
- * (`10.0.0.0/8, loopback`). A list trusts exactly those peers, however many there are in a row.
- */
+/** A list trusts exactly those peers, however many there are in a row. */
 export function parseTrustProxy(value: string, ctx: z.RefinementCtx): number | string[] {
   const text = value.trim()
   if (/^\d+$/.test(text)) {
@@ -107,7 +94,6 @@ function isAddressRange(entry: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128)
 }
 
-/** The emulator as an origin: accepts Firebase's `host:port` form or an http(s) URL. */
 export function parseEmulatorHost(value: string): string | null {
   const candidate = value.includes('://') ? value : `http://${value}`
   if (!/^https?:\/\//i.test(candidate)) return null
@@ -120,7 +106,6 @@ export function parseEmulatorHost(value: string): string | null {
   }
 }
 
-/** `host:port` pairs, comma-separated (`10.0.0.1:26379, sentinel-b:26379`), as ioredis takes sentinels. */
 export function parseHostPorts(value: string, ctx: z.RefinementCtx): Array<{ host: string; port: number }> {
   const pairs = list(value).map((entry) => /^(\[[\da-f:]+\]|[\w.-]+):(\d{1,5})$/i.exec(entry))
   const bad = pairs.findIndex((m) => !m || Number(m[2]) > 65_535)
@@ -141,10 +126,7 @@ export function list(value: string): string[] {
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 const HEADER_VALUE = /^[\t\x20-\x7e]+$/
 
-/**
- * `FLAGS_OFREP_HEADERS`: comma-separated `Name: value` pairs (`Authorization: Bearer xyz, X-Env: prod`);
- * a value cannot hold a comma. The message never repeats a value: it may be a secret.
- */
+/** A value cannot hold a comma. The message never repeats a value: it may be a secret. */
 export function parseHeaderList(value: string, ctx: z.RefinementCtx): Array<[string, string]> {
   const headers: Array<[string, string]> = []
   const entries = list(value)
@@ -164,12 +146,9 @@ export function parseHeaderList(value: string, ctx: z.RefinementCtx): Array<[str
   return headers
 }
 
-/** A whole number from min to max. */
 export const between = (min: number, max: number) => z.coerce.number().int().min(min).max(max)
-/** A feature flag's setting; unset, the flag service or file decides. */
 export const flag = z.enum(['true', 'false']).optional()
 
-/** reCAPTCHA's script: the page adds `?render=SITE_KEY` itself. */
 export const scriptUrl = z
   .url({ protocol: /^https?$/ })
   .refine((u) => !URL.canParse(u) || (!new URL(u).search && !new URL(u).hash && !new URL(u).username), {
@@ -180,7 +159,7 @@ export const flagServiceUrl = z
   .url({ protocol: /^https?$/ })
   .refine((u) => !URL.canParse(u) || !new URL(u).username, 'must not hold credentials: put them in FLAGS_OFREP_HEADERS')
 
-/** IDENTIFIER_HASH_SECRET: one secret, never rotated (docs/operations.md). */
+/** One secret, never rotated: rotating it would change every stored hash (docs/operations.md). */
 export const oneSecret = z
   .string()
   .trim()

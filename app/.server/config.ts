@@ -3,13 +3,8 @@ import type { z } from 'zod'
 import { EnvSchema, LOCAL_PLATFORMS } from './config-schema'
 import { list, parseEmulatorHost } from './config-values'
 
-/**
- * The environment, parsed once. Nothing else in the code base reads process.env: every setting
- * is declared in ./config-schema.ts, with its default and description (docs/settings.md); here it
- * becomes the config the code reads.
- */
+/** Nothing else reads process.env: every setting is declared in ./config-schema.ts. */
 
-/** Only for PLATFORM=local/test: a production deployment must set its own. */
 const DEV_SESSION_SECRET = 'local-development-secret-do-not-use-in-production'
 
 export type Config = ReturnType<typeof toConfig>
@@ -35,20 +30,16 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       timeoutMs: env.IDENTITY_TIMEOUT_MS,
       maxInFlight: env.IDENTITY_MAX_IN_FLIGHT,
     },
-    /** The first signs, every one verifies; only app/.server/keys.ts reads them (ADR 034). */
     sessionSecrets: list(env.SESSION_SECRET ?? DEV_SESSION_SECRET),
-    /** The secret of the identifier hashes; null: the first of sessionSecrets (ADR 034). */
+    /** null: the first of sessionSecrets. */
     identifierHashSecret: env.IDENTIFIER_HASH_SECRET ?? null,
-    /** A session that ends with the browser lasts at most this long at the identity service. */
     sessionMaxAgeSeconds: env.SESSION_MAX_AGE,
-    /** A session kept with "Keep me signed in": its cookie persists this long (ADR 037). */
     sessionRememberMaxAgeSeconds: env.SESSION_REMEMBER_MAX_AGE,
     tokenSyncUrl: env.TOKEN_SYNC_URL ?? null,
     tokenSyncTimeoutMs: env.TOKEN_SYNC_TIMEOUT_MS,
     defaultRedirectUrl: env.DEFAULT_REDIRECT_URL ?? null,
     redirectAllowedOrigins: list(env.REDIRECT_ALLOWED_ORIGINS ?? ''),
     passwordMinLength: env.PASSWORD_MIN_LENGTH,
-    /** Where sessions live with Redis (app/.server/redis.ts): one server, or a primary found through Sentinel. */
     redis: {
       url: env.REDIS_URL ?? null,
       sentinels: env.REDIS_SENTINELS ?? null,
@@ -56,10 +47,8 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       password: env.REDIS_PASSWORD ?? null,
       tls: env.REDIS_TLS === 'true',
     },
-    /** Sessions without Redis: an SQLite file (`:memory:` for tests), ADR 063. */
     sessionStorePath: env.SESSION_STORE_PATH,
     sessionMaxPerAccount: env.SESSION_MAX_PER_ACCOUNT,
-    /** How long a sign-in spares the account changes a second password entry (at most the service's 5 minutes). */
     recentSignInSeconds: env.RECENT_SIGN_IN_SECONDS,
     rateLimits: {
       signInPerEmailIp: env.RATE_LIMIT_SIGNIN_PER_EMAIL_IP,
@@ -83,24 +72,19 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       enrolSmsPerNumber: env.RATE_LIMIT_ENROL_SMS_PER_NUMBER,
       emailChangePerAccount: env.RATE_LIMIT_EMAIL_CHANGE_PER_ACCOUNT,
       logoutPerIp: env.RATE_LIMIT_LOGOUT_PER_IP,
-      /** A start is no guess, and the sign-in page makes one per view: four times sign-in's count (ADR 067). */
+      /** A start is no guess, and the sign-in page makes one per view: four times sign-in's count. */
       passkeyStartPerIp: env.RATE_LIMIT_SIGNIN_PER_IP * 4,
-      /** Answers to one passkey challenge: one (ADR 067). */
       passkeyChallenge: 1,
       signUpPerIp: env.RATE_LIMIT_SIGN_UP_PER_IP,
     },
-    /** Most rate-limit counters held in memory (ADR 027). */
     rateLimitMemoryMaxKeys: env.RATE_LIMIT_MEMORY_MAX_KEYS,
     frameAncestors: env.FRAME_ANCESTORS,
     privacyPolicyUrl: env.PRIVACY_POLICY_URL,
     cookiesHelpUrl: env.COOKIES_HELP_URL,
     sentryDsn: env.SENTRY_DSN ?? null,
-    /** Shares of browser sessions Session Replay records: all along, or only when an error happens. */
     replaySampleRates: { session: env.SENTRY_REPLAY_SESSION_SAMPLE_RATE, onError: env.SENTRY_REPLAY_ON_ERROR_SAMPLE_RATE },
-    /** Where pages load reCAPTCHA Enterprise from, while the identity project enforces it (ADR 020). */
     recaptchaScriptUrl: env.RECAPTCHA_SCRIPT_URL,
     flagsFile: env.FLAGS_FILE ?? null,
-    /** The remote flag service (OFREP); its base URL without a trailing slash. */
     flagsRemote: env.FLAGS_OFREP_URL
       ? {
           url: env.FLAGS_OFREP_URL.replace(/\/+$/, ''),
@@ -115,9 +99,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       signUp: bool(env.FLAG_SIGN_UP),
     },
     ssoProviderId: env.SSO_PROVIDER_ID ?? null,
-    /** The name on the single sign-on button ("Continue with …"); null: the generic wording. */
     ssoProviderName: env.SSO_PROVIDER_ID ? providerName(env.SSO_PROVIDER_ID, env.SSO_PROVIDER_NAME ?? null) : null,
-    /** The operator's brand (docs/brand.md; ADR 040); null: the portal's own. */
     brand: {
       name: { fr: env.BRAND_NAME_FR ?? env.BRAND_NAME ?? null, en: env.BRAND_NAME_EN ?? env.BRAND_NAME ?? null },
       logo: env.BRAND_LOGO ?? null,
@@ -136,7 +118,6 @@ function bool(value: 'true' | 'false' | undefined): boolean | null {
 
 export type ConfigResult = { ok: true; config: Config; warnings: string[] } | { ok: false; errors: string[] }
 
-/** What a local run accepts but a production one would refuse: said at start, not refused. */
 function warningsFor(env: z.infer<typeof EnvSchema>): string[] {
   const short = env.SESSION_SECRET?.split(',').some((secret) => secret.trim().length < 32)
   return short && !toConfig(env).isProductionLike
@@ -144,13 +125,12 @@ function warningsFor(env: z.infer<typeof EnvSchema>): string[] {
     : []
 }
 
-/** The one line `npm run serve` stops with when no identity service is set (local only: elsewhere the schema requires a key). */
+/** Local only: elsewhere the schema itself requires a key. */
 export function identityMissing(env: Record<string, string | undefined>, config: Config): string | null {
   if (config.platform !== 'local' || config.identity.emulatorOrigin || env.IDENTITY_API_KEY) return null
   return 'No identity service: set FIREBASE_AUTH_EMULATOR_HOST to try the portal against an emulator (npm start does this for you), or IDENTITY_API_KEY and FIREBASE_PROJECT_ID for a project.'
 }
 
-/** Pure: parse an environment into a config or one message per problem. */
 export function parseConfig(env: Record<string, string | undefined>): ConfigResult {
   // An empty variable means "not set", as operators expect from `FOO= npm run serve`.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''))
@@ -166,7 +146,6 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
 
 let cached: Config | undefined
 
-/** The process configuration; throws with every problem listed when it is invalid. */
 export function getConfig(): Config {
   if (cached) return cached
   const result = parseConfig(process.env)

@@ -1,38 +1,25 @@
 import { LOCALE_COOKIE } from '~/lib/i18n'
 import { hostCookieName, isSecureOrigin, readCookie, serializeCookie } from './cookie-format'
 
-/**
- * Every cookie the portal sets, declared once. All are host-only (no Domain), on Path=/, and
- * Secure over https (./cookie-format.ts); what differs is below.
- */
 export interface CookieSpec {
-  /** The name; over https it becomes `__Host-<base>` when `hostPrefix` is set. */
   base: string
-  /** What it is for. */
   purpose: string
-  /** Lifetime in seconds (Max-Age); null for a browser-session cookie. */
   maxAge: number | null
   httpOnly: boolean
-  /** `None` only where a cross-site POST must bring it back; browsers refuse it without Secure, so on plain http it is Lax. */
+  /** Browsers refuse None without Secure, so on plain http it is Lax. */
   sameSite: 'Lax' | 'None'
   hostPrefix: boolean
-  /** A flow's sealed state (app/.server/auth/flow-state.ts, ADR 047): the purpose its encryption covers. null: a plain or signed value. */
   sealedAs: string | null
-  /**
-   * Logout expires the session and every flow's cookie (app/.server/auth/logout.ts); it leaves the
-   * visitor's preferences, the CSRF token and the device cookie alone (ADR 028).
-   */
+  /** Logout leaves preferences, the CSRF token and the device cookie alone (see ADR 028). */
   atLogout: 'clear' | 'keep'
-  /** An anonymous form page is the same for every holder of it, so holding it still gets a page shell (app/.server/http/page-shells.ts). */
+  /** An anonymous form page is the same for every holder of this cookie, so it still gets a page shell. */
   shellNeutral: boolean
 }
 
 const YEAR = 365 * 24 * 60 * 60
 const HOUR = 60 * 60
 
-/** The attributes of a cookie that carries one flow's sealed state (ADR 017, ADR 047). */
 const FLOW = { httpOnly: true, sameSite: 'Lax', hostPrefix: true, atLogout: 'clear', shellNeutral: false } as const
-/** The attributes of a preference the visitor chose, kept for a year and across logout. */
 const PREFERENCE = {
   maxAge: YEAR,
   httpOnly: true,
@@ -175,15 +162,12 @@ export const COOKIES = {
 } as const satisfies Record<string, CookieSpec>
 
 export type CookieKey = keyof typeof COOKIES
-/** A flow cookie: its sealed purpose and a fixed lifetime. */
 export type SealedCookie = CookieSpec & { sealedAs: string; maxAge: number }
 
-/** Its name for this origin. */
 export function cookieName(cookie: CookieSpec): string {
   return cookie.hostPrefix ? hostCookieName(cookie.base) : cookie.base
 }
 
-/** Every name it can carry, whatever the origin. */
 export function allNames(cookie: CookieSpec): string[] {
   return cookie.hostPrefix ? [cookie.base, `__Host-${cookie.base}`] : [cookie.base]
 }
@@ -193,17 +177,14 @@ function attributes(cookie: CookieSpec, maxAge: number | undefined) {
   return { maxAge, httpOnly: cookie.httpOnly, sameSite }
 }
 
-/** The Set-Cookie for `value`, for its declared lifetime unless `maxAge` says otherwise. */
 export function setCookie(cookie: CookieSpec, value: string, options: { maxAge?: number } = {}): string {
   return serializeCookie(cookieName(cookie), value, attributes(cookie, options.maxAge ?? cookie.maxAge ?? undefined))
 }
 
-/** Its value in this request, or null. */
 export function getCookie(request: Request, cookie: CookieSpec): string | null {
   return readCookie(request.headers.get('Cookie'), cookieName(cookie))
 }
 
-/** The Set-Cookie that removes it. */
 export function clearCookie(cookie: CookieSpec): string {
   return serializeCookie(cookieName(cookie), '', attributes(cookie, 0))
 }

@@ -3,12 +3,8 @@ import { DEFAULT_LOCALE, LOCALE_CODES, isLocale, type Locale } from '~/lib/i18n'
 import { i18nOptions } from '~/lib/strings'
 import { COOKIES, getCookie } from './cookies'
 
-/**
- * Choice order: the `i18n_redirected` cookie, then Accept-Language by q-value,
- * then French. The cookie holds a plain code, as the portal before this one wrote it. (remix-i18next's
- * header detection keeps only the single best language of the header, supported or not, so
- * `de, en;q=0.8` would fall back to French: ADR 004.)
- */
+// remix-i18next's header detection keeps only the single best language,
+// supported or not, so `de, en;q=0.8` would fall back to French (see ADR 004).
 export function getLocale(request: Request): Locale {
   const cookie = getCookie(request, COOKIES.locale)
   if (isLocale(cookie)) return cookie
@@ -30,7 +26,6 @@ export function localeFromAcceptLanguage(header: string | null): Locale | null {
   return ranges.map((r) => r.language).find(isLocale) ?? null
 }
 
-/** One initialised i18next instance per language for the whole process, shared by requests. */
 const instances = {} as Record<Locale, i18n>
 for (const lng of LOCALE_CODES) {
   instances[lng] = createInstance()

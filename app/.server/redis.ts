@@ -2,12 +2,7 @@ import { Redis, type RedisOptions } from 'ioredis'
 import type { Config } from '~/.server/config'
 import { logger } from '~/.server/ops/logger'
 
-/**
- * A connection to the Redis of the settings (ADR 063): REDIS_URL, or the primary a replicated Redis's
- * sentinels name (REDIS_SENTINELS, REDIS_SENTINEL_MASTER), with REDIS_PASSWORD and REDIS_TLS as managed
- * services require; null without either. Through a failover ioredis asks the sentinels for the new
- * primary and reconnects. `options` are the caller's own (time-outs, queueing).
- */
+/** Through a failover ioredis asks the sentinels for the new primary and reconnects. */
 export function newRedis(redis: Config['redis'], options: RedisOptions): Redis | null {
   const retryStrategy = (times: number) => Math.min(times * 100, 1_000)
   const auth = redis.password ? { password: redis.password } : {}
@@ -28,10 +23,7 @@ export function newRedis(redis: Config['redis'], options: RedisOptions): Redis |
   return null
 }
 
-/**
- * The sessions' connection: a command waits through a reconnection (a failover) up to its time-out,
- * then fails, and the page answers 503.
- */
+/** A command waits through a failover up to its time-out, then fails, and the page answers 503. */
 export function connectRedis(redis: Config['redis']): Redis | null {
   const client = newRedis(redis, { connectTimeout: 2_000, commandTimeout: 2_000, maxRetriesPerRequest: 2 })
   if (!client) return null

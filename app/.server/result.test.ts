@@ -50,6 +50,17 @@ describe('respond', () => {
     expect(isRouteErrorResponse(thrown)).toBe(false)
     expect(() => respond(unavailable())).toThrow()
   })
+
+  it('names the path a 404 shows when the address is not it (an over-long path, shortened)', () => {
+    let thrown: unknown
+    try {
+      respond(errorPage(404, 'not-found', { path: '/abc…' }))
+    } catch (error) {
+      thrown = error
+    }
+    expect(init(thrown).data).toEqual({ reason: 'not-found', path: '/abc…' })
+    expect(init(thrown).init.status).toBe(404)
+  })
 })
 
 describe('parseForm', () => {

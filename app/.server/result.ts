@@ -4,27 +4,18 @@ import { NO_STORE } from '~/lib/headers'
 import type { FieldErrors } from '~/lib/limits'
 import { fieldErrorsOf } from '~/lib/schemas'
 
-/**
- * What a flow answers, whatever the flow: a redirect, a page's data, or an error page; each may
- * carry cookies and a Retry-After. `respond()` is the one place it becomes a response (ADR 048),
- * so a route's action reads: guard, parse with a schema, call the flow, respond.
- */
+/** respond() is the one place a result becomes a response (see ADR 048). */
 export type Result<Data = never> = Redirect | Page<Data> | ErrorPage
 
 interface Extras {
-  /** Set-Cookie values, sent in this order. */
   cookies?: readonly string[]
-  /** Seconds, for a refusal the visitor may retry later. */
   retryAfter?: number
 }
 
 export interface Redirect extends Extras {
   kind: 'redirect'
   location: string
-  /**
-   * 303 (See Other) after a post, the default; 302 where a GET moves on; 307 where a post must be
-   * posted again there (single sign-on's callback relayed to the public origin).
-   */
+  /** 307 where a post must be posted again there (single sign-on's callback relayed to the public origin). */
   status?: 302 | 303 | 307
 }
 
@@ -32,15 +23,15 @@ export interface Page<Data> extends Extras {
   kind: 'page'
   data: Data
   status?: number
-  /** Where the page moves on to by itself, for browsers without JavaScript (a Refresh header). */
   refresh?: string
 }
 
 export interface ErrorPage extends Extras {
   kind: 'error'
   status: number
-  /** What went wrong, for the error page (app/components/error-boundary.tsx). */
   reason: string
+  /** The path a 404 names, when it is not the address's own (an over-long path, shortened: app/routes/$.tsx). */
+  path?: string
 }
 
 export const redirectTo = (location: string, extras: Extras & { status?: 302 | 303 | 307 } = {}): Redirect => ({
@@ -55,16 +46,24 @@ export const page = <Data>(data: Data, extras: Extras & { status?: number; refre
   ...extras,
 })
 
-export const errorPage = (status: number, reason: string, extras: Extras = {}): ErrorPage => ({
+export const errorPage = (status: number, reason: string, extras: Extras & { path?: string } = {}): ErrorPage => ({
   kind: 'error',
   status,
   reason,
   ...extras,
 })
 
-/** The identity service could not answer: the page says to come back (ADR 029). */
 export const unavailable = (extras: Extras & { status?: number } = {}): ErrorPage =>
   errorPage(extras.status ?? 503, 'identity-unavailable', extras)
+
+type KeysOf<T> = T extends unknown ? keyof T : never
+
+/**
+ * The data a page's answers carry, as one type the page reads without a cast: each member gets the
+ * other members' fields as `?: undefined` (TypeScript reads a field of a union only when every member
+ * has it). An action names it once, `respond<Answers<A | B>>(…)`, and its page's actionData is typed.
+ */
+export type Answers<T, All = T> = T extends unknown ? T & { [K in Exclude<KeysOf<All>, keyof T>]?: undefined } : never
 
 function headersOf(result: Result<unknown>): Headers {
   const headers = new Headers(NO_STORE)
@@ -74,10 +73,7 @@ function headersOf(result: Result<unknown>): Headers {
   return headers
 }
 
-/**
- * The response for a result: never stored by a cache. A redirect is returned, and so is a page;
- * an error page is thrown, so that the route's error boundary renders it.
- */
+/** Never cached. An error page is thrown, so that the route's error boundary renders it. */
 export function respond(result: ErrorPage): never
 export function respond(result: Redirect): Response
 export function respond<Data>(result: Result<Data>): Response | ReturnType<typeof data<Data>>
@@ -89,15 +85,13 @@ export function respond<Data>(result: Result<Data>) {
     case 'page':
       return data(result.data, { status: result.status ?? 200, headers })
     case 'error':
-      throw data({ reason: result.reason }, { status: result.status, headers })
+      throw data(result.path === undefined ? { reason: result.reason } : { reason: result.reason, path: result.path }, {
+        status: result.status,
+        headers,
+      })
   }
 }
 
-/**
- * The posted form read with its schema. Refused, the answer is the page again, 400, with the
- * first message for each field and `kept`: what the visitor typed that may come back (never a
- * password).
- */
 export function parseForm<Schema extends z.ZodType, Kept extends object>(
   schema: Schema,
   form: FormData,

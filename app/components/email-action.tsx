@@ -1,9 +1,9 @@
 import { Link, useSearchParams } from 'react-router'
-import { forwardRef } from 'react'
+import type { Ref } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ActionPage, ActionResult } from '~/.server/auth/email-actions'
 import { withAddresses } from './address'
-import { useFactorLabel } from './factor-label'
+import { useFactorLabel } from './second-factor-name'
 import { EmailField, FormAlert, SubmitButton } from './forms'
 import { Say } from './local-time'
 import { SecureForm } from './secure-form'
@@ -21,54 +21,60 @@ const TITLES = {
 } as const
 
 /** The GET page of an emailed link: what the 'Continue' button will do. Nothing is spent yet. */
-export const EmailActionConfirm = forwardRef<HTMLFormElement, { page: ConfirmPage; error: Failure | null }>(
-  function EmailActionConfirm({ page, error }, ref) {
-    const { t } = useTranslation()
-    const factorLabel = useFactorLabel()
-    // The form posts to this clean URL (continueUrl, lang): never mode, apiKey or the code.
-    const [searchParams] = useSearchParams()
-    const action = `/action${searchParams.size ? `?${searchParams}` : ''}`
-    let explanation: string
-    switch (page.mode) {
-      case 'signIn':
-        explanation = page.email ? t('emailLink.confirm', { email: page.email }) : t('emailLink.askEmail')
-        break
-      case 'verifyEmail':
-        explanation = t('emailAction.verifyEmailConfirm', { email: page.email })
-        break
-      case 'recoverEmail':
-        explanation = t('emailAction.recoverEmailConfirm', { email: page.email })
-        break
-      case 'verifyAndChangeEmail':
-        explanation = t('emailAction.changeEmailConfirm', { email: page.email, newEmail: page.newEmail })
-        break
-      case 'revertSecondFactorAddition':
-        explanation = page.factor
-          ? t('emailAction.revertConfirmFactor', { email: page.email, factor: factorLabel(page.factor) })
-          : t('emailAction.revertConfirm', { email: page.email })
-        break
-    }
-    const askEmail = page.mode === 'signIn' && !page.email
-    return (
-      <>
-        <h1>{t(TITLES[page.mode])}</h1>
-        {error ? (
-          <FormAlert>
-            <Say message={error.message} at={error.retryAt} />
-          </FormAlert>
-        ) : null}
-        {/* The explanation names the account's address: kept out of Session Replay (ADR 030). */}
-        <p className="subtitle" data-personal>
-          {withAddresses(explanation, [page.email, 'newEmail' in page ? page.newEmail : null])}
-        </p>
-        <SecureForm ref={ref} action={action} className="stack" noValidate>
-          {askEmail ? <EmailField defaultValue={error?.email ?? ''} /> : null}
-          <SubmitButton pendingLabel={t('emailAction.pending')}>{t('emailAction.continue')}</SubmitButton>
-        </SecureForm>
-      </>
-    )
-  },
-)
+export function EmailActionConfirm({
+  page,
+  error,
+  ref,
+}: {
+  page: ConfirmPage
+  error: Failure | null
+  ref?: Ref<HTMLFormElement>
+}) {
+  const { t } = useTranslation()
+  const factorLabel = useFactorLabel()
+  // The form posts to this clean URL (continueUrl, lang): never mode, apiKey or the code.
+  const [searchParams] = useSearchParams()
+  const action = `/action${searchParams.size ? `?${searchParams}` : ''}`
+  let explanation: string
+  switch (page.mode) {
+    case 'signIn':
+      explanation = page.email ? t('emailLink.confirm', { email: page.email }) : t('emailLink.askEmail')
+      break
+    case 'verifyEmail':
+      explanation = t('emailAction.verifyEmailConfirm', { email: page.email })
+      break
+    case 'recoverEmail':
+      explanation = t('emailAction.recoverEmailConfirm', { email: page.email })
+      break
+    case 'verifyAndChangeEmail':
+      explanation = t('emailAction.changeEmailConfirm', { email: page.email, newEmail: page.newEmail })
+      break
+    case 'revertSecondFactorAddition':
+      explanation = page.factor
+        ? t('emailAction.revertConfirmFactor', { email: page.email, factor: factorLabel(page.factor) })
+        : t('emailAction.revertConfirm', { email: page.email })
+      break
+  }
+  const askEmail = page.mode === 'signIn' && !page.email
+  return (
+    <>
+      <h1>{t(TITLES[page.mode])}</h1>
+      {error ? (
+        <FormAlert>
+          <Say message={error.message} at={error.retryAt} />
+        </FormAlert>
+      ) : null}
+      {/* The explanation names the account's address: kept out of Session Replay (ADR 030). */}
+      <p className="subtitle" data-personal>
+        {withAddresses(explanation, [page.email, 'newEmail' in page ? page.newEmail : null])}
+      </p>
+      <SecureForm ref={ref} action={action} className="stack" noValidate>
+        {askEmail ? <EmailField defaultValue={error?.email ?? ''} /> : null}
+        <SubmitButton pendingLabel={t('emailAction.pending')}>{t('emailAction.continue')}</SubmitButton>
+      </SecureForm>
+    </>
+  )
+}
 
 /** After the code was spent: what changed, and where to go next. */
 export function EmailActionDone({ result }: { result: Done }) {

@@ -1,5 +1,5 @@
 import { Form, useRouteLoaderData, type FormProps } from 'react-router'
-import { forwardRef } from 'react'
+import type { Ref } from 'react'
 import { CSRF_FIELD } from '~/lib/form-fields'
 import type { loader as rootLoader } from '~/root'
 
@@ -8,7 +8,7 @@ import type { loader as rootLoader } from '~/root'
  * shows every input, and a person who filled it was taken for a bot (ADR 028).
  * Works without JavaScript; with it, React Router submits it with fetch.
  */
-export const SecureForm = forwardRef<HTMLFormElement, FormProps>(function SecureForm({ children, ...props }, ref) {
+export function SecureForm({ children, ref, ...props }: FormProps & { ref?: Ref<HTMLFormElement> }) {
   const root = useRouteLoaderData<typeof rootLoader>('root')
   return (
     <Form ref={ref} method="post" {...props}>
@@ -16,4 +16,4 @@ export const SecureForm = forwardRef<HTMLFormElement, FormProps>(function Secure
       {children}
     </Form>
   )
-})
+}

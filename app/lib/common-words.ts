@@ -1,9 +1,4 @@
-/**
- * The 100 most common words of the zxcvbn-ts password list (@zxcvbn-ts/language-common: its first
- * entries of four letters or more) with their rank in it, for the check the browser makes as the
- * visitor types. The whole list (49,000 entries) stays on the server (ADR 039); a unit test keeps
- * this one equal to the head of it.
- */
+/** A unit test keeps this equal to the head of the server's list. */
 export const COMMON_WORDS: Readonly<Record<string, number>> = {
   password: 2, qwerty: 4, dragon: 10, baseball: 12, football: 14, monkey: 15, letmein: 16, shadow: 17, master: 18,
   michael: 20, mustang: 21, qwertyuiop: 23, pussy: 26, superman: 27, fuckyou: 30, jordan: 31, qazwsx: 32,

@@ -1,11 +1,5 @@
-/**
- * Colour contrast as WCAG 2.2 defines it (relative luminance of sRGB, ratio (L1 + 0.05) / (L2 + 0.05)),
- * and the brand accent's two schemes (ADR 040). Pure: the start-up check and its tests use it.
- */
-
 export type Rgb = readonly [number, number, number]
 
-/** The accepted accent forms: `#rgb` and `#rrggbb`, either case. */
 const HEX = /^#(?:([0-9a-f])([0-9a-f])([0-9a-f])|([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2}))$/i
 
 export function parseHex(text: string): Rgb | null {
@@ -36,14 +30,9 @@ export function contrast(a: Rgb, b: Rgb): number {
   return (high + 0.05) / (low + 0.05)
 }
 
-/** What text needs (WCAG 1.4.3, AA). */
 export const MIN_TEXT_CONTRAST = 4.5
 
-/**
- * The colours the accent meets in each scheme, as app/styles.css declares them (its test checks
- * they agree): links, outlined buttons and focus rings are accent on the card and on the page
- * (the footer); the main button is `accentText` on the accent. Links in alerts take the alert's colour.
- */
+/** Must match app/styles.css (its test checks they agree). */
 export const SCHEMES = {
   light: {
     surfaces: { white: '#ffffff', 'the page background #f4f6fb': '#f4f6fb' },
@@ -57,7 +46,6 @@ export const SCHEMES = {
 
 type Scheme = keyof typeof SCHEMES
 
-/** The accent's lowest contrast in a scheme, and against what. */
 export function weakest(accent: Rgb, scheme: Scheme): { ratio: number; against: string } {
   const { surfaces, accentText } = SCHEMES[scheme]
   const pairs = [
@@ -108,10 +96,9 @@ function mostColourful(L: number, C: number, h: number): Rgb {
 }
 
 /**
- * The dark scheme's accent: the brand colour made lighter, its hue and colourfulness (OKLCH chroma)
- * kept as far as a screen shows them, until it reads as well on the dark surfaces as the portal's
- * own (7:1, never under 4.5:1). Mixing with white reached the same contrast with a pastel, the
- * brand's colour washed out (ADR 076); white reads at 16:1 on the darkest card, so there is always such a step.
+ * Lighter in OKLCH, hue and chroma kept as far as the screen shows them: mixing with white reached
+ * the same contrast with a washed-out pastel (ADR 076). White reads at 16:1 on the darkest card, so
+ * there is always such a step.
  */
 export function darkAccent(accent: Rgb, target = 7): Rgb {
   const [L, C, h] = toOklch(accent)
@@ -122,7 +109,7 @@ export function darkAccent(accent: Rgb, target = 7): Rgb {
   return [255, 255, 255]
 }
 
-/** A ratio as people read it, rounded down so that a refused one never shows as enough ("4.4:1"). */
+/** Rounded down, so that a refused ratio never shows as enough. */
 export function ratioText(ratio: number): string {
   return `${(Math.floor(ratio * 10) / 10).toFixed(1)}:1`
 }

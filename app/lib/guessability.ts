@@ -1,34 +1,25 @@
 import { COMMON_WORDS } from './common-words'
 
-/**
- * The browser's light guessability check, as the visitor types: zxcvbn's method (ADR 039), small
- * enough to ship. The password is cut into the cheapest run of pieces, each a common word
- * (capitals and l33t included), a piece of the account's address, a sequence, a keyboard row, a
- * repeat, a year, or else characters guessed one by one. It knows the 100 most common words only.
- * The server judges with zxcvbn-ts itself and every dictionary (app/.server/policy/guessability.ts),
- * too heavy for the page (ADR 062), and its verdict decides.
- */
+// The browser's light check, small enough to ship: it knows the 100 most
+// common words only. The server's zxcvbn-ts verdict decides (see ADR 062).
 
 export type GuessReason = 'newPassword.guessableWord' | 'newPassword.guessableEmail' | 'newPassword.guessablePattern'
 
 export interface GuessOptions {
-  /** The account's address: its local part and the pieces of it are guessed first. */
   email?: string | null
 }
 
-/** zxcvbn's score 4 ("very unguessable"): 10^10 guesses, what an offline attack on a leaked hash makes slow. */
+/** zxcvbn's score 4: what an offline attack on a leaked hash makes slow. */
 export const MIN_GUESSES_LOG10 = 10
 
-/** Longer passwords are judged on their start: beyond this, length alone defeats these guesses. */
+/** Beyond this, length alone defeats these guesses. */
 const JUDGED_LENGTH = 64
 const MAX_WORD = 32
-/** zxcvbn's cost of a character guessed on its own, and of each further piece in a run. */
 const BRUTE_FORCE_LOG10 = 1
 const EXTRA_PIECE_LOG10 = 4
-/** Starting keys × average neighbours on a keyboard (zxcvbn's estimate for a straight walk). */
+/** Starting keys × average neighbours (zxcvbn's estimate for a straight walk). */
 const KEYBOARD_WALK = 432
 const KEYBOARD_ROWS = ['1234567890', 'qwertyuiop', 'asdfghjkl', 'zxcvbnm', 'azertyuiop', 'qsdfghjklm', 'wxcvbn', 'qwertzuiop', 'yxcvbnm']
-/** Common letter-for-symbol swaps; '1' and '|' stand for 'i' or 'l'. */
 const L33T: Array<Record<string, string>> = [
   { '4': 'a', '@': 'a', '8': 'b', '3': 'e', '6': 'g', '9': 'g', '1': 'i', '!': 'i', '|': 'i', '0': 'o', $: 's', '5': 's', '7': 't', '+': 't', '2': 'z' },
   { '1': 'l', '|': 'l' },
@@ -45,7 +36,6 @@ interface Piece {
   kind: 'word' | 'email' | 'pattern' | 'brute'
 }
 
-/** log10 of the guesses `password` takes, and the kind of piece that makes it guessable. */
 export function estimateGuesses(password: string, options: GuessOptions = {}): { log10: number; reason: GuessReason } {
   const chars = Array.from(password).slice(0, JUDGED_LENGTH)
   const mine = new Map(emailWords(options.email).map((word, i) => [word, i + 1]))
@@ -53,16 +43,11 @@ export function estimateGuesses(password: string, options: GuessOptions = {}): {
   return { log10, reason: reasonOf(pieces) }
 }
 
-/** Why `password` is too easy to guess, or null when it takes enough guesses. */
 export function guessabilityProblem(password: string, options: GuessOptions = {}): GuessReason | null {
   const { log10, reason } = estimateGuesses(password, options)
   return log10 < MIN_GUESSES_LOG10 ? reason : null
 }
 
-/**
- * The local part of the address and its pieces (split at punctuation and between letters and
- * digits), most telling first: what is guessed first for this account, here and on the server.
- */
 export function emailWords(email: string | null | undefined): string[] {
   if (!email) return []
   const local = email.slice(0, email.lastIndexOf('@') === -1 ? undefined : email.lastIndexOf('@')).toLowerCase()
@@ -91,7 +76,6 @@ function pieceCandidates(chars: string[], words: ReadonlyMap<string, number>, mi
   return pieces
 }
 
-/** The text as typed, and read with the l33t swaps undone (true when something was swapped). */
 function spellings(text: string): Array<[string, boolean]> {
   const found: Array<[string, boolean]> = [[text, false]]
   let swaps = { ...L33T[0] }
@@ -103,7 +87,6 @@ function spellings(text: string): Array<[string, boolean]> {
   return found
 }
 
-/** Guesses for a sequence (abcd, 9876), a keyboard row (qwerty, azer), a repeat (aaa, abcabc) or a year; null if none. */
 function patternGuesses(text: string, chars: string[]): number | null {
   const codes = Array.from(text, (c) => c.codePointAt(0)!)
   const step = codes[1]! - codes[0]!
@@ -122,7 +105,6 @@ function patternGuesses(text: string, chars: string[]): number | null {
   return candidates.length ? Math.min(...candidates) : null
 }
 
-/** The shortest block that `chars` repeats at least twice ('aaa' → 'a', 'abcabc' → 'abc'), else null. */
 function repeatedBlock(chars: string[]): string[] | null {
   for (let size = 1; size <= chars.length / 2; size++) {
     if (chars.length % size === 0 && chars.every((c, i) => c === chars[i % size])) return chars.slice(0, size)
@@ -130,7 +112,6 @@ function repeatedBlock(chars: string[]): string[] | null {
   return null
 }
 
-/** zxcvbn's count of capital-letter variants: 1 in lower case, 2 for a leading capital or all capitals. */
 function capitalVariants(chars: string[]): number {
   const upper = chars.filter((c) => c !== c.toLowerCase()).length
   const lower = chars.filter((c) => c !== c.toUpperCase()).length
@@ -147,10 +128,8 @@ function choose(n: number, k: number): number {
   return result
 }
 
-/**
- * The cheapest way to cover the password with pieces: the product of their guesses, times the
- * orders they could come in (k!), plus a floor for each extra piece (zxcvbn's search).
- */
+// zxcvbn's search: the product of the pieces' guesses, times the
+// orders they could come in (k!), plus a floor for each extra piece.
 function cheapestRun(chars: string[], pieces: Piece[]): { log10: number; pieces: Piece[] } {
   const n = chars.length
   if (n === 0) return { log10: 0, pieces: [] }
@@ -197,7 +176,6 @@ function logFactorial(count: number): number {
   return log10
 }
 
-/** The address first (the most telling), else the kind of piece that covers most of the password. */
 function reasonOf(pieces: Piece[]): GuessReason {
   if (pieces.some((piece) => piece.kind === 'email')) return 'newPassword.guessableEmail'
   const covered = (kind: Piece['kind']) =>

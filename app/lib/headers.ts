@@ -1,9 +1,6 @@
 import type { HeadersFunction } from 'react-router'
 
-/**
- * Document responses keep the headers their loader, action or error set (Retry-After,
- * Cache-Control). React Router merges Set-Cookie on its own, so it is left out here.
- */
+/** React Router merges Set-Cookie on its own, so it is left out here. */
 export const routeHeaders: HeadersFunction = ({ loaderHeaders, actionHeaders, errorHeaders }) => {
   const headers = new Headers()
   for (const source of [loaderHeaders, actionHeaders, errorHeaders]) {

@@ -2,11 +2,7 @@ import type { i18n } from 'i18next'
 import { isAccountPath, isLocale, type Locale, type Strings } from './i18n'
 import { knowStrings, knowsStrings, translate } from './translator'
 
-/**
- * Each language's strings files, served as static files with hashed names: the page preloads its
- * own language's (app/root.tsx), the browser fetches another when the visitor switches (ADR 044).
- * `account` holds the account area's strings, fetched on its pages alone (ADR 068).
- */
+/** The account area's strings are fetched on its pages alone (see ADR 068). */
 const STRINGS = import.meta.glob<string>('../../locales/*/*.json', { query: '?url', import: 'default', eager: true })
 type Part = 'common' | 'account'
 
@@ -14,12 +10,10 @@ export function stringsUrl(locale: Locale, part: Part = 'common'): string | unde
   return STRINGS[`../../locales/${locale}/${part}.json`]
 }
 
-/** The files a page at `pathname` needs. */
 export const partsFor = (pathname: string): Part[] => (isAccountPath(pathname) ? ['common', 'account'] : ['common'])
 
 const loading = new Map<string, Promise<void>>()
 
-/** Makes sure the translator knows `locale`'s strings for a page at `pathname`, fetching each file once. */
 export function loadStrings(locale: Locale, pathname: string): Promise<void> {
   return Promise.all(partsFor(pathname).map((part) => loadPart(locale, part))).then(() => undefined)
 }
@@ -40,18 +34,14 @@ function loadPart(locale: Locale, part: Part): Promise<void> {
   return load
 }
 
-/** An account page's `clientLoader`: its strings before its data, when the visitor comes from another page. */
-export async function withAccountStrings({ serverLoader }: { serverLoader: () => Promise<unknown> }) {
+export async function withAccountStrings<Data>({ serverLoader }: { serverLoader: () => Promise<Data> }): Promise<Data> {
   await loadStrings(currentLocale, '/account')
   return serverLoader()
 }
 let currentLocale: Locale = 'fr'
 
-/**
- * The browser's i18n instance for react-i18next: the few members its hooks use (useTranslation,
- * and changeLanguage for app/root.tsx), over `translate`. Saves i18next's 13 KB (gzip) in the
- * first-visit JavaScript (ADR 012). The server renders with real i18next instances.
- */
+// Only the few members react-i18next's hooks use, over `translate`:
+// saves i18next's 13 KB gzip on a first visit (see ADR 012).
 export function createBrowserI18n(initial: Locale): i18n {
   let language: Locale = initial
   currentLocale = initial

@@ -14,21 +14,16 @@ export function localeOf(matches: Matches): Locale {
   return rootLocale(matches) ?? DEFAULT_LOCALE
 }
 
-/**
- * Whether the root loader ran. It does not when a form post fails before it (a 400, 403, 405 or
- * 413 page of a route without its own error boundary): the page's language is then only known while
- * rendering, so the layout writes the title itself (`titleText`).
- */
+// It does not run when a form post fails before it (a 400, 403, 405 or 413 page of
+// a route without its own error boundary): the layout then writes the title itself.
 export function rootLoaded(matches: Matches): boolean {
   return rootLocale(matches) !== null
 }
 
-/** A page's title: its own words, then the brand's name (BRAND_NAME). */
 export function titleText(locale: Locale, key: string): string {
   return `${translate(locale, key)} · ${brandName(locale)}`
 }
 
-/** A page's title and description in the page's language. */
 export function pageTitle(matches: Matches, key: string, extra: MetaDescriptor[] = []): MetaDescriptor[] {
   const locale = localeOf(matches)
   return [
@@ -38,5 +33,4 @@ export function pageTitle(matches: Matches, key: string, extra: MetaDescriptor[]
   ]
 }
 
-/** For the pages an emailed link or a sign-in step leads to: no search engine keeps them. */
 export const NOT_INDEXED: MetaDescriptor[] = [{ name: 'robots', content: 'noindex, nofollow' }]

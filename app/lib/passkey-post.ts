@@ -1,10 +1,8 @@
 import { CSRF_FIELD } from './form-fields'
 import type { TranslationKey } from './i18n'
 
-/** What the passkey routes answer a page's script: the ceremony's options, where to go, or a message. */
 export type PasskeyReply = { options: Record<string, unknown> } | { location: string } | { error: TranslationKey }
 
-/** Posts a passkey step (with the page's CSRF token) and reads its JSON answer; anything else is a failure. */
 export async function postPasskey(path: string, csrf: string, fields: Record<string, string>): Promise<PasskeyReply> {
   const body = new FormData()
   body.set(CSRF_FIELD, csrf)
@@ -18,10 +16,6 @@ export async function postPasskey(path: string, csrf: string, fields: Record<str
   }
 }
 
-/**
- * What a failed ceremony tells the visitor: nothing when they cancelled it (or the page aborted
- * it), a time-out when the browser gave up at the options' timeout, else the service's refusal.
- */
 export function ceremonyFailure(error: unknown, startedAt: number, timeoutMs: number): TranslationKey | null {
   const name = error instanceof DOMException ? error.name : ''
   if (name === 'AbortError') return null

@@ -1,8 +1,3 @@
-/**
- * Sign-in providers the identity service knows by a well-known id, by the name people know them
- * by. `saml.*` and `oidc.*` providers are an organisation's own: only the operator knows their name
- * (SSO_PROVIDER_NAME).
- */
 export const PROVIDER_NAMES: Readonly<Record<string, string>> = {
   'google.com': 'Google',
   'apple.com': 'Apple',
@@ -13,7 +8,6 @@ export const PROVIDER_NAMES: Readonly<Record<string, string>> = {
   'yahoo.com': 'Yahoo',
 }
 
-/** The provider's name as a visitor knows it: the configured one, else a well-known one, else null. */
 export function providerName(providerId: string, configured: string | null = null): string | null {
   return configured ?? (Object.hasOwn(PROVIDER_NAMES, providerId) ? PROVIDER_NAMES[providerId]! : null)
 }

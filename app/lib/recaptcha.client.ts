@@ -1,11 +1,6 @@
 import type { CaptchaAction, CaptchaSettings } from './recaptcha'
 
-/**
- * The browser half of reCAPTCHA Enterprise (ADR 020), loaded only on a page that has settings,
- * i.e. while the identity project has reCAPTCHA in AUDIT or ENFORCE. Loads RECAPTCHA_SCRIPT_URL
- * (`?render=SITE_KEY`: the score-based, invisible kind) once per page, and asks it for a token
- * bound to an action. The script is inserted by our own, nonced, code: CSP 'strict-dynamic' lets it run.
- */
+/** The script is inserted by our own nonced code: CSP 'strict-dynamic' lets it run. */
 
 interface Enterprise {
   ready(callback: () => void): void
@@ -18,7 +13,7 @@ declare global {
   }
 }
 
-/** A token that has not come after this long will not come (the script is blocked or hangs). */
+/** Past this the script is blocked or hangs. */
 const TOKEN_WAIT_MS = 10_000
 
 const loading = new Map<string, Promise<Enterprise>>()
@@ -45,12 +40,11 @@ function load(src: string): Promise<Enterprise> {
   return promise
 }
 
-/** Starts loading the script now, so that it can watch the page before the first submission. */
 export function preloadCaptcha(settings: CaptchaSettings): void {
   load(settings.src).catch(() => undefined)
 }
 
-/** A fresh token for `action`: each call is a new one (a token is good for one call). */
+/** A token is good for one call. */
 export function captchaToken(settings: CaptchaSettings, action: CaptchaAction): Promise<string> {
   let timer: ReturnType<typeof setTimeout> | undefined
   const token = load(settings.src).then(

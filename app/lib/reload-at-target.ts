@@ -1,9 +1,5 @@
-/**
- * When a page's script cannot be loaded during a client navigation (e.g. a
- * deploy replaced it), React Router reloads the page the visitor is on. This sends them on to the page they
- * asked for instead, at most once per 10 seconds so that a broken page cannot loop. When it gives up,
- * the page says which address could not be reached (error.accessError), with a link to retry.
- */
+// When a page's script cannot load during a client navigation (a deploy replaced it), React Router reloads the
+// current page. This goes on to the page asked for instead, at most once per 10 s so a broken page cannot loop.
 const TARGET = 'portal:navigation-target'
 const GUARD = 'portal:reload-guard'
 const GUARD_MS = 10_000
@@ -16,7 +12,6 @@ function storage(): Storage | null {
   }
 }
 
-/** Remembers where a click on a link of ours is going, until that page has loaded. */
 export function watchLinkClicks() {
   document.addEventListener(
     'click',
@@ -29,15 +24,12 @@ export function watchLinkClicks() {
   )
 }
 
-/** A navigation finished: nothing to resume. */
 export function navigationArrived() {
   storage()?.removeItem(TARGET)
 }
 
-/** The address a navigation could not reach after the guard gave up, until the page has said so. */
 let unreachable: string | null = null
 
-/** At start-up: if the last click was cut short by a reload, go where it was going. Returns true when leaving. */
 export function resumeInterruptedNavigation(): boolean {
   const store = storage()
   const saved = store?.getItem(TARGET)
@@ -56,7 +48,6 @@ export function resumeInterruptedNavigation(): boolean {
   return true
 }
 
-/** The address the guard gave up on at start-up (once): the page shows error.accessError for it. */
 export function takeUnreachableTarget(): string | null {
   const to = unreachable
   unreachable = null

@@ -1,8 +1,4 @@
-/**
- * Removes secrets from what goes to error reporting (events and breadcrumbs):
- * passwords, tokens, oobCodes, second-factor codes and pending credentials, cookies, the Authorization header, CSRF tokens and API keys,
- * whether they sit under a key or in a URL's query string; and the account address a link carries (`email=`). Used on both sides.
- */
+/** Used on both sides. */
 const SECRET_KEY =
   /pass(word)?|token|oob_?code|^code$|verification_?code|credential|cookie|authorization|csrf|secret|api_?key|^key$|captcha|session/i
 const SECRET_PARAM = /((?:^|[?&;\s])(?:oobCode|apiKey|key|token|access_token|id_token|refresh_token|password|csrf|code|email)=)[^&#\s"']*/gi

@@ -2,12 +2,6 @@ import { addIntegration, captureException, init } from '@sentry/react-router'
 import type { BrowserSentryConfig } from '~/.server/ops/sentry'
 import { scrub } from './scrub'
 
-/**
- * The browser reporter, loaded (as its own chunk, once the page is loaded and idle) only when the
- * server says reporting is on. `settings` is the page's `<meta name="sentry">` (root.tsx);
- * `earlier` holds the page's error events until now, which `keep` (its listener) stops collecting. Session Replay is a
- * chunk of its own again, fetched after (ADR 030): an error before then has no replay.
- */
 export function initBrowserSentry(settings: HTMLMetaElement, earlier: Event[], keep: (event: Event) => void) {
   removeEventListener('error', keep)
   removeEventListener('unhandledrejection', keep)

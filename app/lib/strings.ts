@@ -4,10 +4,7 @@ import fr from '../../locales/fr/common.json'
 import frAccount from '../../locales/fr/account.json'
 import { DEFAULT_LOCALE, LOCALE_CODES } from './i18n'
 
-/**
- * Both languages' strings, for the server (and tests). Only the server imports this module: a
- * browser fetches its page's language alone (app/lib/i18n-browser.ts, ADR 044).
- */
+/** Only the server imports this module: a browser fetches its page's language alone (see ADR 044). */
 export const resources = { en: { common: { ...en, ...enAccount } }, fr: { common: { ...fr, ...frAccount } } }
 
 export const i18nOptions = {

@@ -1,13 +1,8 @@
 import type { Locale, Strings, TranslationKey } from './i18n'
 
-/**
- * The strings of each language the translator knows. The server knows both. A browser knows only
- * its page's language (app/lib/i18n-browser.ts fetches it, and another one when the visitor
- * switches): the import below is in server code alone, so a first visit downloads one language's
- * strings, not both (ADR 044).
- */
+// The import of both languages is in server code alone, so a
+// first visit downloads one language's strings (see ADR 044).
 const known: Partial<Record<Locale, Partial<Strings>>> = {}
-/** Which files of each language are known ('common', 'account'). */
 const parts = new Set<string>()
 if (import.meta.env.SSR) {
   const { resources } = await import('./strings')
@@ -17,7 +12,6 @@ if (import.meta.env.SSR) {
   }
 }
 
-/** Adds one file's strings (its groups are its own: no group is in two files). */
 export function knowStrings(locale: Locale, part: string, strings: Partial<Strings>) {
   known[locale] = { ...known[locale], ...strings }
   parts.add(`${locale}/${part}`)
@@ -35,11 +29,8 @@ function lookup(locale: Locale, key: string): unknown {
   return node
 }
 
-/**
- * The lookup every page needs: a dotted key in one language, with `{{name}}` placeholders filled.
- * That is all the portal asks of i18next, so the browser uses this instead of shipping i18next
- * (ADR 012); app/lib/translator.test.ts checks it answers exactly as i18next does for every key.
- */
+// All the portal asks of i18next, so the browser ships this instead (see ADR 012).
+// translator.test.ts checks it answers as i18next does for every key.
 export function translate(locale: Locale, key: string, values: Record<string, unknown> = {}): string {
   const text = lookup(locale, key)
   if (typeof text !== 'string') return key
@@ -48,7 +39,6 @@ export function translate(locale: Locale, key: string, values: Record<string, un
   )
 }
 
-/** Whether a string is a key of the English file (the French one has the same keys); on the server. */
 export function isTranslationKey(value: string): value is TranslationKey {
   return typeof lookup('en', value) === 'string'
 }

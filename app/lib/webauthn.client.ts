@@ -1,10 +1,3 @@
-/**
- * The browser's side of a passkey ceremony, loaded only when a page uses it (a dynamic import): the
- * server's JSON options into the WebAuthn API and the credential back into JSON. The browser's own
- * parseRequestOptionsFromJSON, parseCreationOptionsFromJSON and toJSON when it has them, else the
- * same conversions with a base64url helper.
- */
-
 type Json = Record<string, unknown>
 type Descriptor = { id: string; type: string; transports?: string[] }
 type Parsers = {
@@ -60,21 +53,18 @@ function toJson(credential: PublicKeyCredential): Json {
   }
 }
 
-/** Whether the browser offers passkeys in its autofill (conditional mediation). */
 export async function autofillAvailable(): Promise<boolean> {
   const check = (window.PublicKeyCredential as { isConditionalMediationAvailable?: () => Promise<boolean> } | undefined)
     ?.isConditionalMediationAvailable
   return check ? check().catch(() => false) : false
 }
 
-/** Signs the challenge with a passkey the visitor picks (a dialog, or the autofill with `conditional`). */
 export async function getPasskey(options: Json, mediation: 'conditional' | 'optional', signal?: AbortSignal): Promise<Json> {
   const credential = await navigator.credentials.get({ publicKey: requestOptions(options), mediation, signal })
   if (!credential) throw new DOMException('no credential', 'NotAllowedError')
   return toJson(credential as PublicKeyCredential)
 }
 
-/** Makes a passkey on this device for the account the options name. */
 export async function createPasskey(options: Json): Promise<Json> {
   const credential = await navigator.credentials.create({ publicKey: creationOptions(options) })
   if (!credential) throw new DOMException('no credential', 'NotAllowedError')

@@ -1,11 +1,12 @@
-import { data, isRouteErrorResponse, type LoaderFunctionArgs, type MetaFunction } from 'react-router'
+import { isRouteErrorResponse } from 'react-router'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { ERROR_ROUTE } from '~/lib/error-status'
 import { pageTitle } from '~/lib/meta'
 import { LONG_PATH_PARAM, LONG_PATH_ROUTE, LONG_PATH_SHOWN } from '~/.server/http/path-bound'
 import { errorPage, respond } from '~/.server/result'
+import type { Route } from './+types/$'
 
-export const meta: MetaFunction = ({ matches, error }) =>
+export const meta: Route.MetaFunction = ({ matches, error }) =>
   pageTitle(matches, isRouteErrorResponse(error) && error.status !== 404 ? 'meta.error' : 'error.pageNotFound')
 
 /**
@@ -14,15 +15,15 @@ export const meta: MetaFunction = ({ matches, error }) =>
  * page shows that start and '…', from the error's data so that the browser, whose address is
  * still the long one, renders the same heading when it hydrates.
  */
-export function loader({ url, context }: LoaderFunctionArgs) {
+export function loader({ url, context }: Route.LoaderArgs) {
   // A request the HTTP server refused (app/.server/http/app.ts): its status's error page.
   if (url.pathname === ERROR_ROUTE && context.errorStatus) return respond(errorPage(context.errorStatus, 'refused'))
   if (url.pathname === LONG_PATH_ROUTE) {
     const start = url.searchParams.get(LONG_PATH_PARAM) ?? ''
     const shown = start.startsWith('/') ? start.slice(0, LONG_PATH_SHOWN) : '/'
-    throw data({ path: `${shown}…` }, { status: 404 })
+    return respond(errorPage(404, 'not-found', { path: `${shown}…` }))
   }
-  throw new Response('Not Found', { status: 404 })
+  return respond(errorPage(404, 'not-found'))
 }
 
 export default function NotFound() {

@@ -1,12 +1,8 @@
 import {
-  data,
   Link,
   useActionData,
   useLoaderData,
   useSearchParams,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
 } from 'react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -31,16 +27,17 @@ import { guardForm } from '~/.server/policy/csrf'
 import { getLocale } from '~/.server/i18n'
 import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
 import { checkRedirectParam, checkedRedirect, defaultRedirect } from '~/.server/policy/redirect'
-import { page, parseForm, redirectTo, respond, unavailable } from '~/.server/result'
+import { errorPage, page, parseForm, redirectTo, respond, unavailable } from '~/.server/result'
 import { pageSession } from '~/.server/auth/session'
 import { signInWithPassword } from '~/.server/auth/sign-in'
 import { signInPageError } from '~/.server/auth/sign-in-page'
 import { ssoOffered, ssoProviderMark, ssoProviderName } from '~/.server/auth/sso'
+import type { Route } from './+types/_index'
 
 export const headers = routeHeaders
 
 /** Signed in, or a link sent, the page is no longer a sign-in form: its title says what it is now. */
-export const meta: MetaFunction<typeof loader> = ({ matches, loaderData }) =>
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
   pageTitle(
     matches,
     loaderData?.user ? 'signIn.signedInTitle' : loaderData?.linkSent ? 'emailLink.title' : 'meta.signIn',
@@ -48,7 +45,7 @@ export const meta: MetaFunction<typeof loader> = ({ matches, loaderData }) =>
 
 const REDIRECT_ERRORS = { invalid: 'error.invalidRedirect', missing: 'error.missingRedirect' } as const
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams
   const [{ session, cookies }, target, flags] = await Promise.all([
     pageSession(request),
@@ -97,9 +94,9 @@ async function continueTarget(
   return { href: url.href, site: url.host }
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   // As the root answered it while this page was an index route: "/" takes a form's POST, nothing else.
-  if (request.method !== 'POST') throw data(null, { status: 405 })
+  if (request.method !== 'POST') return respond(errorPage(405, 'method-not-allowed'))
   const { form } = await guardForm(request, context)
   // Kept for the form when it comes back, the password never; "Keep me signed in" (ADR 037) too.
   const kept = { email: keptEmail(form), remember: form.has('remember') }
@@ -116,12 +113,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (formText(form, 'intent') === 'email-link' && (await getFlags()).emailLinkSignIn) {
     // 'Email me a sign-in link' needs only the address.
     const parsed = parseForm(ForgotPasswordFormSchema, form, kept)
-    if (!parsed.ok) return respond(parsed.result)
-    return respond(await sendSignInLink(request, { ...shared, ...parsed.data, locale: getLocale(request) }, context))
+    if (!parsed.ok) return respond<ActionData>(parsed.result)
+    return respond<ActionData>(await sendSignInLink(request, { ...shared, ...parsed.data, locale: getLocale(request) }, context))
   }
   const parsed = parseForm(SignInFormSchema, form, kept)
-  if (!parsed.ok) return respond(parsed.result)
-  return respond(await signInWithPassword(request, { ...shared, ...parsed.data }, context))
+  if (!parsed.ok) return respond<ActionData>(parsed.result)
+  return respond<ActionData>(await signInWithPassword(request, { ...shared, ...parsed.data }, context))
 }
 
 type ActionData = {
@@ -150,7 +147,7 @@ export default function SignIn() {
     captcha,
     signUp,
   } = useLoaderData<typeof loader>()
-  const actionData = useActionData<typeof action>() as ActionData | undefined
+  const actionData = useActionData<typeof action>()
   const [searchParams] = useSearchParams()
   const redirectTo = searchParams.get('redirect')
   const { value: email, field: emailField } = useFieldValue(actionData?.email ?? searchParams.get('email') ?? '')

@@ -1,17 +1,9 @@
-import {
-  data,
-  Link,
-  useLoaderData,
-  useSearchParams,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from 'react-router'
+import { Link, useLoaderData, useSearchParams } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { FormAlert } from '~/components/forms'
 import { SecondFactorList } from '~/components/second-factor-list'
 import { SecureForm } from '~/components/secure-form'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { AccountFormSchema } from '~/lib/schemas'
 import type { TranslationKey } from '~/lib/i18n'
@@ -26,17 +18,18 @@ import { PasskeyList } from '~/components/passkey-list'
 import { SessionList } from '~/components/session-list'
 import { getLocale } from '~/.server/i18n'
 import { guardForm } from '~/.server/policy/csrf'
-import { parseForm, respond, unavailable } from '~/.server/result'
+import { page, parseForm, respond, unavailable } from '~/.server/result'
 import { withAccountStrings } from '~/lib/i18n-browser'
+import type { Route } from './+types/account._index'
 
 export const headers = routeHeaders
 
-export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.account', NOT_INDEXED)
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'meta.account', NOT_INDEXED)
 
 /** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = withAccountStrings
+export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings(args)
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireSignedIn(request)
   const passkeysOn = (await getFlags()).passkeys
   const [account, sessions, passkeys, offered] = await Promise.all([
@@ -54,8 +47,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     timeZone: 'UTC',
   })
   const when = (millis: number | null) => (millis === null ? null : format.format(millis) + ' UTC')
-  return data(
-    {
+  return respond(
+    page({
       email: account.email ?? user.email ?? '',
       verified: account.emailVerified,
       methods: account.providers.map((p) =>
@@ -86,13 +79,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
           lastActive: when(s.lastSeenAt)!,
         }))
         .sort((a, b) => Number(b.current) - Number(a.current)),
-    },
-    { headers: NO_STORE },
+    }),
   )
 }
 
 /** "Send verification email" (the page then says how it went, `verification`), or "End session" on another browser. */
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const { form } = await guardForm(request, context)
   const user = await requireSignedIn(request)
   const parsed = parseForm(AccountFormSchema, form, {})

@@ -1,11 +1,7 @@
 import {
-  data,
   Link,
   useActionData,
   useLoaderData,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
 } from 'react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -14,7 +10,7 @@ import { useCaptchaForm } from '~/components/captcha'
 import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
 import { Say } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import type { TranslationKey } from '~/lib/i18n'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import type { CaptchaSettings } from '~/lib/recaptcha'
@@ -28,10 +24,11 @@ import { guardForm } from '~/.server/policy/csrf'
 import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
 import { page, parseForm, respond } from '~/.server/result'
 import { withAccountStrings } from '~/lib/i18n-browser'
+import type { Route } from './+types/account.confirm'
 
 export const headers = routeHeaders
 
-export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.accountConfirm', NOT_INDEXED)
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'meta.accountConfirm', NOT_INDEXED)
 
 /**
  * "Confirm it's you" (ADR 036): the password again, then the account's second factor if it has
@@ -49,13 +46,13 @@ const SSO_ERRORS: Partial<Record<string, TranslationKey>> = {
 }
 
 /** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = withAccountStrings
+export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings(args)
 
-export async function loader({ request, url }: LoaderFunctionArgs) {
+export async function loader({ request, url }: Route.LoaderArgs) {
   const user = await requireSignedIn(request)
   const params = url.searchParams
-  return data(
-    {
+  return respond(
+    page({
       // The account being confirmed, shown above the password (a session may name no address).
       email: user.email,
       next: accountPath(params.get('next')),
@@ -64,29 +61,28 @@ export async function loader({ request, url }: LoaderFunctionArgs) {
       // An account of a provider only: its provider again, through the portal's single sign-on when it is that one.
       noPassword: await withoutPassword(user),
       captcha: captchaSettings('signInWithPassword'),
-    },
-    { headers: NO_STORE },
+    }),
   )
 }
 
 type ActionData = { formError?: TranslationKey; retryAt?: number; fieldErrors?: FieldErrors; captcha?: CaptchaSettings | null }
 
-export async function action({ request, url, context }: ActionFunctionArgs) {
+export async function action({ request, url, context }: Route.ActionArgs) {
   const { form } = await guardForm(request, context)
   const user = await requireSignedIn(request)
   // No password to check: nothing is sent to the service, nothing counted.
   if (await withoutPassword(user)) return respond(page<ActionData>({}, { status: 403 }))
   const parsed = parseForm(ConfirmPasswordFormSchema, form, {})
-  if (!parsed.ok) return respond(parsed.result)
+  if (!parsed.ok) return respond<ActionData>(parsed.result)
   const after = { next: accountPath(url.searchParams.get('next')), then: confirmThenOf(url.searchParams.get('then')) }
   const input = { password: parsed.data.password, captchaResponse: postedCaptchaToken(form) }
-  return respond(await confirmPassword(request, user, input, after, context))
+  return respond<ActionData>(await confirmPassword(request, user, input, after, context))
 }
 
 export default function ConfirmItsYou() {
   const { t } = useTranslation()
   const { email, next, then, noPassword, stepError, captcha } = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>() as ActionData | undefined
+  const result = useActionData<typeof action>()
   const formRef = useRef<HTMLFormElement>(null)
   const { onSubmit, retrying } = useCaptchaForm({
     form: formRef,

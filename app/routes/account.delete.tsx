@@ -1,29 +1,26 @@
 import {
-  data,
   Link,
   useActionData,
   useLoaderData,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
 } from 'react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
 import { Say } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import { EMAIL_MAX_LENGTH } from '~/lib/limits'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { DeleteAccountFormSchema } from '~/lib/schemas'
 import { ACCOUNT_PATHS, backToAccount, confirmFirst, deleteOwnAccount, requireConfirmed, requireSignedIn } from '~/.server/auth/account'
 import { guardForm } from '~/.server/policy/csrf'
-import { respond } from '~/.server/result'
+import { page, respond } from '~/.server/result'
 import { withAccountStrings } from '~/lib/i18n-browser'
+import type { Route } from './+types/account.delete'
 
 export const headers = routeHeaders
 
-export const meta: MetaFunction<typeof loader> = ({ matches, loaderData }) =>
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
   pageTitle(matches, loaderData?.deleted ? 'deleteAccount.doneTitle' : 'meta.accountDelete', NOT_INDEXED)
 
 const PATH = ACCOUNT_PATHS.delete
@@ -33,17 +30,17 @@ const PATH = ACCOUNT_PATHS.delete
  * out by then: it says only that, to anyone.
  */
 /** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = withAccountStrings
+export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings(args)
 
-export async function loader({ request, url }: LoaderFunctionArgs) {
-  if (url.searchParams.has('deleted')) return data({ deleted: true, email: '' }, { headers: NO_STORE })
+export async function loader({ request, url }: Route.LoaderArgs) {
+  if (url.searchParams.has('deleted')) return respond(page({ deleted: true, email: '' }))
   const user = await requireSignedIn(request)
   if (!user.email) throw backToAccount()
   if (!user.recentIdToken) throw confirmFirst(PATH)
-  return data({ deleted: false, email: user.email }, { headers: NO_STORE })
+  return respond(page({ deleted: false, email: user.email }))
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const { form } = await guardForm(request, context)
   const confirmed = await requireConfirmed(request, PATH)
   // Any text parses: the flow compares it with the account's address.

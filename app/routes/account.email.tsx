@@ -1,47 +1,44 @@
 import {
-  data,
   Link,
   useActionData,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
 } from 'react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
 import { Say } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import type { TranslationKey } from '~/lib/i18n'
 import { EMAIL_MAX_LENGTH, type FieldErrors } from '~/lib/limits'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { EmailChangeFormSchema, keptEmail } from '~/lib/schemas'
 import { ACCOUNT_PATHS, requestEmailChange, requireConfirmed } from '~/.server/auth/account'
 import { guardForm } from '~/.server/policy/csrf'
-import { parseForm, respond } from '~/.server/result'
+import { page, parseForm, respond } from '~/.server/result'
 import { withAccountStrings } from '~/lib/i18n-browser'
+import type { Route } from './+types/account.email'
 
 export const headers = routeHeaders
 
-export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.accountEmail', NOT_INDEXED)
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'meta.accountEmail', NOT_INDEXED)
 
 const PATH = ACCOUNT_PATHS.email
 
 /** Sending the link needs the fresh ID token of "Confirm it's you" (ADR 036). */
 /** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = withAccountStrings
+export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings(args)
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   await requireConfirmed(request, PATH)
-  return data({}, { headers: NO_STORE })
+  return respond(page({}))
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const { form } = await guardForm(request, context)
   const confirmed = await requireConfirmed(request, PATH)
   const parsed = parseForm(EmailChangeFormSchema, form, { email: keptEmail(form) })
-  if (!parsed.ok) return respond(parsed.result)
-  return respond(await requestEmailChange(request, confirmed, parsed.data.email, context))
+  if (!parsed.ok) return respond<ActionData>(parsed.result)
+  return respond<ActionData>(await requestEmailChange(request, confirmed, parsed.data.email, context))
 }
 
 /** What the page reads from any answer: the link sent, or the form again with what went wrong. */
@@ -49,7 +46,7 @@ type ActionData = { sent?: boolean; email?: string; fieldErrors?: FieldErrors; f
 
 export default function ChangeEmail() {
   const { t } = useTranslation()
-  const result = useActionData<typeof action>() as ActionData | undefined
+  const result = useActionData<typeof action>()
   const formRef = useRef<HTMLFormElement>(null)
   useAfterSubmission(formRef, result)
   return (

@@ -1,15 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import {
-  data,
   Link,
   useLoaderData,
   useRouteLoaderData,
-  type LoaderFunctionArgs,
-  type MetaFunction,
 } from 'react-router'
 import { Field, FormAlert } from '~/components/forms'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import type { TranslationKey } from '~/lib/i18n'
 import { FACTOR_NAME_MAX_LENGTH } from '~/lib/limits'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
@@ -20,25 +17,26 @@ import { ADD_PATH } from '~/.server/auth/passkeys'
 import { deviceOf } from '~/.server/auth/session-store'
 import { getLocale, getT } from '~/.server/i18n'
 import { getFlags } from '~/.server/ops/flags'
-import { errorPage, respond } from '~/.server/result'
+import { errorPage, page, respond } from '~/.server/result'
 import { withAccountStrings } from '~/lib/i18n-browser'
+import type { Route } from './+types/account.passkeys.add'
 
 export const headers = routeHeaders
 
-export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'passkeys.add', NOT_INDEXED)
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'passkeys.add', NOT_INDEXED)
 
 /** After "Confirm it's you"; the name it offers is the browser and system ("Chrome on Linux"), in the page's language. */
 /** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = withAccountStrings
+export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings(args)
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   if (!(await getFlags()).passkeys) throw respond(errorPage(404, 'not-found'))
   const user = await requireSignedIn(request)
   if (!user.recentIdToken) throw confirmFirst(ADD_PATH)
   const { browser, os } = deviceOf(context.userAgent ?? '')
   const t = getT(getLocale(request))
   const name = browser && os ? t('sessions.device', { browser: browser.split(' ')[0], os }) : (browser ?? os ?? '')
-  return data({ name: name.slice(0, FACTOR_NAME_MAX_LENGTH) }, { headers: NO_STORE })
+  return respond(page({ name: name.slice(0, FACTOR_NAME_MAX_LENGTH) }))
 }
 
 export default function AddPasskey() {

@@ -1,4 +1,3 @@
-import type { ActionFunctionArgs } from 'react-router'
 import { formText } from '~/lib/form-text'
 import { requireConfirmed } from '~/.server/auth/account'
 import { postedCredential } from '~/.server/auth/passkey-options'
@@ -6,9 +5,10 @@ import { ADD_PATH, finishEnrolment, startEnrolment } from '~/.server/auth/passke
 import { getFlags } from '~/.server/ops/flags'
 import { guardForm } from '~/.server/policy/csrf'
 import { errorPage, page, respond } from '~/.server/result'
+import type { Route } from './+types/account.passkeys.enrol'
 
 /** The add page's script (app/routes/account.passkeys.add.tsx) posts `start` (the options) then `finish` (the new passkey and its name); answered in JSON. */
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   if (!(await getFlags()).passkeys) return respond(errorPage(404, 'not-found'))
   const { form } = await guardForm(request, context)
   const confirmed = await requireConfirmed(request, ADD_PATH)

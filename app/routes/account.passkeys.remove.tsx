@@ -1,35 +1,32 @@
 import {
-  data,
   Link,
   useActionData,
   useLoaderData,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
 } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { FormAlert, SubmitButton } from '~/components/forms'
 import { Say } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
 import { formText } from '~/lib/form-text'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { backToAccount, confirmFirst, requireConfirmed, requireSignedIn } from '~/.server/auth/account'
-import { listPasskeys, removalPath, removePasskey, type PasskeyRemoval } from '~/.server/auth/passkeys'
+import { listPasskeys, removalPath, removePasskey } from '~/.server/auth/passkeys'
 import { getFlags } from '~/.server/ops/flags'
 import { guardForm } from '~/.server/policy/csrf'
-import { errorPage, respond, unavailable } from '~/.server/result'
+import { errorPage, page, respond, unavailable } from '~/.server/result'
 import { withAccountStrings } from '~/lib/i18n-browser'
+import type { Route } from './+types/account.passkeys.remove'
 
 export const headers = routeHeaders
 
-export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'passkeys.removeTitle', NOT_INDEXED)
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'passkeys.removeTitle', NOT_INDEXED)
 
 /** Names the passkey (`passkey`: its ref) after "Confirm it's you"; says so when it is the account's only way in. */
 /** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = withAccountStrings
+export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings(args)
 
-export async function loader({ request, url }: LoaderFunctionArgs) {
+export async function loader({ request, url }: Route.LoaderArgs) {
   if (!(await getFlags()).passkeys) throw respond(errorPage(404, 'not-found'))
   const user = await requireSignedIn(request)
   const ref = url.searchParams.get('passkey') ?? ''
@@ -38,10 +35,10 @@ export async function loader({ request, url }: LoaderFunctionArgs) {
   if (!passkey) throw backToAccount()
   if (!user.recentIdToken) throw confirmFirst(removalPath(ref))
   const last = !listed.otherWayIn && listed.passkeys.length === 1
-  return data({ ref, name: passkey.name, last }, { headers: NO_STORE })
+  return respond(page({ ref, name: passkey.name, last }))
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   if (!(await getFlags()).passkeys) return respond(errorPage(404, 'not-found'))
   const { form } = await guardForm(request, context)
   const ref = formText(form, 'passkey')
@@ -52,7 +49,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function RemovePasskey() {
   const { t } = useTranslation()
   const { ref, name, last } = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>() as PasskeyRemoval | undefined
+  const result = useActionData<typeof action>()
   const formError = result?.formError ?? (last ? 'passkeys.lastMethod' : null)
   return (
     <>

@@ -1,44 +1,41 @@
 import {
-  data,
   Link,
   useActionData,
   useLoaderData,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
 } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { FormAlert } from '~/components/forms'
 import { Say } from '~/components/local-time'
 import { NewPasswordForm } from '~/components/new-password-form'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { NewPasswordFormSchema } from '~/lib/schemas'
 import { signInLink } from '~/lib/sign-in-link'
 import { ACCOUNT_PATHS, backToAccount, changeOwnPassword, confirmFirst, requireConfirmed, requireSignedIn } from '~/.server/auth/account'
 import { getConfig } from '~/.server/config'
 import { guardForm } from '~/.server/policy/csrf'
-import { respond } from '~/.server/result'
+import { page, respond } from '~/.server/result'
 import { withAccountStrings } from '~/lib/i18n-browser'
+import type { Route } from './+types/account.password'
 
 export const headers = routeHeaders
 
-export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.accountPassword', NOT_INDEXED)
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'meta.accountPassword', NOT_INDEXED)
 
 const PATH = ACCOUNT_PATHS.password
 
 /** The form needs a sign-in less than 5 minutes old ("Confirm it's you", ADR 036), and a password to change. */
 /** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = withAccountStrings
+export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings(args)
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireSignedIn(request)
   if (!user.email) throw backToAccount()
   if (!user.recentIdToken) throw confirmFirst(PATH)
-  return data({ email: user.email, minLength: getConfig().passwordMinLength }, { headers: NO_STORE })
+  return respond(page({ email: user.email, minLength: getConfig().passwordMinLength }))
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const { form } = await guardForm(request, context)
   const confirmed = await requireConfirmed(request, PATH)
   // Any text parses: the password policy judges it, with its own messages.

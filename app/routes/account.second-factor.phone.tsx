@@ -1,11 +1,7 @@
 import {
-  data,
   Link,
   useActionData,
   useLoaderData,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
 } from 'react-router'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -14,7 +10,8 @@ import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components
 import { Say } from '~/components/local-time'
 import { ResendForm } from '~/components/resend-code'
 import { SecureForm } from '~/components/secure-form'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
+import type { FieldErrors } from '~/lib/limits'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import type { CaptchaSettings } from '~/lib/recaptcha'
 import { PhoneFormSchema } from '~/lib/schemas'
@@ -24,12 +21,13 @@ import { readAccount } from '~/.server/auth/identity-admin'
 import { factorOffered } from '~/.server/auth/second-factor-kinds'
 import { guardForm } from '~/.server/policy/csrf'
 import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
-import { parseForm, respond, unavailable } from '~/.server/result'
+import { page, parseForm, respond, unavailable, type Answers } from '~/.server/result'
 import { withAccountStrings } from '~/lib/i18n-browser'
+import type { Route } from './+types/account.second-factor.phone'
 
 export const headers = routeHeaders
 
-export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'phoneEnrolment.title', NOT_INDEXED)
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'phoneEnrolment.title', NOT_INDEXED)
 
 /**
  * Adding a phone as a second factor (ADR 042): a verified address and a recent "Confirm it's you"
@@ -37,35 +35,38 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'phoneEnro
  * in a cookie sealed to this browser (app/.server/auth/phone-enrolment.ts).
  */
 /** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = withAccountStrings
+export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings(args)
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireSignedIn(request)
   if (!user.email) throw backToAccount()
   // A project without SMS second factors (ADR 072): the page says so, nothing is asked.
-  if (!(await factorOffered('phone'))) return data({ step: 'not-offered' as const }, { status: 404, headers: NO_STORE })
+  if (!(await factorOffered('phone'))) return respond(page({ step: 'not-offered' as const }, { status: 404 }))
   const account = await readAccount(user.uid).catch(() => respond(unavailable()))
   // The service enrols only verified addresses: say so before asking for a password.
-  if (!account.emailVerified) return data({ step: 'unverified' as const }, { headers: NO_STORE })
+  if (!account.emailVerified) return respond(page({ step: 'unverified' as const }))
   if (!user.recentIdToken) throw confirmFirst(PHONE_PATH)
   const enrolment = enrolmentView(request, user)
   const captcha = captchaSettings('mfaSmsEnrollment')
-  if (enrolment) return data({ step: 'code' as const, ...enrolment, captcha }, { headers: NO_STORE })
-  return data({ step: 'number' as const, captcha }, { headers: NO_STORE })
+  if (enrolment) return respond(page({ step: 'code' as const, ...enrolment, captcha }))
+  return respond(page({ step: 'number' as const, captcha }))
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+/** What the page reads from any answer: the form's refusal, or the enrolment's. */
+type ActionData = Answers<PhoneRefusal | { fieldErrors: FieldErrors }>
+
+export async function action({ request, context }: Route.ActionArgs) {
   const { form } = await guardForm(request, context)
   const user = await requireSignedIn(request)
   const parsed = parseForm(PhoneFormSchema, form, {})
-  if (!parsed.ok) return respond(parsed.result)
-  return respond(await enrolPhone(request, user, { ...parsed.data, captchaResponse: postedCaptchaToken(form) }, context))
+  if (!parsed.ok) return respond<ActionData>(parsed.result)
+  return respond<ActionData>(await enrolPhone(request, user, { ...parsed.data, captchaResponse: postedCaptchaToken(form) }, context))
 }
 
 export default function AddPhone() {
   const { t } = useTranslation()
   const page = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>() as Result
+  const result = useActionData<typeof action>()
   const alert = result && result.field === null ? result.message : null
   return (
     <>
@@ -99,7 +100,7 @@ export default function AddPhone() {
   )
 }
 
-type Result = PhoneRefusal | undefined
+type Result = ActionData | undefined
 
 /** The check runs on submit, for the action mfaSmsEnrollment (ADR 020); without JavaScript the button waits for it. */
 function useSmsCaptcha(form: React.RefObject<HTMLFormElement | null>, captcha: CaptchaSettings | null) {

@@ -1,36 +1,34 @@
 import {
-  data,
   Link,
   useActionData,
   useLoaderData,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
 } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { FormAlert, SubmitButton } from '~/components/forms'
 import { Say } from '~/components/local-time'
 import { SecondFactorName } from '~/components/second-factor-name'
 import { SecureForm } from '~/components/secure-form'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
+import type { FieldErrors } from '~/lib/limits'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { RemoveFactorFormSchema } from '~/lib/schemas'
 import { backToAccount, confirmFirst, requireSignedIn } from '~/.server/auth/account'
 import { removeFactor, removalPath, type RemovalRefusal } from '~/.server/auth/second-factors'
 import { readAccount } from '~/.server/auth/identity-admin'
 import { guardForm } from '~/.server/policy/csrf'
-import { parseForm, respond, unavailable } from '~/.server/result'
+import { page, parseForm, respond, unavailable, type Answers } from '~/.server/result'
 import { withAccountStrings } from '~/lib/i18n-browser'
+import type { Route } from './+types/account.second-factor.remove'
 
 export const headers = routeHeaders
 
-export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'secondFactors.removeTitle', NOT_INDEXED)
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'secondFactors.removeTitle', NOT_INDEXED)
 
 /** Names the factor, and says so when it is the last one: the account then has its password only. */
 /** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = withAccountStrings
+export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings(args)
 
-export async function loader({ request, url }: LoaderFunctionArgs) {
+export async function loader({ request, url }: Route.LoaderArgs) {
   const user = await requireSignedIn(request)
   const id = url.searchParams.get('factor') ?? ''
   const account = await readAccount(user.uid).catch(() => respond(unavailable()))
@@ -38,21 +36,24 @@ export async function loader({ request, url }: LoaderFunctionArgs) {
   if (!factor) throw backToAccount()
   if (!user.recentIdToken) throw confirmFirst(removalPath(id))
   const { enrolledAt: _, ...shown } = factor
-  return data({ factor: shown, last: account.secondFactors.length === 1 }, { headers: NO_STORE })
+  return respond(page({ factor: shown, last: account.secondFactors.length === 1 }))
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+/** What the page reads from any answer: the form's refusal, or the service's. */
+type ActionData = Answers<RemovalRefusal | { fieldErrors: FieldErrors }>
+
+export async function action({ request, context }: Route.ActionArgs) {
   const { form } = await guardForm(request, context)
   const user = await requireSignedIn(request)
   const parsed = parseForm(RemoveFactorFormSchema, form, {})
-  if (!parsed.ok) return respond(parsed.result)
-  return respond(await removeFactor(request, user, parsed.data.factor, context))
+  if (!parsed.ok) return respond<ActionData>(parsed.result)
+  return respond<ActionData>(await removeFactor(request, user, parsed.data.factor, context))
 }
 
 export default function RemoveSecondFactor() {
   const { t } = useTranslation()
   const { factor, last } = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>() as RemovalRefusal | undefined
+  const result = useActionData<typeof action>()
   return (
     <>
       <h1>{t('secondFactors.removeTitle')}</h1>

@@ -1,11 +1,4 @@
-import {
-  Link,
-  useActionData,
-  useLoaderData,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from 'react-router'
+import { Link, useActionData, useLoaderData } from 'react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
@@ -13,42 +6,46 @@ import { Say } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
 import { brandName } from '~/lib/brand'
 import { routeHeaders } from '~/lib/headers'
-import { FACTOR_NAME_MAX_LENGTH } from '~/lib/limits'
+import { FACTOR_NAME_MAX_LENGTH, type FieldErrors } from '~/lib/limits'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { TotpFormSchema } from '~/lib/schemas'
 import { requireSignedIn } from '~/.server/auth/account'
 import { addTotp, totpSetup, type TotpRefusal } from '~/.server/auth/second-factors'
 import { getLocale } from '~/.server/i18n'
 import { guardForm } from '~/.server/policy/csrf'
-import { parseForm, respond } from '~/.server/result'
+import { parseForm, respond, type Answers } from '~/.server/result'
 import { withAccountStrings } from '~/lib/i18n-browser'
+import type { Route } from './+types/account.second-factor.totp'
 
 export const headers = routeHeaders
 
-export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'secondFactors.addTotp', NOT_INDEXED)
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'secondFactors.addTotp', NOT_INDEXED)
 
 /** Needs a verified address and "Confirm it's you" (ADR 036); shows this browser's enrolment (ADR 041). */
 /** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = withAccountStrings
+export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings(args)
 
-export async function loader({ request, context, url }: LoaderFunctionArgs) {
+export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireSignedIn(request)
   const input = { expired: url.searchParams.has('expired'), issuer: brandName(getLocale(request)) }
   return respond(await totpSetup(request, user, input, context))
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+/** What the page reads from any answer: the form's refusal, or the code's. */
+type ActionData = Answers<TotpRefusal | { fieldErrors: FieldErrors }>
+
+export async function action({ request, context }: Route.ActionArgs) {
   const { form } = await guardForm(request, context)
   const user = await requireSignedIn(request)
   const parsed = parseForm(TotpFormSchema, form, {})
-  if (!parsed.ok) return respond(parsed.result)
-  return respond(await addTotp(request, user, parsed.data, context))
+  if (!parsed.ok) return respond<ActionData>(parsed.result)
+  return respond<ActionData>(await addTotp(request, user, parsed.data, context))
 }
 
 export default function AddAuthenticatorApp() {
   const { t } = useTranslation()
   const { setup, failure, expired, retryAt } = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>() as TotpRefusal | undefined
+  const result = useActionData<typeof action>()
   const formRef = useRef<HTMLFormElement>(null)
   useAfterSubmission(formRef, result)
   return (

@@ -1,11 +1,4 @@
-import {
-  useActionData,
-  useLoaderData,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-  type ShouldRevalidateFunction,
-} from 'react-router'
+import { useActionData, useLoaderData, type ShouldRevalidateFunction } from 'react-router'
 import { useRef } from 'react'
 import { EmailActionConfirm, EmailActionDone } from '~/components/email-action'
 import { ExpiredLink, type Recovery } from '~/components/expired-link'
@@ -16,13 +9,14 @@ import { EmailActionFormSchema } from '~/lib/schemas'
 import { applyEmailAction, emailActionPage, type EmailActionMode } from '~/.server/auth/email-actions'
 import { guardForm } from '~/.server/policy/csrf'
 import { respond } from '~/.server/result'
+import type { Route } from './+types/action'
 
 export const headers = routeHeaders
 
-export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.action', NOT_INDEXED)
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'meta.action', NOT_INDEXED)
 
 /** The guard for emailed links (ADR 011): GETs check the code, never spend it. */
-export async function loader({ request, url }: LoaderFunctionArgs) {
+export async function loader({ request, url }: Route.LoaderArgs) {
   return respond(await emailActionPage(request, url))
 }
 
@@ -31,7 +25,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, default
   formAction?.startsWith('/action') ? false : defaultShouldRevalidate
 
 /** 'Continue': spends the code (a sign-in link signs in and redirects). */
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const { form } = await guardForm(request, context)
   // Any text parses: only a sign-in link opened on another device reads it.
   const { email } = EmailActionFormSchema.parse(Object.fromEntries(form))

@@ -1,12 +1,12 @@
-import type { ActionFunctionArgs } from 'react-router'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { PreferenceFormSchema } from '~/lib/schemas'
 import { guardForm } from '~/.server/policy/csrf'
 import { saveConsent, visitGoesToSignIn } from '~/.server/preferences'
 import { errorPage, parseForm, respond } from '~/.server/result'
+import type { Route } from './+types/consent'
 
 /** Accepting the privacy notice: a cookie, then back to the page (or data for the fetcher). */
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const { form } = await guardForm(request, context)
   const parsed = parseForm(PreferenceFormSchema, form, {})
   if (!parsed.ok) return respond(errorPage(400, 'bad-form'))

@@ -1,19 +1,10 @@
-import {
-  data,
-  Link,
-  useActionData,
-  useLoaderData,
-  useSearchParams,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from 'react-router'
+import { Link, useActionData, useLoaderData, useSearchParams } from 'react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
 import { EmailField, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import { signInLink } from '~/lib/sign-in-link'
 import type { FieldErrors } from '~/lib/limits'
@@ -23,23 +14,27 @@ import { getLocale } from '~/.server/i18n'
 import { requestPasswordReset } from '~/.server/auth/password-reset'
 import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
 import { checkedRedirect } from '~/.server/policy/redirect'
-import { parseForm, respond } from '~/.server/result'
+import { page, parseForm, respond } from '~/.server/result'
+import type { Route } from './+types/forgot-password'
 
 export const headers = routeHeaders
 
 /** Once sent, the page is about the email on its way: its title and heading say so. */
-export const meta: MetaFunction<typeof loader> = ({ matches, loaderData }) =>
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
   pageTitle(matches, loaderData?.sent ? 'forgotPassword.sentTitle' : 'meta.forgotPassword')
 
-export function loader({ request }: LoaderFunctionArgs) {
+export function loader({ request }: Route.LoaderArgs) {
   const sent = new URL(request.url).searchParams.get('sent') === '1'
-  return data({ sent, captcha: captchaSettings('getOobCode') }, { headers: NO_STORE })
+  return respond(page({ sent, captcha: captchaSettings('getOobCode') }))
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+/** What the page reads from any answer: the form again, with what went wrong. */
+type ActionData = { email: string; fieldErrors?: FieldErrors; formError?: 'error.captchaNeedsJs' }
+
+export async function action({ request, context }: Route.ActionArgs) {
   const { form } = await guardForm(request, context)
   const parsed = parseForm(ForgotPasswordFormSchema, form, { email: keptEmail(form) })
-  if (!parsed.ok) return respond(parsed.result)
+  if (!parsed.ok) return respond<ActionData>(parsed.result)
   // Only a redirect the policy accepts travels in the email's link, as it was given.
   const redirect = await checkedRedirect(form.has('redirect') ? formText(form, 'redirect') : null, context.publicOrigin)
   const reset = {
@@ -48,14 +43,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
     redirect: redirect?.param ?? null,
     captchaResponse: postedCaptchaToken(form),
   }
-  return respond(await requestPasswordReset(request, reset, context))
+  return respond<ActionData>(await requestPasswordReset(request, reset, context))
 }
 
 export default function ForgotPassword() {
   const { t } = useTranslation()
   const { sent, captcha } = useLoaderData<typeof loader>()
-  const actionData = useActionData<typeof action>() as
-    { email: string; fieldErrors?: FieldErrors; formError?: 'error.captchaNeedsJs' } | undefined
+  const actionData = useActionData<typeof action>()
   const [searchParams] = useSearchParams()
   const redirectTo = searchParams.get('redirect')
   const formRef = useRef<HTMLFormElement>(null)

@@ -1,12 +1,12 @@
-import type { ActionFunctionArgs } from 'react-router'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LanguageFormSchema } from '~/lib/schemas'
 import { guardForm } from '~/.server/policy/csrf'
 import { saveLocale, visitGoesToSignIn } from '~/.server/preferences'
 import { errorPage, parseForm, respond } from '~/.server/result'
+import type { Route } from './+types/language'
 
 /** Sets the language cookie; a plain form post comes back to the page it came from. */
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const { form } = await guardForm(request, context)
   // The switch offers only known languages: anything else is a forged form, for the error page.
   const parsed = parseForm(LanguageFormSchema, form, {})

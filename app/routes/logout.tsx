@@ -1,9 +1,6 @@
 import {
   Link,
   useLoaderData,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
 } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { FormAlert, SubmitButton } from '~/components/forms'
@@ -15,20 +12,21 @@ import { guardForm } from '~/.server/policy/csrf'
 import { errorPage, page, parseForm, respond } from '~/.server/result'
 import { lastLogout, logOut } from '~/.server/auth/logout'
 import { pageSession } from '~/.server/auth/session'
+import type { Route } from './+types/logout'
 
 export const headers = routeHeaders
 
-export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.logout')
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'meta.logout')
 
 /** GET never changes state: it only offers the button. */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   const { session, cookies } = await pageSession(request)
   // While the identity service cannot judge the cookie, the visitor may still want to leave.
   const signedIn = session.status === 'signed-in' || session.status === 'unavailable'
   return respond(page({ signedIn, everywhere: !signedIn && lastLogout(request) === 'everywhere' }, { cookies }))
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const { form } = await guardForm(request, context)
   const parsed = parseForm(LogoutFormSchema, form, {})
   if (!parsed.ok) return respond(errorPage(400, 'bad-form'))

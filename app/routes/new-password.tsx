@@ -1,11 +1,4 @@
-import {
-  Link,
-  useActionData,
-  useLoaderData,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from 'react-router'
+import { Link, useActionData, useLoaderData } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { withAddresses } from '~/components/address'
 import { ExpiredLink } from '~/components/expired-link'
@@ -18,11 +11,12 @@ import { NewPasswordFormSchema } from '~/lib/schemas'
 import { completePasswordReset, newPasswordPage } from '~/.server/auth/new-password'
 import { guardForm } from '~/.server/policy/csrf'
 import { respond } from '~/.server/result'
+import type { Route } from './+types/new-password'
 
 export const headers = routeHeaders
 
 /** The title follows the page's state: the form, the password changed, or a link that no longer works. */
-export const meta: MetaFunction<typeof loader> = ({ matches, loaderData }) =>
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
   pageTitle(matches, loaderData ? STATE_TITLES[loaderData.state] : 'meta.newPassword', NOT_INDEXED)
 
 const STATE_TITLES = {
@@ -32,11 +26,11 @@ const STATE_TITLES = {
 } as const
 
 /** GET checks the code without spending it; a link's first visit moves the code into a cookie. */
-export async function loader({ request, url }: LoaderFunctionArgs) {
+export async function loader({ request, url }: Route.LoaderArgs) {
   return respond(await newPasswordPage(request, url))
 }
 
-export async function action({ request, url, context }: ActionFunctionArgs) {
+export async function action({ request, url, context }: Route.ActionArgs) {
   const { form } = await guardForm(request, context)
   // Any text parses: the password policy judges it, with its own messages.
   const input = NewPasswordFormSchema.parse(Object.fromEntries(form))

@@ -1,4 +1,3 @@
-import type { ActionFunctionArgs } from 'react-router'
 import { formText } from '~/lib/form-text'
 import { finishPasskeySignIn, startPasskeySignIn } from '~/.server/auth/passkey-sign-in'
 import { postedCredential } from '~/.server/auth/passkey-options'
@@ -6,13 +5,14 @@ import { getFlags } from '~/.server/ops/flags'
 import { guardForm } from '~/.server/policy/csrf'
 import { checkRedirectParam } from '~/.server/policy/redirect'
 import { errorPage, page, respond } from '~/.server/result'
+import type { Route } from './+types/passkey'
 
 /**
  * The sign-in page's passkey steps, posted by its script (app/components/passkey-sign-in.tsx) and
  * answered in JSON: `start` gives the ceremony's options, `finish` takes the browser's answer with
  * the form's redirect and "Keep me signed in". Not found while FLAG_PASSKEYS is off.
  */
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   if (!(await getFlags()).passkeys) return respond(errorPage(404, 'not-found'))
   const { form } = await guardForm(request, context)
   const intent = formText(form, 'intent')

@@ -2,14 +2,11 @@ import {
   Link,
   useActionData,
   useLoaderData,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
 } from 'react-router'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaToken } from '~/components/captcha'
-import { phoneEnding, useFactorLabel } from '~/components/factor-label'
+import { phoneEnding, useFactorLabel } from '~/components/second-factor-name'
 import { Field, FormAlert, SubmitButton } from '~/components/forms'
 import { Say } from '~/components/local-time'
 import { ResendForm } from '~/components/resend-code'
@@ -21,20 +18,21 @@ import { SecondFactorFormSchema } from '~/lib/schemas'
 import { guardForm } from '~/.server/policy/csrf'
 import { errorPage, parseForm, respond } from '~/.server/result'
 import { secondFactorAction, secondFactorView, type SecondFactorView } from '~/.server/auth/second-factor'
+import type { Route } from './+types/second-factor'
 
 export const headers = routeHeaders
 
-export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.secondFactor', NOT_INDEXED)
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'meta.secondFactor', NOT_INDEXED)
 
 /**
  * The second factor at sign-in (ADR 022). The pending sign-in is in a sealed cookie bound to this
  * browser; without it (expired, or never) the visitor goes back to sign in with a message.
  */
-export function loader({ request }: LoaderFunctionArgs) {
+export function loader({ request }: Route.LoaderArgs) {
   return respond(secondFactorView(request))
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const { form } = await guardForm(request, context)
   const parsed = parseForm(SecondFactorFormSchema, form, {})
   // Every field is read as text and never refused: a failure is a forged form, for the error page.

@@ -1,21 +1,11 @@
-import {
-  data,
-  isRouteErrorResponse,
-  Link,
-  useActionData,
-  useLoaderData,
-  useSearchParams,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from 'react-router'
+import { isRouteErrorResponse, Link, useActionData, useLoaderData, useSearchParams } from 'react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { EmailField, FormAlert, useFieldValue } from '~/components/forms'
 import { NewPasswordForm, type PasswordFormLabels } from '~/components/new-password-form'
-import { NO_STORE, routeHeaders } from '~/lib/headers'
+import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import { extraTokenField } from '~/lib/recaptcha'
 import { signInLink } from '~/lib/sign-in-link'
@@ -27,12 +17,13 @@ import { getFlags } from '~/.server/ops/flags'
 import { guardForm } from '~/.server/policy/csrf'
 import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
 import { checkedRedirect } from '~/.server/policy/redirect'
-import { errorPage, respond } from '~/.server/result'
+import { errorPage, page, respond } from '~/.server/result'
+import type { Route } from './+types/sign-up'
 
 export const headers = routeHeaders
 
 /** Once sent, the tab says to check the email; with FLAG_SIGN_UP off the page does not exist. */
-export const meta: MetaFunction<typeof loader> = ({ matches, loaderData, error }) =>
+export const meta: Route.MetaFunction = ({ matches, loaderData, error }) =>
   pageTitle(
     matches,
     error
@@ -49,21 +40,23 @@ async function requireSignUp() {
   if (!(await getFlags()).signUp) respond(errorPage(404, 'sign-up-off'))
 }
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   await requireSignUp()
   const turnedOff = signUpTurnedOff()
-  return data(
-    {
-      sent: new URL(request.url).searchParams.get('sent') === '1',
-      turnedOff,
-      minLength: getConfig().passwordMinLength,
-      captcha: captchaSettings('signUpPassword'),
-    },
-    { status: turnedOff ? 403 : 200, headers: NO_STORE },
+  return respond(
+    page(
+      {
+        sent: new URL(request.url).searchParams.get('sent') === '1',
+        turnedOff,
+        minLength: getConfig().passwordMinLength,
+        captcha: captchaSettings('signUpPassword'),
+      },
+      { status: turnedOff ? 403 : 200 },
+    ),
   )
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   await requireSignUp()
   const { form } = await guardForm(request, context)
   // Any text parses: the flow judges the address and the password together.

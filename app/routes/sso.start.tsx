@@ -1,4 +1,4 @@
-import { Link, useActionData, type ActionFunctionArgs, type MetaFunction } from 'react-router'
+import { Link, useActionData } from 'react-router'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { routeHeaders } from '~/lib/headers'
@@ -9,10 +9,11 @@ import { errorPage, parseForm, respond } from '~/.server/result'
 import { accountPath, requireSignedIn } from '~/.server/auth/account'
 import { confirmThenOf } from '~/.server/auth/recent-login'
 import { startSso } from '~/.server/auth/sso'
+import type { Route } from './+types/sso.start'
 
 export const headers = routeHeaders
 
-export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.sso')
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'meta.sso')
 
 /**
  * The 'Use single sign-on' button of the sign-in form posts here (CSRF-checked), with "Keep me
@@ -21,7 +22,7 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.sso'
  * form-action 'self'), so the answer is a page that moves on by itself: a Refresh header without
  * JavaScript, location.assign with it, and a link for both.
  */
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const { form } = await guardForm(request, context)
   const parsed = parseForm(SsoStartFormSchema, form, {})
   if (!parsed.ok) return respond(errorPage(400, 'bad-form'))

@@ -30,18 +30,14 @@ import { ssoOffered } from './sso'
 import { syncToken } from './token-sync'
 import { accountPageAfterVerification, sendVerificationEmail } from './verification'
 
-/** The account pages whose changes need "Confirm it's you" first (ADR 036). */
 export const ACCOUNT_PATHS = {
   password: '/account/password',
   email: '/account/email',
   delete: '/account/delete',
 } as const
 
-/**
- * The signed-in visitor of an account page. Anyone else goes to sign-in, which brings them back
- * here (`redirect`); a cookie the service refused is cleared on the way; while the service cannot
- * judge the cookie, the 503 page (ADR 029).
- */
+// Anyone not signed in goes to sign-in and comes back here.
+// A cookie the service could not judge gets the 503 page (see ADR 029).
 export async function requireSignedIn(request: Request): Promise<SessionUser> {
   const session = await getSession(request)
   if (session.status === 'signed-in') return session.user
@@ -50,13 +46,11 @@ export async function requireSignedIn(request: Request): Promise<SessionUser> {
   throw respond(redirectTo(signInLink(pageAddress(request.url)), { status: 302, cookies }))
 }
 
-/** The signed-in visitor with the fresh ID token "Confirm it's you" sealed (ADR 036). */
 export interface ConfirmedUser {
   user: SessionUser
   idToken: string
 }
 
-/** The signed-in visitor who confirmed it is them lately; anyone else confirms first, then comes back to `path`. */
 export async function requireConfirmed(request: Request, path: string): Promise<ConfirmedUser> {
   const user = await requireSignedIn(request)
   const idToken = user.recentIdToken
@@ -64,12 +58,6 @@ export async function requireConfirmed(request: Request, path: string): Promise<
   return { user, idToken }
 }
 
-/**
- * How an account without a password confirms it is you: null when it has one (or when the service
- * cannot say: the password step then answers for itself), else the provider it signs in with, by
- * name when the portal knows it, and whether that is the portal's single sign-on, offered now
- * (`sso`: the page sends the visitor through it, ADR 043).
- */
 export async function withoutPassword(user: SessionUser): Promise<{ provider: string | null; sso: boolean } | null> {
   const account = await readAccount(user.uid).catch(() => null)
   if (!account) return user.email ? null : { provider: null, sso: false }
@@ -85,24 +73,18 @@ export async function withoutPassword(user: SessionUser): Promise<{ provider: st
   }
 }
 
-/** Where "Confirm it's you" returns: an account page only, else `/account`. */
 export function accountPath(next: string | null): string {
   const path = localPathOr(next, '/account')
   const pathname = path.split('?')[0]
   return pathname === '/account' || pathname?.startsWith('/account/') ? path : '/account'
 }
 
-/** The same step as a response, for a loader to throw; a redirect carries no page data (`never`). */
 export const confirmFirst = (path: string, then: ConfirmThen | null = null) => respond<never>(confirmStep(path, then))
 
-/** Back to the account page, for a loader whose page does not apply to this account (no password, no such factor). */
 export const backToAccount = () => respond(redirectTo('/account', { status: 302 }))
 
-/**
- * "Send verification email": VERIFY_EMAIL needs an ID token, and the portal keeps one only after
- * "Confirm it's you" (ADR 036): without it the visitor confirms first, and the email goes as the
- * confirmation ends, without a second press. Either way the account page then says how it went.
- */
+// VERIFY_EMAIL needs an ID token, which the portal keeps only after "Confirm
+// it's you": without one the email goes once the visitor has confirmed.
 export async function verifyOwnEmail(
   request: Request,
   user: SessionUser,
@@ -113,22 +95,15 @@ export async function verifyOwnEmail(
   return redirectTo(accountPageAfterVerification(await sendVerificationEmail(request, user, idToken, context)))
 }
 
-/** The password page again: a refused password, a failure, or changed with this browser signed out. */
 export type PasswordChangePage =
   | ({ status: 'invalid' } & PasswordRefusal)
   | { status: 'error'; message: MessageKey | 'error.tooManyRequestsAt'; retryAt?: number }
   | { status: 'signed-out' }
 
-/** Where a password change ends, signed in again: the account page, which says so. */
 const PASSWORD_CHANGED = '/account?done=password'
 
-/**
- * Changes the signed-in account's password with the fresh ID token "Confirm it's you" sealed.
- * Every session of the account ends (the service's revocation), then this browser signs in again
- * with the new password: a session minted from the old token would count as revoked, its sign-in
- * being older than the revocation. An account with a second factor signs in through its step.
- * Signed in again, the account page says so, after a redirect (the CSRF token was renewed).
- */
+// Every session of the account is revoked, then this browser signs in
+// again: a session made from the old token would count as revoked.
 export async function changeOwnPassword(
   request: Request,
   { user, idToken }: ConfirmedUser,
@@ -157,12 +132,11 @@ export async function changeOwnPassword(
   }
   await limit.release('success')
   securityEvent('password-changed', { reqId: context.requestId, ip: context.clientIp, email })
-  // Every session ends at the service; this browser's record goes now, and it signs in again below.
   const signedIn = await Promise.all([endEverySession(user.uid), endThisSession(request)]).then(
     async () =>
       afterFirstFactor(
         request,
-        // The password was just set here: this sign-in is no guess and takes no points.
+        // The password was just set here: this sign-in is not a guess and takes no points.
         { release: async () => undefined },
         {
           method: 'password',
@@ -176,21 +150,13 @@ export async function changeOwnPassword(
     (error: unknown) => ({ ok: false as const, error }),
   )
   if (signedIn.ok) return redirectTo(signedIn.location, { cookies: signedIn.setCookies })
-  // The password is changed; a captcha or a failing service keeps this browser from its fresh
-  // session: it signs in again like every other device.
   return page({ status: 'signed-out' } as const, { cookies: [clearSessionCookie()] })
 }
 
-/** The email page again: the link sent, or the address kept with what went wrong. */
 export type EmailChangePage = { sent: true } | { email: string; formError: MessageKey | 'error.tooManyRequestsAt'; retryAt?: number }
 
-/**
- * Sends the link that changes the sign-in address to `newEmail` (VERIFY_AND_CHANGE_EMAIL); opening
- * it (/action) makes the change. The answer is the same whether or not that address already has an
- * account (`auth/email-already-in-use` included): only a service that could not be asked is told.
- * Counted in the reset emails' limits, under the new address, and per account whatever the client:
- * each email sent keeps its points, so an account cannot relay mail to strangers' addresses.
- */
+// Same answer whether or not the new address has an account. Counted per account
+// and under the new address, so an account cannot relay mail to strangers.
 export async function requestEmailChange(
   request: Request,
   { user, idToken }: ConfirmedUser,
@@ -217,15 +183,8 @@ export async function requestEmailChange(
   return page({ sent: true })
 }
 
-/** The delete page again: the address kept, with the mismatch or what went wrong. */
 export type DeletePage = { email: string; emailError?: 'deleteAccount.mismatch'; formError?: MessageKey | 'deleteAccount.restricted' | 'error.tooManyRequestsAt'; retryAt?: number }
 
-/**
- * Deletes the signed-in account once its address was typed again: token sync hears of it
- * (DELETE), this browser's session ends, and the session, flow and device cookies are cleared.
- * A project that forbids it (`auth/admin-restricted-operation`) is said so plainly. Deleted, the
- * page says so, signed out.
- */
 export async function deleteOwnAccount(
   request: Request,
   { user, idToken }: ConfirmedUser,
@@ -250,16 +209,11 @@ export async function deleteOwnAccount(
   }
   await limit.release('success')
   securityEvent('account-deleted', { reqId: context.requestId, ip: context.clientIp, email: user.email })
-  // Every record of the deleted account ends here (nothing of it is kept); its other browsers are signed out.
   await endAccountSessions(user.uid).catch(() => endThisSession(request).catch(() => undefined))
   await syncToken(null)
   return redirectTo(`${ACCOUNT_PATHS.delete}?deleted`, { cookies: [...logoutCookies(), clearCookie(COOKIES.device)] })
 }
 
-/**
- * "End session" on another browser of this account: its record ends, so that browser is signed out
- * at its next page. A key that is not one of this account's live sessions ends nothing.
- */
 export async function endOtherSession(user: SessionUser, key: string, context: AppLoadContext): Promise<Result> {
   if (key === user.sessionKey) return redirectTo('/logout')
   const ended = await endSessionOf(user, key).catch(() => null)

@@ -3,25 +3,16 @@ import http from 'node:http'
 import https from 'node:https'
 import type { Duplex } from 'node:stream'
 
-/**
- * The road firebase-admin takes to the identity service (ADR 029). On its own it gives each try
- * 25 s and retries a reset or timed-out connection 4 times: a hung service held a visitor 132 s
- * and a socket per visitor. Every firebase-admin call of the portal runs inside `withDeadline()`
- * (under the identity client's in-flight bound), and every connection it opens goes through
- * `deadlineAgent()`, which destroys it at that call's deadline, and refuses new ones after it,
- * with an error firebase-admin does not retry. So a call, its key fetches and its retries end
- * by the deadline, and they hold a connection only while the bound admits the call.
- */
+// firebase-admin alone gives each try 25 s and retries 4 times (a hung service held a visitor 132 s). Every call runs
+// in withDeadline() and its connections go through deadlineAgent(), which destroys them at the deadline. See ADR 029.
 
 interface AdminCall {
   deadline: number
-  /** A connection of this call failed or was cut: its error says nothing about the session. */
   networkFailed: boolean
 }
 
 const calls = new AsyncLocalStorage<AdminCall>()
 
-/** Runs `work` with its connections bound to end within `ms`; tells whether the network failed on the way. */
 export async function withDeadline<T>(
   ms: number,
   work: () => Promise<T>,
@@ -41,11 +32,7 @@ function deadlineError(): Error {
   return Object.assign(new Error('identity call deadline passed'), { code: 'IDENTITY_DEADLINE' })
 }
 
-/**
- * An agent without keep-alive and without a queue (maxSockets stays Infinity), so each request
- * opens its own connection synchronously, in the context of the call that made it. A call made
- * outside `withDeadline()` gets `fallbackMs`.
- */
+/** No keep-alive and no queue, so each request opens its own connection inside the call that made it. */
 export function deadlineAgent(secure: boolean, fallbackMs: number): http.Agent {
   const Base = secure ? https.Agent : http.Agent
   class DeadlineAgent extends Base {
@@ -57,7 +44,6 @@ export function deadlineAgent(secure: boolean, fallbackMs: number): http.Agent {
       const remaining = (call?.deadline ?? Date.now() + fallbackMs) - Date.now()
       if (remaining <= 0) {
         if (call) call.networkFailed = true
-        // No connection at all: an agent takes the callback's answer when this returns nothing.
         process.nextTick(() => callback?.(deadlineError(), undefined as unknown as Duplex))
         return undefined
       }

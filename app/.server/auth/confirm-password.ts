@@ -13,24 +13,13 @@ import { afterConfirmation, type AfterConfirmation } from './recent-login'
 import { beginSecondFactor } from './second-factor'
 import type { SessionUser } from './session'
 
-/** What the "Confirm it's you" page shows again after a refusal: never anything of the password. */
 export interface ConfirmRefusal {
   formError: TranslationKey
-  /** A limit's: when it lets go, in milliseconds since the epoch. */
   retryAt?: number
-  /** The service refused for want of a good captcha token: a page with JavaScript retries once. */
   captcha: CaptchaSettings | null
 }
 
-/**
- * "Confirm it's you" with the password (ADR 036). It counts in sign-in's limits as a sign-in does
- * (a wrong password here is a failed sign-in for this address, client and device cookie), takes
- * a reCAPTCHA token as sign-in does (`captchaResponse`: see signInWithPassword), and is refused
- * with the same messages. Confirmed, the fresh token is sealed for this browser and the visitor
- * goes on to `after`; an account with a second factor goes through the sign-in's own step first,
- * which ends as this confirmation would have (ADR 038). Lives apart from ./recent-login, which
- * that step itself uses.
- */
+/** Counts in sign-in's limits and takes a captcha token as sign-in does: a wrong password here is a failed sign-in. */
 export async function confirmPassword(
   request: Request,
   user: SessionUser,
@@ -39,7 +28,6 @@ export async function confirmPassword(
   context: AppLoadContext,
 ): Promise<Result<ConfirmRefusal>> {
   const email = user.email
-  // The session names no address, so there is no password to type: the account's provider confirms it.
   if (!email) return refused(403, 'confirm.noPassword')
   const who = { reqId: context.requestId, ip: context.clientIp, email }
   const limit = await consumeSignIn({ ...who, device: deviceIdFor(request, email) })
@@ -64,14 +52,12 @@ export async function confirmPassword(
     recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, code)
     securityEvent('recent-login-failure', { ...who, code })
     const refusal = await signInRefused(code, limit, input.captchaResponse)
-    // The page asks for the password alone, for an account it shows: no address to be wrong about.
     const message = refusal.message === 'error.wrongCredentials' ? 'confirm.wrongPassword' : refusal.message
     return refused(refusal.status, message, { captcha: refusal.captcha })
   }
   recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, null)
   const confirmed = answer.localId === user.uid ? await afterConfirmation(request, user, answer.idToken, after, context) : null
   if (!confirmed) {
-    // The address now opens another account (changed since this session began): nothing to confirm.
     await limit.release('no-verdict')
     securityEvent('recent-login-failure', { ...who, code: 'auth/user-mismatch' })
     const { key, status } = messageOf('auth/user-mismatch')

@@ -16,12 +16,6 @@ import { logger } from '~/.server/ops/logger'
 import { checkedRedirect } from '~/.server/policy/redirect'
 import { page, redirectTo, unavailable, type Result } from '~/.server/result'
 
-/**
- * The emailed-link guard, `/action`. A reset link goes on to
- * /new-password as before. Every other mode: the first GET moves the code from the address bar
- * into a short-lived signed cookie and reloads on a clean URL (no mode, apiKey or code, ADR 011);
- * GETs only check the code (mail scanners open links); the 'Continue' POST spends it.
- */
 export const EMAIL_ACTION_MODES = [
   'recoverEmail',
   'verifyEmail',
@@ -43,39 +37,28 @@ function isMode(value: string | null): value is EmailActionMode {
   return (EMAIL_ACTION_MODES as readonly (string | null)[]).includes(value)
 }
 
-/** The emailed code of every mode but a reset, sealed to the browser that opened the link (ADR 017). */
 const codeCookie = flowCookie(COOKIES.actionCode, z.object({ mode: z.enum(EMAIL_ACTION_MODES), oobCode: z.string().min(1) }))
 
-/**
- * The longest query an emailed link may have. The identity service's links are a few hundred
- * characters, and the portal repeats a link's other parameters in a Location header, which proxies
- * and clients refuse beyond a few KB: a longer query is not a link we sent, so it is an invalid link.
- */
+// A longer query is not a link we sent: the portal repeats its
+// parameters in a Location header, which proxies refuse beyond a few KB.
 export const LINK_QUERY_MAX_LENGTH = 2048
 
-/** The query of the clean URL an emailed link reloads on: its parameters but mode, apiKey and the code. */
 function cleanLinkQuery(params: URLSearchParams): string {
   const kept = new URLSearchParams(params)
   for (const name of ['mode', 'apiKey', 'oobCode']) kept.delete(name)
   return kept.size ? `?${kept}` : ''
 }
 
-/**
- * GET /action (ADR 011): a reset link goes on to /new-password without `mode` and `apiKey`; the
- * other modes move their code into a cookie and reload on a clean URL, whose GET checks the code
- * without spending it. Missing or unknown modes are a 400. `url` is the page's address without
- * React Router's data-request suffix and parameters (a loader's `url`).
- */
+// GETs only check the code (mail scanners open links); the 'Continue' POST spends it.
+// The first GET moves the code into a cookie and reloads on a clean URL (see ADR 011).
 export async function emailActionPage(request: Request, url: URL): Promise<Result<{ page: ActionPage }>> {
   const params = url.searchParams
   const mode = params.get('mode')
   const oobCode = params.get('oobCode')
   if (mode === null && oobCode === null) return pendingPage(request)
-  // A sign-in link counts as one only while email-link sign-in is on (readCode).
   const kind = isMode(mode) && (mode !== 'signIn' || (await getFlags()).emailLinkSignIn) ? mode : null
   const invalid = page({ page: { mode: 'invalid', kind } as const }, { status: 400 })
   if (url.search.length > LINK_QUERY_MAX_LENGTH) return invalid
-  // A link the identity service sent has all three: apiKey, oobCode and mode.
   if (!oobCode || !params.get('apiKey') || (mode !== 'resetPassword' && !isMode(mode))) return invalid
   if (mode === 'resetPassword') {
     const next = new URLSearchParams(params)
@@ -89,19 +72,12 @@ export async function emailActionPage(request: Request, url: URL): Promise<Resul
   })
 }
 
-/** The code kept by the first GET; a sign-in link counts only while email-link sign-in is on. */
 async function readCode(request: Request): Promise<{ mode: EmailActionMode; oobCode: string } | null> {
   const code = codeCookie.read(request)
   if (code?.mode === 'signIn' && !(await getFlags()).emailLinkSignIn) return null
   return code
 }
 
-/** For the /action page. */
-
-/**
- * Checks the code without spending it; null when it is invalid, spent, expired or of another mode,
- * `unavailable` when the service could not check it (the route answers with the error page).
- */
 async function checkCode(mode: EmailActionMode, oobCode: string): Promise<ActionCodeInfo | Unavailable | null> {
   try {
     const info = await getIdentity().checkActionCode(oobCode)
@@ -115,15 +91,12 @@ async function checkCode(mode: EmailActionMode, oobCode: string): Promise<Action
 }
 
 export type ActionPage =
-  /** `kind`: the link's mode when known, for the way back into its own flow. */
   | { mode: 'invalid'; kind: EmailActionMode | null }
   | { mode: 'signIn'; email: string | null }
   | { mode: 'verifyEmail' | 'recoverEmail'; email: string }
-  /** `factor`: the second factor the link removes, from the check-code answer's mfaInfo, when given. */
   | { mode: 'revertSecondFactorAddition'; email: string; factor: SecondFactor | null }
   | { mode: 'verifyAndChangeEmail'; email: string; newEmail: string }
 
-/** GET on the clean URL: the page for the code in the cookie, or the invalid-link page (the cookie goes). */
 async function pendingPage(request: Request): Promise<Result<{ page: ActionPage }>> {
   const stored = await readCode(request)
   const info = stored && (await checkCode(stored.mode, stored.oobCode))
@@ -135,7 +108,6 @@ async function pendingPage(request: Request): Promise<Result<{ page: ActionPage 
   return page({ page: found })
 }
 
-/** The page for a live code; null when the check's answer lacks what the page shows. */
 function pageFor(mode: EmailActionMode, info: ActionCodeInfo, request: Request): ActionPage | null {
   if (mode === 'signIn') return { mode, email: emailLinkCookie.read(request)?.email ?? null }
   if (!info.email) return null
@@ -155,25 +127,17 @@ export type ActionResult =
   | { status: 'invalid-link'; kind: EmailActionMode | null }
   | { status: 'error'; message: EmailLinkMessage | 'validation.emailRequired'; email: string; retryAt?: number }
 
-/** The page again after 'Continue': what the code did, or why not. */
 type ActionAnswer = Result<{ result: ActionResult }>
 
-/** A dead code: the invalid-link page for its kind, and the cookie goes. */
 const INVALID_LINK = (kind: EmailActionMode | null): ActionAnswer =>
   page({ result: { status: 'invalid-link', kind } as const }, { status: 400, cookies: [codeCookie.clear()] })
 
-/**
- * The 'Continue' POST. signIn signs in (a redirect); the other modes apply the code with
- * accounts:update and say what changed. The code cookie is cleared once the code is spent or dead.
- * `typed` is the address typed for a sign-in link opened on another device.
- */
 export async function applyEmailAction(request: Request, typed: string, context: AppLoadContext): Promise<ActionAnswer> {
   const stored = await readCode(request)
   const continueUrl = new URL(request.url).searchParams.get('continueUrl')
   if (!stored) return INVALID_LINK(null)
 
   if (stored.mode === 'signIn') {
-    // Same browser: the address it asked with; another device: the one typed.
     const asked = emailLinkCookie.read(request)
     const email = asked?.email ?? typed
     const failure = (message: EmailLinkMessage | 'validation.emailRequired', status: number, retryAt?: number): ActionAnswer =>
@@ -203,7 +167,6 @@ export async function applyEmailAction(request: Request, typed: string, context:
     return page({ result: { status: 'error', message: key, email: info.email } as const }, { status })
   }
   logger.info({ event: 'email-action-applied', mode, reqId: context.requestId }, 'emailed code applied')
-  // Only a continueUrl the redirect policy accepts is ever shown as a link.
   const continueTo = (await checkedRedirect(continueUrl, context.publicOrigin))?.url ?? null
   const result = { status: 'done', mode, email: info.email, newEmail: info.newEmail, continueTo } as const
   return page({ result }, { cookies: [codeCookie.clear()] })

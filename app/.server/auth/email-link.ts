@@ -16,23 +16,15 @@ import { sendProtectedOobCode } from './protected-email'
 import { afterFirstFactor } from './sign-in'
 import { limitMessage } from '~/lib/limits'
 
-/**
- * Who asked for a sign-in link in this browser: the address and their "Keep me signed in", in a
- * sealed, HttpOnly cookie bound to this browser (ADR 017) that lives as long as the link is worth
- * using. With it, opening the link asks only for a click; without it (another device) the visitor
- * types the address again, as Firebase requires, and the session ends with that browser.
- */
+// Kept so that opening the link on the same browser needs only a
+// click. On another device Firebase requires the address typed again.
 const LinkRequestSchema = z.object({ email: z.string().min(1), remember: z.boolean() })
 export type LinkRequest = z.output<typeof LinkRequestSchema>
 
 export const emailLinkCookie = flowCookie(COOKIES.emailLink, LinkRequestSchema)
 
-/**
- * Sends a sign-in link. Same rules as the reset request: the same answer whether the account
- * exists or not, the email sent off the response path, and a refused request (rate limit) is
- * simply not sent. Links count per address apart from resets, so strangers asking links cannot
- * silence the owner's reset (ADR 027). The continueUrl is the sign-in page carrying the checked redirect.
- */
+// Same answer whether the account exists or not. Links are counted apart
+// from resets so strangers cannot use up the owner's reset budget.
 export async function requestEmailLink(
   input: { email: string; locale: Locale; redirect: string | null; captchaResponse?: string },
   context: AppLoadContext,
@@ -62,13 +54,8 @@ export type EmailLinkOutcome =
   | { ok: true; setCookies: string[]; location: string }
   | { ok: false; status: number; message: EmailLinkMessage; invalidLink?: boolean; retryAt?: number }
 
-/** A code's own message, or one of the two this flow says instead (see completeEmailLinkSignIn). */
 export type EmailLinkMessage = MessageKey | 'emailLink.emailMismatch' | 'error.accountDisabled' | 'error.tooManyRequestsAt'
 
-/**
- * Spends the code: signInWithEmailLink, then the same ending as a password sign-in. The attempt
- * takes its sign-in rate-limit points first, as a password does (ADR 015).
- */
 export async function completeEmailLinkSignIn(
   request: Request,
   input: { email: string; oobCode: string; continueUrl: string | null; remember: boolean },
@@ -83,7 +70,6 @@ export async function completeEmailLinkSignIn(
     redirect: await checkedRedirect(redirectFromContinueUrl(input.continueUrl), context.publicOrigin),
     remember: input.remember,
   }
-  // A good link is spent: with a second factor, that step finishes the sign-in (ADR 022).
   const answer = () => getIdentity().signInWithEmailLink(input.email, input.oobCode)
   const signedIn = await afterFirstFactor(request, limit, first, answer, context)
   if (signedIn.ok) return signedIn
@@ -95,10 +81,8 @@ export async function completeEmailLinkSignIn(
     code,
     method: 'email-link',
   })
-  // Only a mismatched address is a verdict worth counting, as before; the rest gives the points back.
   await limit.release(code === 'auth/invalid-email' ? 'failure' : 'no-verdict')
   if (isLinkFailure(code)) return { ok: false, status: 400, message: 'error.invalidLink', invalidLink: true }
-  // The address typed on another device does not match the link's: worth a retry, and counted.
   if (code === 'auth/invalid-email') return { ok: false, status: 400, message: 'emailLink.emailMismatch' }
   // Whoever holds the link controls the mailbox: saying the account is disabled tells them nothing new.
   if (code === 'auth/user-disabled') return { ok: false, status: 403, message: 'error.accountDisabled' }
@@ -106,11 +90,6 @@ export async function completeEmailLinkSignIn(
   return { ok: false, status, message: key }
 }
 
-/**
- * The sign-in page's 'Email me a sign-in link' button, after the form checks: sends, remembers the
- * address in this browser, and answers with the same
- * post-redirect-get for every address.
- */
 export async function sendSignInLink(
   request: Request,
   input: {

@@ -23,33 +23,20 @@ import { logger } from '~/.server/ops/logger'
 import { uidOf } from './identity-admin'
 import { endEverySession } from './session'
 
-/**
- * The emailed code leaves the address bar after the first visit: it is kept in a short-lived,
- * HttpOnly flow cookie bound to this browser (ADR 009, ADR 047). Path=/ because React Router's data
- * requests go to `/new-password.data`, which a `/new-password` path would not match.
- */
+/** Path=/ because React Router's data requests go to /new-password.data. */
 const resetCodeCookie = flowCookie(COOKIES.resetCode, z.string().min(1))
 
-/**
- * The password was just changed in this browser: the page says so from a GET after the change
- * (post-redirect-get, ADR 025). Set with the change, read by the page, cleared by a new link.
- */
 const resetDoneCookie = flowCookie(COOKIES.resetDone, z.literal(true))
 
-/** What /new-password shows: the form, the password changed, or a link that no longer works. */
 export type NewPasswordPage =
   | { state: 'form'; email: string; minLength: number; signIn: string }
   | { state: 'invalid'; email: null; minLength: number; signIn: string }
   | { state: 'done'; email: null; minLength: 0; signIn: string }
 
-/**
- * GET checks the code without spending it (mail scanners open links). On the first visit the
- * code moves from the address bar into a cookie and the page reloads on a clean URL. `url` is the
- * page's address (a loader's `url`).
- */
+/** GET checks the code without spending it: mail scanners open links. */
 export async function newPasswordPage(request: Request, url: URL): Promise<Result<NewPasswordPage>> {
   const fromLink = url.searchParams.get('oobCode')
-  // A link's other parameters go into the Location header: a very long query is no link of ours.
+  // A link's other parameters go into the Location header: a very long query is not one of our links.
   const tooLong = fromLink !== null && url.search.length > LINK_QUERY_MAX_LENGTH
   if (fromLink && !tooLong) {
     const cookies = [...resetCodeCookie.write(request, fromLink), resetDoneCookie.clear()]
@@ -66,11 +53,6 @@ export async function newPasswordPage(request: Request, url: URL): Promise<Resul
   return page({ state: 'form', email: check, minLength, signIn })
 }
 
-/**
- * Checks the emailed code without spending it: the account's address, or 'invalid'. A service
- * failure is not an invalid link: the error page, 429 when the service says too many requests (the
- * link may still be good later), else 503.
- */
 async function checkResetCode(oobCode: string | null): Promise<string | 'invalid' | { unavailable: 429 | 503 }> {
   if (!oobCode) return 'invalid'
   try {
@@ -82,33 +64,22 @@ async function checkResetCode(oobCode: string | null): Promise<string | 'invalid
   }
 }
 
-/** `/new-password`, with only the `redirect` a sign-in will need: never the link's `lang` or `continueUrl`. */
 function cleanAddress(search: URLSearchParams): string {
   const redirect = carriedRedirect(search)
   return redirect ? `/new-password?${new URLSearchParams({ redirect })}` : '/new-password'
 }
 
-/**
- * The `redirect` to carry back to sign-in: from the link's continueUrl (which the reset request
- * built on our origin) or a `redirect` parameter. It is checked again at sign-in.
- */
 function carriedRedirect(search: URLSearchParams): string | null {
   return search.get('redirect') || redirectFromContinueUrl(search.get('continueUrl'))
 }
 
-/** The form again: a refused password, a link no longer good (its cookie goes), or a failure. */
 export type NewPasswordRefusal =
   | { status: 'invalid-link' }
   | ({ status: 'invalid' } & PasswordRefusal)
   | { status: 'error'; message: MessageKey | 'error.tooManyRequestsAt'; retryAt?: number }
 
-/** A dead code: the invalid-link page, and the cookie goes. */
 const INVALID_LINK = () => page({ status: 'invalid-link' } as const, { status: 400, cookies: [resetCodeCookie.clear()] })
 
-/**
- * Sets the new password with the code kept in this browser, then ends every session the account
- * had; the page then says so from a GET on its clean address (post-redirect-get, ADR 025).
- */
 export async function completePasswordReset(
   request: Request,
   url: URL,
@@ -145,7 +116,6 @@ export async function completePasswordReset(
     return failure(code, limit.release)
   }
   await limit.release('success')
-  // Every session that existed before the reset ends.
   const uid = await uidOf(email)
   if (uid) {
     await endEverySession(uid).catch((error: unknown) =>
@@ -156,7 +126,6 @@ export async function completePasswordReset(
   return redirectTo(cleanAddress(url.searchParams), { cookies: [resetCodeCookie.clear(), ...resetDoneCookie.write(request, true)] })
 }
 
-/** The answer to a failed identity call; a failing service judged nothing, so the point goes back (ADR 015). */
 async function failure(
   code: AuthCode,
   release: (outcome: AttemptOutcome) => Promise<void>,

@@ -5,12 +5,8 @@ import type { CredentialJson } from '~/.server/identity'
 import { spendChallenge } from '~/.server/policy/rate-limit'
 import { flowCookie } from './flow-state'
 
-/**
- * A passkey ceremony's challenge, bound to the browser that asked for it (ADR 067): kept in a sealed
- * flow cookie (./flow-state.ts, so another browser cannot read it), good for 5 minutes and for one
- * answer (spent in the rate-limit store, shared by every replica). The browser's answer must carry it
- * in its client data, for this origin, before the identity service is asked anything.
- */
+// The challenge is sealed to this browser, lives 5 minutes and is spent
+// once in the rate-limit store, shared by every replica (see ADR 067).
 
 export const CHALLENGE_SECONDS = 5 * 60
 export type Ceremony = 'get' | 'create'
@@ -24,17 +20,14 @@ const ChallengeSchema = z.object({
 })
 const pending = flowCookie(COOKIES.passkeyChallenge, ChallengeSchema)
 
-/** Bytes the service sent in base64 (standard or URL-safe), as the browser's JSON wants them: base64url. */
 export const toBase64url = (value: string) => Buffer.from(value, 'base64').toString('base64url')
 
-/** Keeps the service's challenge for this browser: the challenge as the browser takes it, and the Set-Cookie values. */
 export function issueChallenge(request: Request, serviceChallenge: string, ceremony: Ceremony) {
   const challenge = toBase64url(serviceChallenge)
   const state = { id: randomBytes(16).toString('base64url'), challenge, ceremony, until: Date.now() + CHALLENGE_SECONDS * 1000 }
   return { challenge, setCookies: pending.write(request, state) }
 }
 
-/** The Set-Cookie that forgets the challenge, once answered. */
 export const clearChallenge = () => pending.clear()
 
 const ClientData = z.object({
@@ -55,10 +48,6 @@ function clientDataOf(credential: CredentialJson) {
   }
 }
 
-/**
- * Whether the browser's answer is to this browser's challenge, of this ceremony, on `origin`, within
- * its 5 minutes, and the first answer to it. `spend` is the store's (injected by the tests).
- */
 export async function checkAnswer(
   request: Request,
   credential: CredentialJson,

@@ -4,13 +4,8 @@ import type { CredentialJson } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
 import { toBase64url } from './passkey-challenge'
 
-/**
- * The service's ceremony options, as the browser's JSON parsers take them (base64url bytes), and the
- * browser's credential as the service takes it back. The relying party is the portal's public host
- * (PUBLIC_URL): options naming another are refused, since no browser would answer them here (ADR 067).
- */
+/** Options naming another relying party are refused: no browser would answer them here. */
 
-/** The relying party id: PUBLIC_URL's host name. */
 export const relyingParty = () => new URL(getConfig().publicOrigin).hostname
 
 type Options = Record<string, unknown>
@@ -28,7 +23,6 @@ function sameParty(named: unknown): boolean {
   return false
 }
 
-/** The options of `navigator.credentials.get`, or null when the service names another relying party. */
 export function requestOptions(options: Options, challenge: string) {
   if (!sameParty(options.rpId)) return null
   return {
@@ -50,7 +44,6 @@ const CreationSchema = z.object({
   authenticatorSelection: z.record(z.string(), z.unknown()).optional(),
 })
 
-/** The options of `navigator.credentials.create`: a discoverable passkey with user verification; null as above. */
 export function creationOptions(options: Options, challenge: string) {
   const parsed = CreationSchema.safeParse(options)
   if (!parsed.success || !sameParty(parsed.data.rp.id)) return null
@@ -66,7 +59,6 @@ export function creationOptions(options: Options, challenge: string) {
 }
 
 const b64url = z.string().regex(/^[\w-]*$/).max(16_384)
-/** The browser's credential (PublicKeyCredential.toJSON()), the fields the service takes, bounded. */
 export const CredentialSchema = z.object({
   id: b64url.min(1).max(1_024),
   rawId: b64url.min(1).max(1_024),
@@ -81,7 +73,6 @@ export const CredentialSchema = z.object({
   }),
 })
 
-/** The posted `credential` field, or null when it is not a credential's JSON. */
 export function postedCredential(text: string | null): CredentialJson | null {
   if (!text || text.length > 65_536) return null
   try {

@@ -7,17 +7,9 @@ import type { CheckedRedirect } from '~/.server/policy/redirect'
 import { page, type Result } from '~/.server/result'
 import { checkAnswer, clearChallenge, issueChallenge, type ChallengeRefusal } from './passkey-challenge'
 import { requestOptions } from './passkey-options'
-import { tokenClaims } from './session'
+import { tokenClaims } from './id-token'
 import { afterFirstFactor } from './sign-in'
 
-/**
- * "Sign in with a passkey" (ADR 067): the sign-in page's script asks for a challenge (start), the
- * browser signs it, and the answer (finish) is checked against this browser's challenge before the
- * service verifies it. A passkey the service accepts ends like every sign-in (./sign-in.ts
- * afterFirstFactor): a second factor only when the service asks for one.
- */
-
-/** What the page is told: a message key, each with the password form as the way on. */
 export type PasskeyMessage =
   | 'passkey.notFound'
   | 'passkey.disabled'
@@ -34,7 +26,6 @@ export type PasskeyAnswer =
 const failed = (error: PasskeyMessage, status: number, extras: { retryAfter?: number; cookies?: string[] } = {}) =>
   page<PasskeyAnswer>({ error }, { status, ...extras })
 
-/** The options of a discoverable ceremony (a button, or the browser's autofill), the challenge kept for this browser. */
 export async function startPasskeySignIn(request: Request, context: AppLoadContext): Promise<Result<PasskeyAnswer>> {
   const limit = await consumePasskey({ ip: context.clientIp, reqId: context.requestId })
   if (!limit.ok) return failed('error.tooManyRequests', 429, { retryAfter: limit.retryAfterSeconds })
@@ -57,10 +48,6 @@ const REFUSALS: Record<ChallengeRefusal, PasskeyMessage> = {
   replayed: 'passkey.refused',
 }
 
-/**
- * The browser's answer: refused without asking the service when it is not to this browser's
- * challenge (another browser's, expired, spent); else the service's verdict. Its points are sign-in's.
- */
 export async function finishPasskeySignIn(
   request: Request,
   input: { credential: CredentialJson; redirect: CheckedRedirect | null; remember: boolean },
@@ -90,7 +77,6 @@ export async function finishPasskeySignIn(
   const code = codeOf(signedIn.error)
   securityEvent('sign-in-failure', { ...who, code })
   recordSignIn(code)
-  // A verdict on the passkey keeps its points; a service that could not judge gives them back.
   const status = isIdentityError(signedIn.error) ? (signedIn.error.status ?? 503) : 503
   const verdict = code === 'auth/passkey-not-found' || code === 'auth/user-disabled' || (status >= 400 && status < 500 && status !== 429)
   await limit.release(verdict ? 'failure' : 'no-verdict')

@@ -12,11 +12,7 @@ import { creationOptions } from './passkey-options'
 import { confirmStep } from './recent-login'
 import { limitMessage } from '~/lib/limits'
 
-/**
- * The account's passkeys (ADR 067): listed by name, added and removed by their owner after "Confirm
- * it's you" (ADR 036), with its fresh ID token. A passkey is named on pages and in forms by a digest
- * of its credential id (`ref`), so that no id reaches a URL, a log line or a replay.
- */
+/** A passkey is named by a digest of its credential id (ref), so no id reaches a URL or a log. */
 
 export const PASSKEYS_PATH = '/account/passkeys'
 export const ADD_PATH = `${PASSKEYS_PATH}/add`
@@ -26,7 +22,6 @@ export const refOf = (credentialId: string) => createHash('sha256').update(crede
 
 export type ListedPasskey = { ref: string; name: string }
 
-/** The account's passkeys by name, and whether it has another way in (a password or a provider). */
 export async function listPasskeys(uid: string) {
   const [passkeys, account] = await Promise.all([readPasskeys(uid), readAccount(uid)])
   return {
@@ -35,7 +30,6 @@ export async function listPasskeys(uid: string) {
   }
 }
 
-/** The add page's answer: the ceremony's options, where to go once added, or a message. */
 export type EnrolAnswer =
   | { options: Record<string, unknown> }
   | { location: string }
@@ -44,7 +38,6 @@ export type EnrolAnswer =
 const failed = (error: Extract<EnrolAnswer, { error: string }>['error'], status: number, cookies: string[] = []) =>
   page<EnrolAnswer>({ error }, { status, cookies })
 
-/** "Add a passkey": the service's creation options, its challenge kept for this browser. */
 export async function startEnrolment(
   request: Request,
   { user, idToken }: ConfirmedUser,
@@ -65,7 +58,6 @@ export async function startEnrolment(
   }
 }
 
-/** The browser's new passkey, to this browser's challenge, handed to the service under `name`. */
 export async function finishEnrolment(
   request: Request,
   { user, idToken }: ConfirmedUser,
@@ -88,10 +80,8 @@ export async function finishEnrolment(
   return page<EnrolAnswer>({ location: '/account?done=passkey-added' }, { cookies })
 }
 
-/** The remove page again: why the passkey stays. */
 export type PasskeyRemoval = { formError: 'passkeys.lastMethod' | 'error.tooManyRequestsAt' | 'error.unexpected'; retryAt?: number }
 
-/** "Remove": the passkey `ref` leaves the account, unless it is the account's last way in. */
 export async function removePasskey(
   request: Request,
   { user, idToken }: ConfirmedUser,

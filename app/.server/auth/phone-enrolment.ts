@@ -23,20 +23,13 @@ import { keepSignedIn } from './second-factors'
 import { factorOffered } from './second-factor-kinds'
 import type { SessionUser } from './session'
 
-/**
- * Adding a phone as a second factor (ADR 042), with the fresh ID token of "Confirm it's you"
- * (ADR 036): "Send code" (mfaEnrollment:start), then the SMS code (mfaEnrollment:finalize). The
- * enrolment in progress (number, SMS session, when the code went) lives in one cookie sealed to
- * this browser (ADR 017), never in a page or a URL. The SMS limits count per client, per enrolment,
- * per account and per number from every account; codes count as the sign-in step's do.
- */
+/** The enrolment in progress lives in one cookie sealed to this browser, never in a page or a URL. */
 
 const COOKIE = COOKIES.phoneEnrolment
 
 const EnrolmentSchema = z.object({
-  /** Random: the key of this enrolment's own limits. */
   id: z.string(),
-  /** The account it was started for: another account signed in in this browser does not inherit it. */
+  /** Another account signed in in this browser does not inherit it. */
   uid: z.string(),
   phone: z.string(),
   session: z.string(),
@@ -46,12 +39,9 @@ const EnrolmentSchema = z.object({
 type Enrolment = z.output<typeof EnrolmentSchema>
 const enrolmentCookie = flowCookie(COOKIE, EnrolmentSchema, { until: (e) => e.expires })
 
-/** What the page shows of an enrolment: never its session. */
 export interface EnrolmentView {
   phone: string
-  /** Seconds before "Resend code" sends again. */
   resendIn: number
-  /** When the code was sent, in seconds since the epoch. */
   sentAt: number
 }
 
@@ -68,31 +58,20 @@ export type PhoneMessage =
   | 'mfa.resendWait'
   | 'mfa.sendFailed'
 
-/**
- * What the page shows again: the message, the field it is about (`null`: the whole form), and
- * the number as typed (a number is no secret of the visitor's from themselves); a code never.
- */
 export interface PhoneRefusal {
   message: PhoneMessage
   field: 'phone' | 'code' | null
   phone: string
-  /** A limit's: when it lets go, in milliseconds since the epoch. */
   retryAt?: number
 }
 
 const refused = (status: number, refusal: PhoneRefusal, cookies?: string[]) => page(refusal, { status, cookies })
 
-/** A limit refused it: the page again, saying when to try again. */
 const limited = (message: 'mfa.smsLimitedAt' | 'error.tooManyRequestsAt', phone: string, seconds: number) =>
   page<PhoneRefusal>({ message, field: null, phone, retryAt: retryAtAfter(seconds) }, { status: 429, retryAfter: seconds })
 
-/** Where the account page goes after a phone was added: it says so. */
 export const PHONE_ADDED = '/account?done=phone-added'
 
-/**
- * A number as typed, in E.164: a leading +, then 8 to 15 digits, the first not 0. Spaces, dots,
- * dashes and brackets people write between groups are dropped; anything else is refused.
- */
 export function normalisePhone(value: string): string | null {
   const phone = value.trim().replace(/[\s.()-]/g, '')
   return /^\+[1-9]\d{7,14}$/.test(phone) ? phone : null
@@ -103,18 +82,11 @@ function readEnrolment(request: Request, user: SessionUser): Enrolment | null {
   return e && e.uid === user.uid ? e : null
 }
 
-/** For the phone's page. */
-
 export function enrolmentView(request: Request, user: SessionUser): EnrolmentView | null {
   const e = readEnrolment(request, user)
   return e && { phone: e.phone, resendIn: Math.max(0, e.sentAt + RESEND_COOLDOWN - epochSecondsNow()), sentAt: e.sentAt }
 }
 
-/**
- * The phone page's forms: "Send code", "Resend code", "Use another number", and "Add" (the code).
- * Each needs the fresh token of "Confirm it's you"; when it is too old the enrolment is kept for
- * after it.
- */
 export async function enrolPhone(
   request: Request,
   user: SessionUser,
@@ -128,17 +100,14 @@ export async function enrolPhone(
   const idToken = user.recentIdToken
   if (!idToken) return confirmStep(PHONE_PATH)
   const who = { ...user, email }
-  // "Resend code" and "Use another number" name their intent; the two main forms are told apart by
-  // their field, without a hidden intent (SubmitButton shows its pending label only then).
+  // The two main forms are told apart by their field, without a
+  // hidden intent: SubmitButton shows its pending label only then.
   if (input.code !== undefined) return addPhone(request, who, idToken, input.code, context)
   const phone = input.intent === 'resend' ? null : input.phone
   return sendCode(request, who, idToken, { phone, captchaResponse: input.captchaResponse }, context)
 }
 
-/**
- * "Send code" (a number typed) or "Resend code" (the enrolment's number, after its cooldown). The
- * limits are taken before the call, as every SMS is (ADR 027), and a sent code keeps its points.
- */
+/** Limits are taken before the call, as for every SMS (see ADR 027); a sent code keeps its points. */
 async function sendCode(
   request: Request,
   user: SessionUser & { email: string },
@@ -155,11 +124,10 @@ async function sendCode(
   const phone = resending ? current!.phone : normalisePhone(input.phone!)
   if (!phone) return failed(400, 'phoneEnrolment.badNumber', 'phone')
   if (resending && current!.sentAt + RESEND_COOLDOWN > epochSecondsNow()) return failed(429, 'mfa.resendWait')
-  // No token: without JavaScript none can be had ('' when the page's script could not load the check).
   const noToken = input.captchaResponse === '' ? 'mfa.checkFailed' : 'phoneEnrolment.needsJs'
   if (captchaTokenMissing('mfaSmsEnrollment', input.captchaResponse)) return failed(400, noToken)
   const id = resending ? current!.id : randomBytes(16).toString('base64url')
-  // A new number is a new enrolment: it counts in the enrolment starts, as an authenticator app does.
+  // A new number is a new enrolment and counts in enrolment starts.
   const start = resending ? null : await consumeEnrolStart({ ip: context.clientIp, account: user.uid, reqId: context.requestId })
   if (start && !start.ok) return limited('error.tooManyRequestsAt', typed, start.retryAfterSeconds)
   const limit = await consumeEnrolSms({ ip: context.clientIp, pending: id, account: user.email, phone, reqId: context.requestId })
@@ -178,7 +146,6 @@ async function sendCode(
     recordCaptchaOutcome('mfaSmsEnrollment', captchaResponse !== undefined, code)
     if (code === 'auth/requires-recent-login') return confirmStep(PHONE_PATH)
     if (isCaptchaRefusal(code)) {
-      // Enforcement may have come on since the page was served: the next page load offers the check.
       await refreshAfterDemand('mfaSmsEnrollment')
       return failed(400, noToken)
     }
@@ -191,12 +158,6 @@ async function sendCode(
 
 export const PHONE_PATH = '/account/second-factor/phone'
 
-/**
- * "Add": the SMS code completes the enrolment (mfaEnrollment:finalize). A wrong code keeps the
- * page; an expired or spent session ends the enrolment. The service answers fresh tokens: this
- * browser's session is made again from them and the confirmation kept, as after any change of
- * second factors (ADR 051). The code's form has no number: none comes back.
- */
 async function addPhone(
   request: Request,
   user: SessionUser & { email: string },

@@ -3,27 +3,18 @@ import { codeOf, type MfaConfig } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
 import { readMfaConfig } from './identity-admin'
 
-/**
- * The kinds of second factor the identity project lets its accounts add (ADR 072): the account
- * page offers only these, and the pages that add one say so for the others instead of calling the
- * service. Read from the project's multi-factor settings with the portal's own credential and
- * kept 5 minutes. While they cannot be read the last answer holds, and before any answer every
- * kind is offered: the service then refuses what it does not allow, and the page says so.
- */
+// Read with the portal's credential and cached 5 minutes. Before any answer
+// every kind is offered; the service then refuses what it does not allow.
 export type FactorKind = 'phone' | 'totp'
 
 const FRESH_MS = 5 * 60_000
 const RETRY_MS = 30_000
 const EVERY_KIND: FactorKind[] = ['phone', 'totp']
-/** The Auth emulator's settings, which its config answer leaves out: SMS on, no authenticator apps (it has none). */
+/** The emulator's config answer leaves these out: SMS on, no authenticator apps. */
 const EMULATOR: MfaConfig = { state: 'ENABLED', enabledProviders: ['PHONE_SMS'] }
 
 const on = (state: string | undefined) => state === 'ENABLED' || state === 'MANDATORY'
 
-/**
- * What the settings allow: SMS while multi-factor is on with PHONE_SMS listed, an authenticator
- * app while a TOTP provider config is on. No settings: none, except on the emulator.
- */
 export function factorKindsOf(mfa: MfaConfig | null, emulator: boolean): FactorKind[] {
   const settings = mfa ?? (emulator ? EMULATOR : null)
   if (!settings) return []
@@ -36,7 +27,6 @@ export function factorKindsOf(mfa: MfaConfig | null, emulator: boolean): FactorK
 let known: { kinds: FactorKind[]; until: number } | null = null
 let reading: Promise<FactorKind[]> | null = null
 
-/** The kinds the project enables now (never throws). */
 export function offeredFactors(): Promise<FactorKind[]> {
   if (known && known.until > Date.now()) return Promise.resolve(known.kinds)
   reading ??= readMfaConfig()
@@ -62,5 +52,4 @@ export function offeredFactors(): Promise<FactorKind[]> {
   return reading
 }
 
-/** Whether accounts may add this kind of factor now. */
 export const factorOffered = async (kind: FactorKind) => (await offeredFactors()).includes(kind)

@@ -15,15 +15,9 @@ import { readAccount } from './identity-admin'
 import { factorOffered } from './second-factor-kinds'
 import { renewIdentitySession, type SessionUser } from './session'
 
-/**
- * The second factors their owner adds and removes from the account page (ADR 041), always with the
- * fresh ID token of "Confirm it's you" (ADR 036). An authenticator app being added keeps its
- * enrolment (the service's session, the secret and when it ends) in one cookie, encrypted and
- * sealed to this browser: the same secret is shown again after a wrong code, and the session
- * never reaches a page or a URL.
- */
+// The TOTP enrolment (service session, secret) is kept in one encrypted
+// cookie sealed to this browser, so a wrong code shows the same secret.
 
-/** The longest the portal keeps an enrolment, whatever the service says: the cookie's own life. */
 const ENROLMENT_MS = COOKIES.mfaEnrollment.maxAge * 1000
 
 const EnrolmentSchema = z.object({
@@ -38,38 +32,27 @@ const EnrolmentSchema = z.object({
 export type TotpEnrolment = z.output<typeof EnrolmentSchema>
 const enrolmentCookie = flowCookie(COOKIES.mfaEnrollment, EnrolmentSchema)
 
-/** The authenticator app this browser is adding to this account, or null (none, ended, another's). */
 export function readEnrolment(request: Request, user: SessionUser): TotpEnrolment | null {
   const enrolment = enrolmentCookie.read(request)
   return enrolment && enrolment.uid === user.uid && enrolment.expiresAt > Date.now() ? enrolment : null
 }
 
-/**
- * The `otpauth://` URI an authenticator app reads from the QR code (Google Authenticator's key URI
- * format): the issuer is the portal's brand, the account its address.
- */
 export function otpauthUri(enrolment: TotpEnrolment, issuer: string, account: string): string {
   const { secret, algorithm, digits, period } = enrolment
   const params = new URLSearchParams({ secret, issuer, algorithm, digits: String(digits), period: String(period) })
   return `otpauth://totp/${encodeURIComponent(issuer)}:${encodeURIComponent(account)}?${params}`
 }
 
-/** Where an authenticator app is added: "Confirm it's you" comes back to it. */
 const TOTP_PATH = '/account/second-factor/totp'
-/** The factor is named in the query (its enrolment id, no secret): "Confirm it's you" comes back to it. */
 export const removalPath = (factor: string) => `/account/second-factor/remove?${new URLSearchParams({ factor })}`
 
-/** What the authenticator app's page shows: the QR code and the secret to type, or why it cannot. */
 export interface TotpSetupPage {
   setup: { svg: string; secret: string; digits: number } | null
   failure: MessageKey | typeof NOT_OFFERED | typeof TOO_MANY | null
-  /** A limit's: when it lets go, in milliseconds since the epoch. */
   retryAt?: number
-  /** The previous enrolment ended: the page says why the QR code changed. */
   expired: boolean
 }
 
-/** What the authenticator app's form shows again: the name as typed, never the code. */
 export interface TotpRefusal {
   name: string
   codeError?: MessageKey | 'mfa.codeFormat'
@@ -77,21 +60,12 @@ export interface TotpRefusal {
   retryAt?: number
 }
 
-/** What the removal's page shows again. */
 export type RemovalRefusal = { formError: MessageKey | typeof TOO_MANY; retryAt?: number }
 
-/** A limit, with when it lets go (`retryAt`). */
 const TOO_MANY = 'error.tooManyRequestsAt'
 const limited = <D>(data: D, seconds: number) => page({ ...data, retryAt: retryAtAfter(seconds) }, { status: 429, retryAfter: seconds })
-/** The project does not enable authenticator apps (ADR 072), or the service refused to start one. */
 const NOT_OFFERED = 'secondFactors.totpNotOffered'
 
-/**
- * The authenticator app's page: a verified address first, then a recent "Confirm it's you" (ADR
- * 036). The secret is the one this browser's enrolment holds (ADR 041), else a new one
- * (`mfaEnrollment:start`), which takes a point per client and per account: each is a new secret
- * from the service. A refresh or a wrong code shows the same QR code.
- */
 export async function totpSetup(
   request: Request,
   user: SessionUser,
@@ -108,7 +82,7 @@ export async function totpSetup(
   if (!idToken) return confirmStep(TOTP_PATH)
   const shown = (enrolment: TotpEnrolment, cookies: string[] = []) => {
     const uri = otpauthUri(enrolment, input.issuer, email)
-    // Dark modules on a white quiet zone of 4 modules, whatever the page's colour scheme: what cameras read.
+    // Dark on white with a 4-module quiet zone whatever the colour scheme: what cameras read.
     const svg = renderSVG(uri, { border: 4, pixelSize: 4, whiteColor: '#fff', blackColor: '#000' })
     const secret = enrolment.secret.match(/.{1,4}/g)?.join(' ') ?? ''
     return page({ setup: { svg, secret, digits: enrolment.digits }, failure: null, expired: input.expired }, { cookies })
@@ -127,7 +101,7 @@ export async function totpSetup(
     if (status >= 500) await limit.release('no-verdict')
     return failed(status, code === 'auth/operation-not-allowed' ? NOT_OFFERED : key)
   }
-  // Kept (never released): every start is a new secret, whether or not it is finished.
+  // Never released: every start is a new secret from the service.
   const until = Date.parse(started.finalizeEnrollmentTime ?? '')
   const enrolment: TotpEnrolment = {
     uid: user.uid,
@@ -141,12 +115,6 @@ export async function totpSetup(
   return shown(enrolment, enrolmentCookie.write(request, enrolment))
 }
 
-/**
- * Adds the authenticator app with a code from it (`mfaEnrollment:finalize`), with the fresh token
- * of "Confirm it's you". Codes count in the second factor's limits (per client, per account, and
- * per enrolment session as the pending step). An enrolment that ended starts again from the page,
- * which says why the QR code changed.
- */
 export async function addTotp(
   request: Request,
   user: SessionUser,
@@ -201,12 +169,6 @@ export async function addTotp(
   return redirectTo('/account?done=totp-added', { cookies })
 }
 
-/**
- * Removes a second factor (`mfaEnrollment:withdraw`) with the fresh token of "Confirm it's you",
- * counted in the account changes' limit. The last one may go: the account then signs in with its
- * password alone. One already gone (removed in another tab, or by the emailed undo link) leaves
- * the account page to say what is left.
- */
 export async function removeFactor(
   request: Request,
   user: SessionUser,
@@ -238,13 +200,8 @@ export async function removeFactor(
   return redirectTo('/account?done=factor-removed')
 }
 
-/**
- * This browser's session again, from the ID token a change of second factors answered (an
- * authenticator app or a phone added, a factor removed; ADR 041, ADR 051): the service may end
- * the sessions made before such a change, as it does after a password change, and the token it
- * answers is the one that stays good. The record takes it, and keeps it as recent. When the
- * service's new session cannot be made, the record stays as it was.
- */
+// The service may end sessions made before a change of second factors:
+// the token it answers is the one that stays good (see ADR 051).
 export async function keepSignedIn(request: Request, user: SessionUser, idToken: string): Promise<void> {
   await renewIdentitySession(request, user, idToken).catch(() => undefined)
 }

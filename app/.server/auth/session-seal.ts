@@ -1,23 +1,15 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto'
 
-/**
- * A session record's id, its key in the store and its seal (ADR 063): the cookie holds the id, the
- * store knows the record by the id's SHA-256, and what could act for the visitor is sealed with
- * AES-256-GCM under a key derived from the id. A copy of the store opens nothing.
- */
+// The store knows a record by the SHA-256 of the cookie's id, and its secrets are sealed
+// with a key derived from the id: a copy of the store opens nothing (see ADR 063).
 
-/**
- * What the record keeps sealed: the identity service's session, and the ID token of the last sign-in
- * or confirmation with the time it stops counting as recent (ms): RECENT_SIGN_IN_SECONDS after a
- * sign-in, 5 minutes after "Confirm it's you".
- */
 export interface Secrets {
   identity: string
   recent: string | null
   recentUntil: number
 }
 
-/** A cookie's id: 32 random bytes, base64url. Anything else (an older cookie's format included) opens nothing. */
+/** Anything else, an older cookie format included, opens nothing. */
 export const SESSION_ID = /^[\w-]{43}$/
 export const keyOf = (id: string) => createHash('sha256').update(id).digest('base64url')
 const sealKey = (id: string) => Buffer.from(hkdfSync('sha256', id, 'portal-session-record', 'seal', 32))

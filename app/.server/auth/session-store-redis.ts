@@ -6,19 +6,14 @@ const PREFIX = 'portal:session:'
 const recordKey = (key: string) => `${PREFIX}s:${key}`
 const accountKey = (uid: string) => `${PREFIX}u:${uid}`
 
-/** Runs a transaction; a command that failed inside it fails the whole call. */
 async function run(transaction: ChainableCommander): Promise<void> {
   const results = (await transaction.exec()) ?? []
   const failed = results.find(([error]) => error)
   if (failed) throw failed[0]
 }
 
-/**
- * Sessions in Redis, shared by every replica: each record a string that expires with the session,
- * and per account a sorted set of its records by sign-in time (members whose record expired are
- * dropped as they are met). With `waitForReplica` (Sentinel), a new record is acknowledged by a
- * replica before the sign-in answers, so a failover right after it does not lose it.
- */
+// With waitForReplica (Sentinel) a new record is acknowledged by a
+// replica before sign-in answers, so a failover does not lose it.
 export function createRedisSessionStore(redis: Redis, waitForReplica: boolean): SessionStore {
   const live = async (uid: string): Promise<StoredSession[]> => {
     const keys = await redis.zrevrange(accountKey(uid), 0, -1)
@@ -42,7 +37,6 @@ export function createRedisSessionStore(redis: Redis, waitForReplica: boolean): 
           .multi()
           .set(recordKey(key), JSON.stringify(record), 'PX', ttl)
           .zadd(set, record.createdAt, key)
-          // The set lives as long as its longest record.
           .pexpire(set, ttl, 'GT')
           .pexpire(set, ttl, 'NX'),
       )
@@ -70,7 +64,7 @@ export function createRedisSessionStore(redis: Redis, waitForReplica: boolean): 
       const value = await redis.get(recordKey(key))
       if (!value) return false
       const { uid } = JSON.parse(value) as SessionRecord
-      // Not in a transaction: a full Redis (noeviction) refuses every command queued in one, even DEL.
+      // Not in a transaction: a full Redis (noeviction) refuses every queued command, even DEL.
       await redis.del(recordKey(key))
       await redis.zrem(accountKey(uid), key)
       return true
@@ -81,7 +75,6 @@ export function createRedisSessionStore(redis: Redis, waitForReplica: boolean): 
       await redis.del(...keys.map(recordKey), accountKey(uid))
     },
     async close() {
-      // The store's own connection (connectRedis): at shutdown, after the last command.
       await redis.quit().catch(() => redis.disconnect())
     },
   }

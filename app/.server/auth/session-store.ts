@@ -6,24 +6,14 @@ import type { Redis } from 'ioredis'
 import type { SignInMethod } from './finish-sign-in'
 import { createRedisSessionStore } from './session-store-redis'
 
-/**
- * Where the server keeps one record per signed-in browser (ADR 063). The browser's cookie holds a
- * random id; the store knows the record by the id's SHA-256 (`key`), so a copy of the store opens no
- * session. What could act for the visitor (the identity service's session, a fresh ID token) is
- * sealed in `sealed` with a key only that id gives (./session.ts).
- */
 export interface SessionRecord {
   uid: string
-  /** When the visitor signed in here, and when the record ends (ms since the epoch). */
   createdAt: number
   expiresAt: number
-  /** The last request that used it, written at most once a minute. */
   lastSeenAt: number
   method: SignInMethod
   secondFactor: 'phone' | 'totp' | null
-  /** "Keep me signed in" (ADR 037). */
   remembered: boolean
-  /** What a person recognises the device by: browser and system from the User-Agent, and the client address. */
   device: { browser: string | null; os: string | null }
   ip: string
   sealed: string
@@ -33,24 +23,15 @@ export type StoredSession = SessionRecord & { key: string }
 
 export interface SessionStore {
   readonly kind: 'sqlite' | 'memory' | 'redis'
-  /** Adds a record; beyond `maxPerAccount` live records of its account, the oldest end. */
   add(key: string, record: SessionRecord, maxPerAccount: number): Promise<void>
-  /** The live record, or null (never was, ended, or expired). */
   get(key: string): Promise<SessionRecord | null>
-  /** Changes a live record; one that ended meanwhile stays ended. */
   update(key: string, changes: Partial<Pick<SessionRecord, 'lastSeenAt' | 'sealed'>>): Promise<void>
-  /** Ends one record: true when it was live. Writes nothing for a key it does not hold. */
   remove(key: string): Promise<boolean>
-  /** The account's live records, newest first. */
   list(uid: string): Promise<StoredSession[]>
   removeAll(uid: string): Promise<void>
   close(): Promise<void>
 }
 
-/**
- * The device as a person names it: "Firefox 153", "Linux". A name with a version of its own, as text
- * browsers give it ("Lynx/2.9.0dev.12 libwww-FM/2.14 …"), is cut to its first word and that version.
- */
 export function deviceOf(userAgent: string): SessionRecord['device'] {
   if (!userAgent) return { browser: null, os: null }
   const { browser, os } = Bowser.parse(userAgent)
@@ -62,7 +43,6 @@ export function deviceOf(userAgent: string): SessionRecord['device'] {
   }
 }
 
-/** The SQLite store: on disk (survives a restart), or `:memory:` (tests). */
 export function createSqliteSessionStore(file: string): SessionStore {
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true })
   const db = new DatabaseSync(file)
@@ -121,7 +101,6 @@ export function createSqliteSessionStore(file: string): SessionStore {
   }
 }
 
-/** The process's store: Redis when one is configured, else SQLite at SESSION_STORE_PATH. */
 export function createSessionStore(options: { redis: Redis | null; file: string; waitForReplica: boolean }): SessionStore {
   return options.redis ? createRedisSessionStore(options.redis, options.waitForReplica) : createSqliteSessionStore(options.file)
 }

@@ -7,72 +7,24 @@ import { logger } from '~/.server/ops/logger'
 import { recordSessionVerification } from '~/.server/ops/metrics'
 import { connectRedis } from '~/.server/redis'
 import type { SignInMethod } from './finish-sign-in'
+import { RECENT_SIGN_IN_SECONDS, isRecentSignIn, recentUntil, tokenClaims } from './id-token'
 import { createIdentitySession, revokeSessions, verifyIdentitySession } from './identity-admin'
 import { SESSION_ID, keyOf, open, seal, type Secrets } from './session-seal'
 import { createSessionStore, deviceOf, type SessionRecord, type SessionStore, type StoredSession } from './session-store'
 import { syncToken } from './token-sync'
 
-/**
- * A session is a record the server keeps per signed-in browser (ADR 063); the browser's `session`
- * cookie holds only the record's random id. The record holds, sealed with a key that id gives, the
- * identity service's own session (verified with revocation checks on every use: the service stays
- * the authority for the account) and the fresh ID token of a sign-in or "Confirm it's you" less
- * than 5 minutes old.
- */
-
-export const RECENT_SIGN_IN_SECONDS = 5 * 60
-/** How often a record's last use is written, at most. */
 const LAST_SEEN_EVERY_MS = 60_000
 
 export interface SessionUser {
   uid: string
   email: string | null
-  /** Signed in with "Keep me signed in": a new session of this browser (a password change) keeps it (ADR 037). */
   remembered: boolean
-  /** This browser's record in the store. */
   sessionKey: string
-  /** The ID token of a sign-in or confirmation of this browser less than 5 minutes old, else null. */
   recentIdToken: string | null
 }
 
-/**
- * The claims the portal reads from an ID token that just came from the identity service (it is
- * not verified here): `sub`, `email`, `auth_time`, and `firebase.sign_in_second_factor` (`phone`, `totp`)
- * after a second factor.
- */
-export function tokenClaims(idToken: string): { uid: string | null; email: string | null; authTime: number | null; secondFactor: string | null } {
-  const none = { uid: null, email: null, authTime: null, secondFactor: null }
-  const payload = idToken.split('.')[1]
-  if (!payload) return none
-  try {
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
-      sub?: unknown
-      email?: unknown
-      auth_time?: unknown
-      firebase?: { sign_in_second_factor?: unknown }
-    }
-    const factor = claims.firebase?.sign_in_second_factor
-    return {
-      uid: typeof claims.sub === 'string' && claims.sub ? claims.sub : null,
-      email: typeof claims.email === 'string' ? claims.email : null,
-      authTime: typeof claims.auth_time === 'number' ? claims.auth_time : null,
-      secondFactor: typeof factor === 'string' && factor ? factor : null,
-    }
-  } catch {
-    return none
-  }
-}
-
-/** A sign-in this recent opens a session or confirms a sensitive action (Identity Platform's own rule). */
-export function isRecentSignIn(authTime: number | null): authTime is number {
-  return authTime !== null && Date.now() / 1000 - authTime <= RECENT_SIGN_IN_SECONDS
-}
-
-const recentUntil = (idToken: string, seconds: number) => ((tokenClaims(idToken).authTime ?? 0) + seconds) * 1000
-
 let store: SessionStore | null = null
 
-/** The process's session store, opened on first use (./session-store.ts). */
 export function getSessionStore(): SessionStore {
   const config = getConfig()
   store ??= createSessionStore({
@@ -92,15 +44,11 @@ export async function closeSessionStore(): Promise<void> {
 export interface NewSession {
   method: SignInMethod
   secondFactor: 'phone' | 'totp' | null
-  /** "Keep me signed in": the cookie and the record last SESSION_REMEMBER_MAX_AGE (ADR 037). */
   remember: boolean
 }
 
-/**
- * A new session of this browser from a fresh ID token: its record, and the Set-Cookie that points to
- * it. Refuses a token from a sign-in older than 5 minutes, and after a second factor one that does not
- * say it was made by one (ADR 022). Throws when the identity service or the store cannot make it.
- */
+// Refuses a token from a sign-in older than 5 minutes, and
+// after a second factor one that does not say so (see ADR 022).
 export async function createSession(idToken: string, session: NewSession, context: Pick<AppLoadContext, 'clientIp' | 'userAgent'>) {
   const { uid, authTime, secondFactor } = tokenClaims(idToken)
   if (!uid || !isRecentSignIn(authTime)) throw new Error('the ID token does not come from a recent sign-in')
@@ -129,7 +77,6 @@ export async function createSession(idToken: string, session: NewSession, contex
   return setCookie(COOKIES.session, id, session.remember ? { maxAge: lifetime } : {})
 }
 
-/** createSession, then the other service is told (syncToken, ADR 006). */
 export async function startSession(idToken: string, session: NewSession, context: Pick<AppLoadContext, 'clientIp' | 'userAgent'>) {
   const cookie = await createSession(idToken, session, context)
   await syncToken(idToken)
@@ -144,10 +91,6 @@ export function readSessionCookie(request: Request): string | null {
   return getCookie(request, COOKIES.session)
 }
 
-/**
- * The session a page is shown for, and the cookies its answer sets: a session that ended is
- * cleared; one that could not be judged stays (ADR 029).
- */
 export async function pageSession(request: Request): Promise<{ session: SessionState; cookies: string[] }> {
   const session = await getSession(request)
   return { session, cookies: session.status === 'invalid' ? [clearSessionCookie()] : [] }
@@ -156,18 +99,11 @@ export async function pageSession(request: Request): Promise<{ session: SessionS
 export type SessionState =
   | { status: 'anonymous' }
   | { status: 'signed-in'; user: SessionUser }
-  /**
-   * A cookie was sent but has no live record, or the service ended its session (revoked, expired,
-   * account disabled or deleted): clear it. `tokenSyncTold`: token sync got its DELETE already.
-   */
   | { status: 'invalid'; tokenSyncTold: boolean }
-  /** The store or the identity service could not judge it (down, slow, overloaded): keep it, answer 503. */
   | { status: 'unavailable' }
 
-/**
- * The firebase-admin codes that are the service's verdict on its session (ADR 029). Anything else
- * (network errors, our time-out or in-flight bound…) says it could not judge it.
- */
+// Only these codes are the service's verdict; anything else means
+// it could not judge, and the cookie is kept (see ADR 029).
 const VERDICTS = new Set([
   'auth/session-cookie-expired',
   'auth/session-cookie-revoked',
@@ -177,7 +113,6 @@ const VERDICTS = new Set([
   'auth/invalid-argument',
 ])
 
-/** This browser's session: its record, and the identity service's verdict on the session inside it. */
 export async function getSession(request: Request): Promise<SessionState> {
   const id = readSessionCookie(request)
   if (!id) return { status: 'anonymous' }
@@ -187,6 +122,8 @@ export async function getSession(request: Request): Promise<SessionState> {
   return state
 }
 
+// The identity service's session inside the record is verified with
+// revocation checks on every use: the service stays the authority.
 async function verify(id: string): Promise<Exclude<SessionState, { status: 'anonymous' }>> {
   const invalid = (code: string) => {
     logger.info({ event: 'session-rejected', code }, 'session cookie rejected')
@@ -210,7 +147,7 @@ async function verify(id: string): Promise<Exclude<SessionState, { status: 'anon
         .update(key, { lastSeenAt: Date.now() })
         .catch((error: unknown) => logger.warn({ event: 'session-store-failed', err: (error as Error).message }, 'last use not written'))
     }
-    // recentUntil is at most 5 minutes after the token's sign-in (RECENT_SIGN_IN_SECONDS ≤ 300).
+    // recentUntil is at most 5 minutes after the token's sign-in.
     const recent = secrets.recent && Date.now() <= secrets.recentUntil ? secrets.recent : null
     const user = { uid: claims.uid, email: claims.email ?? null, remembered: record.remembered, sessionKey: key, recentIdToken: recent }
     return { status: 'signed-in', user }
@@ -221,7 +158,7 @@ async function verify(id: string): Promise<Exclude<SessionState, { status: 'anon
       await getSessionStore()
         .remove(key)
         .catch(() => undefined)
-      // Ended elsewhere (a password change, "Log out of all devices", the account disabled): token sync has not heard of it.
+      // Ended elsewhere (password change, "Log out of all devices", account disabled): token sync has not heard of it.
       await syncToken(null)
       return { status: 'invalid', tokenSyncTold: true }
     }
@@ -231,7 +168,6 @@ async function verify(id: string): Promise<Exclude<SessionState, { status: 'anon
   }
 }
 
-/** This browser's record and what it keeps sealed, or null: no cookie, one of another format, or no live record. */
 async function thisRecord(request: Request) {
   const id = readSessionCookie(request)
   if (!id || !SESSION_ID.test(id)) return null
@@ -240,16 +176,11 @@ async function thisRecord(request: Request) {
   return record && secrets ? { id, record, secrets } : null
 }
 
-/** Seals `secrets` in this browser's record, the token in them counting as recent for 5 minutes. */
 function reseal(id: string, secrets: Omit<Secrets, 'recentUntil'> & { recent: string }) {
   const sealed = seal(id, { ...secrets, recentUntil: recentUntil(secrets.recent, RECENT_SIGN_IN_SECONDS) })
   return getSessionStore().update(keyOf(id), { sealed })
 }
 
-/**
- * Keeps a fresh ID token of this account in this browser's record ("Confirm it's you"): false when it
- * is not from a sign-in of this account in the last 5 minutes, or this browser has no session.
- */
 export async function keepRecentSignIn(request: Request, user: Pick<SessionUser, 'uid'>, idToken: string): Promise<boolean> {
   const { uid, authTime } = tokenClaims(idToken)
   if (uid !== user.uid || !isRecentSignIn(authTime)) return false
@@ -259,10 +190,6 @@ export async function keepRecentSignIn(request: Request, user: Pick<SessionUser,
   return true
 }
 
-/**
- * After a change of second factors the service may end the sessions made before it (ADR 041): this
- * browser's record takes the service's new session from the token that answered, and keeps it as recent.
- */
 export async function renewIdentitySession(request: Request, user: SessionUser, idToken: string): Promise<void> {
   const mine = tokenClaims(idToken).uid === user.uid ? await thisRecord(request) : null
   if (!mine) return
@@ -270,34 +197,24 @@ export async function renewIdentitySession(request: Request, user: SessionUser, 
   await reseal(mine.id, { identity, recent: idToken })
 }
 
-/** "Log out": this browser's record ends, so no copy or spelling of its cookie opens it again. */
 export async function endThisSession(request: Request): Promise<void> {
   const id = readSessionCookie(request)
   if (id && SESSION_ID.test(id)) await getSessionStore().remove(keyOf(id))
 }
 
-/**
- * "Log out of all devices" (and a password change or reset): the service revokes every session of the
- * account. Each other browser finds its record's session revoked at its next page, which ends the
- * record, clears its cookie and tells token sync once; the list of sessions leaves them out at once
- * (`validSince`). The caller ends this browser's own record.
- */
 export async function endEverySession(uid: string): Promise<void> {
   await revokeSessions(uid)
 }
 
-/** A deleted account: every record of it ends, with what it said of the devices. */
 export async function endAccountSessions(uid: string): Promise<void> {
   await getSessionStore().removeAll(uid)
 }
 
-/** "End session" on another device of the same account: true when it was one of this account's live sessions. */
 export async function endSessionOf(user: SessionUser, key: string): Promise<boolean> {
   const record = await getSessionStore().get(key)
   return record?.uid === user.uid && (await getSessionStore().remove(key))
 }
 
-/** Where the account is signed in: its live records, newest first. */
 export function listSessions(user: SessionUser): Promise<StoredSession[]> {
   return getSessionStore().list(user.uid)
 }

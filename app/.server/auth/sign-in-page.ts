@@ -1,8 +1,3 @@
-/**
- * The sign-in page, when a flow sends the visitor back to it with a reason: `/?mfaError=expired`,
- * `/?ssoError=cancelled` (built with signInLink, app/lib/sign-in-link.ts). Each parameter has its
- * table of reasons and their messages; any other value shows nothing.
- */
 export const SIGN_IN_PAGE_ERRORS = {
   ssoError: {
     cancelled: 'sso.cancelled',
@@ -22,7 +17,6 @@ type Message = { [P in Param]: (typeof SIGN_IN_PAGE_ERRORS)[P][keyof (typeof SIG
 export type MfaError = keyof (typeof SIGN_IN_PAGE_ERRORS)['mfaError']
 export type SsoError = keyof (typeof SIGN_IN_PAGE_ERRORS)['ssoError']
 
-/** The message for the page's query (the first parameter that names a known reason), or null. */
 export function signInPageError(params: URLSearchParams): Message | null {
   for (const param of Object.keys(SIGN_IN_PAGE_ERRORS) as Param[]) {
     const table: Record<string, Message> = SIGN_IN_PAGE_ERRORS[param]

@@ -11,21 +11,14 @@ import type { CaptchaSettings } from '~/lib/recaptcha'
 import { signInRefused, signInWithIdToken, type SignInRefusal } from './finish-sign-in'
 import { beginSecondFactor } from './second-factor'
 
-/** The sign-in form again after a refusal: what it keeps (never the password), why, and a fresh captcha when one is due. */
 export interface SignInPage {
   email: string
   remember: boolean
   formError: SignInRefusal['message'] | 'error.tooManyRequestsAt'
   captcha: CaptchaSettings | null
-  /** A limit's: when it lets go, in milliseconds since the epoch. */
   retryAt?: number
 }
 
-/**
- * The end of a first factor the service accepted (password, email link): the session when it is
- * enough, the second-factor step when the account has one (ADR 022); the attempt gets its points
- * back either way. Any other failure comes back as `{ error }`, for the flow's own answer.
- */
 export async function afterFirstFactor(
   request: Request,
   attempt: { release(outcome: 'success' | 'no-verdict'): Promise<void> },
@@ -49,16 +42,6 @@ export async function afterFirstFactor(
   }
 }
 
-/**
- * Password sign-in: the attempt takes its rate-limit points first (a browser holding this
- * account's device cookie is limited per device instead of per account), then the identity call
- * and signInWithIdToken. Only a verdict on the credentials keeps the points (ADR 015). Signed in
- * (or on to the second factor), the answer is a redirect with the cookies; refused, the form again.
- *
- * `captchaResponse` is what the form posted (app/.server/policy/recaptcha.ts, ADR 020): undefined when no
- * script ran (JavaScript off), '' when the page's script got no token, else a reCAPTCHA Enterprise
- * token for the action signInWithPassword, passed on while the project has reCAPTCHA on.
- */
 export async function signInWithPassword(
   request: Request,
   input: {
@@ -98,7 +81,7 @@ export async function signInWithPassword(
   )
   if (signedIn.ok) return redirectTo(signedIn.location, { cookies: signedIn.setCookies })
   const code = codeOf(signedIn.error)
-  // A failure after the identity call (the session cookie) was counted as passed above.
+  // A failure after the identity call (making the session) was already counted as passed above.
   if (!answered) recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, code)
 
   securityEvent('sign-in-failure', { reqId: context.requestId, ip: context.clientIp, email: input.email, code })

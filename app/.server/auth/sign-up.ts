@@ -19,14 +19,9 @@ import { emailProblem } from '~/lib/schemas'
 import { continueUrlFor } from './continue-url'
 import { sendProtectedOobCode } from './protected-email'
 
-/**
- * "Create an account" (ADR 066). What the page answers never depends on whether the address has
- * an account: the checks on the response path judge only what was typed, the project's settings
- * and the limits; the identity service is asked off the response path, and its answer decides
- * only which email goes out (a verification for a new account, a reset for its owner).
- */
+// The answer never depends on whether the address has an account: the service is asked
+// off the response path, and its answer only picks which email goes out (see ADR 066).
 
-/** The form again: what was typed (never the password), why, and what the checklist says of the password. */
 export interface SignUpRefusal {
   email: string
   emailError: TranslationKey | null
@@ -40,14 +35,12 @@ export interface SignUpInput {
   confirmation: string
   locale: Locale
   redirect: string | null
-  /** Posted tokens: for signUpPassword, and for getOobCode (the owner's reset email). */
   captcha: { signUp?: string; reset?: string }
 }
 
-/** How long the project's refusal turns the form off; then the service is asked again. */
 const TURNED_OFF_KEPT_MS = 5 * 60_000
 const TURNED_OFF_CODES: readonly AuthCode[] = ['auth/operation-not-allowed', 'auth/admin-restricted-operation']
-/** The address may have an account: EMAIL_EXISTS, or INVALID_LOGIN_CREDENTIALS (reported under protection). */
+/** INVALID_LOGIN_CREDENTIALS is how the service reports EMAIL_EXISTS under email enumeration protection. */
 const EXISTS_CODES: readonly AuthCode[] = ['auth/email-already-in-use', 'auth/invalid-credential']
 let turnedOffUntil = 0
 
@@ -55,7 +48,6 @@ export function signUpTurnedOff(): boolean {
   return Date.now() < turnedOffUntil
 }
 
-/** Judges the address and password, the captcha's presence and the limits; past them, one redirect for all. */
 export async function requestSignUp(
   request: Request,
   input: SignUpInput,
@@ -80,7 +72,6 @@ export async function requestSignUp(
     return refused({ formError: 'error.captchaNeedsJs' }, 400)
   }
 
-  // The redirect stays for the page's way back to sign-in, as the reset request's does.
   const sent = redirectTo(
     `/sign-up?${new URLSearchParams({ sent: '1', ...(input.redirect ? { redirect: input.redirect } : {}) })}`,
   )
@@ -97,7 +88,7 @@ export async function requestSignUp(
     return sent
   }
   securityEvent('sign-up-requested', { reqId: context.requestId, ip: context.clientIp, email: input.email })
-  // Not even the service's first answer may land while this response is on its way (ADR 066).
+  // Not even the service's first answer may land while this response is on its way (see ADR 066).
   const afterResponse = context.afterResponse ?? setImmediate
   afterResponse(
     () =>
@@ -108,7 +99,6 @@ export async function requestSignUp(
   return sent
 }
 
-/** Off the response path: the account and its verification email, or the owner's reset email. */
 async function createAccount(input: SignUpInput, reqId: string): Promise<void> {
   const token = captchaTokenToSend('signUpPassword', input.captcha.signUp)
   const continueUrl = continueUrlFor(input.redirect)
@@ -127,7 +117,6 @@ async function createAccount(input: SignUpInput, reqId: string): Promise<void> {
   try {
     await getIdentity().sendOobCode({ requestType: 'VERIFY_EMAIL', idToken, locale: input.locale, continueUrl })
   } catch (error) {
-    // The account stands: its owner signs in and asks again from /account.
     logger.warn(
       { event: 'verification-email-failed', code: codeOf(error), reqId },
       'verification email not sent after sign-up',
@@ -135,7 +124,6 @@ async function createAccount(input: SignUpInput, reqId: string): Promise<void> {
   }
 }
 
-/** Its owner gets the usual reset email (the sign-up counted in the reset limits already). */
 function remindOwner(input: SignUpInput, continueUrl: string, reqId: string): void {
   recordSignUp('existing')
   sendProtectedOobCode(
@@ -149,7 +137,6 @@ function remindOwner(input: SignUpInput, continueUrl: string, reqId: string): vo
   )
 }
 
-/** Why no account was made, for the operator; the project's refusal turns the form off for a while. */
 function notCreated(code: AuthCode, reqId: string): void {
   recordSignUp(code)
   if (TURNED_OFF_CODES.includes(code)) {

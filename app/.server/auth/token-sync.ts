@@ -1,12 +1,7 @@
 import { getConfig } from '~/.server/config'
 import { logger } from '~/.server/ops/logger'
 
-/**
- * An optional call that tells another service about the session. POST with the
- * ID token after sign-in, DELETE without one at logout, at account deletion, and once when a
- * session turns out to have ended elsewhere (./session.ts). A failure is logged and does not block
- * the visitor (ADR 006): the portal's own session is the source of truth.
- */
+/** A failure is logged and never blocks the visitor: the portal's own session is the source of truth (see ADR 006). */
 export async function syncToken(idToken: string | null): Promise<void> {
   const { tokenSyncUrl, tokenSyncTimeoutMs } = getConfig()
   if (!tokenSyncUrl) return
@@ -15,7 +10,7 @@ export async function syncToken(idToken: string | null): Promise<void> {
     const response = await fetch(tokenSyncUrl, {
       method,
       headers: idToken ? { Authorization: `Bearer ${idToken}` } : {},
-      // Its own, short time-out: every sign-in and logout waits for this call (ADR 029).
+      // Its own short time-out: every sign-in and logout waits for this call.
       signal: AbortSignal.timeout(tokenSyncTimeoutMs),
       redirect: 'error',
     })

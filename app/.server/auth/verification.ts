@@ -5,13 +5,8 @@ import { messageOf } from './code-messages'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeReset } from '~/.server/policy/rate-limit'
 
-/** How "Send verification email" ended, as the account page's `verification` parameter says it. */
 export type VerificationOutcome = 'sent' | 'limited' | 'failed'
 
-/**
- * "Send verification email" (VERIFY_EMAIL) with the ID token "Confirm it's you" sealed (ADR 036),
- * counted in the reset emails' limits under the account's address.
- */
 export async function sendVerificationEmail(
   request: Request,
   user: { uid: string; email: string | null },
@@ -32,5 +27,4 @@ export async function sendVerificationEmail(
   return 'sent'
 }
 
-/** The account page saying how it went. */
 export const accountPageAfterVerification = (outcome: VerificationOutcome) => `/account?verification=${outcome}`

@@ -21,25 +21,20 @@ import { plainErrorHandler, securityHeaders, type SecurityHeadersOptions } from 
 
 export interface AppOptions {
   config: Config
-  /** The React Router server build, or a loader of it (tests load theirs on first use). */
   build: ServerBuild | (() => Promise<ServerBuild>)
-  /** build/client, the browser assets; absent in tests of pages alone. */
   clientDir?: string
-  /** RECAPTCHA_SCRIPT_URL while the CSP admits reCAPTCHA (always, or asked per request). */
   recaptcha?: SecurityHeadersOptions['recaptcha']
-  /** What /readyz reports; default: the process's (identity service, Redis, shutdown). */
   readiness?: Readiness
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/
 
-/** The production HTTP server around the React Router build (ADR 002). */
 export function createApp({ config, build, clientDir, recaptcha, readiness = getReadiness() }: AppOptions) {
   const app = express()
   app.disable('x-powered-by')
-  // A number of hops: 0 trusts no proxy, so X-Forwarded-* from the socket's peer are ignored.
+  // 0 trusts no proxy: X-Forwarded-* from the socket's peer are ignored.
   app.set('trust proxy', config.trustProxy)
-  // First, so that every response carries the headers: pages, errors, static files, /healthz.
+  // First, so that every response carries the headers, errors and static files included.
   app.use(
     securityHeaders({
       config,
@@ -55,12 +50,12 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
     next()
   })
 
-  // One access-log line and one histogram observation per request. The route is a pattern, never the
-  // URL: the query string may hold an oobCode, and raw paths would make the metric unbounded.
+  // The route label is a pattern, never the URL: the query may hold
+  // an oobCode, and raw paths would make the metric unbounded.
   const routeOf = routeLabeler(typeof build === 'function' ? null : build.routes)
   app.use((req, res, next) => {
     const started = performance.now()
-    // Taken now: an over-long path is rewritten below. routeOf is bounded (and regex-free) on long input.
+    // Taken now: an over-long path is rewritten below.
     const path = pathOf(req.originalUrl)
     res.once('close', () => {
       const ms = performance.now() - started
@@ -77,19 +72,18 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
     next()
   })
 
-  // A path over the bounds (ADR 016) is answered as the not-found page it is, without React Router ever
-  // matching it (its lazy route discovery costs the square of the segments): React Router gets a short
-  // reserved path instead. /__manifest, the discovery endpoint, may ask about a bounded set of paths.
+  // React Router's lazy route discovery costs the square of the
+  // segments, so an over-long path never reaches it (see ADR 016).
   app.use((req, res, next) => {
     const path = pathOf(req.originalUrl)
     if (!path.startsWith('/')) {
-      // The absolute form a proxy is sent (`GET http://host/path?…`) or the asterisk form (`OPTIONS *`):
-      // the portal is no proxy, and a page's URL is PUBLIC_URL's origin plus a path (ADR 026).
+      // The absolute or asterisk form: the portal is no proxy, and a
+      // page's URL is PUBLIC_URL's origin plus a path (see ADR 026).
       refuse(req, res, 400)
     } else if (!pathWithinBounds(path)) {
       req.url = req.originalUrl = longPathReplacement(path)
     } else if (req.originalUrl.length > TARGET_MAX_LENGTH && path !== '/__manifest') {
-      // A query no page of the portal takes (an emailed link's is under 2 KB): 414, without React Router parsing it.
+      // No page takes a query this long (an emailed link's is under 2 KB).
       refuse(req, res, 414)
     } else if (path === '/__manifest') {
       const query = boundedManifestQuery(req.originalUrl.slice(path.length + 1))
@@ -106,7 +100,7 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
     res.set('Cache-Control', 'no-store').type('text/plain').send('ok')
   })
 
-  // Ready for traffic while this process can serve: started, not draining; dependencies are only reported (ADR 029).
+  // Ready while this process can serve; dependencies are only reported (see ADR 029).
   app.get('/readyz', (_req, res, next) => {
     readiness
       .check()
@@ -119,7 +113,6 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
       .catch(next)
   })
 
-  // The pages of this app show its brand; its files are served from memory (ADR 040).
   const brand = brandAssets(config.brand)
   setBrand(brand.page)
   app.use(brandFiles(brand))
@@ -133,26 +126,24 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
       plainErrors,
     )
     const publicFiles = express.static(clientDir, { maxAge: '1h', index: false, redirect: false, setHeaders: markStatic })
-    // Only a path naming a file is looked for on disk: pages (no extension) never cost a stat.
+    // Only a path naming a file is looked for on disk: pages never cost a stat.
     app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()))
   }
 
   app.use(bodyLimit())
-  // A form post over the limit is refused by its action (guardForm, app/.server/policy/csrf.ts); a page visit with a body, here.
   app.use((req, res, next) => {
     if (res.locals.bodyTooLarge && (req.method === 'GET' || req.method === 'HEAD')) refuse(req, res, 413)
     next()
   })
-  // React Router answers 500 to any POST whose Origin differs from Host. The portal decides that itself
-  // (app/.server/policy/csrf.ts, against PUBLIC_URL, with a translated 403), so React Router never sees the header.
+  // React Router answers 500 to a POST whose Origin differs from Host. The portal checks the origin
+  // itself against PUBLIC_URL (app/.server/policy/csrf.ts), so React Router never sees the header.
   app.use((req, res, next) => {
     res.locals.origin = req.headers.origin ?? null
     delete req.headers.origin
     next()
   })
-  // Host and X-Forwarded-Host never choose what is rendered (PUBLIC_URL does, ADR 026); one that is
-  // not a plain host[:port] is refused before any route. A method Fetch forbids (TRACE, TRACK,
-  // CONNECT) cannot be handed to React Router.
+  // Host and X-Forwarded-Host never choose what is rendered (see ADR 026). Fetch
+  // forbids TRACE, TRACK and CONNECT, so React Router cannot be handed them.
   const publicHost = new URL(config.publicOrigin).host
   app.use((req, res, next) => {
     if (!plainHost(req.headers.host) || !plainHost(req.headers['x-forwarded-host'], true)) {
@@ -164,7 +155,6 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
     }
     next()
   })
-  // The anonymous form pages, rendered once per key and filled per request (ADR 021).
   app.use(pageShells((req) => renderedUrl(config.publicOrigin, req)))
   const remix = createRouterHandler({
     build,
@@ -181,11 +171,9 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
       afterResponse: (work) => void res.once('close', work),
     }),
   })
-  // Not app.all('*'): its path matching answers a plain 400 to a path that does not decode (`/%`),
-  // which React Router answers with the not-found page.
+  // Not app.all('*'): its path matching answers a plain 400 to a path that does not decode (`/%`).
   app.use(remix)
-  // A failure outside React Router's own error handling: the error page of its status when a page was asked
-  // for and nothing was sent yet, else (files, data requests, a second failure) a plain status line.
+  // The error page when a page was asked for and nothing was sent yet, else a plain status line.
   app.use(((err: { status?: unknown; statusCode?: unknown }, req, res, next) => {
     const path = pathOf(req.originalUrl)
     if (res.headersSent || res.locals.errorStatus || path.startsWith('/assets/') || path.endsWith('.data')) return next(err)
@@ -198,30 +186,20 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
   return app
 }
 
-/** Past this, a request target (path and query) is refused with 414 (ADR 016 bounds the path alone). */
 export const TARGET_MAX_LENGTH = 8 * 1024
 
-/** Methods a Fetch Request cannot have (undici throws), so React Router cannot be handed them. */
 const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
 
-/**
- * host[:port]: a name or IPv4 address (letters, digits, `.`, `-`, `_`) or an IPv6 literal, then at
- * most a port. None of `/ ? # @ \` or spaces. Anchored and unambiguous: linear on any input.
- */
+/** Anchored and unambiguous: linear on any input. */
 const PLAIN_HOST = /^(?:[A-Za-z0-9._-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/
 
-/** A plain Host header, or none (HTTP/1.0); X-Forwarded-Host may list one per proxy, comma-separated. */
 function plainHost(value: string | string[] | undefined, list = false): boolean {
   if (value === undefined) return true
   if (typeof value !== 'string') return false
   return (list ? value.split(',').map((host) => host.trim()) : [value]).every((host) => PLAIN_HOST.test(host))
 }
 
-/**
- * Hands a request the HTTP server refuses to React Router as a GET of ERROR_ROUTE with the status in the
- * load context: the not-found route renders that status's translated error page (app/routes/$.tsx).
- * A data request (single fetch) stays one. The body, if any, is never read.
- */
+/** The not-found route renders that status's translated error page (app/routes/$.tsx). The body is never read. */
 function refuse(req: express.Request, res: express.Response, status: number) {
   res.locals.errorStatus = status
   const data = pathOf(req.originalUrl).endsWith('.data') ? '.data' : ''
@@ -229,13 +207,12 @@ function refuse(req: express.Request, res: express.Response, status: number) {
   if (req.method !== 'HEAD') req.method = 'GET'
 }
 
-/** The path of a request target, without its query string (no regex: the input is the client's). */
+/** No regex: the input is the client's. */
 function pathOf(url: string): string {
   const query = url.indexOf('?')
   return query === -1 ? url : url.slice(0, query)
 }
 
-/** The route label of the files express.static serves. */
 function markStatic(res: express.Response) {
   res.locals.route = 'static'
 }

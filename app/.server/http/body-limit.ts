@@ -1,13 +1,10 @@
 import { Readable } from 'node:stream'
 import type { RequestHandler } from 'express'
 
-/** The portal's forms are a few hundred bytes; anything near this is abuse, not a sign-in. */
+/** The forms are a few hundred bytes; anything near this is abuse. */
 export const MAX_BODY_BYTES = 16 * 1024
 
-/**
- * The stream methods React Router (and anyone after it) uses to read a request body. Not `destroy`:
- * Node destroys the spent request right after its 'end', which must not take the replay along.
- */
+/** Not `destroy`: Node destroys the spent request right after 'end', which must not take the replay along. */
 const STREAM_METHODS = [
   'on',
   'once',
@@ -25,12 +22,8 @@ const STREAM_METHODS = [
   Symbol.asyncIterator,
 ] as const
 
-/**
- * A refused body is still read, and thrown away, up to this many bytes in all (four times the limit: twice
- * the 32 KB deploy/nginx.conf used to admit) and for at most DRAIN_MS: closing a connection with request
- * bytes unread, or still arriving, resets it (RFC 9112 §9.6), and the reset can take the 413 with it (a proxy
- * then answers 502 and sets the replica aside). ADR 060.
- */
+// A refused body is still drained, within bounds: closing a connection with bytes unread
+// resets it (RFC 9112 §9.6), and the reset can take the 413 with it (see ADR 060).
 export const DRAIN_BYTES = 4 * MAX_BODY_BYTES
 export const DRAIN_MS = 5_000
 
@@ -40,17 +33,8 @@ export interface BodyLimitOptions {
   drainMs?: number
 }
 
-/**
- * Refuses request bodies over `maxBytes` before React Router reads them. With Content-Length the header
- * decides (Node never delivers more bytes than it announces); a chunked body is read here up to the
- * limit, then handed on to React Router as if unread. An oversized body never reaches React Router: it gets
- * an empty one and `res.locals.bodyTooLarge` (the load context's `bodyTooLarge`), so that the page
- * answers 413 with the translated error page (guardForm in app/.server/policy/csrf.ts), and the connection closes.
- *
- * Before that answer, the rest of the body is drained (read and discarded) while it stays within `drainBytes`
- * and `drainMs`, so that the connection closes cleanly. A body announced beyond `drainBytes` is refused at
- * once, and one that outgrows it or the time limit is refused where it stands: those connections may still reset.
- */
+// An oversized body never reaches React Router: it gets an empty one
+// and bodyTooLarge, so the page answers 413 translated (guardForm).
 export function bodyLimit({
   maxBytes = MAX_BODY_BYTES,
   drainBytes = DRAIN_BYTES,
@@ -63,7 +47,6 @@ export function bodyLimit({
       replay(req, Buffer.alloc(0))
       next()
     }
-    /** Reads and discards the rest of the body (`read` bytes of it were read already), then refuses it. */
     const drainThenRefuse = (read: number) => {
       let size = read
       let settled = false
@@ -82,7 +65,6 @@ export function bodyLimit({
         if (size > drainBytes) settle(true)
       }
       const onEnd = () => settle(true)
-      // The client went away: there is no one to answer.
       const onError = () => settle(false)
       const timer = setTimeout(() => settle(true), drainMs)
       req.on('data', onData).on('end', onEnd).on('error', onError)
@@ -110,7 +92,6 @@ export function bodyLimit({
       replay(req, Buffer.concat(chunks))
       next()
     }
-    // Also on 'error': the client went away and there is no one to answer.
     const stop = () => {
       req.off('data', onData).off('end', onEnd).off('error', stop)
     }
@@ -118,10 +99,7 @@ export function bodyLimit({
   }
 }
 
-/**
- * The request's own stream has been read to its end and cannot be rewound, so its reading
- * methods are pointed at a fresh stream of the same bytes.
- */
+/** The request's own stream was read to its end and cannot be rewound. */
 function replay(req: Readable, body: Buffer) {
   const stream = Readable.from([body], { objectMode: false })
   for (const method of STREAM_METHODS) {

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { Registry } from 'prom-client'
 import { metrics } from '~/.server/ops/metrics'
 
-/** `GET /metrics` in the Prometheus text format; anything else is 404. Bind it where only the scraper reaches. */
+/** Bind it where only the scraper reaches. */
 export function createMetricsServer(registry: Registry = metrics.registry): Server {
   return createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0]

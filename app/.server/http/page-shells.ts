@@ -8,30 +8,12 @@ import { getLocale } from '~/.server/i18n'
 import { recordPageShell } from '~/.server/ops/metrics'
 import { captchaSettings } from '~/.server/policy/recaptcha'
 
-/**
- * Page shells (ADR 021): the anonymous, query-less GET of a form page is the same bytes for every
- * visitor of one language, consent state and set of flags, but for the CSP nonce and the CSRF
- * token. Rendered by React Router once per such key, the page is kept with holes where those two stand
- * and filled per request, which skips route matching, loaders, React and data encoding.
- *
- * - Only GET of SHELL_PATHS without a query string, carrying no cookie but NEUTRAL_COOKIES: a
- *   session, a pending flow, an action, a query or an error is always rendered afresh.
- * - The key is explicit: path, locale, consent, flag values, what reCAPTCHA the forms load, a frame
- *   whose cookies are blocked (the build is the process's own).
- * - A shell is kept only once two fresh renders for its key agree byte for byte, and for TTL_MS:
- *   any state the key does not name can change a page for at most that long.
- * - The headers are React Router's own from the render, with the request's CSP (set before, with its
- *   nonce) and, when the visitor has no CSRF cookie yet, the Set-Cookie minting one.
- */
+// A shell is the anonymous, query-less GET of a form page, rendered once per key with holes for the CSP nonce
+// and the CSRF token. It is kept only after two renders agree byte for byte, and only for TTL_MS (see ADR 021).
 const SHELL_PATHS = new Set(['/', '/forgot-password'])
-/** The modules a shell is rendered from: the document and the shell paths' routes. */
 export const SHELL_MODULES = ['app/root.tsx', 'app/routes/_index.tsx', 'app/routes/forgot-password.tsx']
-/**
- * Every server function those modules import, and why a shell may ignore what it reads: it is in
- * the key, it is the process's own, or a shell request never reaches it. A test
- * (page-shells.test.ts) fails when one of them imports a function this list does not name, so a new
- * page input cannot slip past the key unnoticed.
- */
+// Why a shell may ignore what each server function reads. page-shells.test.ts fails
+// when a new one is not listed, so a new page input cannot slip past the key.
 export const SHELL_PAGE_INPUTS: Record<string, string> = {
   getLocale: 'in the key',
   hasConsented: 'in the key',
@@ -56,6 +38,7 @@ export const SHELL_PAGE_INPUTS: Record<string, string> = {
   parseForm: 'posts only',
   page: 'the answer itself, from the inputs above',
   redirectTo: 'only for a signed-in visitor, or a post',
+  errorPage: 'a method other than GET or POST only',
   unavailable: 'only when a session cookie was sent',
   respond: 'posts only',
 }
@@ -65,7 +48,6 @@ const MAX_SHELLS = 64
 
 type Hole = 'nonce' | 'csrf'
 interface Shell {
-  /** Text between the holes: parts[i], holes[i], parts[i + 1], … */
   parts: string[]
   holes: Hole[]
   headers: Array<[string, string | number | string[]]>
@@ -77,21 +59,15 @@ function cookieNames(header: string | undefined): string[] {
   return header.split(';').map((part) => part.slice(0, Math.max(0, part.indexOf('='))).trim())
 }
 
-/**
- * The shell's key for this request, or null when it must be rendered afresh. The key starts with
- * the very URL React Router is handed (ADR 026): its path and nothing else, no query, no fragment.
- */
 async function keyOf(req: express.Request, request: Request): Promise<string | null> {
   const url = new URL(request.url)
   if (req.method !== 'GET' || request.url !== `${url.origin}${url.pathname}` || !SHELL_PATHS.has(url.pathname)) return null
   if (!cookieNames(req.headers.cookie).every((name) => NEUTRAL_COOKIES.has(name))) return null
   const flags = await getFlags()
-  // What the protected forms load for reCAPTCHA (ADR 020): its site key and script, or nothing.
   const captcha = [captchaSettings('signInWithPassword'), captchaSettings('getOobCode')]
   return JSON.stringify([request.url, getLocale(request), hasConsented(request), flags, captcha, cookiesBlockedInFrame(request)])
 }
 
-/** The page with its two per-request values replaced by holes. */
 function hollow(body: string, values: Record<Hole, string>): Pick<Shell, 'parts' | 'holes'> {
   const parts: string[] = []
   const holes: Hole[] = []
@@ -116,16 +92,12 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const same = (a: Pick<Shell, 'parts' | 'holes'>, b: Pick<Shell, 'parts' | 'holes'>) =>
   a.holes.join() === b.holes.join() && a.parts.length === b.parts.length && a.parts.every((p, i) => p === b.parts[i])
 
-/**
- * The middleware, placed just before the React Router handler. `urlOf` is the URL that handler renders a
- * request for (router-handler.ts); a render is kept only when it was rendered for that same URL.
- */
+/** A render is kept only when it was rendered for the same URL the handler renders. */
 export function pageShells(urlOf: (req: express.Request) => string): express.RequestHandler {
   const shells = new Map<string, Shell>()
   const candidates = new Map<string, Pick<Shell, 'parts' | 'holes'>>()
 
   return (req, res, next) => {
-    // A request refused before React Router (app/.server/http/app.ts) is rendered as its error page.
     if (res.locals.errorStatus || res.locals.bodyTooLarge) return next()
     const url = urlOf(req)
     const request = new Request(url, {
@@ -164,10 +136,6 @@ export function pageShells(urlOf: (req: express.Request) => string): express.Req
   }
 }
 
-/**
- * Copies what React Router writes for this response and, when it is a complete 200 page, hands over its
- * hollowed text and the headers React Router set (Set-Cookie aside).
- */
 function keep(
   req: express.Request,
   res: express.Response,

@@ -1,18 +1,14 @@
 import { existsSync, readdirSync } from 'node:fs'
 import express from 'express'
 
-/** The copies the build writes beside an asset (scripts/compress-assets.js), best first. */
 const COPIES = [
   { encoding: 'br', suffix: '.br' },
   { encoding: 'gzip', suffix: '.gz' },
 ] as const
 type Copy = (typeof COPIES)[number]
 
-/**
- * Mounted on /assets before express.static: an asset with compressed copies is answered with the copy the
- * request's Accept-Encoding allows (brotli first), by pointing express.static at it, so that ETag, HEAD,
- * Range and caching stay its own. Pages are never compressed (ADR 045). The folder is read once, at start-up.
- */
+// Serves the copy by pointing express.static at it, so ETag, HEAD, Range
+// and caching stay its own. Pages are never compressed (see ADR 045).
 export function precompressed(dir: string): express.RequestHandler {
   const files = new Set(existsSync(dir) ? readdirSync(dir) : [])
   const copiesOf = new Map<string, Copy[]>()
@@ -24,11 +20,11 @@ export function precompressed(dir: string): express.RequestHandler {
   return (req, res, next) => {
     const copies = copiesOf.get(req.path)
     if (!copies) return next()
-    // Every answer for this URL depends on the header, the uncompressed one too: a shared cache must keep them apart.
+    // Every answer for this URL depends on the header: a shared cache must keep them apart.
     res.vary('Accept-Encoding')
     const copy = copies.find(({ encoding }) => accepts(req.get('accept-encoding'), encoding))
     if (copy) {
-      // The original's type, written as express.static writes it (it would otherwise go by the copy's suffix).
+      // Else express.static would go by the copy's suffix.
       const type = mime.lookup(req.path)
       const charset = mime.charsets.lookup(type, '')
       res.set('Content-Type', charset ? `${type}; charset=${charset}` : type)
@@ -39,7 +35,6 @@ export function precompressed(dir: string): express.RequestHandler {
   }
 }
 
-/** Whether an Accept-Encoding header admits the coding: named, or `*`, with a q-value above 0. */
 export function accepts(header: string | undefined, encoding: string): boolean {
   const q = new Map<string, number>()
   for (const item of (header ?? '').split(',')) {
@@ -50,7 +45,7 @@ export function accepts(header: string | undefined, encoding: string): boolean {
   return (q.get(encoding) ?? q.get('*') ?? 0) > 0
 }
 
-/** After express.static: an error it hands on (a 416, a copy gone) is answered in plain text, not in the copy's coding. */
+/** An error express.static hands on is answered in plain text, not in the copy's coding. */
 export const plainErrors: express.ErrorRequestHandler = (err, _req, res, next) => {
   if (!res.headersSent) res.removeHeader('Content-Encoding')
   next(err)

@@ -4,15 +4,8 @@ import { getIdentity } from '~/.server/identity'
 import { recordDependency } from '~/.server/ops/metrics'
 import { getRateLimits } from '~/.server/policy/rate-limit'
 
-/**
- * `GET /readyz`: whether this process should get traffic (ADR 029). Ready (200) while it can serve;
- * 503 only while starting (before serve() listens) and from the first moment of shutdown. The
- * identity service and Redis are reported, not obeyed: the portal answers their outage itself
- * (a 503 page, the in-memory limits), and a probe that followed them would take every replica out
- * of the load balancer at once. Their state comes from one probe at a time, reused for `cacheMs`,
- * so probes cost no identity call each; a request waits at most `waitMs` for a probe under way.
- * `GET /healthz` (alive) checks nothing.
- */
+// The identity service and Redis are reported, not obeyed: the portal handles their outage
+// itself, and a probe that followed them would take every replica out at once (see ADR 029).
 
 export type DependencyState = 'up' | 'down' | 'unknown'
 export interface ReadinessReport {
@@ -21,25 +14,17 @@ export interface ReadinessReport {
 }
 
 export interface ReadinessOptions {
-  /** A cheap call to the identity service. */
   identity: () => Promise<unknown>
-  /** The shared rate-limit store, or null when there is none. */
   redis: () => Redis | null
-  /** How long one dependency may take to answer a probe. */
   probeTimeoutMs?: number
-  /** How long a probe's answer is reused. */
   cacheMs?: number
-  /** How long a request waits for a probe under way before answering with what is known. */
   waitMs?: number
-  /** Told each dependency's state after each probe; default: the portal_dependency_up gauge. */
   onProbe?: (dependency: 'identity' | 'redis', up: boolean) => void
 }
 
 export interface Readiness {
   check(): Promise<ReadinessReport>
-  /** The server listens: ready from now on (serve.ts), and the first probe starts. */
   markStarted(): void
-  /** From now on every check answers 503 (called first thing on SIGTERM). */
   startShutdown(): void
   readonly shuttingDown: boolean
 }
@@ -50,7 +35,6 @@ export const READINESS_WAIT_MS = 500
 
 type CheckState = 'up' | 'down'
 
-/** 'up' when `task` succeeds within `ms`, 'down' otherwise; never rejects. The signal aborts at the deadline. */
 async function within(ms: number, task: (signal: AbortSignal) => Promise<unknown>): Promise<CheckState> {
   const controller = new AbortController()
   let timer: NodeJS.Timeout | undefined
@@ -76,7 +60,6 @@ async function within(ms: number, task: (signal: AbortSignal) => Promise<unknown
   }
 }
 
-/** PING, waiting for a connection that is still being (re)established rather than failing at once. */
 async function ping(redis: Redis, signal: AbortSignal): Promise<void> {
   if (redis.status !== 'ready') {
     await new Promise<void>((resolve, reject) => {
@@ -112,7 +95,7 @@ export function createReadiness({
   let shuttingDown = false
   let known: { identity: DependencyState; redis: DependencyState } = { identity: 'unknown', redis: 'unknown' }
   let probedAt = -Infinity
-  // At most one probe at a time, whatever the number of load balancers and strangers asking.
+  // At most one probe at a time, however many load balancers and strangers ask.
   let probing: Promise<void> | null = null
 
   function probe(): Promise<void> {
@@ -159,7 +142,6 @@ export function createReadiness({
   }
 }
 
-/** The process's readiness: serve.ts marks it started and starts the shutdown, app.ts answers /readyz. */
 const processReadiness = createReadiness({
   identity: () => getIdentity().getProjectConfig(),
   redis: () => getRateLimits().redis,

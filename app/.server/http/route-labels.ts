@@ -1,16 +1,10 @@
 import { pathWithinBounds } from './path-bound'
 
-/** The paths express answers itself, before React Router: every other label comes from the build's route table. */
 const SERVER_ROUTES = ['/healthz', '/readyz', '/__manifest']
 
 type RouteManifest = Record<string, { parentId?: string; path?: string; index?: boolean } | undefined>
 
-/**
- * The `route` label of a request path: the React Router route pattern it matches (`/new-password`,
- * `/users/:id`), with data requests (`/x.data`, `/_.data`) counted as their page;
- * anything else (the 404 splat, probes for `/wp-login.php`) is 'other'. Static files are labelled
- * 'static' by the server itself. The label set is bounded by the build, never by what clients send.
- */
+/** The label set is bounded by the build, never by what clients send. */
 export function routeLabeler(routes: RouteManifest | null): (path: string) => string {
   const patterns = new Set(SERVER_ROUTES)
   const fullPath = (id: string | undefined, depth = 0): string => {
@@ -21,7 +15,7 @@ export function routeLabeler(routes: RouteManifest | null): (path: string) => st
   }
   for (const id of Object.keys(routes ?? {})) {
     const pattern = fullPath(id) || '/'
-    // A splat (the not-found route) would label every unknown URL with its pattern: those are 'other'.
+    // A splat would label every unknown URL with its pattern.
     if (!pattern.includes('*') && !pattern.includes('?')) patterns.add(pattern.replace(/(.)\/$/, '$1'))
   }
   const dynamic = [...patterns]
@@ -36,8 +30,7 @@ export function routeLabeler(routes: RouteManifest | null): (path: string) => st
       ),
     }))
 
-  // Every request's path goes through here: no regex may backtrack on it (`/\/+$/` on '/' + 8,000
-  // slashes + 'x' took 130 ms), and a path over the bounds the server routes (ADR 016) is 'other' at once.
+  // Every request's path comes here: no regex may backtrack on it (`/\/+$/` on '/' + 8,000 slashes + 'x' took 130 ms).
   return (rawPath) => {
     if (!pathWithinBounds(rawPath)) return 'other'
     // React Router asks for the data of `/x` at `/x.data`, of `/` and `/x/` at `/_.data` and `/x/_.data`.
@@ -52,7 +45,7 @@ function withoutSuffix(value: string, suffix: string): string {
   return value.endsWith(suffix) ? value.slice(0, -suffix.length) : value
 }
 
-/** '/a//' → '/a', '///' → '/': a loop, where `/\/+$/` backtracks quadratically on '///…///x'. */
+/** A loop: `/\/+$/` backtracks quadratically on '///…///x'. */
 export function trimTrailingSlashes(path: string): string {
   let end = path.length
   while (end > 1 && path.charCodeAt(end - 1) === 47) end--

@@ -2,18 +2,10 @@ import { createReadableStreamFromReadable, writeReadableStreamToWritable } from 
 import { createRequestHandler, type RouterContextProvider, type ServerBuild } from 'react-router'
 import type express from 'express'
 
-/**
- * The express handler that hands a request to React Router: @react-router/express's, with one
- * difference (ADR 026). That one rebuilds the URL it renders from Host or X-Forwarded-Host and
- * X-Forwarded-Proto, which any client can set: `Host: localhost?email=…#` became the query every
- * page rendered with. Here the URL is always the public origin's plus the request's path and query.
- */
+// Unlike @react-router/express, the URL is never rebuilt from Host or X-Forwarded-*, which
+// any client sets: it is always PUBLIC_URL's origin plus the request target (see ADR 026).
 
-/**
- * The URL a request is rendered for: PUBLIC_URL's origin, then the request target, concatenated
- * (never resolved, so that `//host/x` stays a path). app.ts lets only a target starting with `/`
- * come this far.
- */
+/** Concatenated, never resolved, so that `//host/x` stays a path. */
 export function renderedUrl(publicOrigin: string, req: express.Request): string {
   return new URL(publicOrigin + req.originalUrl).href
 }
@@ -26,10 +18,10 @@ export function createRouterHandler(options: {
   const handle = createRequestHandler(options.build, 'production')
   return (req, res, next) => {
     const url = renderedUrl(options.publicOrigin, req)
-    // What was handed to React Router, for page shells to compare with their key (page-shells.ts).
+    // For page shells to compare with their key.
     res.locals.renderedUrl = url
     const controller = new AbortController()
-    // Loaders and actions are aborted when the response can no longer be written (close before finish).
+    // Loaders and actions are aborted when the response can no longer be written.
     let finished = false
     res.once('finish', () => (finished = true))
     res.once('close', () => finished || controller.abort())
@@ -42,7 +34,6 @@ export function createRouterHandler(options: {
     const request = new Request(url, { method: req.method, headers, signal: controller.signal, ...body })
     handle(request, options.getLoadContext(req, res))
       .then(async (response) => {
-        // The visitor left: nothing to write to.
         if (res.destroyed || res.writableEnded) return void (await response.body?.cancel())
         res.statusMessage = response.statusText
         res.status(response.status)

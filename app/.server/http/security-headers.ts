@@ -6,21 +6,12 @@ import { logger } from '~/.server/ops/logger'
 
 export interface SecurityHeadersOptions {
   config: Pick<Config, 'publicOrigin' | 'frameAncestors' | 'sentryDsn'>
-  /**
-   * RECAPTCHA_SCRIPT_URL while pages may load reCAPTCHA (some enforcement is AUDIT or ENFORCE),
-   * else null; a function is asked per request.
-   */
   recaptcha?: string | null | ((req: Request) => string | null)
-  /** Other origins the portal's forms may be redirected to (they change when authorizedDomains do). */
   formTargets?: () => string[]
 }
 
-/**
- * What reCAPTCHA Enterprise needs, loaded from `scriptUrl` (Google's FAQ on CSP): the script's own
- * origin and folder (`https://www.google.com/recaptcha/`, or `https://www.recaptcha.net/recaptcha/`)
- * for the script and its invisible frame, the scripts it loads from gstatic, and Google's second
- * frame host when it is Google's.
- */
+// What reCAPTCHA Enterprise needs under CSP (Google's FAQ): the
+// script's origin and folder, gstatic, and Google's second frame host.
 function recaptchaSources(scriptUrl: string): { scripts: string[]; frames: string[] } {
   const folder = new URL('.', scriptUrl).href
   const google = new URL(scriptUrl).origin === 'https://www.google.com'
@@ -30,7 +21,6 @@ function recaptchaSources(scriptUrl: string): { scripts: string[]; frames: strin
   }
 }
 
-/** Browser features the portal never uses, denied to it and to anything it embeds. */
 const PERMISSIONS_POLICY = [
   'accelerometer',
   'autoplay',
@@ -52,7 +42,7 @@ const PERMISSIONS_POLICY = [
   .map((feature) => `${feature}=()`)
   .join(', ')
 
-/** These URLs carry one-time codes (oobCode) that must not leak, even to our own asset requests. */
+/** These URLs carry one-time codes that must not leak, even to our own asset requests. */
 const NO_REFERRER_PATH = /^\/(?:action|new-password)(?:[/.]|$)/
 
 export function contentSecurityPolicy(options: {
@@ -60,7 +50,6 @@ export function contentSecurityPolicy(options: {
   https: boolean
   frameAncestors: string
   sentryDsn?: string | null
-  /** RECAPTCHA_SCRIPT_URL, when pages may load reCAPTCHA. */
   recaptchaScriptUrl?: string | null
   formTargets?: string[]
 }): string {
@@ -68,7 +57,7 @@ export function contentSecurityPolicy(options: {
   const recaptcha = recaptchaScriptUrl ? recaptchaSources(recaptchaScriptUrl) : null
   const directives = [
     ['default-src', "'self'"],
-    // 'strict-dynamic': scripts loaded by a nonced script (React Router's module graph) are trusted; host lists are ignored.
+    // 'strict-dynamic': scripts loaded by a nonced script are trusted; host lists are ignored.
     ['script-src', `'nonce-${nonce}'`, "'strict-dynamic'", ...(recaptcha?.scripts ?? [])],
     ['object-src', "'none'"],
     ['base-uri', "'none'"],
@@ -76,7 +65,6 @@ export function contentSecurityPolicy(options: {
     ['form-action', "'self'", ...formTargets],
     ['img-src', "'self'", 'data:'],
     ['style-src', "'self'"],
-    // The browser SDK posts events straight to Sentry's ingest host.
     ['connect-src', "'self'", ...(sentryDsn ? [new URL(sentryDsn).origin] : [])],
     ...(recaptcha ? [['frame-src', ...recaptcha.frames]] : []),
     ...(https ? [['upgrade-insecure-requests']] : []),
@@ -84,10 +72,6 @@ export function contentSecurityPolicy(options: {
   return directives.map((d) => d.join(' ')).join('; ')
 }
 
-/**
- * Security headers on every response (pages, errors, static files, /healthz): mount it first.
- * Leaves a fresh nonce in res.locals.cspNonce for the inline scripts React Router renders.
- */
 export function securityHeaders({
   config,
   recaptcha = null,
@@ -120,10 +104,7 @@ export function securityHeaders({
   }
 }
 
-/**
- * Replaces Express's final handler, which overwrites the CSP with its own and, outside
- * production, sends the stack trace: a plain status line, with the headers set above intact.
- */
+/** Express's final handler overwrites the CSP and, outside production, sends the stack trace. */
 export const plainErrorHandler: ErrorRequestHandler = (
   err: { status?: unknown; statusCode?: unknown },
   _req,

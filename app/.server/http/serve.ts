@@ -12,19 +12,16 @@ import { closeSessionStore, getSessionStore } from '~/.server/auth/session'
 import { recaptchaEnforced, startRecaptchaRefresh, stopRecaptchaRefresh } from '~/.server/policy/recaptcha'
 import { createApp } from './app'
 
-/**
- * The portal as a process: warms up, listens, and shuts down on SIGTERM/SIGINT. Called by
- * server/main.ts with the build this module is part of (ADR 023: one module graph), so every piece
- * of process state (identity pools, limiters, logger, metrics, flags) exists once.
- */
+// Called by server/main.ts with the build this module is part
+// of, so every piece of process state exists once (see ADR 023).
 export async function serve(build: ServerBuild, { clientDir }: { clientDir: string }): Promise<void> {
   const config = getConfig()
-  // Connect to Redis now rather than on the first sign-in, so /readyz can tell at once.
+  // Connect now, so /readyz can tell at once.
   getRateLimits()
-  // Open the session store now: a store path that cannot be written fails the start, not a sign-in.
+  // A store path that cannot be written fails the start, not a sign-in.
   getSessionStore()
-  // The CSP admits RECAPTCHA_SCRIPT_URL while the project has reCAPTCHA in AUDIT or ENFORCE, and lists
-  // the authorizedDomains in form-action: both asked now (waited for at most 2 s), then in the background.
+  // The CSP depends on reCAPTCHA enforcement and authorizedDomains:
+  // wait for them at most 2 s, then refresh in the background.
   await Promise.race([Promise.all([startRecaptchaRefresh(), getAuthorizedDomains()]), sleep(2_000)])
 
   const readiness = getReadiness()
@@ -37,7 +34,6 @@ export async function serve(build: ServerBuild, { clientDir }: { clientDir: stri
     readiness,
   })
   const server = createServer((req, res) => {
-    // Once shutdown has started, every response asks its client (the proxy) to close the connection.
     if (shuttingDown) res.setHeader('Connection', 'close')
     app(req, res)
   })
@@ -51,24 +47,17 @@ export async function serve(build: ServerBuild, { clientDir }: { clientDir: stri
     readiness.markStarted()
   })
 
-  // Prometheus scrapes its own port; /metrics is never served on the public one.
+  // /metrics is never served on the public port.
   const metricsServer = config.metricsPort === null ? null : createMetricsServer()
   metricsServer?.listen(config.metricsPort ?? 0, config.host, () => {
     const address = metricsServer.address()
     logger.info({ port: typeof address === 'object' && address ? address.port : config.metricsPort }, 'metrics listening')
   })
 
-  /**
-   * SIGTERM/SIGINT: /readyz answers 503 at once. On SIGTERM the portal then goes on serving for
-   * SHUTDOWN_DELAY_MS, new connections included, while the orchestrator takes it out of its
-   * endpoints (Kubernetes does that asynchronously: requests keep arriving for a few seconds).
-   * Then the listening socket closes (a proxy retries elsewhere), requests in flight finish (up to
-   * SHUTDOWN_TIMEOUT_MS) on connections that then close, idle keep-alive connections close now;
-   * then the identity pools and Redis close and the process exits 0 (also after the time-out, once
-   * the connections still open have been cut). SIGINT (Ctrl-C at a terminal) skips the delay.
-   */
+  // On SIGTERM the portal keeps serving for SHUTDOWN_DELAY_MS, because Kubernetes
+  // removes endpoints asynchronously and requests keep arriving. SIGINT skips the delay.
   async function shutdown(signal: string) {
-    // A repeated signal (Ctrl-C reaches `npm start` and the portal both) changes nothing: the time-out bounds it.
+    // A repeated signal (Ctrl-C reaches `npm start` and the portal both) changes nothing.
     if (shuttingDown) return logger.debug({ signal }, 'already shutting down')
     shuttingDown = true
     readiness.startShutdown()
@@ -80,7 +69,7 @@ export async function serve(build: ServerBuild, { clientDir }: { clientDir: stri
 
     const drained = new Promise<void>((resolve) => server.close(() => resolve()))
     server.closeIdleConnections()
-    // A keep-alive connection whose last request just ended is closed at once, not after its idle time-out.
+    // A keep-alive connection whose last request just ended closes at once, not after its idle time-out.
     const closeIdle = setInterval(() => server.closeIdleConnections(), 100)
     let timer: NodeJS.Timeout | undefined
     const timedOut = new Promise<'timeout'>((resolve) => {

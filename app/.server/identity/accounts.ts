@@ -11,40 +11,28 @@ import {
 } from './schemas'
 import { CLIENT_TYPE, captcha, type Call } from './transport'
 
-/**
- * The `v1/accounts:*` calls of a password account and of emailed codes: creating one, sign-in with
- * a password or an email link, sending a code, checking and spending a reset code, updating the account.
- */
-
 type OobRequestType = 'PASSWORD_RESET' | 'EMAIL_SIGNIN' | 'VERIFY_EMAIL' | 'VERIFY_AND_CHANGE_EMAIL'
 
 export interface SendOobCodeRequest {
   requestType: OobRequestType
-  /** PASSWORD_RESET and EMAIL_SIGNIN */
   email?: string
-  /** VERIFY_EMAIL and VERIFY_AND_CHANGE_EMAIL */
   idToken?: string
-  /** VERIFY_AND_CHANGE_EMAIL */
   newEmail?: string
   continueUrl?: string
-  /** The visitor's language (e.g. `fr`), sent as X-Firebase-Locale; ignored unless a language tag. */
   locale?: string
-  /** A reCAPTCHA Enterprise token, when the project enforces it. */
   captchaResponse?: string
 }
 
 interface UpdateRequest {
   idToken?: string
-  /** Confirms a VERIFY_EMAIL / VERIFY_AND_CHANGE_EMAIL / RECOVER_EMAIL code. */
   oobCode?: string
   email?: string
   password?: string
   displayName?: string
-  /** New tokens in the answer (the old ones stop working after a password or email change). Default: with idToken. */
+  /** The old tokens stop working after a password or email change. */
   returnSecureToken?: boolean
 }
 
-/** An address and its password as a sign-in and a sign-up send them, with the reCAPTCHA token when one is due. */
 const withPassword = (email: string, password: string, captchaResponse: string | undefined) => ({
   email,
   password,
@@ -53,7 +41,6 @@ const withPassword = (email: string, password: string, captchaResponse: string |
   ...captcha('captchaResponse', captchaResponse),
 })
 
-/** Checks a code, or spends a PASSWORD_RESET one (with a new password). */
 const RESET = '/v1/accounts:resetPassword'
 
 export function accountCalls(call: Call) {
@@ -71,7 +58,6 @@ export function accountCalls(call: Call) {
       })
     },
 
-    /** Creates a password account (reCAPTCHA action signUpPassword); answers its first tokens, as a sign-in does. */
     async signUp(email: string, password: string, extra: { captchaResponse?: string } = {}): Promise<SignInResult> {
       return call({
         name: 'signUp',
@@ -81,7 +67,6 @@ export function accountCalls(call: Call) {
       })
     },
 
-    /** Sends an email with a code: PASSWORD_RESET, EMAIL_SIGNIN, VERIFY_EMAIL, VERIFY_AND_CHANGE_EMAIL. */
     async sendOobCode(request: SendOobCodeRequest): Promise<void> {
       const { requestType, email, idToken, newEmail, continueUrl, locale, captchaResponse } = request
       const protectedFlow = requestType === 'PASSWORD_RESET' || requestType === 'EMAIL_SIGNIN'
@@ -102,11 +87,9 @@ export function accountCalls(call: Call) {
       })
     },
 
-    /** Checks a code without spending it. */
     checkActionCode: (oobCode: string): Promise<ActionCodeInfo> =>
       call({ name: 'checkActionCode', path: RESET, read: true, json: { oobCode }, schema: ActionCodeSchema }),
 
-    /** Spends a PASSWORD_RESET code. */
     resetPassword: (oobCode: string, newPassword: string): Promise<ActionCodeInfo> =>
       call({ name: 'resetPassword', path: RESET, json: { oobCode, newPassword }, schema: ActionCodeSchema }),
 

@@ -1,9 +1,4 @@
-/**
- * The `authDomain` setting: a bare host name with an optional port, such as
- * `my-project.firebaseapp.com`, `auth.example.com` or `localhost:9099`. Anything else (a scheme,
- * a path, user info, spaces, control characters, more than 253 characters…) is null, and the
- * caller logs it as invalid. The answer is lower-cased.
- */
+/** A bare host name with an optional port; anything else (a scheme, a path, user info…) is null. */
 export function parseAuthDomain(value: string | null): string | null {
   if (value === null || value.length === 0 || value.length > 259) return null
   const match = /^([A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(value)

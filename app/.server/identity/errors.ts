@@ -1,18 +1,7 @@
 import type { AuthCode } from './codes'
 
-/**
- * Identity Toolkit errors, as plain data: what the service says → our `auth/*` code, whose group
- * is in ./codes. Nothing here knows about HTTP or messages; the client only calls authCodeFor() and
- * the flows only call codeOf().
- */
-
 export type { AuthCode } from './codes'
 
-/**
- * The service's error names (the part of `error.message` before ' : ', or a 200 answer's
- * `errorMessage`, or an `ErrorInfo` reason such as API_KEY_INVALID) → our auth code.
- * Names the emulator uses but production does not are marked (emulator).
- */
 export const SERVICE_ERRORS = {
   INVALID_PASSWORD: 'auth/wrong-password',
   EMAIL_NOT_FOUND: 'auth/user-not-found',
@@ -27,7 +16,7 @@ export const SERVICE_ERRORS = {
   // A link without a code is an invalid link, whatever the cause.
   MISSING_OOB_CODE: 'auth/invalid-action-code',
   WEAK_PASSWORD: 'auth/weak-password',
-  // The project's own password policy (Identity Platform) refused it: to the visitor, a weak password.
+  // The project's own password policy refused it: to the visitor, a weak password.
   PASSWORD_DOES_NOT_MEET_REQUIREMENTS: 'auth/weak-password',
   INVALID_EMAIL: 'auth/invalid-email',
   MISSING_EMAIL: 'auth/invalid-email',
@@ -64,7 +53,6 @@ export const SERVICE_ERRORS = {
   FEDERATED_USER_ID_ALREADY_LINKED: 'auth/credential-already-in-use',
   CREDENTIAL_ALREADY_IN_USE: 'auth/credential-already-in-use', // (emulator)
   NEED_CONFIRMATION: 'auth/account-exists-with-different-credential',
-  // Second factor at sign-in (v2/accounts/mfaSignIn:start and :finalize).
   INVALID_CODE: 'auth/invalid-verification-code',
   MISSING_CODE: 'auth/missing-verification-code',
   SESSION_EXPIRED: 'auth/code-expired',
@@ -74,27 +62,19 @@ export const SERVICE_ERRORS = {
   MISSING_MFA_PENDING_CREDENTIAL: 'auth/missing-multi-factor-session',
   MFA_ENROLLMENT_NOT_FOUND: 'auth/multi-factor-info-not-found',
   MISSING_MFA_ENROLLMENT_ID: 'auth/missing-multi-factor-info',
-  // Adding a phone factor (v2/accounts/mfaEnrollment:start and :finalize).
   INVALID_PHONE_NUMBER: 'auth/invalid-phone-number',
   SECOND_FACTOR_EXISTS: 'auth/second-factor-already-in-use',
   UNVERIFIED_EMAIL: 'auth/unverified-email',
-  // Passkeys (v2/accounts/passkeySignIn:finalize): no account has this credential.
   PASSKEY_CREDENTIAL_NOT_FOUND: 'auth/passkey-not-found',
 } as const satisfies Record<string, AuthCode>
 
 export type ServiceError = keyof typeof SERVICE_ERRORS
 
-/**
- * The error name at the start of a service message: `WEAK_PASSWORD : Password should be…`,
- * `TOO_MANY_ATTEMPTS_TRY_LATER : …`, the emulator's `INVALID_IDP_RESPONSE ((…))` and
- * `TENANT_ID_MISMATCH: ((…))`. Null when the message does not start with one.
- */
 export function serviceErrorName(message: string): string | null {
   const match = /^\s*([A-Z][A-Z0-9_]*[A-Z0-9])(?=$|[\s:(])/.exec(message)
   return match?.[1] ?? null
 }
 
-/** The auth code for a service message; anything unknown is auth/internal-error. */
 export function authCodeFor(serviceMessage: string | null | undefined): AuthCode {
   const name = serviceMessage ? serviceErrorName(serviceMessage) : null
   return name !== null && Object.hasOwn(SERVICE_ERRORS, name)
@@ -102,10 +82,7 @@ export function authCodeFor(serviceMessage: string | null | undefined): AuthCode
     : 'auth/internal-error'
 }
 
-/**
- * What every identity call rejects with. The message is the code only: never a token, an email,
- * a URL or the service's free text. `reason` is the service's error name (e.g. INVALID_PASSWORD).
- */
+/** The message is the code only: never a token, an email, a URL or the service's free text. */
 export class IdentityError extends Error {
   override readonly name = 'IdentityError'
   constructor(
@@ -117,31 +94,23 @@ export class IdentityError extends Error {
   }
 }
 
-/** A second factor the portal can ask for, as the service lists it (`mfaInfo`). */
 export type SecondFactor =
   | { kind: 'phone'; id: string; displayName: string | null; phone: string }
   | { kind: 'totp'; id: string; displayName: string | null }
 
-/** What a first factor answers when a second one is needed: never a message, never logged. */
 export interface MfaRequired {
   pendingCredential: string
   factors: SecondFactor[]
-  /** The account's address as the first factor's answer gives it (a provider's, after single sign-on). */
   email: string | null
 }
 
-/**
- * The first factor was right and a second one is needed (auth/multi-factor-auth-required), as
- * the Firebase JS SDK's MultiFactorError carries its resolver. The pending credential is a
- * non-enumerable property: a logger or an error reporter that serialises the error never sees it.
- */
+/** The pending credential is non-enumerable, so a logger or error reporter that serialises the error never sees it. */
 export function multiFactorRequired(status: number, mfa: MfaRequired): IdentityError {
   const error = new IdentityError('auth/multi-factor-auth-required', status, 'MFA_REQUIRED')
   Object.defineProperty(error, 'mfa', { value: mfa, enumerable: false })
   return error
 }
 
-/** The pending sign-in an error carries, or null. */
 export function mfaRequiredOf(error: unknown): MfaRequired | null {
   if (!isIdentityError(error) || error.code !== 'auth/multi-factor-auth-required') return null
   const mfa = (error as IdentityError & { mfa?: MfaRequired }).mfa
@@ -152,7 +121,6 @@ export function isIdentityError(error: unknown): error is IdentityError {
   return error instanceof IdentityError
 }
 
-/** The code of whatever an identity call threw: an IdentityError's, else auth/internal-error. */
 export function codeOf(error: unknown): AuthCode {
   return isIdentityError(error) ? error.code : 'auth/internal-error'
 }

@@ -9,13 +9,6 @@ import { providerCalls } from './providers'
 import { signedInCalls } from './signed-in'
 import { createTransport, type IdentityClientOptions } from './transport'
 
-/**
- * The identity service (Firebase Auth / Google Identity Platform REST API), server side only: the
- * one entry of this folder. transport.ts carries every call, schemas.ts reads the answers, and
- * accounts.ts, signed-in.ts, providers.ts, mfa.ts, mfa-enrollment.ts, passkeys.ts and project.ts are the endpoints; errors.ts maps
- * the service's errors to our codes, and codes.ts groups them.
- */
-
 export function createIdentityClient(options: IdentityClientOptions) {
   const { call, bounded, close } = createTransport(options)
   return {
@@ -26,16 +19,13 @@ export function createIdentityClient(options: IdentityClientOptions) {
     ...mfaEnrollmentCalls(call),
     ...passkeyCalls(call, options),
     ...projectCalls(call, options),
-    /** Runs other work that reaches the service (firebase-admin) under this client's bound and time-out. */
     bounded,
-    /** Closes the connection pool (at shutdown). */
     close,
   }
 }
 
 export type IdentityClient = ReturnType<typeof createIdentityClient>
 
-/** The process's identity client, created on first use from the configuration (one pool per process). */
 let identity: IdentityClient | undefined
 
 export function getIdentity(): IdentityClient {

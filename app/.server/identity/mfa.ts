@@ -1,20 +1,11 @@
 import { MfaFinalizeSchema, MfaStartSchema, type MfaFinalizeResult } from './schemas'
 import { CLIENT_TYPE, RECAPTCHA_VERSION, type Call } from './transport'
 
-/**
- * The second factor at sign-in (`v2/accounts/mfaSignIn:start` and `:finalize`), after a first
- * factor answered auth/multi-factor-auth-required with its pending credential (errors.ts).
- */
-
 type MfaVerification =
   { kind: 'phone'; sessionInfo: string; code: string } | { kind: 'totp'; enrollmentId: string; code: string }
 
 export function mfaCalls(call: Call) {
   return {
-    /**
-     * Sends the SMS code of a second factor at sign-in. Where the project demands reCAPTCHA
-     * Enterprise for phone sign-in, `captchaResponse` is a token made for the action `mfaSmsSignIn`.
-     */
     async startMfaSignIn(request: {
       pendingCredential: string
       enrollmentId: string
@@ -34,7 +25,6 @@ export function mfaCalls(call: Call) {
       })
     },
 
-    /** Completes a sign-in with the second factor's code: an SMS code with its session, or a TOTP code. */
     async finalizeMfaSignIn(pendingCredential: string, verification: MfaVerification): Promise<MfaFinalizeResult> {
       return call({
         name: 'mfaSignInFinalize',

@@ -1,14 +1,6 @@
 import { z } from 'zod'
 import type { Call } from './transport'
 
-/**
- * The passkey calls (`v2/accounts/passkeyEnrollment:*`, `v2/accounts/passkeySignIn:*`, a preview of
- * the service): the options the browser's ceremony takes, and its answer handed on as the browser
- * gave it (PublicKeyCredential.toJSON()). Removal is `accounts:update` with `deletePasskey`; the
- * list is `passkeyInfo` in an admin `accounts:lookup` (the portal keeps no ID token to read it with).
- */
-
-/** The browser's credential as JSON: `id` and `rawId` in base64url, `response` its fields in base64url. */
 export type CredentialJson = { id: string; rawId: string; type: 'public-key'; response: Record<string, unknown> }
 
 const Options = z.record(z.string(), z.unknown())
@@ -66,7 +58,6 @@ export function passkeyCalls(call: Call, options: { projectId: string }) {
         schema: z.object({}),
       }),
 
-    /** The account's passkeys, read with the portal's own credential (`accessToken`). */
     async passkeysOf(uid: string, accessToken: string): Promise<PasskeyInfo[]> {
       const answer = await call({
         name: 'passkeyList',

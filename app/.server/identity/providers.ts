@@ -1,10 +1,8 @@
 import { AuthUriSchema, IdpSchema, type AuthUriResult, type IdpSignInResult } from './schemas'
 import type { Call } from './transport'
 
-/** Sign-in with an identity provider (single sign-on): `accounts:createAuthUri`, then `accounts:signInWithIdp`. */
 export function providerCalls(call: Call) {
   return {
-    /** The provider's sign-in URL (authUri) and the sessionId to give back to signInWithIdp. */
     async createAuthUri(request: {
       providerId: string
       continueUri: string
@@ -20,7 +18,6 @@ export function providerCalls(call: Call) {
       })
     },
 
-    /** Completes a provider sign-in: postBody (the provider's answer) or pendingToken. */
     async signInWithIdp(request: {
       requestUri: string
       postBody?: string

@@ -1,12 +1,6 @@
 import { z } from 'zod'
 import type { SecondFactor } from './errors'
 
-/**
- * The identity service's answers: one zod schema each, turning the service's JSON into the values
- * the endpoints answer (absent fields as null, numbers as numbers). An answer that does not parse is
- * auth/internal-error (transport.ts).
- */
-
 const expiresIn = z.coerce.number().int().positive()
 
 export const SignInSchema = z.object({
@@ -51,11 +45,7 @@ export const IdpSchema = z
   )
 export type IdpSignInResult = z.output<typeof IdpSchema>
 
-/**
- * One enrolled second factor as the service lists it: `phoneInfo` is the masked number
- * (`+*******0100`), `totpInfo` an empty object for an authenticator app. Any other kind (a
- * passkey, a kind added later) is left out: the portal cannot ask for it.
- */
+/** Kinds the portal cannot ask for (passkeys, later kinds) are left out. */
 const MfaEnrollmentSchema = z
   .object({
     mfaEnrollmentId: z.string().min(1),
@@ -74,7 +64,6 @@ export const MfaPendingSchema = z.object({
   mfaInfo: z.array(z.unknown()).default([]),
   email: z.string().optional(),
 })
-/** The factors of a list, leaving out entries that do not parse or that the portal cannot ask for. */
 export function factorsOf(list: unknown[]): SecondFactor[] {
   return list.flatMap((item) => {
     const parsed = MfaEnrollmentSchema.safeParse(item)
@@ -82,12 +71,10 @@ export function factorsOf(list: unknown[]): SecondFactor[] {
   })
 }
 
-/** mfaSignIn:start for an SMS factor: the session the code is tied to. */
 export const MfaStartSchema = z
   .object({ phoneResponseInfo: z.object({ sessionInfo: z.string().min(1) }) })
   .transform((r) => ({ sessionInfo: r.phoneResponseInfo.sessionInfo }))
 
-/** mfaSignIn:finalize: tokens, without expiresIn or localId. */
 export const MfaFinalizeSchema = z.object({ idToken: z.string().min(1), refreshToken: z.string().min(1) })
 export type MfaFinalizeResult = z.output<typeof MfaFinalizeSchema>
 
@@ -103,7 +90,6 @@ export const ActionCodeSchema = z
     ]),
     email: z.string().optional(),
     newEmail: z.string().optional(),
-    /** REVERT_SECOND_FACTOR_ADDITION: the factor the link removes (one enrollment; a list is read too). */
     mfaInfo: z.unknown().optional(),
   })
   .transform(({ requestType, email, newEmail, mfaInfo }) => ({
@@ -168,7 +154,6 @@ export const RecaptchaSchema = z
     const stateOf = (provider: string) =>
       enforcement(r.recaptchaEnforcementState.find((s) => s.provider === provider)?.enforcementState)
     return {
-      /** `projects/…/keys/SITE_KEY` in production */
       recaptchaKey: r.recaptchaKey ?? null,
       siteKey: r.recaptchaKey ? (r.recaptchaKey.split('/').pop() ?? null) : null,
       emailPassword: stateOf('EMAIL_PASSWORD_PROVIDER'),
@@ -180,10 +165,7 @@ export const RECAPTCHA_OFF: RecaptchaConfig = { recaptchaKey: null, siteKey: nul
 
 export const Empty = z.object({})
 
-/**
- * `accounts:lookup` with an ID token: the one account it names. Dates are milliseconds since the
- * epoch, sent as strings. A `users` list without an entry means the account is gone (USER_NOT_FOUND).
- */
+/** A `users` list without an entry means the account is gone. */
 const millis = z.coerce.number().int().nonnegative()
 export const LookupSchema = z
   .object({
@@ -212,9 +194,7 @@ export const LookupSchema = z
       email: user.email ?? null,
       emailVerified: user.emailVerified,
       displayName: user.displayName?.trim() || null,
-      /** How the account signs in: `password`, `google.com`, `saml.…`, with the address each knows. */
       providers: user.providerUserInfo.map((p) => ({ providerId: p.providerId, email: p.email ?? null })),
-      /** The second factors the portal can ask for (factorsOf). */
       secondFactors: factorsOf(user.mfaInfo),
       createdAt: user.createdAt ?? null,
       lastLoginAt: user.lastLoginAt ?? null,
@@ -222,7 +202,6 @@ export const LookupSchema = z
   })
 export type Account = NonNullable<z.output<typeof LookupSchema>>
 
-/** `accounts:update` with a new password: the old tokens stop working, so new ones are required. */
 export const PasswordChangeSchema = z.object({
   localId: z.string().min(1),
   idToken: z.string().min(1),

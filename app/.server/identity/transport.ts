@@ -1,79 +1,46 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from 'pino'
 import { Pool } from 'undici'
-import { z } from 'zod'
+import type { z } from 'zod'
 import { logger as defaultLogger } from '~/.server/ops/logger'
 import { recordIdentityCall, recordIdentityInFlight, recordIdentityMaxInFlight } from '~/.server/ops/metrics'
-import {
-  IdentityError,
-  SERVICE_ERRORS,
-  authCodeFor,
-  multiFactorRequired,
-  serviceErrorName,
-  type AuthCode,
-} from './errors'
+import { interpret } from './answers'
 import { groupOf } from './codes'
-import { MfaPendingSchema, factorsOf } from './schemas'
-
-/**
- * How every call to the Identity Toolkit REST API (Firebase Auth / Google Identity Platform) travels:
- * one generic call() does URL, API key, time-out, retries, the bound on calls in flight, parsing,
- * error mapping and logging. The endpoints (accounts.ts, signed-in.ts, providers.ts, mfa.ts,
- * project.ts) are short functions over it. Every failure is an IdentityError.
- */
+import { IdentityError, type AuthCode } from './errors'
 
 // The only place in app/ and server/ where this host name appears.
 const HOST = 'identitytoolkit.googleapis.com'
 
-/** Statuses worth a second try, for calls that cannot have changed anything. */
 const RETRY_STATUSES = new Set([408, 409, 425, 429, 500, 502, 503, 504])
 export const CLIENT_TYPE = 'CLIENT_TYPE_WEB'
 export const RECAPTCHA_VERSION = 'RECAPTCHA_ENTERPRISE'
 
 export interface IdentityClientOptions {
   apiKey: string
-  /** e.g. `http://127.0.0.1:9099`: every call then goes to `${emulatorOrigin}/identitytoolkit.googleapis.com/…` */
   emulatorOrigin: string | null
   tenantId: string | null
   projectId: string
-  /** The budget of one call, retries included. */
   timeoutMs: number
-  /**
-   * Calls that may wait on the service at once; beyond that a call fails at once. A service that
-   * hangs would otherwise pile up every visitor's request in memory until the process dies.
-   */
+  /** Beyond this a call fails at once: a hung service would otherwise pile up every visitor's request in memory. */
   maxInFlight?: number
   logger?: Pick<Logger, 'debug' | 'info' | 'warn'>
-  /** Told of every call when it ends (code null on success); default: the Prometheus histogram. */
   onCall?: (call: { name: string; ms: number; code: AuthCode | null }) => void
 }
 
 interface CallSpec<S extends z.ZodType> {
-  /** The name in the logs. */
   name: string
   path: string
   schema: S
   method?: 'GET' | 'POST'
-  /** Cannot change state, so it is retried once. */
   read?: boolean
   query?: Record<string, string>
   json?: Record<string, unknown>
   headers?: Record<string, string>
-  /** A status that is an answer here, not a failure: the caller handles it, and it is not logged as one. */
   expectedStatus?: number
 }
 
 export type Call = <S extends z.ZodType>(spec: CallSpec<S>) => Promise<z.output<S>>
 
-/** What the service answers when it fails: `{ error: { code, message, errors?, details? } }`. */
-const ErrorBody = z.object({
-  error: z.object({
-    message: z.string().optional(),
-    details: z.array(z.object({ reason: z.string().optional() })).optional(),
-  }),
-})
-
-/** One connection pool, opened at the first call, and the call() every endpoint goes through. */
 export function createTransport(options: IdentityClientOptions): {
   call: Call
   bounded: <T>(name: string, work: () => Promise<T>) => Promise<T>
@@ -92,7 +59,6 @@ export function createTransport(options: IdentityClientOptions): {
   const maxInFlight = options.maxInFlight ?? 256
   recordIdentityMaxInFlight(maxInFlight)
 
-  /** Sends the request, retrying a read once; answers the final status and body text. */
   async function exchange(spec: CallSpec<z.ZodType>): Promise<{ status: number; text: string }> {
     const { origin, path } = requestTarget(options, spec.path, spec.query)
     const json = spec.json && options.tenantId ? { ...spec.json, tenantId: options.tenantId } : spec.json
@@ -105,8 +71,8 @@ export function createTransport(options: IdentityClientOptions): {
       const canRetry = attempt < attempts
       let response: { status: number; text: string }
       try {
-        // Never more connections than calls may be in flight: undici keeps one open, unused, after an
-        // aborted request (nodejs/undici#5845), and a hung service aborts every call.
+        // Never more connections than calls in flight: undici keeps one
+        // open, unused, after an aborted request (nodejs/undici#5845).
         pool ??= new Pool(origin, {
           connections: Math.min(32, maxInFlight),
           keepAliveTimeout: 10_000,
@@ -115,7 +81,6 @@ export function createTransport(options: IdentityClientOptions): {
         const res = await pool.request({ method: spec.method ?? 'POST', path, headers, body, signal })
         response = { status: res.statusCode, text: await res.body.text() }
       } catch {
-        // Refused, reset, closed or timed out. A read is tried again while time remains.
         if (canRetry && !signal.aborted) {
           await pause(signal)
           continue
@@ -168,13 +133,8 @@ export function createTransport(options: IdentityClientOptions): {
     }
   }
 
-  /**
-   * Work that reaches the identity service by another road (firebase-admin's session calls, ADR 029)
-   * under this client's bound and time-out: refused at once when the bound is full, and
-   * auth/network-request-failed once `timeoutMs` has passed. Its slot stays taken until the work
-   * itself ends, so the bound counts what still talks to the service; the work must end itself
-   * near the deadline (the session's HTTP agent does) or a hang would keep the slot.
-   */
+  // Its slot stays taken until the work ends, so the work must end itself near the
+  // deadline (the admin HTTP agent does) or a hang keeps the slot (see ADR 029).
   async function bounded<T>(name: string, work: () => Promise<T>): Promise<T> {
     if (inFlight >= maxInFlight) {
       log.info(
@@ -207,7 +167,6 @@ export function createTransport(options: IdentityClientOptions): {
     }
   }
 
-  /** Closes the connection pool (at shutdown). */
   async function close(): Promise<void> {
     const open = pool
     pool = null
@@ -217,17 +176,12 @@ export function createTransport(options: IdentityClientOptions): {
   return { call, bounded, close }
 }
 
-/**
- * A refusal that is the project's or the portal's to fix, not the visitor's: the operation or
- * domain is not allowed, the request is misconfigured, or a 4xx answer the client cannot read.
- */
 function refusedForUs(error: IdentityError): boolean {
   const group = groupOf(error.code)
   if (group === 'not-allowed' || group === 'misconfigured') return true
   return error.code === 'auth/internal-error' && error.status !== undefined && error.status >= 400 && error.status < 500
 }
 
-/** Where a call goes: the Google host, or the emulator with the host name as the first path segment. */
 export function requestTarget(
   options: Pick<IdentityClientOptions, 'apiKey' | 'emulatorOrigin'>,
   path: string,
@@ -239,64 +193,10 @@ export function requestTarget(
     : { origin: `https://${HOST}`, path: `${path}?${search}` }
 }
 
-/** The reCAPTCHA Enterprise fields of a request body, when there is a token. */
 export function captcha(field: 'captchaResponse' | 'captchaResp', token: string | undefined) {
   return token ? { [field]: token, recaptchaVersion: RECAPTCHA_VERSION } : {}
 }
-/** Turns an answer into a value or an IdentityError. */
-function interpret<S extends z.ZodType>(status: number, text: string, schema: S): z.output<S> {
-  const body = parseJson(text)
-  if (status < 200 || status > 299) throw errorFrom(status, body)
-  if (body === undefined) throw new IdentityError('auth/internal-error', status, 'MALFORMED_RESPONSE')
-  // Some successful answers are failures: the JS SDK reads these the same way.
-  const inBand = z
-    .object({
-      errorMessage: z.string().optional(),
-      needConfirmation: z.boolean().optional(),
-      mfaPendingCredential: z.string().optional(),
-    })
-    .safeParse(body)
-  if (inBand.success) {
-    const { errorMessage, needConfirmation, mfaPendingCredential } = inBand.data
-    if (errorMessage)
-      throw new IdentityError(authCodeFor(errorMessage), status, serviceErrorName(errorMessage) ?? undefined)
-    if (needConfirmation) throw new IdentityError(SERVICE_ERRORS.NEED_CONFIRMATION, status, 'NEED_CONFIRMATION')
-    if (mfaPendingCredential) {
-      const pending = MfaPendingSchema.parse(body)
-      throw multiFactorRequired(status, {
-        pendingCredential: pending.mfaPendingCredential,
-        factors: factorsOf(pending.mfaInfo),
-        email: pending.email || null,
-      })
-    }
-  }
-  const parsed = schema.safeParse(body)
-  if (!parsed.success) throw new IdentityError('auth/internal-error', status, 'UNEXPECTED_RESPONSE')
-  return parsed.data
-}
 
-/** The code for an error answer: its message name, else an ErrorInfo reason (API_KEY_INVALID), else by status. */
-function errorFrom(status: number, body: unknown): IdentityError {
-  const parsed = ErrorBody.safeParse(body)
-  const names = parsed.success
-    ? [parsed.data.error.message ?? '', ...(parsed.data.error.details ?? []).map((d) => d.reason ?? '')]
-        .map(serviceErrorName)
-        .filter((name): name is string => name !== null)
-    : []
-  const known = names.find((name) => authCodeFor(name) !== 'auth/internal-error')
-  const code: AuthCode = known ? authCodeFor(known) : status === 429 ? 'auth/too-many-requests' : 'auth/internal-error'
-  return new IdentityError(code, status, known ?? names[0])
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return undefined
-  }
-}
-
-/** 100–300 ms before the retry of a read; the call's time-out still applies. */
 async function pause(signal: AbortSignal): Promise<void> {
   try {
     await sleep(100 + Math.random() * 200, undefined, { signal })

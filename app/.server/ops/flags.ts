@@ -6,41 +6,26 @@ import { getConfig } from '~/.server/config'
 import { logger } from './logger'
 import { recordCacheFilled } from './metrics'
 
-/**
- * Feature flags, first answer wins:
- *   1. a `FLAG_<NAME>` setting of 'true' or 'false';
- *   2. the remote flag service (`FLAGS_OFREP_URL`, OpenFeature Remote Evaluation Protocol), from a
- *      cache refreshed in the background: a page never waits on it, except once at start-up for
- *      at most FIRST_WAIT_MS; a flag the service does not know falls through;
- *   3. the flagd JSON file (`FLAGS_FILE`), evaluated in process;
- *   4. false.
- * Flags are evaluated with an anonymous context. A service that is down or slow leaves its last
- * values (or, before it ever answered, the next source), with one warning per outage (ADR 008).
- */
+// First answer wins: a FLAG_<NAME> setting, then the remote OFREP service (a cache
+// refreshed in the background, never waited on but once at start), then the flagd
+// file, then false. A service that is down leaves its last values (see ADR 008).
 export const FLAG_NAMES = ['sso', 'emailLinkSignIn', 'passkeys', 'signUp'] as const
 export type FlagName = (typeof FLAG_NAMES)[number]
 export type Flags = Record<FlagName, boolean>
 
 const PROVIDER_TIMEOUT_MS = 2_000
-/** One call to the remote service; it runs in the background, never under a page. */
 const REMOTE_CALL_TIMEOUT_MS = 2_000
-/** The longest any page waits for the remote service's very first answer. */
 const FIRST_WAIT_MS = 300
-/**
- * The most of one answer that is read: an evaluation is a few hundred bytes, and a parsed answer
- * costs many times its size (a 40 MB one exhausts the 192 MB heap).
- */
+/** A parsed answer costs many times its size: a 40 MB one exhausts the 192 MB heap. */
 const MAX_ANSWER_BYTES = 64 * 1024
-/** application/json or application/…+json, parameters allowed; anchored, so linear on any input. */
+/** Anchored, so linear on any input. */
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i
-/** The portal has no visitor identity when it evaluates flags. */
 const ANONYMOUS = { targetingKey: 'anonymous' }
 
 const REMOTE_DOMAIN = 'flags-remote'
 let remoteInstances = 0
 const FILE_DOMAIN = 'flags-file'
 
-/** The subset of flagd's flag definition format evaluated here (no targeting rules). */
 const FlagdFile = z.object({
   flags: z.record(
     z.string(),
@@ -52,7 +37,7 @@ const FlagdFile = z.object({
   ),
 })
 
-/** True when the file provider is set; without one the SDK is not asked (it builds an error per call). */
+/** Without a provider the SDK is not asked: it builds an error per call. */
 async function startFileProvider(): Promise<boolean> {
   const { flagsFile } = getConfig()
   if (!flagsFile) return false
@@ -75,11 +60,7 @@ async function startFileProvider(): Promise<boolean> {
   }
 }
 
-/**
- * The remote service's last answers, per flag. Refreshed in the background when older than
- * REMOTE_MAX_AGE_MS (stale-while-revalidate), one refresh at a time; a failed call keeps the
- * flag's last value. Header values (credentials) never reach a log line.
- */
+/** Header values are credentials: they never reach a log line. */
 export class RemoteFlags {
   private values: Partial<Flags> = {}
   private refreshedAt = -Infinity
@@ -92,7 +73,6 @@ export class RemoteFlags {
   private readonly client: Client
 
   constructor(
-    /** `maxAgeMs`: how old its values may get before a page starts a background refresh. */
     remote: { url: string; headers: Array<[string, string]>; maxAgeMs: number },
     private readonly timing = {
       callTimeoutMs: REMOTE_CALL_TIMEOUT_MS,
@@ -112,7 +92,6 @@ export class RemoteFlags {
     this.first = this.refresh()
   }
 
-  /** The last values, at once; only until the first refresh ends, waits up to firstWaitMs in all. */
   async get(): Promise<Partial<Flags>> {
     if (!this.refreshing && Date.now() - this.refreshedAt >= this.timing.maxAgeMs) void this.refresh()
     if (!this.firstDone) {
@@ -151,7 +130,6 @@ export class RemoteFlags {
     this.report(failures)
   }
 
-  /** One warning when an outage starts, one line when it ends; nothing per request. */
   private report(failures: string[]): void {
     if (failures.length > 0 && !this.down) {
       this.down = true
@@ -165,10 +143,7 @@ export class RemoteFlags {
     }
   }
 
-  /**
-   * The provider has no time-out or size bound of its own: this bounds each call in time and in
-   * size, hands the provider only JSON, and names the failures. A failed call keeps the last values.
-   */
+  /** The provider has no time-out or size bound of its own. */
   private async fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
     try {
       const response = await fetch(input, { ...init, signal: AbortSignal.timeout(this.timing.callTimeoutMs) })
@@ -196,7 +171,6 @@ export class RemoteFlags {
   }
 }
 
-/** The answer's text, or an error as soon as it is over `max` bytes (announced or read): the rest is never read. */
 async function readAtMost(response: Response, max: number): Promise<string> {
   const tooLarge = () => new Error(`answer over ${max} bytes`)
   if (Number(response.headers.get('content-length')) > max) {
@@ -223,7 +197,7 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref())
 }
 
-// Started when the module loads, i.e. at start-up: neither waits for the other, nor blocks the server.
+// Started at module load: it never blocks the server.
 const { flagsRemote } = getConfig()
 const remoteFlags = flagsRemote ? new RemoteFlags(flagsRemote) : null
 const fileReady = startFileProvider()

@@ -3,7 +3,6 @@ import { prettyFactory } from 'pino-pretty'
 import { getConfig } from '~/.server/config'
 import { version } from '../../../package.json'
 
-/** Secrets that must never reach a log line, wherever they sit in a logged object. */
 export const REDACTED_KEYS = [
   'password',
   'newPassword',
@@ -29,7 +28,6 @@ const redact = REDACTED_KEYS.flatMap((k) => [`["${k}"]`, `*["${k}"]`, `*.*["${k}
 type Listener = (line: string) => void
 const listeners = new Set<Listener>()
 
-/** PLATFORM=local: human-readable lines on the terminal; everywhere else one JSON object per line. */
 const pretty =
   getConfig().platform === 'local'
     ? prettyFactory({
@@ -40,10 +38,7 @@ const pretty =
       })
     : null
 
-/**
- * Writes to stdout; while a test holds the lines (captureLogs(), always the JSON line), to it
- * instead, so that the test run's output is not interleaved with log lines.
- */
+/** While a test holds the lines, they go to it instead of stdout, so test output is not interleaved. */
 const destination = {
   write(line: string) {
     if (listeners.size === 0) return void process.stdout.write(pretty ? pretty(line) : line)
@@ -54,7 +49,7 @@ const destination = {
 export const logger = pino(
   {
     level: getConfig().logLevel,
-    // Every line says which program and version wrote it (no pid or hostname: the platform adds those).
+    // No pid or hostname: the platform adds those.
     base: { service: 'auth-portal', version },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
@@ -65,7 +60,6 @@ export const logger = pino(
 
 export type Logger = typeof logger
 
-/** For tests: every log line written from now until stop(). */
 export function captureLogs(): { lines: string[]; text(): string; stop(): void } {
   const lines: string[] = []
   const listener: Listener = (line) => lines.push(line)

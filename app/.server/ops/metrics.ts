@@ -2,22 +2,13 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { CaptchaAction } from '~/lib/recaptcha'
 import { version } from '../../../package.json'
 
-/** The commit the build was made from (vite.config.ts), when git could tell. */
 declare const __PORTAL_COMMIT__: string | undefined
 
-/**
- * Prometheus metrics, served on their own port (METRICS_PORT) by serve.ts and never on the
- * public one. One registry per process (one module graph, ADR 023).
- *
- * Every label takes values from a small fixed set (route patterns, status codes, limiter names,
- * auth/* codes): never a raw URL, an address or an email.
- */
+/** Every label takes values from a small fixed set: never a raw URL, an address or an email. */
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
 
-/** The caches of what other services told us, whose age says how stale a replica's view is. */
 export type CacheName = 'flags' | 'recaptcha' | 'authorized_domains'
-/** When each cache was last filled by a successful read (ms since the epoch); absent: never. */
 const cacheFilledAt = new Map<CacheName, number>()
 
 function createMetrics() {
@@ -130,7 +121,6 @@ metrics.buildInfo.set(
   1,
 )
 
-/** One more (1) or one fewer (-1) call waiting on the identity service; `max` is the bound. */
 export function recordIdentityInFlight(change: 1 | -1): void {
   metrics.identityInFlight.inc(change)
 }
@@ -144,7 +134,7 @@ export function recordRateLimitStore(mode: 'redis' | 'memory'): void {
   metrics.rateLimitStore.set({ mode: mode === 'redis' ? 'memory' : 'redis' }, 0)
 }
 
-/** A cache was just filled from its service (a failed read is no fill: the age goes on growing). */
+/** A failed read is no fill: the age goes on growing. */
 export function recordCacheFilled(cache: CacheName): void {
   cacheFilledAt.set(cache, Date.now())
 }
@@ -196,12 +186,10 @@ export function recordRateLimitHit(limiter: string): void {
   metrics.rateLimitHits.inc({ limiter })
 }
 
-/** The readiness probe's hook: each dependency's state after each probe. */
 export function recordDependency(dependency: 'identity' | 'redis', up: boolean): void {
   metrics.dependencyUp.set({ dependency }, up ? 1 : 0)
 }
 
-/** The identity client's hook: one observation per call(), `code` null on success. */
 export function recordIdentityCall({ name, ms, code }: { name: string; ms: number; code: string | null }): void {
   metrics.identityCallDuration.observe({ call: name, outcome: code ?? 'ok' }, ms / 1000)
 }

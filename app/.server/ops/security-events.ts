@@ -27,16 +27,11 @@ export type SecurityEvent =
   | 'passkey-removed'
   | 'passkey-refused'
 
-/**
- * A keyed hash of an address (or a phone number): events about one account can be correlated, and
- * its rate-limit counters found, but the address cannot be read back or guessed from a dictionary
- * without the key. The identifier key does not change when the signing secrets rotate (ADR 034).
- */
+/** A keyed hash, so the address cannot be read back or guessed from a dictionary without the key. */
 export function hashEmail(email: string): string {
   return createHmac('sha256', identifierKey()).update(email.trim().toLowerCase()).digest('base64url').slice(0, 22)
 }
 
-/** One structured line per security event, UTC timestamp and request id included. */
 export function securityEvent(
   event: SecurityEvent,
   fields: { reqId: string; email?: string; ip?: string; [key: string]: unknown },

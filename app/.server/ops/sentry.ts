@@ -1,61 +1,51 @@
-import {
-  ServerRuntimeClient,
-  type ServerRuntimeClientOptions,
-  captureException,
-  createStackParser,
-  createTransport,
-  dedupeIntegration,
-  functionToStringIntegration,
-  getClient,
-  inboundFiltersIntegration,
-  initAndBind,
-  linkedErrorsIntegration,
-  nodeStackLineParser,
-} from '@sentry/core'
+import type * as SentryCore from '@sentry/core'
+import type { ServerRuntimeClientOptions } from '@sentry/core'
 import { version } from '../../../package.json'
 import { scrub } from '~/lib/scrub'
 import { getConfig, type Config } from '~/.server/config'
 
-/**
- * Error reporting: on when SENTRY_DSN is set and PLATFORM is not local. Everything sent goes
- * through scrub() first, so no secret leaves the process. The server reports errors with Sentry's
- * own core client and a fetch transport, not @sentry/node, whose OpenTelemetry tracing weighs
- * 100 MB of the production install and duplicates the portal’s metrics (ADR 032).
- */
+// No @sentry/node: its OpenTelemetry tracing weighs 100 MB of the install and
+// duplicates our metrics (see ADR 032). Everything sent goes through scrub() first.
 export function sentryEnabled({ sentryDsn, platform }: Pick<Config, 'sentryDsn' | 'platform'> = getConfig()): boolean {
   return Boolean(sentryDsn) && platform !== 'local'
 }
 
-let sentryStarted: boolean | undefined
+type Sentry = typeof SentryCore
+let sentry: Promise<Sentry | null> | undefined
 
-/** Starts the reporter once (when enabled); says whether it runs. */
-export const initSentry = () =>
-  (sentryStarted ??= (() => {
-    if (!sentryEnabled()) return false
-    const { sentryDsn, platform } = getConfig()
-    initAndBind<ServerRuntimeClient, ServerRuntimeClientOptions>(ServerRuntimeClient, {
-      dsn: sentryDsn!,
-      environment: platform,
-      release: `auth-portal@${version}`,
-      platform: 'node',
-      runtime: { name: 'node', version: process.version },
-      serverName: 'auth-portal',
-      sendDefaultPii: false,
-      stackParser: createStackParser(nodeStackLineParser()),
-      integrations: [inboundFiltersIntegration(), functionToStringIntegration(), linkedErrorsIntegration(), dedupeIntegration()],
-      transport: (options) =>
-        createTransport(options, async ({ body }) => {
-          const response = await fetch(options.url, { method: 'POST', body: body as BodyInit, signal: AbortSignal.timeout(5_000) })
-          return { statusCode: response.status, headers: { 'retry-after': response.headers.get('retry-after'), 'x-sentry-rate-limits': response.headers.get('x-sentry-rate-limits') } }
-        }),
-      beforeSend: (event) => scrub(event),
-      beforeSendTransaction: (event) => scrub(event),
-      beforeBreadcrumb: (breadcrumb) => scrub(breadcrumb),
-    })
-    return true
-  })())
+// Loaded only when reporting is on: a pod without SENTRY_DSN does not hold the SDK's code (ADR 064).
+export const initSentry = (): Promise<Sentry | null> =>
+  (sentry ??= sentryEnabled() ? import('@sentry/core').then(start) : Promise.resolve(null))
 
-/** What the browser needs to start its own reporter (ADR 030). */
+function start(core: Sentry): Sentry {
+  const { sentryDsn, platform } = getConfig()
+  core.initAndBind<InstanceType<Sentry['ServerRuntimeClient']>, ServerRuntimeClientOptions>(core.ServerRuntimeClient, {
+    dsn: sentryDsn!,
+    environment: platform,
+    release: `auth-portal@${version}`,
+    platform: 'node',
+    runtime: { name: 'node', version: process.version },
+    serverName: 'auth-portal',
+    sendDefaultPii: false,
+    stackParser: core.createStackParser(core.nodeStackLineParser()),
+    integrations: [
+      core.inboundFiltersIntegration(),
+      core.functionToStringIntegration(),
+      core.linkedErrorsIntegration(),
+      core.dedupeIntegration(),
+    ],
+    transport: (options) =>
+      core.createTransport(options, async ({ body }) => {
+        const response = await fetch(options.url, { method: 'POST', body: body as BodyInit, signal: AbortSignal.timeout(5_000) })
+        return { statusCode: response.status, headers: { 'retry-after': response.headers.get('retry-after'), 'x-sentry-rate-limits': response.headers.get('x-sentry-rate-limits') } }
+      }),
+    beforeSend: (event) => scrub(event),
+    beforeSendTransaction: (event) => scrub(event),
+    beforeBreadcrumb: (breadcrumb) => scrub(breadcrumb),
+  })
+  return core
+}
+
 export interface BrowserSentryConfig {
   dsn: string
   environment: string
@@ -63,7 +53,6 @@ export interface BrowserSentryConfig {
   replayOnErrorSampleRate: number
 }
 
-/** For the browser: its reporter's settings, or null when reporting is off. */
 export function browserSentryConfig(): BrowserSentryConfig | null {
   const { sentryDsn, platform, replaySampleRates } = getConfig()
   if (!sentryEnabled()) return null
@@ -76,10 +65,9 @@ export function browserSentryConfig(): BrowserSentryConfig | null {
 }
 
 export function reportError(error: unknown): void {
-  if (initSentry()) captureException(error)
+  void initSentry().then((core) => core?.captureException(error))
 }
 
-/** Sends what is queued (at shutdown), waiting at most `timeoutMs`. */
 export async function flushReports(timeoutMs = 2_000): Promise<void> {
-  await getClient()?.flush(timeoutMs)
+  await (await sentry)?.getClient()?.flush(timeoutMs)
 }

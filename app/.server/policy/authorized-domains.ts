@@ -3,23 +3,16 @@ import { logger } from '~/.server/ops/logger'
 import { recordCacheFilled } from '~/.server/ops/metrics'
 
 const REFRESH_MS = 5 * 60 * 1000
-/** After a failed read: how long to keep the last known list before asking again. */
 const FAILURE_BACKOFF_MS = 30 * 1000
 
-/**
- * The identity project's authorizedDomains, where redirects after sign-in may go. Read through
- * the client and cached for five minutes; when a read fails the last known list stays and the
- * next read waits 30 s, so that an outage of the identity service does not cost one more call
- * (and its time-out) per page view.
- */
+// After a failed read the last list stays and the next read waits 30 s, so
+// an identity outage does not cost one call and its time-out per page view.
 const cache = {
   hosts: new Set<string>(),
-  /** When to read again (0: never read). */
   nextReadAt: 0,
   pending: null as Promise<void> | null,
 }
 
-/** What is known now, without waiting (a stale list is refreshed in the background). */
 export function knownAuthorizedDomains(): ReadonlySet<string> {
   void getAuthorizedDomains()
   return cache.hosts

@@ -8,15 +8,8 @@ import { securityEvent } from '~/.server/ops/security-events'
 import { CSRF_FIELD } from '~/lib/form-fields'
 import { NO_STORE } from '~/lib/headers'
 
-/**
- * Signed double-submit CSRF tokens, plus Origin / Sec-Fetch-Site checks, and guardForm: the one
- * guard every form post goes through.
- *
- * The cookie holds `random.hmac`; every form repeats it in a hidden field. A cross-site page can
- * neither read the cookie nor guess the value, and the HMAC stops a value planted by a sibling
- * subdomain (cookie tossing) unless it was minted by this server. The `__Host-` prefix over https
- * stops sibling subdomains from setting the cookie at all.
- */
+// Signed double-submit tokens: a cross-site page can neither read nor guess the
+// value, and the HMAC stops a value planted by a sibling subdomain (cookie tossing).
 
 export function csrfCookieName(): string {
   return cookieName(COOKIES.csrf)
@@ -25,7 +18,6 @@ export function csrfCookieName(): string {
 export type CsrfRefusal = 'cookie-missing' | 'token-mismatch' | 'bad-origin' | 'cross-site'
 export type CsrfResult = { ok: true } | { ok: false; reason: CsrfRefusal }
 
-/** True when the token was minted by this server under any configured secret's CSRF key (rotation). */
 function isAuthentic(token: string): boolean {
   const [random, mac, ...rest] = token.split('.')
   return Boolean(random && mac && rest.length === 0 && signedBy('csrf', random, mac))
@@ -34,23 +26,19 @@ function isAuthentic(token: string): boolean {
 function mint(): { token: string; setCookie: string } {
   const random = randomBytes(32).toString('base64url')
   const token = `${random}.${sign('csrf', random)}`
-  // A browser-session cookie (no Max-Age): it lives as long as the forms it protects.
+  // A browser-session cookie: it lives as long as the forms it protects.
   return { token, setCookie: setCookie(COOKIES.csrf, token) }
 }
 
-/**
- * The authentic token this browser holds, or null. It is also the binding of the flow cookies
- * (app/.server/auth/flow-state.ts, ADR 017): a value sealed for one browser opens in no other.
- */
+/** It is also the binding of the flow cookies: a value sealed for one browser opens in no other. */
 export function csrfBinding(request: Request): string | null {
   const existing = getCookie(request, COOKIES.csrf)
   return existing && isAuthentic(existing) ? existing : null
 }
 
-/** One token per request, so that every loader of one response renders and binds the same one. */
+/** One token per request, so every loader of one response renders the same one. */
 const issued = new WeakMap<Request, { token: string; setCookie: string | null }>()
 
-/** The token to render in forms; `setCookie` is the Set-Cookie value to add when a new one was minted. */
 export function issueCsrf(request: Request): { token: string; setCookie: string | null } {
   // Reusing the cookie keeps forms in other tabs valid; a token under a retired secret is replaced.
   const existing = csrfBinding(request)
@@ -62,18 +50,12 @@ export function issueCsrf(request: Request): { token: string; setCookie: string 
   return fresh
 }
 
-/**
- * A new token at sign-in, so that a token seen before (on a shared computer, or planted) is worth
- * nothing once someone signs in. The Set-Cookie goes with the sign-in's response.
- */
+/** A token seen before sign-in (shared computer, or planted) is worth nothing after it. */
 export function rotateCsrf(): string {
   return mint().setCookie
 }
 
-/**
- * Checks a state-changing form post. `cookie-missing` usually means the browser blocks cookies
- * (the caller shows the third-party-cookie notice), so it is told apart from a forged token.
- */
+/** `cookie-missing` usually means the browser blocks cookies, so it is told apart from a forged token. */
 export function verifyCsrf(
   request: Request,
   form: FormData,
@@ -81,9 +63,8 @@ export function verifyCsrf(
 ): CsrfResult {
   const fetchSite = request.headers.get('Sec-Fetch-Site')
   if (fetchSite === 'cross-site') return { ok: false, reason: 'cross-site' }
-  // No Origin at all is allowed (older browsers on same-origin posts): the token still decides.
-  // `Origin: null` comes from sandboxed frames and data: URLs, but also from our own pages served
-  // with `Referrer-Policy: no-referrer` (the reset pages): Sec-Fetch-Site tells them apart.
+  // No Origin at all is allowed (older browsers): the token still decides.
+  // `Origin: null` also comes from our own no-referrer pages, which Sec-Fetch-Site tells apart.
   const sameOriginNull = origin === 'null' && fetchSite === 'same-origin'
   if (origin !== null && origin !== publicOrigin && !sameOriginNull) return { ok: false, reason: 'bad-origin' }
   const cookie = getCookie(request, COOKIES.csrf)
@@ -95,12 +76,8 @@ export function verifyCsrf(
   return { ok: true }
 }
 
-/**
- * The page is loaded into a frame whose cookies the browser keeps from the portal: another site's
- * frame (its first page comes cross-site; the next ones come from the portal's own page in it
- * without the CSRF cookie that page set). There the portal's cookies are third-party ones
- * (SameSite=Lax, third-party cookie blocking), so its forms cannot work: the page warns first.
- */
+// In another site's frame the portal's cookies are third-party (blocked,
+// or SameSite=Lax), so its forms cannot work: the page warns first.
 export function cookiesBlockedInFrame(request: Request): boolean {
   const dest = request.headers.get('sec-fetch-dest')
   if (dest !== 'iframe' && dest !== 'frame') return false
@@ -112,10 +89,7 @@ export interface GuardedForm {
   form: FormData
 }
 
-/**
- * Every POST goes through here: the body is read once, the CSRF token and the request's origin
- * are checked (ADR 007). A refusal is a 403 the error page explains; nothing has changed.
- */
+/** Every POST goes through here (see ADR 007). */
 export async function guardForm(request: Request, context: AppLoadContext): Promise<GuardedForm> {
   refuseOversizedBody(context)
   let form: FormData
@@ -127,8 +101,7 @@ export async function guardForm(request: Request, context: AppLoadContext): Prom
   const verdict = verifyCsrf(request, form, { publicOrigin: context.publicOrigin, origin: context.requestOrigin })
   if (!verdict.ok) {
     securityEvent('csrf-refused', { reqId: context.requestId, ip: context.clientIp, reason: verdict.reason })
-    // The error page has no loader data to read the help link from: it travels with the refusal, and
-    // whether the form was in another site's frame, where the portal's cookies are third-party ones.
+    // The error page has no loader data: the help link travels with the refusal.
     const help =
       verdict.reason === 'cookie-missing'
         ? { cookiesHelpUrl: getConfig().cookiesHelpUrl, framed: request.headers.get('sec-fetch-dest') === 'iframe' }
@@ -138,7 +111,6 @@ export async function guardForm(request: Request, context: AppLoadContext): Prom
   return { form }
 }
 
-/** A body over the limit was refused by the HTTP server, none of it handed on (app/.server/http/body-limit.ts): the 413 page. */
 export function refuseOversizedBody(context: AppLoadContext) {
   if (context.bodyTooLarge) throw data({ reason: 'too-large' }, { status: 413, headers: NO_STORE })
 }

@@ -5,39 +5,21 @@ import { recordRateLimitHit } from '~/.server/ops/metrics'
 import { hashEmail } from '~/.server/ops/security-events'
 import type { Limiter, LimiterName } from './rate-limit-store'
 
-/**
- * One attempt against several limiters: every attempt takes its points before it does anything
- * (a limiter's `consume`, atomic in memory and in Redis), so concurrent attempts
- * cannot all pass a check made before any of them is counted (ADR 015). The caller then releases
- * the attempt with its outcome: a verdict against it keeps the points; a success or an attempt
- * the service never judged gives them back.
- */
+// Every attempt takes its points before it does anything, atomically, so concurrent attempts cannot all pass
+// one check (see ADR 015). A verdict against it keeps the points; success or no verdict gives them back.
 
-/**
- * How an attempt ended, for its points:
- * - `failure`: judged against it (a wrong password): the points stay;
- * - `success`: the points come back, and this email's failures from this client (and device) are forgotten;
- * - `no-verdict`: nothing was judged (the service failed, timed out or demanded a captcha): the points come back.
- */
 export type AttemptOutcome = 'failure' | 'success' | 'no-verdict'
 
-/**
- * An attempt that took its points, or was refused (and then counts nowhere). An attempt never
- * released keeps its points, as a failure does.
- */
+/** An attempt never released keeps its points, as a failure does. */
 export type Attempt = { ok: true; release(outcome: AttemptOutcome): Promise<void> } | { ok: false; retryAfterSeconds: number }
 
-/** Who is acting: the client address, the address typed (when any), and the request for the log. */
 export interface Who {
   ip: string
   email?: string
   reqId?: string
 }
 
-/**
- * One key per client: an IPv4-mapped IPv6 address is its IPv4 address, and an IPv6 address counts
- * as its /64, since one subscriber usually holds a whole /64 and could rotate through it.
- */
+/** An IPv6 address counts as its /64: one subscriber usually holds a whole /64 and could rotate through it. */
 export function ipKey(ip: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)
   if (mapped?.[1]) return mapped[1]
@@ -61,10 +43,8 @@ export const keys = ({ ip, email, reqId }: Who): Keys => {
   return { ip: ipKey(ip), email: emailHash, emailIp: `${emailHash}:${ipKey(ip)}`, reqId }
 }
 
-/** A limiter and the key counted in it. */
 export type Entry = [LimiterName, string]
 
-/** `take`: one attempt against these limiters, in the order given. */
 export function attempts(limiters: Record<LimiterName, Limiter>) {
   function hit(name: LimiterName, k: Keys, res: RateLimiterRes) {
     recordRateLimitHit(name)
@@ -88,11 +68,7 @@ export function attempts(limiters: Record<LimiterName, Limiter>) {
 
   const same = (a: Entry, b: Entry) => a[0] === b[0] && a[1] === b[1]
 
-  /**
-   * Gives a point back, unless the window that held it has ended (the point is gone with it, and
-   * a reward would open the next window below zero). A counter given back to nothing is deleted:
-   * a refused or voided attempt leaves no key (in memory the store does it itself, ADR 027).
-   */
+  /** Not past the window's end: the point is gone with it, and giving it back would open the next window below zero. */
   async function giveBack([name, key]: Entry, windowEnds: number) {
     if (Date.now() >= windowEnds) return
     try {
@@ -103,16 +79,9 @@ export function attempts(limiters: Record<LimiterName, Limiter>) {
     }
   }
 
-  /**
-   * Takes a point from each limiter in turn, each atomically, the per-client one first (ADR 027).
-   * Refused when one is exhausted: the points already taken go back at once and the later
-   * limiters are not touched, so a refused attempt counts nowhere and creates no counter (a
-   * client over its limit does not fill, nor make, a per-account one). A store error other than
-   * a refusal (only possible if the in-memory fallback itself failed) is logged at error and lets
-   * the attempt through: locking every user out on a bug is worse, and the identity service
-   * throttles too. A Redis that refuses a write answers with a refusal (rate-limit-store.ts).
-   * `forget` lists the counters a success deletes.
-   */
+  // The per-client limiter goes first, and a refusal gives back what was taken at once, so a client
+  // over its limit never fills nor makes a per-account counter (see ADR 027). A store error lets
+  // the attempt through: locking everyone out on a bug is worse, and the service throttles too.
   async function take(entries: Entry[], k: Keys, forget: Entry[] = []): Promise<Attempt> {
     const held: { entry: Entry; windowEnds: number }[] = []
     for (const entry of entries) {

@@ -3,73 +3,30 @@ import { openLimiterStore, type LimiterStore, type RateLimitOptions } from './ra
 import { hashEmail } from '~/.server/ops/security-events'
 import { attempts, keys, type Attempt, type Entry, type Who } from './rate-limit-attempt'
 
-/**
- * Brute-force and abuse limits for sign-in, password reset, new-password submissions and the
- * second factor: which limiters each attempt counts in (the store: ./rate-limit-store.ts; taking
- * and giving back points: ./rate-limit-attempt.ts). The flows reach the limits through this module
- * only, the device cookie included: it exists for the sign-in limits (./device.ts, ADR 015).
- */
+/** The flows reach the limits through this module only, the device cookie included. */
 
 export { deviceCookie, deviceIdFor } from './device'
 
-/** A sign-in: `device` is the id of a device cookie valid for this email (app/.server/policy/device.ts), if any. */
 export type SignInWho = Who & { email: string; device?: string | null }
 
-/**
- * A second-factor step: `pending` is its random id; `account` names the account (its address,
- * or what else identifies it) and `phone` the SMS factor; both are hashed before they are keys.
- */
 export type MfaWho = Who & { pending: string; account: string }
 
-/**
- * Every attempt takes the client's point first, then the more specific ones (ADR 027): a client
- * over its limit never reaches, nor creates, a per-account counter.
- */
+// The client's point is taken first: a client over its limit never
+// reaches, nor creates, a per-account counter (see ADR 027).
 export interface RateLimits {
-  /**
-   * Takes a sign-in attempt from every sign-in limiter: per client, per email and client, and
-   * per email from all clients, or per device for a browser that holds the account's device cookie.
-   */
   consumeSignIn(who: SignInWho): Promise<Attempt>
-  /** A reset email asked: per client, and per address or, with the account's device cookie, per device. */
   consumeReset(who: SignInWho): Promise<Attempt>
-  /** A sign-in link asked: per client (the reset's), and per address on a count of its own. */
   consumeEmailLink(who: Who & { email: string }): Promise<Attempt>
   consumeNewPassword(who: Who): Promise<Attempt>
-  /** A second-factor code attempt: per client, per pending sign-in and per account. */
   consumeMfaCode(who: MfaWho): Promise<Attempt>
-  /** An SMS code sent: per client, per pending sign-in, per account and per phone. */
   consumeMfaSms(who: MfaWho & { phone: string }): Promise<Attempt>
-  /**
-   * A second factor started by the signed-in owner (`account`: its uid): per client and per
-   * account. Its codes then count in consumeMfaCode, the enrolment session as `pending`.
-   */
   consumeEnrolStart(who: Who & { account: string }): Promise<Attempt>
-  /**
-   * An SMS code sent to a phone being added (ADR 042): per client, per enrolment (`pending`), per
-   * account, and per number from every account. Its codes count in consumeMfaCode.
-   */
   consumeEnrolSms(who: MfaWho & { phone: string }): Promise<Attempt>
-  /**
-   * A "confirm your new address" email asked by the signed-in owner (`account`: its uid, `email`:
-   * the new address): per client and per new address (the reset's counts), and per account.
-   */
   consumeEmailChange(who: Who & { account: string; email: string }): Promise<Attempt>
-  /** A logout posted: per client. */
   consumeLogout(who: Who): Promise<Attempt>
-  /**
-   * A passkey ceremony started (per client, a count of its own), or a sign-in answered with a passkey
-   * (`credential`: its id, hashed): per client on sign-in's count, and per credential as sign-in counts per account.
-   */
   consumePasskey(who: Who & { credential?: string }): Promise<Attempt>
-  /** Spends a passkey challenge (its random id): true the first time within its 5 minutes, false after. */
   spendChallenge(id: string): Promise<boolean>
-  /**
-   * A sign-up posted: per client on a count of its own, then per address or device on the reset's
-   * counts, since each sign-up emails its address once (a verification, or a reset for an owner).
-   */
   consumeSignUp(who: SignInWho): Promise<Attempt>
-  /** The Redis connection, null in memory mode (for readiness checks and tests). */
   readonly redis: LimiterStore['redis']
   memoryKeys: LimiterStore['memoryKeys']
   close(): Promise<void>
@@ -119,7 +76,7 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
 
     consumeMfaCode(who) {
       const k = keys(who)
-      // A right code forgets this pending sign-in's count (it is over anyway), never the client's or the account's.
+      // Never the client's or the account's.
       const pending: Entry = ['mfaCodePerPending', who.pending]
       return take([['mfaCodePerIp', k.ip], pending, ['mfaCodePerAccount', hashEmail(who.account)]], k, [pending])
     },
@@ -196,7 +153,6 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
   }
 }
 
-/** The process's limiters, configured from the environment on first use. */
 let current: RateLimits | null = null
 
 export function getRateLimits(): RateLimits {
@@ -223,7 +179,6 @@ export const consumePasskey: RateLimits['consumePasskey'] = (who) => getRateLimi
 export const spendChallenge: RateLimits['spendChallenge'] = (id) => getRateLimits().spendChallenge(id)
 export const consumeSignUp: RateLimits['consumeSignUp'] = (who) => getRateLimits().consumeSignUp(who)
 
-/** At shutdown: closes the Redis connection, if any was opened. */
 export async function closeRateLimits(): Promise<void> {
   const closing = current
   current = null

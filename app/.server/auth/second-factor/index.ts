@@ -23,23 +23,11 @@ import {
 import { sendSms } from './sms'
 import { verify, type StepPage } from './verify'
 
-/**
- * The second factor at sign-in (ADR 022). When a first factor (password, email link,
- * single sign-on) answers with a pending credential instead of tokens, no session is made: the
- * pending sign-in goes into a sealed, short-lived cookie bound to this browser (./pending), and the
- * visitor goes to /second-factor. There they choose a factor (when there are several), receive
- * an SMS code (./sms) or read their authenticator app, and the code completes the sign-in through
- * mfaSignIn:finalize and the same signInWithIdToken as every other sign-in (./verify).
- */
+// A pending second-factor sign-in lives only in a sealed cookie bound to this
+// browser (./pending); no session is made until the code is verified (see ADR 022).
 
 export type { StepMessage, StepPage } from './verify'
 
-/**
- * The first factor answered with a pending credential: the step begins. One factor is chosen at
- * once (an SMS code is sent at once); several go to the chooser. Answers the cookies to set and
- * where to go. With `confirm`, the step is "Confirm it's you" for the signed-in account (ADR 036):
- * the same step, but its code seals a fresh token for this browser instead of making a session.
- */
 export async function beginSecondFactor(
   request: Request,
   input: {
@@ -59,7 +47,7 @@ export async function beginSecondFactor(
     factors,
     method: input.method,
     email: input.email,
-    // Sealed as it was given: read back, it is checked again where it comes in (./verify).
+    // Sealed as given: it is checked again where it comes back in (./verify).
     redirect: input.redirect?.param ?? null,
     remember: input.remember,
     confirm: input.confirm ?? null,
@@ -83,24 +71,15 @@ export async function beginSecondFactor(
   return { setCookies: pendingCookie.write(request, pending), location: SECOND_FACTOR_PATH }
 }
 
-/**
- * What the step shows: never the credential or the SMS session. `confirming`: the step is
- * "Confirm it's you", whose way back is the account, not the sign-in page.
- */
 export type SecondFactorView =
   | { step: 'choose'; factors: SecondFactor[]; redirect: string | null; back: string; confirming: boolean; notice: Notice | null }
   | {
       step: 'code'
       factor: SecondFactor
-      /** An SMS code went to the phone. */
       sent: boolean
-      /** The SMS start demands a reCAPTCHA token: what the page needs to get one (ADR 020). */
       captcha: CaptchaSettings | null
-      /** Seconds before 'Resend code' sends again. */
       resendIn: number
-      /** When the last code was sent, in seconds since the epoch. */
       sentAt: number | null
-      /** With an SMS limit's notice: when a code may be asked for again (milliseconds since the epoch). */
       retryAt: number | null
       several: boolean
       redirect: string | null
@@ -110,15 +89,12 @@ export type SecondFactorView =
       notice: Notice | null
     }
 
-/** No pending sign-in (gone, expired, another browser's): back to sign in, with the reason. */
 const expired = (status?: 302): Redirect =>
   redirectTo(signInLink(null, { mfaError: 'expired' }), { status, cookies: [pendingCookie.clear()] })
 
-/** GET /second-factor: the step, or back to sign in when there is no pending sign-in. */
 export function secondFactorView(request: Request): Result<{ view: SecondFactorView }> {
   const p = pendingCookie.read(request)
   if (!p) return expired(302)
-  // A notice is shown once.
   const cookies = p.notice ? pendingCookie.write(request, { ...p, notice: null, retryAt: null }) : []
   const factor = chosenFactor(p)
   const confirming = p.confirm !== null
@@ -149,7 +125,6 @@ export function secondFactorView(request: Request): Result<{ view: SecondFactorV
   )
 }
 
-/** POST /second-factor, after the CSRF check: choose, another method, resend, or verify a code. */
 export async function secondFactorAction(
   request: Request,
   form: { intent: string; factor: string; code: string; captchaResponse: string },

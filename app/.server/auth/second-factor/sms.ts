@@ -5,21 +5,14 @@ import { captchaSettings, isCaptchaRefusal, refreshAfterDemand } from '~/.server
 import { retryAtAfter } from '~/lib/limits'
 import { accountOf, chosenFactor, epochSecondsNow, recordOutcome, type Pending } from './pending'
 
-/**
- * Sends an SMS code to the chosen phone (mfaSignIn:start), after taking the SMS limits. The
- * pending sign-in is updated in place: its new session, or why no code went. Where the project
- * demands reCAPTCHA for SMS (ADR 020), the start is refused without a token for the action
- * mfaSmsSignIn: the step then offers a 'Send code' button that gets one (captchaSettings).
- */
 export async function sendSms(p: Pending, context: AppLoadContext, captchaResponse?: string): Promise<void> {
   const factor = chosenFactor(p)
   if (factor?.kind !== 'phone') return
-  // The page ran the check and got no token: its script could not load. The service would refuse.
+  // The page's script could not load the check, so the service would refuse.
   if (p.captcha && captchaResponse === '') {
     p.notice = 'mfa.checkFailed'
     return
   }
-  // After the first factor the service shows the number masked: the phone is known by its enrollment.
   const limit = await consumeMfaSms({
     ip: context.clientIp,
     pending: p.id,
@@ -48,7 +41,6 @@ export async function sendSms(p: Pending, context: AppLoadContext, captchaRespon
     await limit.release('no-verdict')
     const code = codeOf(error)
     if (isCaptchaRefusal(code)) {
-      // Enforcement may have come on since we last asked: the page needs the site key now.
       await refreshAfterDemand('mfaSmsSignIn')
       p.captcha = captchaSettings('mfaSmsSignIn') !== null
       p.notice = p.captcha ? null : 'mfa.sendFailed'

@@ -21,10 +21,8 @@ import {
 } from './pending'
 import type { MfaError } from '../sign-in-page'
 
-/** What the step may say after a submission. */
 export type StepMessage = MessageKey | 'mfa.codeFormat' | 'mfa.sendFailed' | 'error.tooManyRequestsAt'
 
-/** The step again, saying why; a limit says when it lets go (`retryAt`, milliseconds since the epoch). */
 export interface StepPage {
   message: StepMessage
   retryAt?: number
@@ -33,17 +31,13 @@ export interface StepPage {
 const step = (message: StepMessage, status: number, retryAfter?: number) =>
   page<StepPage>(retryAfter ? { message, retryAt: retryAtAfter(retryAfter) } : { message }, { status, retryAfter })
 
-/** A code as typed: spaces and dashes some apps show are dropped; six digits remain, or it is refused. */
 export function normaliseCode(value: string): string | null {
   const code = value.replace(/[\s-]/g, '')
   return /^\d{6}$/.test(code) ? code : null
 }
 
-/**
- * What a refused code means for the step (the outcome table's second-factor rows, ADR 022): a
- * wrong code keeps it; an expired or invalid session ends it, as does a disabled account; the
- * rest is the service failing (null).
- */
+// A wrong code keeps the step; an expired session or disabled account
+// ends it; anything else is the service failing (see ADR 022).
 function verdictOf(code: AuthCode): 'wrong-code' | MfaError | null {
   if (code === 'auth/user-disabled') return 'invalid'
   switch (messageOf(code).key) {
@@ -59,10 +53,6 @@ function verdictOf(code: AuthCode): 'wrong-code' | MfaError | null {
   }
 }
 
-/**
- * The code was typed: mfaSignIn:finalize, then the same ending as every sign-in, or, for "Confirm
- * it's you", the fresh token sealed for this browser and back to the action.
- */
 export async function verify(
   request: Request,
   p: Pending,
@@ -75,7 +65,7 @@ export async function verify(
   if (!code) return step('mfa.codeFormat', 400)
   if (factor.kind === 'phone' && !p.session) return step('mfa.sendFailed', 400)
 
-  // The attempt is counted before the call, atomically, as sign-in attempts are (ADR 015).
+  // Counted before the call, atomically, as sign-in attempts are.
   const limit = await consumeMfaCode({
     ip: context.clientIp,
     pending: p.id,
@@ -98,7 +88,7 @@ export async function verify(
     await limit.release('success')
     if (p.confirm) return await confirmed(request, p, p.confirm, tokens.idToken, context)
     try {
-      // The redirect comes back from the sealed cookie: checked here, where it comes in again.
+      // It comes back from the cookie, so it is checked again here.
       const redirect = await checkedRedirect(p.redirect, context.publicOrigin)
       const session = await signInWithIdToken(
         tokens.idToken,
@@ -108,7 +98,6 @@ export async function verify(
       recordOutcome(p, 'success')
       return redirectTo(session.location, { cookies: [...session.setCookies, pendingCookie.clear()] })
     } catch {
-      // A token the session refuses (too old a sign-in, no second-factor claim): start again.
       recordOutcome(p, 'expired')
       return end(p, 'expired', 'session-refused', context)
     }
@@ -134,7 +123,6 @@ export async function verify(
   return groupOf(errorCode) === 'throttled' ? step('error.tooManyRequests', 429) : step('error.unexpected', 503)
 }
 
-/** "Confirm it's you" passed its second factor: the token is kept for this browser (ADR 036), no session is made. */
 async function confirmed(
   request: Request,
   p: Pending,
@@ -144,7 +132,6 @@ async function confirmed(
 ): Promise<Result<StepPage>> {
   const done = await afterConfirmation(request, { uid: confirm.uid, email: p.email }, idToken, confirm, context)
   if (!done) {
-    // Another account's token, or a sign-in the service dated too long ago: confirm again.
     recordOutcome(p, 'expired')
     return end(p, 'expired', 'auth/user-mismatch', context)
   }
@@ -169,7 +156,6 @@ function failure(p: Pending, code: string, context: AppLoadContext) {
   })
 }
 
-/** The step ends: back to sign in, or, for "Confirm it's you", back to confirm; with the reason. */
 function end(p: Pending, reason: MfaError, code: string, context: AppLoadContext): Result<StepPage> {
   failure(p, code, context)
   // Signing in again starts from the address already given: the form shows it (never the password).

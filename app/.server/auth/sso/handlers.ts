@@ -12,7 +12,8 @@ import { afterConfirmation, confirmPageWith, type ConfirmReason } from '../recen
 import { beginSecondFactor } from '../second-factor'
 import { signInWithIdToken } from '../finish-sign-in'
 import type { Confirming } from '../second-factor/pending'
-import { getSession, tokenClaims } from '../session'
+import { tokenClaims } from '../id-token'
+import { getSession } from '../session'
 import type { SsoError } from '../sign-in-page'
 import {
   CALLBACK_PATH,
@@ -26,22 +27,19 @@ import {
 } from './protocol'
 import { stateCookie } from './state-cookie'
 
-/** Whether the sign-in page offers the button: the flag is on and a provider is configured. */
 export function ssoOffered(flags: Flags): boolean {
   return flags.sso && getConfig().ssoProviderId !== null
 }
 
-/** The name the button gives the provider ("Continue with …"), or null for the generic wording. */
 export function ssoProviderName(): string | null {
   return getConfig().ssoProviderName
 }
 
-/** The mark on the provider's button: Google's own for google.com, a neutral one for any other. */
+/** Google's own mark for google.com, a neutral one for any other. */
 export function ssoProviderMark(): ProviderMarkKind {
   return getConfig().ssoProviderId === 'google.com' ? 'google' : 'other'
 }
 
-/** Null when single sign-on is off (flag) or no provider is configured. */
 export async function ssoSettings(): Promise<SsoSettings | null> {
   const config = getConfig()
   if (!config.ssoProviderId || !(await getFlags()).sso) return null
@@ -53,15 +51,10 @@ export async function ssoSettings(): Promise<SsoSettings | null> {
   }
 }
 
-/** The sign-in page with a message, keeping the redirect the visitor came with. */
 const signInPageWithError = (error: SsoError, redirect: string | null) => signInLink(redirect, { ssoError: error })
 
-/**
- * POST /sso/start, after the CSRF check. `remember`: "Keep me signed in" (ADR 037). `confirm`:
- * "Confirm it's you" for the signed-in account (ADR 043), which comes back to its own page. A form
- * post may not be redirected to another origin (CSP form-action 'self'), so the answer is a page
- * that moves on to the provider by itself (Refresh without JavaScript); refused, a redirect back.
- */
+// A form post may not be redirected to another origin (CSP form-action
+// 'self'), so the answer is a page that moves on to the provider itself.
 export async function startSso(
   request: Request,
   input: { redirect: string | null; authDomain: string | null; remember: boolean; confirm: Confirming | null },
@@ -88,26 +81,19 @@ export async function startSso(
   }
 }
 
-/**
- * GET or POST /sso/callback. Always a redirect: into the session, back to the sign-in page with
- * a message, or (once) from the authDomain host to the public origin, which holds the state cookie.
- */
-export type CallbackOutcome =
-  | Redirect
-  /** A form_post answer to post again from our own page (see handleSsoCallback). */
-  | { kind: 'repost'; action: string; fields: [string, string][] }
+export type CallbackOutcome = Redirect | { kind: 'repost'; action: string; fields: [string, string][] }
 
 export async function handleSsoCallback(request: Request, context: AppLoadContext): Promise<CallbackOutcome> {
   const url = new URL(request.url)
   const state = stateCookie.read(request)
   const settings = await ssoSettings()
   const publicHost = new URL(context.publicOrigin).host
-  // The host the browser came to (a plain Host, app.ts): request.url is always the public origin's
-  // (ADR 026). It only tells the authDomain host's callback from the public one's.
+  // request.url is always the public origin's (see ADR 026); the Host
+  // header tells the authDomain host's callback from the public one's.
   const arrivedAt = request.headers.get('host')?.toLowerCase() ?? publicHost
   if (settings && !state && arrivedAt !== publicHost && !url.searchParams.has(RELAY_PARAM)) {
-    // The authDomain host has no state cookie (host-only): hand over to the public origin, once.
-    // Never an open redirect: the target is always our own public origin.
+    // The authDomain host has no state cookie (host-only): hand
+    // over to our own public origin, once. Never an open redirect.
     const search = new URLSearchParams(url.search)
     search.set(RELAY_PARAM, '1')
     return redirectTo(`${context.publicOrigin}${CALLBACK_PATH}?${search}`, {
@@ -117,8 +103,8 @@ export async function handleSsoCallback(request: Request, context: AppLoadContex
 
   const postBody = request.method === 'POST' ? await request.text() : null
   if (postBody !== null && !state && settings && !url.searchParams.has(REPOST_PARAM)) {
-    // A form_post provider posts cross-site, so the browser withholds the Lax cookie the state is
-    // bound to: our own page posts the answer again, same-site, once; the binding then decides.
+    // A form_post provider posts cross-site, so the browser withholds the Lax
+    // cookie the state is bound to: our own page posts it again, same-site, once.
     const search = new URLSearchParams(url.search)
     search.set(REPOST_PARAM, '1')
     return { kind: 'repost', action: `${CALLBACK_PATH}?${search}`, fields: [...new URLSearchParams(postBody)] }
@@ -127,7 +113,7 @@ export async function handleSsoCallback(request: Request, context: AppLoadContex
     ? await finishSso({ search: url.searchParams, postBody, state }, settings)
     : { ok: false, error: 'unavailable' }
   if (state?.confirm) return confirmedByProvider(request, state.confirm, finish, context)
-  // The redirect comes back from the sealed state: checked here, where it comes in again.
+  // It comes back from the sealed state, so it is checked again here.
   const redirect = await checkedRedirect(state?.redirect ?? null, context.publicOrigin)
   const remember = state?.remember ?? false
   const back = (location: string, cookies: readonly string[] = []) =>
@@ -162,12 +148,6 @@ export async function handleSsoCallback(request: Request, context: AppLoadContex
   }
 }
 
-/**
- * The provider came back for "Confirm it's you" (ADR 043): the same account as this browser's
- * session, and the fresh token is sealed as a password confirmation's is; its second factor, if it
- * has one, through the sign-in's own step (ADR 038). Any other answer changes nothing: the visitor
- * stays signed in as themselves and is told why on the confirm page.
- */
 async function confirmedByProvider(
   request: Request,
   confirm: Confirming,
@@ -177,7 +157,7 @@ async function confirmedByProvider(
   const back = (location: string, cookies: readonly string[] = []) =>
     redirectTo(location, { cookies: [...cookies, stateCookie.clear()] })
   const session = await getSession(request)
-  // Signed out, or someone else, since the start: the confirm page asks again (or for a sign-in).
+  // Signed out, or someone else, since the start.
   if (session.status !== 'signed-in' || session.user.uid !== confirm.uid) return back(confirmPageWith(confirm))
   const user = session.user
   const who = { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined, method: 'sso' }
@@ -196,7 +176,6 @@ async function confirmedByProvider(
   }
   if (tokenClaims(finish.idToken).uid !== user.uid) return refused({ ssoError: 'mismatch' }, 'auth/user-mismatch')
   const done = await afterConfirmation(request, user, finish.idToken, confirm, context)
-  // A token the service dated too long ago: nothing to seal.
   if (!done) return refused({ ssoError: 'provider' })
   securityEvent('recent-login', who)
   return back(done.location, done.setCookies)

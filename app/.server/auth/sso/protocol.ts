@@ -13,55 +13,29 @@ import { checkedRedirect } from '~/.server/policy/redirect'
 import type { Confirming } from '../second-factor/pending'
 import type { SsoError } from '../sign-in-page'
 
-/**
- * Single sign-on, server side (ADR 011): POST /sso/start asks createAuthUri for the provider's
- * page and keeps the sessionId in a signed cookie; the provider comes back to /sso/callback,
- * which hands the answer to signInWithIdp with that sessionId, then ends like a password sign-in.
- * This module is the protocol (and the emulator's stand-in for a provider); ./state-cookie keeps
- * the state in the browser and ./handlers answers the two routes.
- */
-
 export const CALLBACK_PATH = '/sso/callback'
-/** Marks a callback relayed from the authDomain host to the public one, so it is relayed once. */
 export const RELAY_PARAM = 'portal_relay'
-/** Marks a form_post answer posted again from our own page, so it is re-posted once. */
 export const REPOST_PARAM = 'portal_repost'
-/** Where the emulator's fake provider page puts its answer (see emulatorAuthUri). */
 const EMULATOR_PARAM = 'emulator'
 
 export interface SsoState {
   sessionId: string
-  /** The `redirect` to honour after sign-in, already accepted by the redirect policy. */
   redirect: string | null
-  /** The origin the provider returns to: the public origin, or the authDomain's. */
   callbackOrigin: string
-  /** Emulator only: ties the fake provider's answer to this browser (its eventId). */
   nonce: string
-  /** "Keep me signed in", as chosen on the sign-in form (ADR 037). */
   remember: boolean
-  /**
-   * Set when the round trip is "Confirm it's you" for the signed-in account `uid` (ADR 043): the
-   * callback seals the fresh token for this browser instead of making a session.
-   */
   confirm: Confirming | null
 }
 
-/** What the start carries to the callback, in the state cookie. */
 export type SsoIntent = Pick<SsoState, 'redirect' | 'callbackOrigin' | 'remember' | 'confirm'>
 
 export interface SsoSettings {
   identity: Pick<IdentityClient, 'createAuthUri' | 'signInWithIdp'>
   providerId: string
-  /** With the Auth emulator, its fake provider page stands in for createAuthUri's answer. */
   emulator: { origin: string; apiKey: string; tenantId: string | null } | null
 }
 
-/**
- * The `authDomain` override. Firebase's authDomain is the host that handles the
- * provider's return; here it is the host of our callback URL. Only a valid host name (parseAuthDomain)
- * that the redirect policy would accept (our origin, REDIRECT_ALLOWED_ORIGINS, an authorized domain)
- * is used; anything else is logged and ignored, so it can never send a credential elsewhere.
- */
+/** Only a host the redirect policy would accept is used: anything else could send a credential elsewhere. */
 export async function callbackOriginFor(raw: string | null, publicOrigin: string): Promise<string> {
   if (raw === null || raw === '') return publicOrigin
   const host = parseAuthDomain(raw)
@@ -78,12 +52,8 @@ export async function callbackOriginFor(raw: string | null, publicOrigin: string
   return new URL(checked.url).origin
 }
 
-/**
- * In emulator mode the provider's page is the emulator's own (`/emulator/auth/handler`); createAuthUri
- * has no provider support there. That page hands its fake credential back only through the iOS
- * deep-link format, `<ibi>://google/link?deep_link_id=<url>`, so `ibi` is our callback with an open
- * query parameter: the browser lands on `/sso/callback?emulator=://google/link?deep_link_id=…`.
- */
+// The emulator has no createAuthUri provider support: its own handler page stands in, and it hands the
+// credential back only in the iOS deep-link format, so `ibi` is our callback with an open query parameter.
 export function emulatorAuthUri(
   settings: SsoSettings & { emulator: NonNullable<SsoSettings['emulator']> },
   callbackOrigin: string,
@@ -99,7 +69,6 @@ export function emulatorAuthUri(
   return url.href
 }
 
-/** The first step: the provider's URL and the state to keep in the browser. */
 export async function beginSso(input: SsoIntent, settings: SsoSettings): Promise<{ authUri: string; state: SsoState }> {
   const nonce = randomBytes(16).toString('base64url')
   const continueUri = `${input.callbackOrigin}${CALLBACK_PATH}`
@@ -115,7 +84,7 @@ export async function beginSso(input: SsoIntent, settings: SsoSettings): Promise
   return { authUri, state: { ...input, sessionId: answer.sessionId, nonce } }
 }
 
-/** The provider's page must be an https URL (it goes into a Refresh header and a link). */
+/** Must be https: it goes into a Refresh header and a link. */
 function safeProviderUrl(value: string): string | null {
   try {
     const url = new URL(value)
@@ -127,14 +96,9 @@ function safeProviderUrl(value: string): string | null {
 
 export type SsoFinish =
   | { ok: true; idToken: string; email: string | null }
-  /** The provider signed in, and the account has a second factor to ask for (ADR 022). */
   | { ok: true; mfa: MfaRequired; email: string | null }
   | { ok: false; error: SsoError; code?: AuthCode }
 
-/**
- * The provider came back: its answer (the callback's query, or the POST body for form_post
- * providers) goes to signInWithIdp with the sessionId from the state cookie.
- */
 export async function finishSso(
   input: { search: URLSearchParams; postBody: string | null; state: SsoState | null },
   settings: SsoSettings,
@@ -184,11 +148,7 @@ function errorFor(code: AuthCode): SsoError {
   }
 }
 
-/**
- * The fake provider's answer in the deep-link format: `://google/link?deep_link_id=<url>`, where
- * url is `<emulator>/__/auth/callback?link=<the handler URL with the fake id_token>&eventId=…`.
- * Accepted only from the configured emulator, with the eventId this browser was given.
- */
+/** Accepted only from the configured emulator, with the eventId this browser was given. */
 function emulatorAnswer(value: string, emulatorOrigin: string, nonce: string): string | null {
   const marker = 'deep_link_id='
   const at = value.indexOf(marker)

@@ -13,9 +13,5 @@ const SsoStateSchema = z.object({
   confirm: ConfirmingSchema.nullable(),
 })
 
-/**
- * The pending sign-in, sealed to this browser (ADR 017): a state planted from another browser is
- * refused. SameSite=None over https: a form_post provider returns with a cross-site POST, which
- * would not carry a Lax cookie.
- */
+// SameSite=None over https: a form_post provider returns with a cross-site POST, which would not carry a Lax cookie.
 export const stateCookie = flowCookie<SsoState>(COOKIES.ssoState, SsoStateSchema)
