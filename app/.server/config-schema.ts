@@ -184,10 +184,8 @@ const brand = {
   BRAND_LOGO_DARK: value.logoFile.optional().describe('The logo of the dark colour scheme; needs `BRAND_LOGO`.'),
   BRAND_ACCENT: z.string().transform(value.parseAccent).optional()
     .describe('Colour of buttons, links and focus rings, `#rgb` or `#rrggbb`, refused under 4.5:1 contrast.'),
-  BRAND_ACCENT_DARK: z.string().transform(value.parseDarkAccent).optional().describe(
-    'The dark scheme\'s accent, `#rgb` or `#rrggbb`, refused under 4.5:1 on the dark card and page; needs ' +
-      '`BRAND_ACCENT`. Unset: `BRAND_ACCENT` lightened to 7:1, its hue and colourfulness kept.',
-  ),
+  BRAND_ACCENT_DARK: z.string().transform(value.parseDarkAccent).optional()
+    .describe("The dark scheme's accent, as `BRAND_ACCENT` (needs it) but 4.5:1 on the dark card; unset: derived from it."),
 }
 
 const reporting = {
