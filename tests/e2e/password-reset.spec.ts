@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { csrfFrom, postForm } from '../support/http-forms'
+import { csrfFrom, postForm } from '../support/http-browser'
 import { startPortal } from '../../dev/portal'
 import { expect, signIn, test } from './fixtures'
 import { csrfTokenIn } from '../support/csrf'

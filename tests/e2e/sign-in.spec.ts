@@ -1,6 +1,6 @@
 import { startPortal } from '../../dev/portal'
 import { getFreePort } from '../../dev/ports'
-import { alertMarkup, postForm } from '../support/http-forms'
+import { alertMarkup, postForm } from '../support/http-browser'
 import { uniqueEmail } from '../../dev/emulator'
 import { expect, test } from './fixtures'
 
