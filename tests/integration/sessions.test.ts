@@ -14,6 +14,7 @@ import { getFreePort, waitFor } from '../../dev/ports'
 import { browserAt } from '../support/http-browser'
 import { startOnEmulator } from '../support/portal'
 import { type TestRedis, startRedis } from '../support/redis'
+import { intoTheNextSecond } from '../support/next-second'
 
 /**
  * Sessions the server owns (ADR 063): a record per signed-in browser, the cookie only its random id.
@@ -78,7 +79,7 @@ describe('a session record per browser', () => {
     const { localId } = await admin.createUser(email, PASSWORD)
     const [a, b] = [await signedIn(email), await signedIn(email)]
     // Revocation is recorded to the second: a session made in the same second would survive it at the service.
-    await sleep(1_100)
+    await intoTheNextSecond()
     await endEverySession(localId)
     expect([await status(a), await status(b)]).toEqual(['invalid', 'invalid'])
     expect(await getSessionStore().list(localId)).toEqual([])
