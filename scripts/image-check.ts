@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { emulatorAdmin, startEmulator, uniqueEmail } from '../dev/emulator'
 import { getFreePort, waitFor } from '../dev/ports'
-import { formClient } from '../tests/support/form-client'
+import { HttpBrowser } from '../tests/support/http-browser'
 
 const TOOL = path.resolve('../shared/tools/container-image')
 const TAG = 'auth-portal:ci'
@@ -77,8 +77,8 @@ async function main() {
 
     const email = uniqueEmail('image')
     await emulatorAdmin(emulator).createUser(email, PASSWORD)
-    const post = await formClient(url, '/', { 'Accept-Language': 'en' })
-    const answer = await post('/?index', { email, password: PASSWORD })
+    const form = await new HttpBrowser(url, { headers: { 'Accept-Language': 'en' } }).load()
+    const answer = await form.submit('/?index', { email, password: PASSWORD })
     const session = answer.headers.getSetCookie().find((c) => c.startsWith('session='))?.split(';')[0]
     const signedIn = async () => (session ? (await (await fetch(`${url}/`, { headers: { Cookie: session } })).text()).includes(email) : false)
     check('signs in through it', answer.status === 303 && (await signedIn()), `status ${answer.status}`)

@@ -1,5 +1,5 @@
-import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
+import { intoTheNextSecond } from '../support/next-second'
 import { type Admin, confirmItsYou, expect, signIn, test } from './fixtures'
 
 /**
@@ -19,11 +19,6 @@ async function verificationEmails(admin: Admin, email: string): Promise<number> 
   return (await admin.oobCodes()).filter((c) => c.email === email && c.requestType === 'VERIFY_EMAIL').length
 }
 
-/**
- * Revocation is recorded to the second: a session made in the same second as the revocation
- * would survive it (ADR 005). The sessions to be revoked are made more than a second before.
- */
-const pastTheSecond = (page: Page) => page.waitForTimeout(1_100)
 
 test.describe('in English', () => {
   test.use({ locale: 'en-US' })
@@ -65,7 +60,7 @@ test.describe('in English', () => {
     await expect(page.getByRole('alert')).toHaveText('Wrong password')
     await expect(page.getByLabel('Password', { exact: true })).toHaveValue('')
 
-    await pastTheSecond(page)
+    await intoTheNextSecond()
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
     await page.getByRole('button', { name: 'Continue' }).click()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Change password')
@@ -103,7 +98,7 @@ test.describe('in English', () => {
     await expect(b.page.getByRole('heading', { name: 'You are signed in' })).toBeVisible()
     // Two sign-ins of one account in the same second get the same token claims, so the same
     // session cookie: ending one would end both. Real browsers are that far apart.
-    await pastTheSecond(page)
+    await intoTheNextSecond()
     await signIn(page, email, PASSWORD)
     await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible()
     const copied = (await context.cookies()).find((c) => c.name === 'session')!
@@ -135,7 +130,7 @@ test.describe('in English', () => {
     await signIn(page, email, PASSWORD)
     await page.getByRole('link', { name: 'Your account' }).click()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account')
-    await pastTheSecond(page)
+    await intoTheNextSecond()
 
     await page.getByRole('button', { name: 'Log out of all devices' }).click()
     await expect(page.getByRole('status')).toHaveText('You are signed out on every device.')

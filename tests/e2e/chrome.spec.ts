@@ -203,7 +203,8 @@ test.describe('keys pressed before the page is interactive', () => {
     await page.goto('/')
     await page.getByLabel('Adresse électronique').pressSequentially('early@example.com')
     await page.getByLabel('Mot de passe').pressSequentially('Wrong-password-1')
-    await page.waitForTimeout(2000)
+    // Hydrated once its data came (the password field gets its toggle); without JavaScript nothing changes the page.
+    if (javaScriptEnabled) await expect(page.getByRole('button', { name: 'Afficher le mot de passe' })).toBeVisible()
     await expect(page.getByLabel('Adresse électronique')).toHaveValue('early@example.com')
     if (javaScriptEnabled) {
       await expect(page.getByRole('link', { name: 'Mot de passe oublié\u202f?' })).toHaveAttribute('href', /email=early%40example\.com/)

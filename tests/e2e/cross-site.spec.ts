@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test'
 import { startAttacker, type Attacker } from '../support/attacker'
 import { EMULATOR_API_KEY, uniqueEmail } from '../../dev/emulator'
-import { postForm } from '../support/http-forms'
+import { postForm } from '../support/http-browser'
 import { type Admin, expect, test } from './fixtures'
 
 /**

@@ -1,7 +1,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { EMULATOR_API_KEY, uniqueEmail } from '../../dev/emulator'
-import { alertMarkup, postForm } from '../support/http-forms'
+import { alertMarkup, postForm } from '../support/http-browser'
 import type { Portal } from '../../dev/portal'
 import { expect, portalBehind, test as base } from './fixtures'
 

@@ -1,5 +1,5 @@
 import { uniqueEmail } from '../../dev/emulator'
-import { alertMarkup, csrfFrom, postForm } from '../support/http-forms'
+import { alertMarkup, csrfFrom, postForm } from '../support/http-browser'
 import { wcagViolations } from './axe'
 import { askForSignInLink, expect, everyWayPortal, testOn } from './fixtures'
 import { csrfTokenIn } from '../support/csrf'

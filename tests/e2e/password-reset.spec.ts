@@ -1,9 +1,10 @@
 import type { Page } from '@playwright/test'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { csrfFrom, postForm } from '../support/http-forms'
+import { csrfFrom, postForm } from '../support/http-browser'
 import { startPortal } from '../../dev/portal'
 import { expect, signIn, test } from './fixtures'
 import { csrfTokenIn } from '../support/csrf'
+import { intoTheNextSecond } from '../support/next-second'
 
 const OLD_PASSWORD = 'Old-password-2024'
 const NEW_PASSWORD = 'Brand-new-Secret-77'
@@ -186,7 +187,7 @@ test('a new password ends every session that existed before it', { tag: '@once' 
   expect((await postForm(request, '/?index', { email, password: OLD_PASSWORD })).status()).toBe(303)
   const before = await request.storageState()
   // Revocation is recorded to the second: let the sign-in's second pass.
-  await new Promise((r) => setTimeout(r, 1100))
+  await intoTheNextSecond()
 
   expect((await postForm(request, '/forgot-password', { email })).status()).toBe(303)
   const link = new URL(await admin.emailedLink(email, 'PASSWORD_RESET', baseURL!))

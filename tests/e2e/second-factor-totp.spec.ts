@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
-import { csrfFrom, postForm } from '../support/http-forms'
+import { csrfFrom, postForm } from '../support/http-browser'
 import {
   TOTP_CODE,
   TOTP_EXPIRED_CODE,

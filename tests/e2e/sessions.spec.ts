@@ -8,9 +8,14 @@ import { type Admin, expect, ownPortal, signIn, testOn } from './fixtures'
  * email" sends at once; past the window, "Confirm it's you" asks. JavaScript on and off, en and fr.
  */
 
-/** The default window is 5 minutes; this portal's is short enough to wait out in a test. */
+/**
+ * The default window is 5 minutes. This portal's is long enough for a sign-in and a press on a busy
+ * machine; the second one's is short enough to wait out in a test.
+ */
 const RECENT_SECONDS = 8
 const test = testOn(ownPortal(() => ({ RECENT_SIGN_IN_SECONDS: String(RECENT_SECONDS) })))
+const SHORT_RECENT_SECONDS = 2
+const testShortWindow = testOn(ownPortal(() => ({ RECENT_SIGN_IN_SECONDS: String(SHORT_RECENT_SECONDS) })))
 test.describe.configure({ timeout: 60_000 })
 
 const PASSWORD = 'Correct-Horse-42'
@@ -105,12 +110,12 @@ for (const [lang, l] of Object.entries(LABELS)) {
       expect(await verificationEmails(admin, email)).toBe(1)
     })
 
-    test('past the recent window, "Confirm it\'s you" asks first', async ({ page, admin }) => {
+    testShortWindow('past the recent window, "Confirm it\'s you" asks first', async ({ page, admin }) => {
       const email = uniqueEmail(`not-recent-${lang}`)
       await admin.createUser(email, PASSWORD)
       await signIn(page, email, PASSWORD, '/account')
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.account)
-      await page.waitForTimeout((RECENT_SECONDS + 1) * 1_000)
+      await page.waitForTimeout((SHORT_RECENT_SECONDS + 1) * 1_000)
       await page.getByRole('button', { name: l.sendVerification }).click()
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.confirm)
       expect(await verificationEmails(admin, email)).toBe(0)

@@ -1,8 +1,9 @@
 import { startPortal } from '../../dev/portal'
 import { getFreePort } from '../../dev/ports'
-import { alertMarkup, postForm } from '../support/http-forms'
+import { alertMarkup, postForm } from '../support/http-browser'
 import { uniqueEmail } from '../../dev/emulator'
 import { expect, test } from './fixtures'
+import { intoTheNextSecond } from '../support/next-second'
 
 const PASSWORD = 'Correct-Horse-42'
 
@@ -131,7 +132,7 @@ test.describe('sign-in over HTTP', () => {
     expect(signIn.status()).toBe(303)
     const state = await request.storageState()
     // Revocation is recorded to the second: let the sign-in's second pass.
-    await new Promise((r) => setTimeout(r, 1100))
+    await intoTheNextSecond()
     const logout = await postForm(request, '/logout', {})
     expect(logout.status()).toBe(303)
     // Only named cookies expire: Clear-Site-Data would erase the preferences and the device cookie too.

@@ -1,5 +1,5 @@
 import { uniqueEmail } from '../../dev/emulator'
-import { postForm } from '../support/http-forms'
+import { postForm } from '../support/http-browser'
 import { claimsFor, providerAnswer, startSso } from '../support/sso-provider'
 import { wcagViolations } from './axe'
 import { everyWayPortal, expect, ssoTestOn } from './fixtures'

@@ -4,6 +4,7 @@ import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
 import { expect, portalWith, test as base } from './fixtures'
+import { intoTheNextSecond } from '../support/next-second'
 
 /**
  * Token sync (ADR 006) hears of every way a session ends: logout, account deletion, and a session
@@ -89,7 +90,7 @@ test('a password changed in browser A: browser B finds its session ended, token 
   await signIn(b.page, email)
   await signIn(page, email)
   // Revocation is recorded to the second (ADR 005): B's session is older than it.
-  await page.waitForTimeout(1_100)
+  await intoTheNextSecond()
   await confirmTo(page, '/account/password', 'Change password')
   await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD)
   await page.getByLabel('Confirm new password', { exact: true }).fill(NEW_PASSWORD)

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { waitFor } from '../../dev/ports'
 import { TOTP_CODE, startMfaIdentity, type MfaIdentity } from '../support/mfa-identity'
-import { browser } from '../support/ip-browser'
+import { browserAt } from '../support/http-browser'
 import { ownPortal } from '../support/portal'
 
 /**
@@ -44,8 +44,8 @@ afterAll(async () => {
 
 /** One client's pending second-factor sign-in: the right password, then the step's page. */
 async function pendingSignIn(ip: string, email: string) {
-  const client = await (await browser(portal.url, ip)).load('/')
-  const first = await client.post('/?index', { email, password: PASSWORD }, { remember: true })
+  const client = await (await browserAt(portal.url, ip)).load('/')
+  const first = await client.submit('/?index', { email, password: PASSWORD }, { remember: true })
   expect(first.headers.get('location')).toBe('/second-factor')
   return client.load('/second-factor')
 }
@@ -62,14 +62,14 @@ describe('second factor: per account, whatever the client', () => {
     for (const ip of CLIENTS) {
       for (let p = 0; p < 2; p++) {
         const client = await pendingSignIn(ip, email)
-        for (let i = 0; i < 5; i++) statuses.push((await client.post('/second-factor', { code: '000000' }, { remember: true })).status)
+        for (let i = 0; i < 5; i++) statuses.push((await client.submit('/second-factor', { code: '000000' }, { remember: true })).status)
       }
     }
     expect(finalizes() - before).toBe(10)
     expect(statuses.filter((s) => s === 429)).toHaveLength(40)
     // The right code is refused too while the account's limit is spent: it never reaches the service.
     const owner = await pendingSignIn('192.0.2.77', email)
-    expect((await owner.post('/second-factor', { code: TOTP_CODE }, { remember: true })).status).toBe(429)
+    expect((await owner.submit('/second-factor', { code: TOTP_CODE }, { remember: true })).status).toBe(429)
     expect(finalizes() - before).toBe(10)
   })
 
@@ -85,7 +85,7 @@ describe('second factor: per account, whatever the client', () => {
     for (const ip of CLIENTS) {
       for (let p = 0; p < 3; p++) {
         const client = await pendingSignIn(ip, email)
-        await client.post('/second-factor', { intent: 'resend', captchaResponse: 'token' }, { remember: true })
+        await client.submit('/second-factor', { intent: 'resend', captchaResponse: 'token' }, { remember: true })
       }
     }
     expect(starts() - before).toBe(5)
@@ -97,32 +97,32 @@ describe('reset emails', () => {
     const email = uniqueEmail('link-then-reset')
     await admin.createUser(email, PASSWORD)
     for (const ip of CLIENTS.slice(0, 3)) {
-      const stranger = await (await browser(portal.url, ip)).load('/')
-      expect((await stranger.post('/?index', { intent: 'email-link', email }, { remember: true })).status).toBe(303)
+      const stranger = await (await browserAt(portal.url, ip)).load('/')
+      expect((await stranger.submit('/?index', { intent: 'email-link', email }, { remember: true })).status).toBe(303)
     }
     await waitFor('three sign-in links', async () => (await sent(email, 'EMAIL_SIGNIN')) === 3, 15_000)
-    const owner = await (await browser(portal.url, '192.0.2.80')).load('/forgot-password')
-    expect((await owner.post('/forgot-password', { email }, { remember: true })).status).toBe(303)
+    const owner = await (await browserAt(portal.url, '192.0.2.80')).load('/forgot-password')
+    expect((await owner.submit('/forgot-password', { email }, { remember: true })).status).toBe(303)
     await waitFor("the owner's reset email", async () => (await sent(email, 'PASSWORD_RESET')) === 1, 15_000)
   })
 
   it("strangers who use up an address's resets do not silence a browser holding its device cookie", async () => {
     const email = uniqueEmail('reset-device')
     await admin.createUser(email, PASSWORD)
-    const owner = await (await browser(portal.url, '192.0.2.81')).load('/')
-    expect((await owner.post('/?index', { email, password: PASSWORD }, { remember: true })).status).toBe(303)
+    const owner = await (await browserAt(portal.url, '192.0.2.81')).load('/')
+    expect((await owner.submit('/?index', { email, password: PASSWORD }, { remember: true })).status).toBe(303)
     expect(owner.jar.has('device')).toBe(true)
     // Signed out, the device cookie stays (ADR 015).
     for (const name of [...owner.jar.keys()]) if (name !== 'device') owner.jar.delete(name)
 
     // RATE_LIMIT_RESET_PER_EMAIL (3 per hour) from three other clients, and a fourth refused.
     for (const ip of CLIENTS.slice(0, 4)) {
-      const stranger = await (await browser(portal.url, ip)).load('/forgot-password')
-      expect((await stranger.post('/forgot-password', { email }, { remember: true })).status).toBe(303)
+      const stranger = await (await browserAt(portal.url, ip)).load('/forgot-password')
+      expect((await stranger.submit('/forgot-password', { email }, { remember: true })).status).toBe(303)
     }
     await waitFor("the strangers' three resets", async () => (await sent(email, 'PASSWORD_RESET')) === 3, 15_000)
     await owner.load('/forgot-password')
-    expect((await owner.post('/forgot-password', { email }, { remember: true })).status).toBe(303)
+    expect((await owner.submit('/forgot-password', { email }, { remember: true })).status).toBe(303)
     await waitFor("the owner's reset email", async () => (await sent(email, 'PASSWORD_RESET')) === 4, 15_000)
   })
 })
@@ -134,12 +134,12 @@ describe('change of address', () => {
     await admin.verifyEmail(localId)
     const statuses: number[] = []
     for (const ip of CLIENTS.slice(0, 3)) {
-      const client = await browser(portal.url, ip)
+      const client = await browserAt(portal.url, ip)
       expect((await client.signIn(email, PASSWORD, { remember: true })).status).toBe(303)
       expect((await client.confirm(PASSWORD, '/account/email')).headers.get('location')).toBe('/account/email')
       for (let i = 0; i < 4; i++) {
         await client.load('/account/email')
-        const res = await client.post('/account/email', { email: uniqueEmail('stranger') })
+        const res = await client.submit('/account/email', { email: uniqueEmail('stranger') })
         statuses.push(res.status)
         if (res.status === 429) expect(res.html).toMatch(/Too many attempts\. You can try again at <time date[tT]ime="[^"]+">[^<]+ UTC<\/time>\./)
       }

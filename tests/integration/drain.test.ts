@@ -2,7 +2,7 @@ import http from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startPortal, type Portal } from '../../dev/portal'
-import { formClient } from '../support/form-client'
+import { HttpBrowser } from '../support/http-browser'
 
 /**
  * SIGTERM as an orchestrator sends it: the portal keeps accepting connections for
@@ -50,9 +50,9 @@ async function freshGet(url: string): Promise<number | string> {
 
 describe('draining on SIGTERM', () => {
   it('accepts new connections during SHUTDOWN_DELAY_MS with a request in flight, then exits 0 before the grace period', async () => {
-    const post = await formClient(portal.url)
+    const form = await new HttpBrowser(portal.url).load()
     // In flight when SIGTERM comes, and still hung on the identity service when the time-out cuts it.
-    const inFlight = post('/?index', { email: 'drain@example.com', password: 'Whatever-2026' }).then(
+    const inFlight = form.submit('/?index', { email: 'drain@example.com', password: 'Whatever-2026' }).then(
       (res) => res.status,
       (error: Error) => error.name,
     )

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import en from '../../locales/en/common.json'
 import fr from '../../locales/fr/common.json'
-import { BrowserClient } from '../support/browser-client'
+import { HttpBrowser } from '../support/http-browser'
 import { startPortal, type Portal } from '../../dev/portal'
 
 /**
@@ -66,7 +66,7 @@ describe('error pages of the statuses the portal answers with', () => {
   }
 
   function browser(language: Language) {
-    const b = new BrowserClient(portal.url)
+    const b = new HttpBrowser(portal.url)
     b.plant('i18n_redirected', language)
     return b
   }
@@ -209,7 +209,7 @@ describe('the identity service failing behind the emailed links', () => {
   })
 
   async function openLink(language: Language, link: string, landing: string) {
-    const b = new BrowserClient(portal.url)
+    const b = new HttpBrowser(portal.url)
     b.plant('i18n_redirected', language)
     const first = await b.get(link)
     expect(first.status).toBe(302)

@@ -9,7 +9,7 @@ import { captureLogs, logger } from '../../app/.server/ops/logger'
 import { metrics } from '../../app/.server/ops/metrics'
 import { startPortal, type Portal } from '../../dev/portal'
 import { getFreePort, waitFor } from '../../dev/ports'
-import { headingText } from '../support/http-forms'
+import { headingText } from '../support/http-browser'
 
 /**
  * The remote flag service (FLAGS_OFREP_URL): a real HTTP server on loopback that speaks the

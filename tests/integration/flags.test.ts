@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, inject, it } from 'vitest'
 import { startPortal } from '../../dev/portal'
-import { headingText } from '../support/http-forms'
+import { headingText } from '../support/http-browser'
 
 /** Feature flags, as an operator sets them: the `sso` flag switches the sign-in title. */
 async function signInTitle(env: Record<string, string>) {

@@ -1,6 +1,7 @@
 import { describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail, uniquePhone } from '../../dev/emulator'
-import { browser, onPhonePage, PHONE_PATH } from '../support/ip-browser'
+import { browserAt } from '../support/http-browser'
+import { onPhonePage, PHONE_PATH } from '../support/phone-page'
 import { ownPortal } from '../support/portal'
 
 /**
@@ -31,7 +32,7 @@ describe('flow cookies reveal nothing they carry', () => {
   it('phone_enrolment: neither the number nor the SMS session', async () => {
     const client = await onPhonePage(portal.url, admin, { ip: '198.51.100.90', password: PASSWORD })
     const phone = uniquePhone()
-    expect((await client.post(PHONE_PATH, { phone }, { remember: true })).status).toBe(303)
+    expect((await client.submit(PHONE_PATH, { phone }, { remember: true })).status).toBe(303)
     const sent = (await admin.verificationCodes()).find((c) => c.phoneNumber === phone)
     expect(sent?.sessionInfo).toBeTruthy()
     // The number as typed, and its digits alone.
@@ -41,9 +42,9 @@ describe('flow cookies reveal nothing they carry', () => {
   it('reset_code: not the emailed code', async () => {
     const email = uniqueEmail('opaque-reset')
     await admin.createUser(email, PASSWORD)
-    const client = await browser(portal.url, '198.51.100.91')
+    const client = await browserAt(portal.url, '198.51.100.91')
     await client.load('/forgot-password')
-    expect((await client.post('/forgot-password', { email })).status).toBe(303)
+    expect((await client.submit('/forgot-password', { email })).status).toBe(303)
     const { oobCode } = await admin.emailed(email, 'PASSWORD_RESET')
     const keep = await fetch(`${portal.url}/new-password?oobCode=${encodeURIComponent(oobCode)}`, {
       redirect: 'manual',

@@ -3,7 +3,7 @@ import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { startPortal, type Portal } from '../../dev/portal'
 import { waitFor } from '../../dev/ports'
 import { startLoopbackIdentity } from '../support/emulator-relay'
-import { browser } from '../support/ip-browser'
+import { browserAt } from '../support/http-browser'
 import { type TestRedis, startRedis } from '../support/redis'
 
 /**
@@ -59,7 +59,7 @@ describe('concurrent guesses on one replica, the identity service 250 ms away', 
   it('60 concurrent wrong passwords for one account from one client: at most the limit reach the service', async () => {
     const email = uniqueEmail('burst')
     await admin.createUser(email, PASSWORD)
-    const attacker = await browser(portal.url, '203.0.113.10')
+    const attacker = await browserAt(portal.url, '203.0.113.10')
     const statuses = (await Promise.all(Array.from({ length: 60 }, () => attacker.signIn(email, WRONG)))).map(
       (r) => r.status,
     )
@@ -72,7 +72,7 @@ describe('concurrent guesses on one replica, the identity service 250 ms away', 
   it('the right password sent while wrong guesses hold the limit does not sign in, nor after them', async () => {
     const email = uniqueEmail('burst-right')
     await admin.createUser(email, PASSWORD)
-    const attacker = await browser(portal.url, '203.0.113.11')
+    const attacker = await browserAt(portal.url, '203.0.113.11')
     const wrong = Promise.all(Array.from({ length: 99 }, () => attacker.signIn(email, WRONG)))
     // Well inside the 250 ms the wrong guesses spend at the identity service.
     await new Promise((r) => setTimeout(r, 60))
@@ -89,7 +89,7 @@ describe('concurrent guesses on one replica, the identity service 250 ms away', 
   it("strangers' failures do not lock out a browser holding the owner's device cookie", async () => {
     const email = uniqueEmail('owner')
     await admin.createUser(email, PASSWORD)
-    const owner = await browser(portal.url, '198.51.100.50')
+    const owner = await browserAt(portal.url, '198.51.100.50')
     const first = await owner.signIn(email, PASSWORD, { remember: true })
     expect(first.status).toBe(303)
     const device = first.headers.getSetCookie().find((c) => c.startsWith('device='))
@@ -102,13 +102,13 @@ describe('concurrent guesses on one replica, the identity service 250 ms away', 
 
     // Logging out (which clears site data) keeps the device cookie: it is no session.
     await owner.load('/')
-    const out = await owner.post('/logout', {}, { remember: true })
+    const out = await owner.submit('/logout', {}, { remember: true })
     expect(out.status).toBe(303)
     expect(owner.jar.has('session')).toBe(false)
     expect(owner.jar.get('device')).toBe(device!.split(';')[0]!.slice('device='.length))
 
     // 30 wrong passwords from 6 other addresses: the per-account limit (20 per hour) is used up.
-    const strangers = await Promise.all(Array.from({ length: 6 }, (_, i) => browser(portal.url, `192.0.2.${10 + i}`)))
+    const strangers = await Promise.all(Array.from({ length: 6 }, (_, i) => browserAt(portal.url, `192.0.2.${10 + i}`)))
     const statuses = (
       await Promise.all(strangers.flatMap((s) => Array.from({ length: 5 }, () => s.signIn(email, WRONG))))
     ).map((r) => r.status)
@@ -117,7 +117,7 @@ describe('concurrent guesses on one replica, the identity service 250 ms away', 
       JSON.stringify(statuses),
     ).toBe(true)
 
-    const fresh = await browser(portal.url, '198.51.100.99')
+    const fresh = await browserAt(portal.url, '198.51.100.99')
     expect((await fresh.signIn(email, PASSWORD)).status).toBe(429)
 
     await owner.load('/')
@@ -168,7 +168,7 @@ describe('concurrent guesses split across two replicas sharing Redis', () => {
     const [a, b] = replicas as [Portal, Portal]
     const email = uniqueEmail('split')
     await admin.createUser(email, PASSWORD)
-    const attacker = await browser(a.url, '203.0.113.20')
+    const attacker = await browserAt(a.url, '203.0.113.20')
     const answers = await Promise.all(
       Array.from({ length: 60 }, (_, i) => attacker.signIn(email, WRONG, { at: (i % 2 ? b : a).url })),
     )

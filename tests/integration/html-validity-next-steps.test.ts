@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
 import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { BrowserClient } from '../support/browser-client'
+import { HttpBrowser } from '../support/http-browser'
 import { htmlErrors } from '../support/html-checker'
 import { startMfaIdentity, type MfaIdentity } from '../support/mfa-identity'
 import { ownPortal } from '../support/portal'
@@ -32,7 +32,7 @@ const captchaPortal = ownPortal(() => ({ FIREBASE_AUTH_EMULATOR_HOST: loop.host 
 
 async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   const pages = new Map<string, string>()
-  const browser = new BrowserClient(portal.url)
+  const browser = new HttpBrowser(portal.url)
   browser.plant('i18n_redirected', language)
   const keep = async (name: string, res: Response, status: number) => {
     expect(res.status, name).toBe(status)
@@ -52,20 +52,20 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
 
   const other = uniqueEmail(`html-limit-${language}`)
   await admin.createUser(other, PASSWORD)
-  const stranger = new BrowserClient(portal.url)
+  const stranger = new HttpBrowser(portal.url)
   stranger.plant('i18n_redirected', language)
   expect((await stranger.post('/?index', { email: other, password: 'Not-The-Password-1' })).status).toBe(400)
   await keep('sign-in-limit', await stranger.post('/?index', { email: other, password: 'Not-The-Password-1' }), 429)
 
   const phone = `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
   await admin.enrollSms(localId, [{ phoneNumber: phone }])
-  const step = new BrowserClient(portal.url)
+  const step = new HttpBrowser(portal.url)
   step.plant('i18n_redirected', language)
   faults.failNext(1)
   expect((await step.post('/?index', { email, password: PASSWORD })).status).toBe(303)
   await keep('code-step-not-sent', await step.get('/second-factor'), 200)
   expect((await step.post('/second-factor', { intent: 'resend' }, '/second-factor')).status).toBe(303)
-  const again = new BrowserClient(portal.url)
+  const again = new HttpBrowser(portal.url)
   again.plant('i18n_redirected', language)
   expect((await again.post('/?index', { email, password: PASSWORD })).status).toBe(303)
   await keep('code-step-sms-limit', await again.get('/second-factor'), 200)
@@ -73,7 +73,7 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   // The check's script could not load: the page posted an empty token.
   const captcha = uniqueEmail(`captcha-html-${language}`)
   await admin.createUser(captcha, PASSWORD)
-  const blocked = new BrowserClient(captchaPortal.url)
+  const blocked = new HttpBrowser(captchaPortal.url)
   blocked.plant('i18n_redirected', language)
   expect((await blocked.post('/?index', { email: captcha, password: PASSWORD })).status).toBe(303)
   const sent = await blocked.post('/second-factor', { intent: 'resend', captchaResponse: '' }, '/second-factor')

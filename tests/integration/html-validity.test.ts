@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
-import { BrowserClient } from '../support/browser-client'
+import { HttpBrowser } from '../support/http-browser'
 import { htmlErrors } from '../support/html-checker'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { waitFor } from '../../dev/ports'
@@ -47,7 +47,7 @@ const totpPortal = ownPortal(() => ({ FIREBASE_AUTH_EMULATOR_HOST: loop.host }))
 /** Each page state, as HTML, under a name saying what it is. */
 async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   const pages = new Map<string, string>()
-  const browser = new BrowserClient(portal.url)
+  const browser = new HttpBrowser(portal.url)
   browser.plant('i18n_redirected', language)
   const keep = async (name: string, res: Response, status: number) => {
     expect(res.status, name).toBe(status)
@@ -82,7 +82,7 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   await keep('sign-up-invalid', await browser.post('/sign-up', refused, '/sign-up'), 400)
   const created = { email: uniqueEmail(`html-sign-up-${language}`), password: PASSWORD, confirmation: PASSWORD }
   await follow('sign-up-sent', await browser.post('/sign-up', created, '/sign-up'))
-  const off = new BrowserClient(signUpOffPortal.url)
+  const off = new HttpBrowser(signUpOffPortal.url)
   off.plant('i18n_redirected', language)
   // The project's first refusal turns the form off (for the next language's round too).
   if ((await off.get('/sign-up')).status === 200) expect((await off.post('/sign-up', created, '/sign-up')).status).toBe(303)
@@ -128,7 +128,7 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
     { phoneNumber: phone(1), displayName: 'Travail' },
     { phoneNumber: phone(2) },
   ])
-  const mfa = new BrowserClient(portal.url)
+  const mfa = new HttpBrowser(portal.url)
   mfa.plant('i18n_redirected', language)
   expect((await mfa.post('/?index', { email: mfaEmail, password: PASSWORD })).status).toBe(303)
   await keep('second-factor-chooser', await mfa.get('/second-factor'), 200)
@@ -141,7 +141,7 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
 
   // Single sign-on: the variant's sign-in page; an account of the provider confirms through it, or
   // another account comes back.
-  const sso = new BrowserClient(ssoPortal.url)
+  const sso = new HttpBrowser(ssoPortal.url)
   sso.plant('i18n_redirected', language)
   await keep('sign-in-sso', await sso.get('/'), 200)
   const answer = async (start: Response, claims: Record<string, unknown>) =>
@@ -156,7 +156,7 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   await keep('account-second-factors', await mfa.get('/account'), 200)
 
   // Second factors the owner manages (ADR 041): adding an authenticator app, a wrong code, removing the last factor.
-  const owner = new BrowserClient(totpPortal.url)
+  const owner = new HttpBrowser(totpPortal.url)
   owner.plant('i18n_redirected', language)
   const ownerEmail = uniqueEmail(`html-totp-${language}`)
   const owned = await admin.createUser(ownerEmail, PASSWORD)
@@ -183,7 +183,7 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   const phonePage = '/account/second-factor/phone'
   const phoneEmail = uniqueEmail(`html-phone-${language}`)
   const phoneUser = await admin.createUser(phoneEmail, PASSWORD)
-  const adder = new BrowserClient(portal.url)
+  const adder = new HttpBrowser(portal.url)
   adder.plant('i18n_redirected', language)
   expect((await adder.post('/?index', { email: phoneEmail, password: PASSWORD })).status).toBe(303)
   await keep('phone-unverified', await adder.get(phonePage), 200)

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { getFreePort } from '../../dev/ports'
 import { SERVER_ENTRY, startPortal, type Portal } from '../../dev/portal'
-import { formClient } from '../support/form-client'
 import { freshSessionCookie } from '../support/session-cookie'
+import { HttpBrowser } from '../support/http-browser'
 
 /**
  * What an identity outage does to visitors who are signed in (ADR 029): a session cookie made by the
@@ -176,9 +176,9 @@ describe('the token sync at sign-in', () => {
     if (setupError) throw setupError
     const email = uniqueEmail('slow-sync')
     await emulatorAdmin(emu).createUser(email, PASSWORD)
-    const signIn = await formClient(portal!.url, '/')
+    const signInForm = await new HttpBrowser(portal!.url).load()
     const started = Date.now()
-    const res = await signIn('/?index', { email, password: PASSWORD })
+    const res = await signInForm.submit('/?index', { email, password: PASSWORD })
     const elapsed = Date.now() - started
     expect(res.status).toBe(303)
     expect(res.headers.getSetCookie().some((c) => c.startsWith('session='))).toBe(true)

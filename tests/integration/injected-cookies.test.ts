@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest'
-import { BrowserClient } from '../support/browser-client'
+import { HttpBrowser } from '../support/http-browser'
 import { ownPortal } from '../support/portal'
 import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 
@@ -47,12 +47,12 @@ async function passwordWorks(email: string, password: string): Promise<boolean> 
 
 describe('a short-lived cookie planted in another browser', () => {
   it('sso_state: the attacker’s pending single sign-on makes no session in the victim’s browser', async () => {
-    const attacker = new BrowserClient(portal.url)
+    const attacker = new HttpBrowser(portal.url)
     const start = await attacker.post('/sso/start', {})
     expect(start.status).toBe(200)
     const answer = providerAnswer(start.headers.get('refresh') ?? '', uniqueEmail('sso-attacker'))
 
-    const victim = new BrowserClient(portal.url)
+    const victim = new HttpBrowser(portal.url)
     await victim.token()
     victim.plant('sso_state', attacker.cookie('sso_state')!)
     const planted = await victim.get(answer)
@@ -61,7 +61,7 @@ describe('a short-lived cookie planted in another browser', () => {
     expect([...victim.jar.keys()].filter(isSession)).toEqual([])
 
     // A fresh browser holding nothing but the planted state fares no better.
-    const bare = new BrowserClient(portal.url)
+    const bare = new HttpBrowser(portal.url)
     bare.plant('sso_state', attacker.cookie('sso_state')!)
     expect((await bare.get(answer)).headers.get('location')).toBe('/?ssoError=cancelled')
     expect([...bare.jar.keys()].filter(isSession)).toEqual([])
@@ -73,7 +73,7 @@ describe('a short-lived cookie planted in another browser', () => {
   })
 
   it('sso_state: a cross-site form_post is posted again from our page, and only then checked', async () => {
-    const browser = new BrowserClient(portal.url)
+    const browser = new HttpBrowser(portal.url)
     await browser.post('/sso/start', {})
     // The provider's cross-site POST: the browser withholds the Lax CSRF cookie the state is bound to.
     const res = await fetch(`${portal.url}/sso/callback`, {
@@ -97,14 +97,14 @@ describe('a short-lived cookie planted in another browser', () => {
   it('email_link and action_code: the attacker’s sign-in link signs nobody in from another browser', async () => {
     const email = uniqueEmail('link-attacker')
     await admin.createUser(email, PASSWORD)
-    const attacker = new BrowserClient(portal.url)
+    const attacker = new HttpBrowser(portal.url)
     const sent = await attacker.post('/?index', { email, intent: 'email-link' })
     expect(sent.status).toBe(303)
     const code = (await admin.emailed(email, 'EMAIL_SIGNIN')).oobCode
     const opened = await attacker.get(`/action?mode=signIn&oobCode=${encodeURIComponent(code)}&apiKey=k`)
     expect(opened.status).toBe(302)
 
-    const victim = new BrowserClient(portal.url)
+    const victim = new HttpBrowser(portal.url)
     await victim.token('/action')
     victim.plant('action_code', attacker.cookie('action_code')!)
     victim.plant('email_link', attacker.cookie('email_link')!)
@@ -123,12 +123,12 @@ describe('a short-lived cookie planted in another browser', () => {
   it('reset_code: the victim cannot be made to set the attacker’s password', async () => {
     const email = uniqueEmail('reset-attacker')
     await admin.createUser(email, PASSWORD)
-    const attacker = new BrowserClient(portal.url)
+    const attacker = new HttpBrowser(portal.url)
     expect((await attacker.post('/forgot-password', { email }, '/forgot-password')).status).toBeLessThan(400)
     const code = (await admin.emailed(email, 'PASSWORD_RESET')).oobCode
     expect((await attacker.get(`/new-password?oobCode=${encodeURIComponent(code)}`)).status).toBe(302)
 
-    const victim = new BrowserClient(portal.url)
+    const victim = new HttpBrowser(portal.url)
     await victim.token('/forgot-password')
     victim.plant('reset_code', attacker.cookie('reset_code')!)
     expect((await victim.get('/new-password')).status).toBe(400)
@@ -147,7 +147,7 @@ describe('the CSRF token', () => {
   it('is a new one after every sign-in, and the old one is refused', async () => {
     const email = uniqueEmail('rotate')
     await admin.createUser(email, PASSWORD)
-    const browser = new BrowserClient(portal.url)
+    const browser = new HttpBrowser(portal.url)
     const before = await browser.token()
     const signIn = await browser.post('/?index', { email, password: PASSWORD })
     expect(signIn.status).toBe(303)
@@ -176,7 +176,7 @@ describe('over https', () => {
   const secure = ownPortal({ ...EVERY_FLOW, PUBLIC_URL })
 
   it('every cookie with authority carries __Host- (the language and consent cookies aside)', async () => {
-    const browser = new BrowserClient(secure.url, PUBLIC_URL)
+    const browser = new HttpBrowser(secure.url, { origin: PUBLIC_URL })
     const email = uniqueEmail('host-prefix')
     await admin.createUser(email, PASSWORD)
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { formClient } from '../support/form-client'
 import { startPortal, type Portal } from '../../dev/portal'
+import { HttpBrowser } from '../support/http-browser'
 
 /**
  * `localhost` is in every Firebase project's authorizedDomains (the
@@ -49,8 +49,8 @@ afterAll(() => Promise.all(Object.values(portals).map((p) => p?.stop())))
 /** A password sign-in with `?redirect=`: where it lands (the 303's Location), or its refusal. */
 async function signIn(portal: Portal, redirect: string) {
   const query = `?redirect=${encodeURIComponent(redirect)}`
-  const post = await formClient(portal.url, `/${query}`, { 'Accept-Language': 'en' })
-  const res = await post(`/?index`, { email, password: PASSWORD, redirect })
+  const form = await new HttpBrowser(portal.url, { headers: { 'Accept-Language': 'en' } }).load(`/${query}`)
+  const res = await form.submit(`/?index`, { email, password: PASSWORD, redirect })
   return {
     status: res.status,
     location: res.headers.get('location'),
@@ -76,8 +76,8 @@ async function expectRefused(portal: Portal, redirect: string) {
 
 /** The callback URL the single-sign-on start sends the provider (the emulator's `ibi`). */
 async function ssoCallback(portal: Portal, authDomain: string): Promise<string> {
-  const post = await formClient(portal.url, `/?authDomain=${encodeURIComponent(authDomain)}`)
-  const res = await post('/sso/start', { authDomain })
+  const form = await new HttpBrowser(portal.url).load(`/?authDomain=${encodeURIComponent(authDomain)}`)
+  const res = await form.submit('/sso/start', { authDomain })
   expect(res.status).toBe(200)
   const refresh = res.headers.get('refresh') ?? ''
   const authUri = new URL(refresh.replace(/^0;url=/, ''))

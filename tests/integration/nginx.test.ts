@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { startPortal, type Portal } from '../../dev/portal'
 import { getFreePort } from '../../dev/ports'
-import { formClient } from '../support/form-client'
 import { checkNginxConfig, deployedNginxConfig, startNginx } from '../support/nginx'
+import { HttpBrowser } from '../support/http-browser'
 
 /**
  * deploy/nginx.conf itself, not a test's own copy: `nginx -t` accepts it, and it carries a
@@ -45,8 +45,8 @@ async function signInThrough(edit?: (conf: string) => string) {
   try {
     const email = uniqueEmail('nginx')
     await admin.createUser(email, PASSWORD)
-    const post = await formClient(nginx.url, '/')
-    const answer = await post('/?index', { email, password: PASSWORD })
+    const form = await new HttpBrowser(nginx.url).load()
+    const answer = await form.submit('/?index', { email, password: PASSWORD })
     const session = answer.headers.getSetCookie().find((c) => c.startsWith('session='))
     const page = session ? await fetch(`${nginx.url}/`, { headers: { Cookie: session.split(';')[0]! } }) : null
     const headerBytes = [...answer.headers].reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0)

@@ -11,9 +11,9 @@ import { recaptchaEnforced, refreshRecaptcha } from '../../app/.server/policy/re
 import type { RecaptchaConfig } from '../../app/.server/identity'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { fakeBuild } from '../support/fake-build'
-import { formClient } from '../support/form-client'
 import { waitFor } from '../../dev/ports'
 import { logLines, ownPortal, startOnEmulator } from '../support/portal'
+import { HttpBrowser } from '../support/http-browser'
 
 /**
  * Operations: /healthz and /readyz, the access log, and Prometheus metrics on their own port.
@@ -223,15 +223,15 @@ describe('the production build', () => {
     await emulatorAdmin(emu).createUser(email, 'Right-password-1')
 
     expect((await fetch(`${url}/?oobCode=SHOULD-NOT-APPEAR`)).status).toBe(200)
-    const signIn = await formClient(url, '/')
-    expect((await signIn('/?index', { email, password: 'Wrong-password-1' })).status).toBe(400)
-    const signedIn = await signIn('/?index', { email, password: 'Right-password-1' })
+    const signInForm = await new HttpBrowser(url).load()
+    expect((await signInForm.submit('/?index', { email, password: 'Wrong-password-1' })).status).toBe(400)
+    const signedIn = await signInForm.submit('/?index', { email, password: 'Right-password-1' })
     expect(signedIn.status).toBe(303)
     const session = signedIn.headers.getSetCookie().find((c) => c.startsWith('session='))!.split(';')[0]!
     expect((await fetch(`${url}/`, { headers: { Cookie: session } })).status).toBe(200)
-    const reset = await formClient(url, '/forgot-password')
-    expect((await reset('/forgot-password', { email })).status).toBe(303)
-    expect((await reset('/forgot-password', { email })).status).toBe(303) // refused by RATE_LIMIT_RESET_PER_EMAIL=1
+    const resetForm = await new HttpBrowser(url).load('/forgot-password')
+    expect((await resetForm.submit('/forgot-password', { email })).status).toBe(303)
+    expect((await resetForm.submit('/forgot-password', { email })).status).toBe(303) // refused by RATE_LIMIT_RESET_PER_EMAIL=1
     expect((await fetch(`${url}/healthz`)).status).toBe(200)
 
     const res = await fetch(portal.metricsUrl)

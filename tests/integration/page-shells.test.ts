@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { BrowserClient } from '../support/browser-client'
+import { HttpBrowser } from '../support/http-browser'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { getFreePort } from '../../dev/ports'
 import { startPortal, type Portal } from '../../dev/portal'
@@ -149,7 +149,7 @@ describe('never from a shell', () => {
 
     const email = uniqueEmail('shell')
     await admin.createUser(email, 'Shell-Pass-2026')
-    const browser = new BrowserClient(url)
+    const browser = new HttpBrowser(url)
     expect((await browser.post('/?index', { email, password: 'Shell-Pass-2026' })).status).toBe(303)
     const signedIn = await afresh(() => browser.get('/'))
     expect(await signedIn.text()).toContain(email)
@@ -157,7 +157,7 @@ describe('never from a shell', () => {
     const planted = await afresh(() => get(`${url}/`, { Cookie: 'sso_state=abc' }))
     expect(planted.status).toBe(200)
 
-    const other = new BrowserClient(url)
+    const other = new HttpBrowser(url)
     const csrf = await other.token()
     const post = await afresh(() =>
       fetch(`${url}/?index`, {

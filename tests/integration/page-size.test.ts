@@ -12,7 +12,7 @@ import {
 } from '../support/page-size'
 import { SERVER_ENTRY, startPortal, type Portal } from '../../dev/portal'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { BrowserClient } from '../support/browser-client'
+import { HttpBrowser } from '../support/http-browser'
 import { startMfaIdentity, type MfaIdentity } from '../support/mfa-identity'
 import { totpCode } from '../support/totp'
 
@@ -73,7 +73,7 @@ async function measureSignedIn() {
     const password = 'Page-Size-Pass-2026'
     const { localId } = await admin.createUser(email, password)
     await admin.enrollSms(localId, []) // verified, no factor yet
-    const browser = new BrowserClient(own.url)
+    const browser = new HttpBrowser(own.url)
     await browser.post('/?index', { email, password })
     const totp = '/account/second-factor/totp'
     const confirm = `/account/confirm?next=${encodeURIComponent(totp)}`

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
 import { emulatorAdmin } from '../../dev/emulator'
 import { startMfaIdentity, type MfaIdentity } from '../support/mfa-identity'
-import { onPhonePage, PHONE_PATH } from '../support/ip-browser'
+import { onPhonePage, PHONE_PATH } from '../support/phone-page'
 import { ownPortal } from '../support/portal'
 
 /**
@@ -34,7 +34,7 @@ it('without JavaScript, "Send code" says the SMS needs it and sends nothing', as
 
   await client.load(PHONE_PATH)
   const phone = `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
-  const refused = await client.post(PHONE_PATH, { phone })
+  const refused = await client.submit(PHONE_PATH, { phone })
   expect(refused.status).toBe(400)
   expect(refused.html).toContain(NEEDS_JS)
   expect((await admin.verificationCodes()).filter((c) => c.phoneNumber === phone)).toEqual([])

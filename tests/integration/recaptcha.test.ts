@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { formClient } from '../support/form-client'
 import { startPortal, type Portal } from '../../dev/portal'
 import { getFreePort } from '../../dev/ports'
+import { HttpBrowser } from '../support/http-browser'
 import {
   SITE_KEY,
   startRecaptchaScriptStub,
@@ -90,8 +90,8 @@ describe('reCAPTCHA enforced (ENFORCE) on email and password', () => {
   it('without JavaScript a sign-in is refused: an alert naming JavaScript, the email kept, status 400, no session', async () => {
     const email = uniqueEmail('captcha-nojs')
     await admin.createUser(email, PASSWORD)
-    const post = await formClient(setup.portal.url)
-    const res = await post('/?index', { email, password: PASSWORD })
+    const form = await new HttpBrowser(setup.portal.url).load()
+    const res = await form.submit('/?index', { email, password: PASSWORD })
     expect(res.status).toBe(400)
     const html = await res.text()
     expect(html).toMatch(/role="alert"[^>]*>[^<]*JavaScript/)
@@ -107,8 +107,8 @@ describe('reCAPTCHA enforced (ENFORCE) on email and password', () => {
 
   it('the same in English', async () => {
     const email = uniqueEmail('captcha-en')
-    const post = await formClient(setup.portal.url, '/', { 'Accept-Language': 'en-US' })
-    const res = await post('/?index', { email, password: PASSWORD })
+    const form = await new HttpBrowser(setup.portal.url, { headers: { 'Accept-Language': 'en-US' } }).load()
+    const res = await form.submit('/?index', { email, password: PASSWORD })
     expect(res.status).toBe(400)
     expect(await res.text()).toMatch(/role="alert"[^>]*>[^<]*JavaScript/)
   })
@@ -116,8 +116,8 @@ describe('reCAPTCHA enforced (ENFORCE) on email and password', () => {
   it('a sign-in posted with a token for its action signs in; the service gets it with clientType and recaptchaVersion', async () => {
     const email = uniqueEmail('captcha-token')
     await admin.createUser(email, PASSWORD)
-    const post = await formClient(setup.portal.url)
-    const res = await post('/?index', { email, password: PASSWORD, [TOKEN_FIELD]: 'token-for-signInWithPassword.1' })
+    const form = await new HttpBrowser(setup.portal.url).load()
+    const res = await form.submit('/?index', { email, password: PASSWORD, [TOKEN_FIELD]: 'token-for-signInWithPassword.1' })
     expect(res.status).toBe(303)
     expect(hasSession(res)).toBe(true)
     expect(setup.service.seen.at(-1)).toEqual({
@@ -132,8 +132,8 @@ describe('reCAPTCHA enforced (ENFORCE) on email and password', () => {
   it('a token the service refuses (another action) is a failed check, not a sign-in; the page is told it may retry', async () => {
     const email = uniqueEmail('captcha-wrong')
     await admin.createUser(email, PASSWORD)
-    const post = await formClient(setup.portal.url, '/', { 'Accept-Language': 'en-US' })
-    const res = await post('/?index', { email, password: PASSWORD, [TOKEN_FIELD]: 'token-for-getOobCode.1' })
+    const form = await new HttpBrowser(setup.portal.url, { headers: { 'Accept-Language': 'en-US' } }).load()
+    const res = await form.submit('/?index', { email, password: PASSWORD, [TOKEN_FIELD]: 'token-for-getOobCode.1' })
     expect(res.status).toBe(400)
     const html = await res.text()
     expect(html).toContain('The captcha check failed. Please try again.')
@@ -151,8 +151,8 @@ describe('reCAPTCHA enforced (ENFORCE) on email and password', () => {
       fr: 'Pour votre sécurité, ce formulaire effectue une vérification automatique qui nécessite JavaScript.',
     }
     for (const [language, message] of Object.entries(needsJs)) {
-      const post = await formClient(setup.portal.url, '/forgot-password', { 'Accept-Language': language })
-      const res = await post('/forgot-password', { email })
+      const form = await new HttpBrowser(setup.portal.url, { headers: { 'Accept-Language': language } }).load('/forgot-password')
+      const res = await form.submit('/forgot-password', { email })
       // The same for every address (enforcement and a missing token are all it depends on): no enumeration.
       expect(res.status).toBe(400)
       const html = await res.text()
@@ -166,8 +166,8 @@ describe('reCAPTCHA enforced (ENFORCE) on email and password', () => {
   it('a reset request posted with a getOobCode token sends the email', async () => {
     const email = uniqueEmail('captcha-reset')
     await admin.createUser(email, PASSWORD)
-    const post = await formClient(setup.portal.url, '/forgot-password')
-    const res = await post('/forgot-password', { email, [TOKEN_FIELD]: 'token-for-getOobCode.1' })
+    const form = await new HttpBrowser(setup.portal.url).load('/forgot-password')
+    const res = await form.submit('/forgot-password', { email, [TOKEN_FIELD]: 'token-for-getOobCode.1' })
     expect(res.status).toBe(303)
     await expect.poll(async () => (await admin.oobCodes()).filter((c) => c.email === email).length).toBe(1)
     expect(setup.service.seen.find((s) => s.call === 'sendOobCode' && s.token === 'token-for-getOobCode.1')).toEqual({
@@ -183,8 +183,8 @@ describe('reCAPTCHA enforced (ENFORCE) on email and password', () => {
     const [withToken, without] = [uniqueEmail('captcha-link'), uniqueEmail('captcha-link-nojs')]
     await admin.createUser(withToken, PASSWORD)
     await admin.createUser(without, PASSWORD)
-    const post = await formClient(setup.portal.url)
-    const sent = await post('/?index', {
+    const form = await new HttpBrowser(setup.portal.url).load()
+    const sent = await form.submit('/?index', {
       email: withToken,
       intent: 'email-link',
       [TOKEN_FIELD]: 'token-for-getOobCode.7',
@@ -195,7 +195,7 @@ describe('reCAPTCHA enforced (ENFORCE) on email and password', () => {
       setup.service.seen.some((s) => s.call === 'sendOobCode' && s.token === 'token-for-getOobCode.7' && !s.refused),
     ).toBe(true)
 
-    const refused = await post('/?index', { email: without, intent: 'email-link' })
+    const refused = await form.submit('/?index', { email: without, intent: 'email-link' })
     expect(refused.status).toBe(303)
     await expect.poll(() => setup.portal.output()).toMatch(/sign-in link not sent: the reCAPTCHA check refused it/)
     expect((await admin.oobCodes()).filter((c) => c.email === without)).toEqual([])
@@ -222,8 +222,8 @@ describe('reCAPTCHA in AUDIT', () => {
   it('blocks nothing without JavaScript, and still lets the page load the script', async () => {
     const email = uniqueEmail('captcha-audit')
     await admin.createUser(email, PASSWORD)
-    const post = await formClient(setup.portal.url)
-    const res = await post('/?index', { email, password: PASSWORD })
+    const form = await new HttpBrowser(setup.portal.url).load()
+    const res = await form.submit('/?index', { email, password: PASSWORD })
     expect(res.status).toBe(303)
     expect(hasSession(res)).toBe(true)
     expect(await (await fetch(`${setup.portal.url}/`)).text()).toContain(`${setup.stub.url}?render=${SITE_KEY}`)
@@ -251,8 +251,8 @@ describe('reCAPTCHA off', () => {
       // The emulator answers 501 to any captchaResponse: a token sent while enforcement is off would be a 503.
       const email = uniqueEmail('captcha-off')
       await admin.createUser(email, PASSWORD)
-      const post = await formClient(portal.url)
-      const res = await post('/?index', { email, password: PASSWORD, [TOKEN_FIELD]: 'token-for-signInWithPassword.1' })
+      const form = await new HttpBrowser(portal.url).load()
+      const res = await form.submit('/?index', { email, password: PASSWORD, [TOKEN_FIELD]: 'token-for-signInWithPassword.1' })
       expect(res.status).toBe(303)
     } finally {
       await portal.stop()
@@ -278,8 +278,8 @@ describe('enforcement turned on after the portal last asked', () => {
     try {
       expect(await csp(`${setup.portal.url}/`)).not.toContain(setup.stub.origin)
       setup.service.setState('ENFORCE')
-      const post = await formClient(setup.portal.url)
-      const res = await post('/?index', { email: uniqueEmail('captcha-stale'), password: PASSWORD })
+      const form = await new HttpBrowser(setup.portal.url).load()
+      const res = await form.submit('/?index', { email: uniqueEmail('captcha-stale'), password: PASSWORD })
       expect(res.status).toBe(400)
       const html = await res.text()
       expect(html).toContain(`${setup.stub.url}?render=${SITE_KEY}`)

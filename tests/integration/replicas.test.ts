@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { SERVER_ENTRY, startPortal, type Portal } from '../../dev/portal'
 import { getFreePort, waitFor } from '../../dev/ports'
-import { formClient } from '../support/form-client'
 import { logLines } from '../support/portal'
 import { startNginx, type Nginx } from '../support/nginx'
 import { type TestRedis, startRedis } from '../support/redis'
+import { HttpBrowser } from '../support/http-browser'
 
 /**
  * Two replicas of the production build behind a real nginx (deploy/nginx.conf and portal-proxy.conf, the
@@ -120,8 +120,8 @@ describe('two replicas behind nginx, with Redis', () => {
     const email = uniqueEmail('replica')
     await admin.createUser(email, PASSWORD)
 
-    const post = await formClient(publicUrl, '/')
-    const signedIn = await post('/?index', { email, password: PASSWORD })
+    const form = await new HttpBrowser(publicUrl).load()
+    const signedIn = await form.submit('/?index', { email, password: PASSWORD })
     expect(signedIn.status, await signedIn.clone().text()).toBe(303)
     const session = signedIn.headers
       .getSetCookie()
@@ -145,11 +145,11 @@ describe('two replicas behind nginx, with Redis', () => {
     await admin.createUser(email, PASSWORD)
     // A forged first hop: nginx appends the real peer, and TRUST_PROXY=1 believes only that one.
     const forged = { 'X-Forwarded-For': '203.0.113.7', 'Accept-Language': 'en' }
-    const post = await formClient(publicUrl, '/', forged)
+    const form = await new HttpBrowser(publicUrl, { headers: forged }).load()
 
     const answers: { status: number; upstream: string | null; retryAfter: string | null }[] = []
     for (let i = 0; i < 4; i++) {
-      const res = await post('/?index', { email, password: 'Wrong-password-1' })
+      const res = await form.submit('/?index', { email, password: 'Wrong-password-1' })
       await res.arrayBuffer()
       answers.push({
         status: res.status,
@@ -175,12 +175,12 @@ describe('two replicas behind nginx, with Redis', () => {
     const { a, b } = ready()
     await redis!.stop()
     try {
-      const post = await formClient(publicUrl, '/', { 'Accept-Language': 'en' })
+      const form = await new HttpBrowser(publicUrl, { headers: { 'Accept-Language': 'en' } }).load()
       const email = uniqueEmail('no-redis')
       const statuses: number[] = []
       // Round robin: each replica's own counter reaches the limit (3) after 6 posts.
       for (let i = 0; i < 8; i++) {
-        const res = await post('/?index', { email, password: 'Wrong-password-1' })
+        const res = await form.submit('/?index', { email, password: 'Wrong-password-1' })
         await res.arrayBuffer()
         statuses.push(res.status)
       }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { SERVER_ENTRY, startPortal, type Portal } from '../../dev/portal'
 import { waitFor } from '../../dev/ports'
-import { browser } from '../support/ip-browser'
+import { browserAt } from '../support/http-browser'
 import { logLines } from '../support/portal'
 import { type TestRedis, startRedis } from '../support/redis'
 
@@ -82,9 +82,9 @@ describe('SESSION_SECRET rotation across replicas', () => {
     await admin.createUser(email, PASSWORD)
 
     // The form comes from one replica (its token signed there), the post goes to the other.
-    const viaB = await (await browser(a.url, '198.51.100.31')).load('/', a.url)
+    const viaB = await (await browserAt(a.url, '198.51.100.31')).load('/', a.url)
     expect((await viaB.signIn(email, PASSWORD, { at: b.url, remember: true })).status).toBe(303)
-    const viaA = await (await browser(b.url, '198.51.100.32')).load('/', b.url)
+    const viaA = await (await browserAt(b.url, '198.51.100.32')).load('/', b.url)
     expect((await viaA.signIn(email, PASSWORD, { at: a.url, remember: true })).status).toBe(303)
     for (const client of [viaA, viaB]) {
       expect(client.jar.has('device')).toBe(true)
@@ -93,10 +93,10 @@ describe('SESSION_SECRET rotation across replicas', () => {
 
     // Strangers spend the address's failures, one on each replica: a browser without a device cookie is refused…
     for (const [i, portal] of [a, b, a, b].entries()) {
-      const stranger = await browser(portal.url, `203.0.113.${40 + i}`)
+      const stranger = await browserAt(portal.url, `203.0.113.${40 + i}`)
       expect((await stranger.signIn(email, 'Wrong-password-1')).status).toBe(400)
     }
-    const other = await browser(a.url, '203.0.113.50')
+    const other = await browserAt(a.url, '203.0.113.50')
     expect((await other.signIn(email, PASSWORD)).status).toBe(429)
     // …while the device cookie made by B lets its browser in on A, and A's lets its browser in on B.
     await viaB.load('/', a.url)
@@ -109,9 +109,9 @@ describe('SESSION_SECRET rotation across replicas', () => {
     const { a, b } = running()
     const email = uniqueEmail('rotation-seal')
     await admin.createUser(email, PASSWORD)
-    const client = await browser(a.url, '198.51.100.33')
+    const client = await browserAt(a.url, '198.51.100.33')
     await client.load('/forgot-password', a.url)
-    expect((await client.post('/forgot-password', { email }, { at: b.url })).status).toBe(303)
+    expect((await client.submit('/forgot-password', { email }, { at: b.url })).status).toBe(303)
     const code = (await admin.emailed(email, 'PASSWORD_RESET')).oobCode
 
     for (const [maker, reader] of [
@@ -145,11 +145,11 @@ describe('SESSION_SECRET rotation across replicas', () => {
     const order = [all.before, all.a, all.b, all.after]
     // One failure on each state of the rotation, each from its own client: only the per-address count adds up.
     for (const [i, portal] of order.entries()) {
-      const client = await browser(portal.url, `192.0.2.${60 + i}`)
+      const client = await browserAt(portal.url, `192.0.2.${60 + i}`)
       expect((await client.signIn(email, 'Wrong-password-1')).status).toBe(400)
     }
     for (const [i, portal] of order.entries()) {
-      const client = await browser(portal.url, `192.0.2.${70 + i}`)
+      const client = await browserAt(portal.url, `192.0.2.${70 + i}`)
       const res = await client.signIn(email, PASSWORD)
       expect(res.status, `the ${['before', 'a', 'b', 'after'][i]} replica`).toBe(429)
     }

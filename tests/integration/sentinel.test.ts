@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
 import { waitFor } from '../../dev/ports'
-import { browser } from '../support/ip-browser'
+import { browserAt } from '../support/http-browser'
 import { startOnEmulator } from '../support/portal'
 import { MASTER, type SentinelSet, startSentinelSet } from '../support/redis-sentinel'
 
@@ -34,7 +34,7 @@ describe('a failover of the sessions’ Redis', () => {
   it('keeps the session made right before it, and sign-ins resume within 10 s', async () => {
     const email = uniqueEmail('failover')
     await admin.createUser(email, PASSWORD)
-    const client = await browser(portal.url, '198.51.100.41')
+    const client = await browserAt(portal.url, '198.51.100.41')
     expect((await client.signIn(email, PASSWORD, { remember: true })).status).toBe(303)
     const cookie = `session=${client.jar.get('session')}`
 
@@ -44,7 +44,7 @@ describe('a failover of the sessions’ Redis', () => {
     let attempts = 0
     while (Date.now() - killed < 20_000) {
       attempts++
-      const other = await browser(portal.url, `198.51.100.${50 + (attempts % 50)}`).catch(() => null)
+      const other = await browserAt(portal.url, `198.51.100.${50 + (attempts % 50)}`).catch(() => null)
       if (other && (await other.signIn(email, PASSWORD, { remember: true })).status === 303) {
         resumed = Date.now() - killed
         break

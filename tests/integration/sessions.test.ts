@@ -11,9 +11,10 @@ import { createSession, endEverySession, endThisSession, getSession, getSessionS
 import { getIdentity } from '../../app/.server/identity'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { getFreePort, waitFor } from '../../dev/ports'
-import { browser } from '../support/ip-browser'
+import { browserAt } from '../support/http-browser'
 import { startOnEmulator } from '../support/portal'
 import { type TestRedis, startRedis } from '../support/redis'
+import { intoTheNextSecond } from '../support/next-second'
 
 /**
  * Sessions the server owns (ADR 063): a record per signed-in browser, the cookie only its random id.
@@ -78,7 +79,7 @@ describe('a session record per browser', () => {
     const { localId } = await admin.createUser(email, PASSWORD)
     const [a, b] = [await signedIn(email), await signedIn(email)]
     // Revocation is recorded to the second: a session made in the same second would survive it at the service.
-    await sleep(1_100)
+    await intoTheNextSecond()
     await endEverySession(localId)
     expect([await status(a), await status(b)]).toEqual(['invalid', 'invalid'])
     expect(await getSessionStore().list(localId)).toEqual([])
@@ -253,7 +254,7 @@ describe('a portal and its store', () => {
 
   /** A browser of `portal`'s signed in to `email`, its session cookie kept. */
   async function signedInBrowser(url: string, email: string, ip: string) {
-    const client = await browser(url, ip)
+    const client = await browserAt(url, ip)
     expect((await client.signIn(email, password, { remember: true })).status).toBe(303)
     return client
   }
@@ -276,7 +277,7 @@ describe('a portal and its store', () => {
       ]
       const copy = `session=${leaving.jar.get('session')}`
       await leaving.load('/logout')
-      expect((await leaving.post('/logout', {}, { remember: true })).status).toBe(303)
+      expect((await leaving.submit('/logout', {}, { remember: true })).status).toBe(303)
       await portal.stop()
       portal = await startOnEmulator(settings)
       expect(await accountStatus(portal.url, copy)).toBe(302)
@@ -296,11 +297,11 @@ describe('a portal and its store', () => {
       const cookie = `session=${client.jar.get('session')}`
       expect(await accountStatus(portal.url, cookie)).toBe(200)
       await client.load('/logout')
-      const other = await browser(portal.url, '198.51.100.34')
+      const other = await browserAt(portal.url, '198.51.100.34')
 
       redis.freeze()
       expect(await accountStatus(portal.url, cookie)).toBe(503)
-      const logout = await client.post('/logout', {}, { remember: true })
+      const logout = await client.submit('/logout', {}, { remember: true })
       expect(logout.status).toBe(503)
       expect(logout.headers.getSetCookie().some((c) => c.startsWith('session='))).toBe(false)
       const signIn = await other.signIn(email, password, { remember: true })

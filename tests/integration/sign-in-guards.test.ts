@@ -2,10 +2,9 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { formClient } from '../support/form-client'
 import { startPortal, type Portal } from '../../dev/portal'
 import { csrfTokenIn } from '../support/csrf'
-import { BrowserClient } from '../support/browser-client'
+import { HttpBrowser } from '../support/http-browser'
 
 /**
  * What the emulator cannot show on its own: the time a reset request takes, the answer to a post
@@ -27,12 +26,12 @@ describe('the reset request', () => {
     try {
       const known = uniqueEmail('timing')
       await admin.createUser(known, PASSWORD)
-      const post = await formClient(portal.url, '/forgot-password')
+      const form = await new HttpBrowser(portal.url).load('/forgot-password')
       const times: Record<'known' | 'unknown', number[]> = { known: [], unknown: [] }
       for (let i = 0; i < 60; i++) {
         const which = i % 2 === 0 ? 'known' : 'unknown'
         const started = performance.now()
-        const res = await post('/forgot-password', { email: which === 'known' ? known : uniqueEmail('nobody') })
+        const res = await form.submit('/forgot-password', { email: which === 'known' ? known : uniqueEmail('nobody') })
         await res.arrayBuffer()
         times[which].push(performance.now() - started)
         expect(res.status).toBe(303)
@@ -53,7 +52,7 @@ describe('the sign-in form', () => {
   it('posts to "/" itself, and a plain POST / (as curl sends it, with the cookies and token) signs in', async () => {
     const email = uniqueEmail('plain-post')
     await admin.createUser(email, PASSWORD)
-    const browser = new BrowserClient(inject('portal').url)
+    const browser = new HttpBrowser(inject('portal').url)
     expect(await (await browser.get('/')).text()).toMatch(/<form class="stack"[^>]* action="\/" method="post"/)
     const signIn = await browser.post('/', { email, password: PASSWORD }, '/')
     expect(signIn.status).toBe(303)
@@ -122,10 +121,10 @@ describe('an identity service that hangs', () => {
   })
 
   it('sign-ins beyond IDENTITY_MAX_IN_FLIGHT are answered at once (503), and pages keep being served', async () => {
-    const post = await formClient(portal.url)
+    const form = await new HttpBrowser(portal.url).load()
     const started = Date.now()
     const answers = Array.from({ length: 30 }, (_, i) =>
-      post('/?index', { email: `hung${i}@example.com`, password: 'Wrong-password-1' }).then((r) => ({
+      form.submit('/?index', { email: `hung${i}@example.com`, password: 'Wrong-password-1' }).then((r) => ({
         status: r.status,
         ms: Date.now() - started,
       })),

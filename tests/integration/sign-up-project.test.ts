@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { startPortal, type Portal } from '../../dev/portal'
 import { waitFor } from '../../dev/ports'
-import { formClient } from '../support/form-client'
 import { emulatorIdentityClient } from '../support/emulator-identity'
 import { startLoopbackIdentity } from '../support/emulator-relay'
 import { codeOf } from '../support/identity-errors'
 import { ownPortal } from '../support/portal'
+import { HttpBrowser } from '../support/http-browser'
 import {
   SITE_KEY,
   startRecaptchaScriptStub,
@@ -67,16 +67,16 @@ describe.each([
   const portal = ownPortal(() => ({ FIREBASE_AUTH_EMULATOR_HOST: refusing.host, FLAG_SIGN_UP: 'true' }))
 
   it('the refusal turns the form off: the page says the operator has turned sign-up off (403), and posts reach nothing', async () => {
-    const first = await formClient(portal.url, '/sign-up')
+    const form = await new HttpBrowser(portal.url).load('/sign-up')
     // The first post is answered as every post is, before the service is asked.
-    const answer = await first('/sign-up', fields(uniqueEmail('sign-up-off')))
+    const answer = await form.submit('/sign-up', fields(uniqueEmail('sign-up-off')))
     expect(answer.headers.get('location')).toBe('/sign-up?sent=1')
     await waitFor('the refusal', async () => (await fetch(`${portal.url}/sign-up`)).status === 403, 15_000)
     const page = await (await fetch(`${portal.url}/sign-up`)).text()
     expect(page).toMatch(new RegExp(`role="alert"[^>]*>${TURNED_OFF}<`))
     expect(page).not.toContain('type="password"')
     const after = signUps
-    const again = await first('/sign-up', fields(uniqueEmail('sign-up-off')))
+    const again = await form.submit('/sign-up', fields(uniqueEmail('sign-up-off')))
     expect(again.status).toBe(403)
     expect(await again.text()).toContain(TURNED_OFF)
     expect(signUps).toBe(after)
@@ -111,7 +111,7 @@ describe('reCAPTCHA enforced on email and password', () => {
   it('without JavaScript (no token) the page says the check needs it, the address kept, and nothing is asked', async () => {
     const email = uniqueEmail('sign-up-captcha-nojs')
     const before = service.seen.length
-    const res = await (await formClient(portal.url, '/sign-up'))('/sign-up', fields(email))
+    const res = await (await new HttpBrowser(portal.url).load('/sign-up')).submit('/sign-up', fields(email))
     expect(res.status).toBe(400)
     const html = await res.text()
     expect(html).toMatch(/role="alert"[^>]*>[^<]*JavaScript/)
@@ -122,8 +122,8 @@ describe('reCAPTCHA enforced on email and password', () => {
 
   it('a new address: the sign-up carries the signUpPassword token, and the account gets its verification', async () => {
     const email = uniqueEmail('sign-up-captcha-new')
-    const post = await formClient(portal.url, '/sign-up')
-    const res = await post('/sign-up', {
+    const form = await new HttpBrowser(portal.url).load('/sign-up')
+    const res = await form.submit('/sign-up', {
       ...fields(email),
       'g-recaptcha-response': 'token-for-signUpPassword.1',
       'g-recaptcha-response-getOobCode': 'token-for-getOobCode.2',
@@ -144,8 +144,8 @@ describe('reCAPTCHA enforced on email and password', () => {
   it("an address with an account: its owner's reset email carries the getOobCode token", async () => {
     const email = uniqueEmail('sign-up-captcha-known')
     await admin.createUser(email, 'Old-password-2024')
-    const post = await formClient(portal.url, '/sign-up')
-    await post('/sign-up', {
+    const form = await new HttpBrowser(portal.url).load('/sign-up')
+    await form.submit('/sign-up', {
       ...fields(email),
       'g-recaptcha-response': 'token-for-signUpPassword.3',
       'g-recaptcha-response-getOobCode': 'token-for-getOobCode.4',

@@ -3,8 +3,7 @@ import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 import { waitFor } from '../../dev/ports'
 import { csrfTokenIn } from '../support/csrf'
 import { startLoopbackIdentity } from '../support/emulator-relay'
-import { formClient } from '../support/form-client'
-import { browser } from '../support/ip-browser'
+import { browserAt, HttpBrowser } from '../support/http-browser'
 import { ownPortal } from '../support/portal'
 
 /**
@@ -51,10 +50,10 @@ describe('an address with an account and one without', () => {
   it('take as long as each other', { timeout: 90_000 }, async () => {
     const known = uniqueEmail('sign-up-timing')
     await admin.createUser(known, 'Old-password-2024')
-    const post = await formClient(portal.url, '/sign-up')
+    const form = await new HttpBrowser(portal.url).load('/sign-up')
     const timed = async (email: string) => {
       const started = performance.now()
-      const res = await post('/sign-up', fields(email))
+      const res = await form.submit('/sign-up', fields(email))
       await res.arrayBuffer()
       const ms = performance.now() - started
       expect(res.status).toBe(303)
@@ -93,8 +92,8 @@ describe('an address with an account and one without', () => {
     await admin.createUser(known, 'Old-password-2024')
     const answers = []
     for (const email of [known, uniqueEmail('sign-up-unknown')]) {
-      const post = await formClient(portal.url, '/sign-up')
-      const res = await post('/sign-up', fields(email))
+      const form = await new HttpBrowser(portal.url).load('/sign-up')
+      const res = await form.submit('/sign-up', fields(email))
       const headers = [...res.headers].filter(
         ([name]) => !['date', 'x-request-id', 'content-security-policy'].includes(name),
       )
@@ -124,9 +123,9 @@ describe('the limits, posts all at once', () => {
 
   it('20 sign-ups for one address from 20 clients: 3 go through (RATE_LIMIT_RESET_PER_EMAIL), one account, 3 emails', async () => {
     const email = uniqueEmail('sign-up-burst')
-    const clients = await Promise.all(Array.from({ length: 20 }, (_, i) => browser(portal.url, `198.51.100.${i + 1}`)))
+    const clients = await Promise.all(Array.from({ length: 20 }, (_, i) => browserAt(portal.url, `198.51.100.${i + 1}`)))
     const limitedBefore = await signUps('limited')
-    const answers = await Promise.all(clients.map((client) => client.post('/sign-up', fields(email))))
+    const answers = await Promise.all(clients.map((client) => client.submit('/sign-up', fields(email))))
     // Every client, let through or not, got the same answer.
     expect(new Set(answers.map((a) => `${a.status} ${a.headers.get('location')}`))).toEqual(
       new Set(['303 /sign-up?sent=1']),
@@ -145,8 +144,8 @@ describe('the limits, posts all at once', () => {
 
   it('20 sign-ups for 20 addresses from one client: 5 accounts (RATE_LIMIT_SIGN_UP_PER_IP)', async () => {
     const emails = Array.from({ length: 20 }, () => uniqueEmail('sign-up-client'))
-    const client = await browser(portal.url, '203.0.113.9')
-    const answers = await Promise.all(emails.map((email) => client.post('/sign-up', fields(email))))
+    const client = await browserAt(portal.url, '203.0.113.9')
+    const answers = await Promise.all(emails.map((email) => client.submit('/sign-up', fields(email))))
     expect(new Set(answers.map((a) => `${a.status} ${a.headers.get('location')}`))).toEqual(
       new Set(['303 /sign-up?sent=1']),
     )

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
-import { BrowserClient } from '../support/browser-client'
+import { HttpBrowser } from '../support/http-browser'
 import { getFreePort, waitFor } from '../../dev/ports'
 
 /**
@@ -92,7 +92,7 @@ it('prints the URL and the demo account first, then each email as a link to the 
     expect(start.output).toContain('With an SMS code:      demo-mfa@example.com / Demo-Portal-2026')
 
     const portal = `http://localhost:${port}`
-    const browser = new BrowserClient(portal)
+    const browser = new HttpBrowser(portal)
     expect((await browser.post('/forgot-password', { email: 'demo@example.com' }, '/forgot-password')).status).toBe(303)
     const linkPattern = new RegExp(`Password reset for demo@example\\.com: (${portal}/action\\?\\S+)`)
     await waitFor('the reset link', async () => linkPattern.test(start.output), 10_000)
@@ -126,7 +126,7 @@ it('prints the URL and the demo account first, then each email as a link to the 
 it('keeps a signed-in session across its own restart', { timeout: 600_000 }, async () => {
   const settings = { SESSION_STORE_PATH: path.join(mkdtempSync(path.join(tmpdir(), 'start-')), 'sessions.sqlite') }
   const first = await npmStart(settings)
-  const browser = new BrowserClient(`http://localhost:${first.port}`)
+  const browser = new HttpBrowser(`http://localhost:${first.port}`)
   try {
     const signIn = await browser.post('/?index', { email: 'demo@example.com', password: 'Demo-Portal-2026' }, '/')
     expect(signIn.status).toBe(303)
