@@ -223,15 +223,12 @@ export const EnvSchema = z
     if (env.FIREBASE_AUTH_EMULATOR_HOST && value.parseEmulatorHost(env.FIREBASE_AUTH_EMULATOR_HOST) === null) {
       refuse('FIREBASE_AUTH_EMULATOR_HOST', 'must be host:port or a URL starting with http:// or https://')
     }
-    if (!local && env.PUBLIC_URL?.startsWith('http:') && !value.isLoopbackUrl(env.PUBLIC_URL)) {
-      refuse('PUBLIC_URL', `${notHttps}, unless it is on this host (localhost, 127.0.0.0/8, [::1])`)
+    // Links and flag answers reach every visitor: https, except on this host (a sidecar, a local try).
+    for (const key of ['PUBLIC_URL', 'FLAGS_OFREP_URL'] as const) {
+      const url = env[key]
+      if (!local && url?.startsWith('http:') && !value.isLoopbackUrl(url)) refuse(key, `${notHttps}, unless it is on this host (localhost, 127.0.0.0/8, [::1])`)
     }
     if (!local && env.RECAPTCHA_SCRIPT_URL.startsWith('http:')) refuse('RECAPTCHA_SCRIPT_URL', notHttps)
-    // Flag answers choose what every visitor gets: never plain HTTP
-    // outside local and test, except to a sidecar on this host.
-    if (!local && env.FLAGS_OFREP_URL?.startsWith('http:') && !value.isLoopbackUrl(env.FLAGS_OFREP_URL)) {
-      refuse('FLAGS_OFREP_URL', `${notHttps}, unless it is on this host (localhost, 127.0.0.0/8, [::1])`)
-    }
     if (env.REDIS_SENTINELS && !env.REDIS_SENTINEL_MASTER) {
       refuse('REDIS_SENTINEL_MASTER', 'required with REDIS_SENTINELS: the name the sentinels know the primary by')
     }
