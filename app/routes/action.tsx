@@ -7,7 +7,7 @@ import {
   type ShouldRevalidateFunction,
 } from 'react-router'
 import { useRef } from 'react'
-import { EmailActionConfirm, EmailActionDone } from '~/components/email-action'
+import { actionTitle, EmailActionConfirm, EmailActionDone } from '~/components/email-action'
 import { ExpiredLink, type Recovery } from '~/components/expired-link'
 import { useAfterSubmission } from '~/components/forms'
 import { routeHeaders } from '~/lib/headers'
@@ -19,7 +19,9 @@ import { respond } from '~/.server/result'
 
 export const headers = routeHeaders
 
-export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.action', NOT_INDEXED)
+/** The title is the page's heading: what the link does, or that it no longer works. */
+export const meta: MetaFunction<typeof loader> = ({ matches, loaderData }) =>
+  pageTitle(matches, actionTitle(loaderData?.page.mode ?? 'invalid'), NOT_INDEXED)
 
 /** The guard for emailed links (ADR 011): GETs check the code, never spend it. */
 export async function loader({ request, url }: LoaderFunctionArgs) {

@@ -29,7 +29,7 @@ export const headers = routeHeaders
 
 /** Once sent, the page is about the email on its way: its title and heading say so. */
 export const meta: MetaFunction<typeof loader> = ({ matches, loaderData }) =>
-  pageTitle(matches, loaderData?.sent ? 'forgotPassword.sentTitle' : 'meta.forgotPassword')
+  pageTitle(matches, loaderData?.sent ? 'forgotPassword.sentTitle' : 'forgotPassword.title')
 
 export function loader({ request }: LoaderFunctionArgs) {
   const sent = new URL(request.url).searchParams.get('sent') === '1'

@@ -1,10 +1,4 @@
-import {
-  Link,
-  useLoaderData,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from 'react-router'
+import { Link, useLoaderData, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { FormAlert, SubmitButton } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
@@ -18,7 +12,9 @@ import { pageSession } from '~/.server/auth/session'
 
 export const headers = routeHeaders
 
-export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'meta.logout')
+/** Once signed out, the page says so in its heading and title: a state, no longer a question. */
+export const meta: MetaFunction<typeof loader> = ({ matches, loaderData }) =>
+  pageTitle(matches, loaderData && !loaderData.signedIn ? 'logout.doneTitle' : 'logout.title')
 
 /** GET never changes state: it only offers the button. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -40,7 +36,7 @@ export default function Logout() {
   const { signedIn, everywhere } = useLoaderData<typeof loader>()
   return (
     <>
-      <h1>{t('logout.title')}</h1>
+      <h1>{t(signedIn ? 'logout.title' : 'logout.doneTitle')}</h1>
       {!signedIn ? (
         <FormAlert tone="success">{t(everywhere ? 'logout.everywhereDone' : 'logout.done')}</FormAlert>
       ) : (

@@ -56,11 +56,11 @@ const LABELS = {
     stepCode: 'Code de vérification',
     needsVerified:
       'Vous pourrez ajouter un téléphone une fois votre adresse électronique vérifiée. Ouvrez le lien du courriel de vérification, puis revenez ici.',
-    sendVerification: 'Vérifier l’adresse',
+    sendVerification: 'Envoyer le courriel de vérification',
     added: 'Le numéro de téléphone a été ajouté. Désormais, la connexion demande un code envoyé à ce numéro.',
     remove: 'Retirer',
-    removeButton: 'Retirer ce facteur',
-    removed: 'Le second facteur a été retiré.',
+    removeButton: 'Retirer cette méthode',
+    removed: 'La méthode de vérification a été retirée.',
   },
 } as const
 type Labels = (typeof LABELS)[keyof typeof LABELS]

@@ -106,7 +106,7 @@ test.describe('in English', () => {
 
     await page.goto('/logout')
     await page.getByRole('button', { name: 'Log out', exact: true }).click()
-    await expect(page.getByRole('status')).toHaveText('You are signed out.')
+    await expect(page.getByRole('status')).toHaveText('Your session in this browser has ended.')
     await page.goto('/')
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign In')
 
@@ -134,7 +134,7 @@ test.describe('in English', () => {
     await pastTheSecond(page)
 
     await page.getByRole('button', { name: 'Log out of all devices' }).click()
-    await expect(page.getByRole('status')).toHaveText('You are signed out on every device.')
+    await expect(page.getByRole('status')).toHaveText('Your sessions on every device have ended.')
     for (const p of [page, b.page]) {
       await p.goto('/')
       await expect(p.getByRole('heading', { level: 1 })).toHaveText('Sign In')
@@ -228,13 +228,13 @@ test('en français : la page du compte, la vérification de l’adresse après �
   await expect(page.getByRole('definition').filter({ hasText: /^\d{1,2} \p{L}+ \d{4} à \d{2}:\d{2} UTC$/u }).first()).toBeVisible()
 
   // One press: "Confirm it's you" first, then the email goes without pressing again.
-  await page.getByRole('button', { name: 'Vérifier l’adresse' }).click()
+  await page.getByRole('button', { name: 'Envoyer le courriel de vérification' }).click()
   await confirmItsYou(page, PASSWORD)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Votre compte')
   await expect(page.getByRole('status')).toHaveText(
     'Un lien de vérification est en route vers votre adresse. Ouvrez-le pour confirmer l’adresse.',
   )
-  await expect(page.getByRole('button', { name: 'Vérifier l’adresse' })).toBeHidden()
+  await expect(page.getByRole('button', { name: 'Envoyer le courriel de vérification' })).toBeHidden()
   expect(await verificationEmails(admin, email)).toBe(1)
 })
 

@@ -32,9 +32,9 @@ const LABELS = {
     toAccount: 'Aller à votre compte',
     changeEmail: 'Modifier l’adresse électronique',
     newLink: 'Demander un nouveau lien de connexion',
-    sendVerification: 'Vérifier l’adresse',
+    sendVerification: 'Envoyer le courriel de vérification',
     verificationSent: 'Un lien de vérification est en route vers votre adresse. Ouvrez-le pour confirmer l’adresse.',
-    secondFactors: 'Seconds facteurs',
+    secondFactors: 'Vérification en deux étapes',
   },
 } as const
 type Labels = (typeof LABELS)[keyof typeof LABELS]
