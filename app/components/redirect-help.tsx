@@ -15,7 +15,7 @@ export function RedirectHelp({ error }: { error: string | null | undefined }) {
   if (error !== 'error.invalidRedirect' && error !== 'error.missingRedirect') return null
   return (
     <>
-      <p>{t(HELP[error])}</p>
+      <p className="alert-more">{t(HELP[error])}</p>
       <p>
         <Link to="/">{t('error.redirectWayOut')}</Link>
       </p>

@@ -5,17 +5,20 @@ import { knowStrings, knowsStrings, translate } from './translator'
 /**
  * Each language's strings files, served as static files with hashed names: the page preloads its
  * own language's (app/root.tsx), the browser fetches another when the visitor switches (ADR 044).
- * `account` holds the account area's strings, fetched on its pages alone (ADR 068).
+ * `account` holds the account area's strings, fetched on its pages alone (ADR 068); `public` those
+ * of the signed-out pages that send an email or act on one, fetched on those pages alone (ADR 075).
  */
 const STRINGS = import.meta.glob<string>('../../locales/*/*.json', { query: '?url', import: 'default', eager: true })
-type Part = 'common' | 'account'
+type Part = 'common' | 'account' | 'public'
 
 export function stringsUrl(locale: Locale, part: Part = 'common'): string | undefined {
   return STRINGS[`../../locales/${locale}/${part}.json`]
 }
 
 /** The files a page at `pathname` needs. */
-export const partsFor = (pathname: string): Part[] => (isAccountPath(pathname) ? ['common', 'account'] : ['common'])
+export const partsFor = (pathname: string): Part[] =>
+  isAccountPath(pathname) ? ['common', 'account'] : PUBLIC_PAGES.has(pathname) ? ['common', 'public'] : ['common']
+const PUBLIC_PAGES = new Set(['/forgot-password', '/action'])
 
 const loading = new Map<string, Promise<void>>()
 
@@ -43,6 +46,17 @@ function loadPart(locale: Locale, part: Part): Promise<void> {
 /** An account page's `clientLoader`: its strings before its data, when the visitor comes from another page. */
 export async function withAccountStrings({ serverLoader }: { serverLoader: () => Promise<unknown> }) {
   await loadStrings(currentLocale, '/account')
+  return serverLoader()
+}
+/** The same for the pages of `public`. */
+export async function withPublicStrings({
+  serverLoader,
+  request,
+}: {
+  serverLoader: () => Promise<unknown>
+  request: Request
+}) {
+  await loadStrings(currentLocale, new URL(request.url).pathname)
   return serverLoader()
 }
 let currentLocale: Locale = 'fr'

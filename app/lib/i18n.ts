@@ -1,5 +1,6 @@
 import type en from '../../locales/en/common.json'
 import type enAccount from '../../locales/en/account.json'
+import type enPublic from '../../locales/en/public.json'
 
 /** The supported languages: one place for the list, the default and the resources. */
 export const LOCALES = [
@@ -33,7 +34,7 @@ type KeysOf<T, Prefix extends string = ''> = {
 export type TranslationKey = KeysOf<Strings>
 
 /** The strings of one language, as its two files hold them. */
-export type Strings = typeof en & typeof enAccount
+export type Strings = typeof en & typeof enAccount & typeof enPublic
 
 /**
  * The account area's strings are a file of their own (locales/*\/account.json), which a browser

@@ -7,13 +7,13 @@ import type { Locale, Strings, TranslationKey } from './i18n'
  * strings, not both (ADR 044).
  */
 const known: Partial<Record<Locale, Partial<Strings>>> = {}
-/** Which files of each language are known ('common', 'account'). */
+/** Which files of each language are known ('common', 'account', 'public'). */
 const parts = new Set<string>()
 if (import.meta.env.SSR) {
   const { resources } = await import('./strings')
   for (const [locale, { common }] of Object.entries(resources)) {
     known[locale as Locale] = common
-    parts.add(`${locale}/common`).add(`${locale}/account`)
+    parts.add(`${locale}/common`).add(`${locale}/account`).add(`${locale}/public`)
   }
 }
 

@@ -10,6 +10,7 @@ import { useRef } from 'react'
 import { actionTitle, EmailActionConfirm, EmailActionDone } from '~/components/email-action'
 import { ExpiredLink, type Recovery } from '~/components/expired-link'
 import { useAfterSubmission } from '~/components/forms'
+import { withPublicStrings } from '~/lib/i18n-browser'
 import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { EmailActionFormSchema } from '~/lib/schemas'
@@ -18,6 +19,8 @@ import { guardForm } from '~/.server/policy/csrf'
 import { respond } from '~/.server/result'
 
 export const headers = routeHeaders
+
+export const clientLoader = withPublicStrings
 
 /** The title is the page's heading: what the link does, or that it no longer works. */
 export const meta: MetaFunction<typeof loader> = ({ matches, loaderData }) =>

@@ -11,8 +11,11 @@ import {
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
+import { CheckEmail } from '~/components/check-email'
+import { ResendForm } from '~/components/resend-code'
 import { EmailField, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
+import { withPublicStrings } from '~/lib/i18n-browser'
 import { NO_STORE, routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import { signInLink } from '~/lib/sign-in-link'
@@ -21,11 +24,14 @@ import { ForgotPasswordFormSchema, formText, keptEmail } from '~/lib/schemas'
 import { guardForm } from '~/.server/policy/csrf'
 import { getLocale } from '~/.server/i18n'
 import { requestPasswordReset } from '~/.server/auth/password-reset'
+import { resendable, sentView } from '~/.server/auth/email-sent'
 import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
 import { checkedRedirect } from '~/.server/policy/redirect'
-import { parseForm, respond } from '~/.server/result'
+import { page, parseForm, redirectTo, respond } from '~/.server/result'
 
 export const headers = routeHeaders
+
+export const clientLoader = withPublicStrings
 
 /** Once sent, the page is about the email on its way: its title and heading say so. */
 export const meta: MetaFunction<typeof loader> = ({ matches, loaderData }) =>
@@ -33,11 +39,21 @@ export const meta: MetaFunction<typeof loader> = ({ matches, loaderData }) =>
 
 export function loader({ request }: LoaderFunctionArgs) {
   const sent = new URL(request.url).searchParams.get('sent') === '1'
-  return data({ sent, captcha: captchaSettings('getOobCode') }, { headers: NO_STORE })
+  return data(
+    { sent, view: sent ? sentView(request) : null, captcha: captchaSettings('getOobCode') },
+    { headers: NO_STORE },
+  )
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { form } = await guardForm(request, context)
+  // "Send the email again": this browser's address, after the wait, then the first send's checks and limits.
+  if (formText(form, 'intent') === 'resend') {
+    const again = resendable(request)
+    if (again === null) return respond(redirectTo(forgotLink(form)))
+    if ('retryAt' in again) return respond(page({ formError: 'error.tooManyRequestsAt', ...again }, { status: 429 }))
+    form.set('email', again.email)
+  }
   const parsed = parseForm(ForgotPasswordFormSchema, form, { email: keptEmail(form) })
   if (!parsed.ok) return respond(parsed.result)
   // Only a redirect the policy accepts travels in the email's link, as it was given.
@@ -51,18 +67,36 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return respond(await requestPasswordReset(request, reset, context))
 }
 
+const forgotLink = (form: FormData) =>
+  form.has('redirect')
+    ? `/forgot-password?${new URLSearchParams({ redirect: formText(form, 'redirect') })}`
+    : '/forgot-password'
+
 export default function ForgotPassword() {
   const { t } = useTranslation()
-  const { sent, captcha } = useLoaderData<typeof loader>()
+  const { sent, view, captcha } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as
-    { email: string; fieldErrors?: FieldErrors; formError?: 'error.captchaNeedsJs' } | undefined
+    | {
+        email?: string
+        fieldErrors?: FieldErrors
+        formError?: 'error.captchaNeedsJs' | 'error.tooManyRequestsAt'
+        retryAt?: number
+      }
+    | undefined
   const [searchParams] = useSearchParams()
   const redirectTo = searchParams.get('redirect')
   const formRef = useRef<HTMLFormElement>(null)
+  const resendRef = useRef<HTMLFormElement>(null)
   useAfterSubmission(formRef, actionData)
   // The answer is the same whatever the service decides (no enumeration): nothing to retry.
   const { onSubmit } = useCaptchaForm({
     form: formRef,
+    settings: captcha,
+    result: undefined,
+    actionFor: () => 'getOobCode',
+  })
+  const resend = useCaptchaForm({
+    form: resendRef,
     settings: captcha,
     result: undefined,
     actionFor: () => 'getOobCode',
@@ -74,10 +108,24 @@ export default function ForgotPassword() {
     <>
       <h1>{t(sent ? 'forgotPassword.sentTitle' : 'forgotPassword.title')}</h1>
       {sent ? (
-        <FormAlert tone="success">{t('forgotPassword.emailSent')}</FormAlert>
+        <CheckEmail
+          message={t('forgotPassword.emailSent')}
+          address={view?.address ?? null}
+          retryAt={actionData?.retryAt}
+        >
+          <ResendForm
+            email
+            resendIn={view?.resendIn ?? 0}
+            sentAt={view?.sentAt ?? null}
+            formRef={resendRef}
+            onSubmit={resend.onSubmit}
+          >
+            {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
+          </ResendForm>
+        </CheckEmail>
       ) : (
         <>
-          {actionData?.formError ? <FormAlert>{t(actionData.formError)}</FormAlert> : null}
+          {actionData?.formError === 'error.captchaNeedsJs' ? <FormAlert>{t(actionData.formError)}</FormAlert> : null}
           <p className="subtitle">{t('forgotPassword.subtitle')}</p>
           <SecureForm ref={formRef} className="stack" noValidate onSubmit={onSubmit}>
             {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}

@@ -56,7 +56,7 @@ const LABELS = {
     stepCode: 'Code de vérification',
     needsVerified:
       'Vous pourrez ajouter un téléphone une fois votre adresse électronique vérifiée. Ouvrez le lien du courriel de vérification, puis revenez ici.',
-    sendVerification: 'Envoyer le courriel de vérification',
+    sendVerification: 'Vérifier l’adresse',
     added: 'Le numéro de téléphone a été ajouté. Désormais, la connexion demande un code envoyé à ce numéro.',
     remove: 'Retirer',
     removeButton: 'Retirer cette méthode',

@@ -65,7 +65,7 @@ const LABELS = {
     none: 'Aucun',
     addedOn: /Ajoutée le \d+ \S+ \d{4}/,
     needsVerified: 'Vérifiez votre adresse électronique avant d’ajouter une méthode de vérification.',
-    sendVerification: 'Envoyer le courriel de vérification',
+    sendVerification: 'Vérifier l’adresse',
   },
 } as const
 type Labels = (typeof LABELS)[keyof typeof LABELS]

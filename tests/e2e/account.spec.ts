@@ -228,13 +228,13 @@ test('en français : la page du compte, la vérification de l’adresse après �
   await expect(page.getByRole('definition').filter({ hasText: /^\d{1,2} \p{L}+ \d{4} à \d{2}:\d{2} UTC$/u }).first()).toBeVisible()
 
   // One press: "Confirm it's you" first, then the email goes without pressing again.
-  await page.getByRole('button', { name: 'Envoyer le courriel de vérification' }).click()
+  await page.getByRole('button', { name: 'Vérifier l’adresse' }).click()
   await confirmItsYou(page, PASSWORD)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Votre compte')
   await expect(page.getByRole('status')).toHaveText(
     'Un lien de vérification est en route vers votre adresse. Ouvrez-le pour confirmer l’adresse.',
   )
-  await expect(page.getByRole('button', { name: 'Envoyer le courriel de vérification' })).toBeHidden()
+  await expect(page.getByRole('button', { name: 'Vérifier l’adresse' })).toBeHidden()
   expect(await verificationEmails(admin, email)).toBe(1)
 })
 

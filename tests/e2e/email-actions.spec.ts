@@ -97,7 +97,7 @@ test('an email address is verified from the emailed link (fr)', async ({ page, a
   await page.goto(link)
   for (const name of ['oobCode', 'mode', 'apiKey']) expect(new URL(page.url()).searchParams.has(name)).toBe(false)
   await expect(page.getByRole('heading', { name: 'Vérifiez votre adresse électronique' })).toBeVisible()
-  // Issue 43: the title is the heading, not "Email link".
+  // The title is the heading, not "Email link".
   await expect(page).toHaveTitle(/^Vérifiez votre adresse électronique · /)
   await expect(page.getByText(`Confirmez que ${email} est bien votre adresse électronique.`)).toBeVisible()
   const users = await identity('accounts:lookup', { idToken })

@@ -32,7 +32,7 @@ const LABELS = {
     toAccount: 'Aller à votre compte',
     changeEmail: 'Modifier l’adresse électronique',
     newLink: 'Demander un nouveau lien de connexion',
-    sendVerification: 'Envoyer le courriel de vérification',
+    sendVerification: 'Vérifier l’adresse',
     verificationSent: 'Un lien de vérification est en route vers votre adresse. Ouvrez-le pour confirmer l’adresse.',
     secondFactors: 'Vérification en deux étapes',
   },

@@ -58,7 +58,7 @@ test('logout answers with a redirect to its own page, which a reload shows again
   expect(methods).not.toContain('POST')
 })
 
-// Issue 43: the heading is the question before, the state after, and the title follows it.
+// The heading is the question before, the state after, and the title follows it.
 for (const l of [
   { lang: 'fr', before: 'Déconnexion', after: 'Votre session est fermée', button: 'Se déconnecter' },
   { lang: 'en', before: 'Log out', after: 'You are signed out', button: 'Log out' },
@@ -67,7 +67,10 @@ for (const l of [
     const email = uniqueEmail('logout-heading')
     await admin.createUser(email, PASSWORD)
     await signIn(page, email, PASSWORD)
-    if (l.lang === 'en') await page.getByRole('button', { name: 'English', exact: true }).click()
+    if (l.lang === 'en') {
+      await page.getByRole('button', { name: 'English', exact: true }).click()
+      await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible()
+    }
     await page.goto('/logout')
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.before)
     await expect(page).toHaveTitle(new RegExp(`^${l.before} · `))

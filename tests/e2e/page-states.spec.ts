@@ -136,7 +136,7 @@ test.describe('in English, each page says a thing once', () => {
   })
 })
 
-// Issue 43: the specification's 'Invalid redirect URL' stays, explained for a person, with a way on.
+// The specification's 'Invalid redirect URL' stays, explained for a person, with a way on.
 for (const l of [
   {
     lang: 'fr',

@@ -41,7 +41,7 @@ const LABELS = {
     ended: 'La session est fermée\u00a0: ce navigateur n’y a plus accès.',
     account: 'Votre compte',
     signInTitle: 'Connexion',
-    sendVerification: 'Envoyer le courriel de vérification',
+    sendVerification: 'Vérifier l’adresse',
     sent: 'Un lien de vérification est en route vers votre adresse. Ouvrez-le pour confirmer l’adresse.',
     confirm: 'Confirmez votre identité',
   },
