@@ -3,10 +3,12 @@ import enCommon from './en/common.json'
 import enAccount from './en/account.json'
 import frCommon from './fr/common.json'
 import frAccount from './fr/account.json'
+import enPublic from './en/public.json'
+import frPublic from './fr/public.json'
 
 // Two files per language, whose groups never overlap: a browser merges them (app/lib/translator.ts).
-const en = { ...enCommon, ...enAccount }
-const fr = { ...frCommon, ...frAccount }
+const en = { ...enCommon, ...enAccount, ...enPublic }
+const fr = { ...frCommon, ...frAccount, ...frPublic }
 
 function keys(node: unknown, prefix = ''): string[] {
   if (typeof node !== 'object' || node === null) return [prefix]
@@ -19,9 +21,13 @@ function valueAt(node: unknown, key: string): unknown {
 
 describe('translations', () => {
   it('keep each group in one file of the two', () => {
-    const shared = Object.keys(enCommon).filter((group) => group in enAccount)
+    const files = [enCommon, enAccount, enPublic]
+    const shared = files.flatMap((a, i) =>
+      files.slice(i + 1).flatMap((b) => Object.keys(a).filter((group) => group in b)),
+    )
     expect(shared).toEqual([])
     expect(Object.keys(frAccount)).toEqual(Object.keys(enAccount))
+    expect(Object.keys(frPublic)).toEqual(Object.keys(enPublic))
   })
 
   it('have the same keys in English and French', () => {
@@ -48,7 +54,9 @@ describe('translations', () => {
 
     it('puts a narrow no-break space (U+202F) before ? ! ;', () => {
       const wrong = french.flatMap(([key, text]) =>
-        [...text.matchAll(HIGH_PUNCTUATION)].filter((m) => m[1] !== '\u202f').map((m) => `${key}: ${JSON.stringify(m[0])}`),
+        [...text.matchAll(HIGH_PUNCTUATION)]
+          .filter((m) => m[1] !== '\u202f')
+          .map((m) => `${key}: ${JSON.stringify(m[0])}`),
       )
       expect(wrong).toEqual([])
     })
@@ -94,7 +102,12 @@ describe('translations', () => {
   })
 
   it('word the way back to sign-in one way per language, the seed’s in English', () => {
-    const ways = (locale: typeof en) => [locale.forgotPassword.back, locale.logout.backToSignIn, locale.error.backToSignIn, locale.mfa.back]
+    const ways = (locale: typeof en) => [
+      locale.forgotPassword.back,
+      locale.logout.backToSignIn,
+      locale.error.backToSignIn,
+      locale.mfa.back,
+    ]
     expect(new Set(ways(en))).toEqual(new Set(['Back to login page']))
     expect(new Set(ways(fr)).size).toBe(1)
   })

@@ -89,6 +89,14 @@ export const COOKIES = {
     maxAge: HOUR,
     sealedAs: 'email-link',
   },
+  emailSent: {
+    ...FLOW,
+    base: 'email_sent',
+    purpose:
+      'the address a reset email was just asked for in this browser, as typed, and when: the page that says it went shows it and offers to send it again after a wait (app/.server/auth/email-sent.ts, ADR 075)',
+    maxAge: HOUR,
+    sealedAs: 'email-sent',
+  },
   resetCode: {
     ...FLOW,
     base: 'reset_code',

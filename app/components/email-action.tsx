@@ -20,6 +20,10 @@ const TITLES = {
   revertSecondFactorAddition: 'emailAction.revertTitle',
 } as const
 
+/** The heading of the link's page, its title too; a link that no longer works has the expired one's. */
+export const actionTitle = (mode: ConfirmPage['mode'] | 'invalid') =>
+  mode === 'invalid' ? 'newPassword.invalidTitle' : TITLES[mode]
+
 /** The GET page of an emailed link: what the 'Continue' button will do. Nothing is spent yet. */
 export function EmailActionConfirm({
   page,

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEventHandler, type Ref } from 'react'
+import { useEffect, useState, type FormEventHandler, type ReactNode, type Ref } from 'react'
 import { useTranslation } from 'react-i18next'
 import { SecureForm } from './secure-form'
 
@@ -8,13 +8,16 @@ import { SecureForm } from './secure-form'
  * with JavaScript, and counted again from each new code's figure (`sentAt` tells them apart: two codes
  * can leave the same figure). Without JavaScript the figure is the page's and the button still posts:
  * the server sends, or asks to wait.
- * It posts `intent=resend` to the page's own action (the sign-in step, the phone enrolment).
+ * It posts `intent=resend` to the page's own action (the sign-in step, the phone enrolment, and, with
+ * `email`, "Send the email again" on /forgot-password with its `children`, hidden fields).
  */
 export function ResendForm({
   resendIn,
   sentAt,
   onSubmit,
   formRef,
+  email = false,
+  children,
 }: {
   resendIn: number
   /** When the server sent the code that the wait follows. */
@@ -22,6 +25,9 @@ export function ResendForm({
   /** Where the page protects its SMS with reCAPTCHA: gets the token first (useCaptchaForm). */
   onSubmit?: FormEventHandler<HTMLFormElement>
   formRef?: Ref<HTMLFormElement>
+  /** An email, not an SMS code: its own words. */
+  email?: boolean
+  children?: ReactNode
 }) {
   const { t } = useTranslation()
   const [left, setLeft] = useState(resendIn)
@@ -39,6 +45,7 @@ export function ResendForm({
   const waiting = left > 0
   return (
     <SecureForm ref={formRef} className="stack resend" onSubmit={onSubmit}>
+      {children}
       <button
         type="submit"
         name="intent"
@@ -49,7 +56,7 @@ export function ResendForm({
           if (waiting) event.preventDefault()
         }}
       >
-        {t('mfa.resend')}
+        {t(email ? 'checkEmail.resend' : 'mfa.resend')}
         {/* The wait as a clock reads it, '0:42' (m:ss of that many seconds after midnight); not a live region: read out every second it would drown the page. */}
         {waiting ? ` (${new Date(left * 1000).toISOString().slice(15, 19)})` : null}
       </button>

@@ -2,15 +2,18 @@ import type { i18n } from 'i18next'
 import { isAccountPath, isLocale, type Locale, type Strings } from './i18n'
 import { knowStrings, knowsStrings, translate } from './translator'
 
-/** The account area's strings are fetched on its pages alone (see ADR 068). */
+// `account` holds the account area's strings, fetched on its pages alone (see ADR 068); `public`
+// those of the signed-out pages that send an email or act on one, fetched on those pages alone.
 const STRINGS = import.meta.glob<string>('../../locales/*/*.json', { query: '?url', import: 'default', eager: true })
-type Part = 'common' | 'account'
+type Part = 'common' | 'account' | 'public'
 
 export function stringsUrl(locale: Locale, part: Part = 'common'): string | undefined {
   return STRINGS[`../../locales/${locale}/${part}.json`]
 }
 
-export const partsFor = (pathname: string): Part[] => (isAccountPath(pathname) ? ['common', 'account'] : ['common'])
+export const partsFor = (pathname: string): Part[] =>
+  isAccountPath(pathname) ? ['common', 'account'] : PUBLIC_PAGES.has(pathname) ? ['common', 'public'] : ['common']
+const PUBLIC_PAGES = new Set(['/forgot-password', '/action'])
 
 const loading = new Map<string, Promise<void>>()
 
@@ -36,6 +39,10 @@ function loadPart(locale: Locale, part: Part): Promise<void> {
 
 export async function withAccountStrings<Data>({ serverLoader }: { serverLoader: () => Promise<Data> }): Promise<Data> {
   await loadStrings(currentLocale, '/account')
+  return serverLoader()
+}
+export async function withPublicStrings<Data>({ serverLoader, request }: { serverLoader: () => Promise<Data>; request: Request }): Promise<Data> {
+  await loadStrings(currentLocale, new URL(request.url).pathname)
   return serverLoader()
 }
 let currentLocale: Locale = 'fr'

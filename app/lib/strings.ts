@@ -2,10 +2,15 @@ import en from '../../locales/en/common.json'
 import enAccount from '../../locales/en/account.json'
 import fr from '../../locales/fr/common.json'
 import frAccount from '../../locales/fr/account.json'
+import enPublic from '../../locales/en/public.json'
+import frPublic from '../../locales/fr/public.json'
 import { DEFAULT_LOCALE, LOCALE_CODES } from './i18n'
 
 /** Only the server imports this module: a browser fetches its page's language alone (see ADR 044). */
-export const resources = { en: { common: { ...en, ...enAccount } }, fr: { common: { ...fr, ...frAccount } } }
+export const resources = {
+  en: { common: { ...en, ...enAccount, ...enPublic } },
+  fr: { common: { ...fr, ...frAccount, ...frPublic } },
+}
 
 export const i18nOptions = {
   supportedLngs: LOCALE_CODES,

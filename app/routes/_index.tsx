@@ -7,10 +7,19 @@ import {
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
-import { Checkbox, EmailField, Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
+import {
+  Checkbox,
+  EmailField,
+  Field,
+  FormAlert,
+  SubmitButton,
+  useAfterSubmission,
+  useFieldValue,
+} from '~/components/forms'
 import { Say } from '~/components/local-time'
 import { PasskeySignIn } from '~/components/passkey-sign-in'
 import { ProviderMark } from '~/components/provider-mark'
+import { RedirectHelp } from '~/components/redirect-help'
 import { SignedIn } from '~/components/signed-in'
 import { WholeWords } from '~/components/whole-words'
 import { SecureForm } from '~/components/secure-form'
@@ -40,7 +49,13 @@ export const headers = routeHeaders
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
   pageTitle(
     matches,
-    loaderData?.user ? 'signIn.signedInTitle' : loaderData?.linkSent ? 'emailLink.title' : 'meta.signIn',
+    loaderData?.user
+      ? 'signIn.signedInTitle'
+      : loaderData?.linkSent
+        ? 'emailLink.sentTitle'
+        : loaderData?.sso
+          ? 'signIn.titleSso'
+          : 'signIn.title',
   )
 
 const REDIRECT_ERRORS = { invalid: 'error.invalidRedirect', missing: 'error.missingRedirect' } as const
@@ -179,7 +194,7 @@ export default function SignIn() {
     // One state: the link is on its way. The form comes back through the link, redirect kept.
     return (
       <>
-        <h1>{t('emailLink.title')}</h1>
+        <h1>{t('emailLink.sentTitle')}</h1>
         <FormAlert tone="success">{t('emailLink.sent')}</FormAlert>
         <p className="links">
           <Link to={back}>{t('error.backToSignIn')}</Link>
@@ -194,6 +209,7 @@ export default function SignIn() {
       {formError ? (
         <FormAlert>
           <Say message={formError} at={retrying ? null : actionData?.retryAt} />
+          <RedirectHelp error={formError} />
         </FormAlert>
       ) : null}
       <SecureForm ref={formRef} className="stack" noValidate onSubmit={onSubmit}>

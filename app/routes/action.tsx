@@ -1,8 +1,9 @@
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from 'react-router'
 import { useRef } from 'react'
-import { EmailActionConfirm, EmailActionDone } from '~/components/email-action'
+import { actionTitle, EmailActionConfirm, EmailActionDone } from '~/components/email-action'
 import { ExpiredLink, type Recovery } from '~/components/expired-link'
 import { useAfterSubmission } from '~/components/forms'
+import { withPublicStrings } from '~/lib/i18n-browser'
 import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { EmailActionFormSchema } from '~/lib/schemas'
@@ -13,7 +14,11 @@ import type { Route } from './+types/action'
 
 export const headers = routeHeaders
 
-export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'meta.action', NOT_INDEXED)
+export const clientLoader = (args: Route.ClientLoaderArgs) => withPublicStrings(args)
+
+/** The title is the page's heading: what the link does, or that it no longer works. */
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  pageTitle(matches, actionTitle(loaderData?.page.mode ?? 'invalid'), NOT_INDEXED)
 
 /** The guard for emailed links (ADR 011): GETs check the code, never spend it. */
 export async function loader({ request, url }: Route.LoaderArgs) {

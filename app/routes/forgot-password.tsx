@@ -2,8 +2,11 @@ import { Link, useActionData, useLoaderData, useSearchParams } from 'react-route
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
+import { CheckEmail } from '~/components/check-email'
+import { ResendForm } from '~/components/resend-code'
 import { EmailField, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
+import { withPublicStrings } from '~/lib/i18n-browser'
 import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import { signInLink } from '~/lib/sign-in-link'
@@ -12,27 +15,42 @@ import { ForgotPasswordFormSchema, formText, keptEmail } from '~/lib/schemas'
 import { guardForm } from '~/.server/policy/csrf'
 import { getLocale } from '~/.server/i18n'
 import { requestPasswordReset } from '~/.server/auth/password-reset'
+import { resendable, sentView } from '~/.server/auth/email-sent'
 import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
 import { checkedRedirect } from '~/.server/policy/redirect'
-import { page, parseForm, respond } from '~/.server/result'
+import { page, parseForm, redirectTo, respond } from '~/.server/result'
 import type { Route } from './+types/forgot-password'
 
 export const headers = routeHeaders
 
+export const clientLoader = (args: Route.ClientLoaderArgs) => withPublicStrings(args)
+
 /** Once sent, the page is about the email on its way: its title and heading say so. */
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
-  pageTitle(matches, loaderData?.sent ? 'forgotPassword.sentTitle' : 'meta.forgotPassword')
+  pageTitle(matches, loaderData?.sent ? 'forgotPassword.sentTitle' : 'forgotPassword.title')
 
 export function loader({ request }: Route.LoaderArgs) {
   const sent = new URL(request.url).searchParams.get('sent') === '1'
-  return respond(page({ sent, captcha: captchaSettings('getOobCode') }))
+  return respond(page({ sent, view: sent ? sentView(request) : null, captcha: captchaSettings('getOobCode') }))
 }
 
 /** What the page reads from any answer: the form again, with what went wrong. */
-type ActionData = { email: string; fieldErrors?: FieldErrors; formError?: 'error.captchaNeedsJs' }
+type ActionData = {
+  email?: string
+  fieldErrors?: FieldErrors
+  formError?: 'error.captchaNeedsJs' | 'error.tooManyRequestsAt'
+  retryAt?: number
+}
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { form } = await guardForm(request, context)
+  // "Send the email again": this browser's address, after the wait, then the first send's checks and limits.
+  if (formText(form, 'intent') === 'resend') {
+    const again = resendable(request)
+    if (again === null) return respond(redirectTo(forgotLink(form)))
+    if ('retryAt' in again) return respond<ActionData>(page({ formError: 'error.tooManyRequestsAt', ...again }, { status: 429 }))
+    form.set('email', again.email)
+  }
   const parsed = parseForm(ForgotPasswordFormSchema, form, { email: keptEmail(form) })
   if (!parsed.ok) return respond<ActionData>(parsed.result)
   // Only a redirect the policy accepts travels in the email's link, as it was given.
@@ -46,17 +64,29 @@ export async function action({ request, context }: Route.ActionArgs) {
   return respond<ActionData>(await requestPasswordReset(request, reset, context))
 }
 
+const forgotLink = (form: FormData) =>
+  form.has('redirect')
+    ? `/forgot-password?${new URLSearchParams({ redirect: formText(form, 'redirect') })}`
+    : '/forgot-password'
+
 export default function ForgotPassword() {
   const { t } = useTranslation()
-  const { sent, captcha } = useLoaderData<typeof loader>()
+  const { sent, view, captcha } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const [searchParams] = useSearchParams()
   const redirectTo = searchParams.get('redirect')
   const formRef = useRef<HTMLFormElement>(null)
+  const resendRef = useRef<HTMLFormElement>(null)
   useAfterSubmission(formRef, actionData)
   // The answer is the same whatever the service decides (no enumeration): nothing to retry.
   const { onSubmit } = useCaptchaForm({
     form: formRef,
+    settings: captcha,
+    result: undefined,
+    actionFor: () => 'getOobCode',
+  })
+  const resend = useCaptchaForm({
+    form: resendRef,
     settings: captcha,
     result: undefined,
     actionFor: () => 'getOobCode',
@@ -68,10 +98,24 @@ export default function ForgotPassword() {
     <>
       <h1>{t(sent ? 'forgotPassword.sentTitle' : 'forgotPassword.title')}</h1>
       {sent ? (
-        <FormAlert tone="success">{t('forgotPassword.emailSent')}</FormAlert>
+        <CheckEmail
+          message={t('forgotPassword.emailSent')}
+          address={view?.address ?? null}
+          retryAt={actionData?.retryAt}
+        >
+          <ResendForm
+            email
+            resendIn={view?.resendIn ?? 0}
+            sentAt={view?.sentAt ?? null}
+            formRef={resendRef}
+            onSubmit={resend.onSubmit}
+          >
+            {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
+          </ResendForm>
+        </CheckEmail>
       ) : (
         <>
-          {actionData?.formError ? <FormAlert>{t(actionData.formError)}</FormAlert> : null}
+          {actionData?.formError === 'error.captchaNeedsJs' ? <FormAlert>{t(actionData.formError)}</FormAlert> : null}
           <p className="subtitle">{t('forgotPassword.subtitle')}</p>
           <SecureForm ref={formRef} className="stack" noValidate onSubmit={onSubmit}>
             {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}

@@ -1,7 +1,4 @@
-import {
-  Link,
-  useLoaderData,
-} from 'react-router'
+import { Link, useLoaderData } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { FormAlert, SubmitButton } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
@@ -16,7 +13,9 @@ import type { Route } from './+types/logout'
 
 export const headers = routeHeaders
 
-export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'meta.logout')
+/** Once signed out, the page says so in its heading and title: a state, no longer a question. */
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  pageTitle(matches, loaderData && !loaderData.signedIn ? 'logout.doneTitle' : 'logout.title')
 
 /** GET never changes state: it only offers the button. */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -38,7 +37,7 @@ export default function Logout() {
   const { signedIn, everywhere } = useLoaderData<typeof loader>()
   return (
     <>
-      <h1>{t('logout.title')}</h1>
+      <h1>{t(signedIn ? 'logout.title' : 'logout.doneTitle')}</h1>
       {!signedIn ? (
         <FormAlert tone="success">{t(everywhere ? 'logout.everywhereDone' : 'logout.done')}</FormAlert>
       ) : (

@@ -17,10 +17,10 @@ export const headers = routeHeaders
 
 /** The title follows the page's state: the form, the password changed, or a link that no longer works. */
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
-  pageTitle(matches, loaderData ? STATE_TITLES[loaderData.state] : 'meta.newPassword', NOT_INDEXED)
+  pageTitle(matches, loaderData ? STATE_TITLES[loaderData.state] : 'newPassword.title', NOT_INDEXED)
 
 const STATE_TITLES = {
-  form: 'meta.newPassword',
+  form: 'newPassword.title',
   done: 'newPassword.doneTitle',
   invalid: 'newPassword.invalidTitle',
 } as const

@@ -378,7 +378,7 @@ loopTest(
     await page.getByLabel('Adresse électronique').fill(email)
     await page.getByLabel('Mot de passe').fill(PASSWORD)
     await page.getByRole('button', { name: 'Se connecter' }).click()
-    await expect(page.getByRole('heading', { name: 'Seconds facteurs' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Vérification en deux étapes' })).toBeVisible()
     await expectNoViolations(page, 'account, no second factor')
     await page.getByRole('link', { name: 'Ajouter une application d’authentification' }).click()
     await page.getByLabel('Mot de passe', { exact: true }).fill(PASSWORD)
@@ -397,7 +397,7 @@ loopTest(
     await expect(page.getByRole('status')).toBeVisible()
     await expectNoViolations(page, 'account, authenticator app added')
     await page.getByRole('button', { name: 'Retirer' }).click()
-    await expect(page.getByRole('button', { name: 'Retirer ce facteur' })).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Retirer cette méthode' })).toBeVisible()
     await expectNoViolations(page, 'remove the last second factor')
   },
 )

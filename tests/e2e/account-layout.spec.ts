@@ -31,7 +31,7 @@ const LABELS = {
     locale: 'fr-FR',
     account: 'Votre compte',
     sections: ['Profil', 'Connexion et sécurité', 'Vos sessions ouvertes', 'Zone de danger'],
-    factors: 'Seconds facteurs',
+    factors: 'Vérification en deux étapes',
     passkeys: 'Clés d’accès',
     unverified: 'Non vérifiée',
     verified: 'Vérifiée',

@@ -59,8 +59,8 @@ const LABELS = {
     sendVerification: 'Vérifier l’adresse',
     added: 'Le numéro de téléphone a été ajouté. Désormais, la connexion demande un code envoyé à ce numéro.',
     remove: 'Retirer',
-    removeButton: 'Retirer ce facteur',
-    removed: 'Le second facteur a été retiré.',
+    removeButton: 'Retirer cette méthode',
+    removed: 'La méthode de vérification a été retirée.',
   },
 } as const
 type Labels = (typeof LABELS)[keyof typeof LABELS]

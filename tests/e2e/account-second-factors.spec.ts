@@ -43,7 +43,7 @@ const LABELS = {
   },
   fr: {
     ...COMMON_LABELS.fr,
-    section: 'Seconds facteurs',
+    section: 'Vérification en deux étapes',
     stepCode: 'Code de vérification',
     addTotp: 'Ajouter une application d’authentification',
     addPhone: 'Ajouter un numéro de téléphone',
@@ -55,16 +55,16 @@ const LABELS = {
     added: 'L’application d’authentification a été ajoutée. Son code vous sera demandé à votre prochaine connexion.',
     app: 'Application d’authentification',
     remove: 'Retirer',
-    removeTitle: 'Retirer un second facteur',
-    removeButton: 'Retirer ce facteur',
+    removeTitle: 'Retirer une méthode de vérification',
+    removeButton: 'Retirer cette méthode',
     twoStepOn: 'Deux étapes\u00a0: oui',
     twoStepOff: 'Deux étapes\u00a0: non',
-    last: 'C’est votre dernier second facteur\u00a0: une fois retiré, votre mot de passe protégera seul votre compte.',
-    other: 'Vos autres seconds facteurs restent en place.',
-    removed: 'Le second facteur a été retiré.',
+    last: 'C’est votre dernière méthode de vérification\u00a0: une fois retirée, votre mot de passe protégera seul votre compte.',
+    other: 'Vos autres méthodes de vérification restent en place.',
+    removed: 'La méthode de vérification a été retirée.',
     none: 'Aucun',
-    addedOn: /Ajouté le \d+ \S+ \d{4}/,
-    needsVerified: 'Vérifiez votre adresse électronique avant d’ajouter un second facteur.',
+    addedOn: /Ajoutée le \d+ \S+ \d{4}/,
+    needsVerified: 'Vérifiez votre adresse électronique avant d’ajouter une méthode de vérification.',
     sendVerification: 'Vérifier l’adresse',
   },
 } as const
@@ -257,7 +257,7 @@ loopTest.describe('an authenticator app, against the loopback TOTP service', () 
     await page.getByLabel(l.code).fill(appCode(secret))
     await page.getByRole('button', { name: l.add, exact: true }).click()
     await expect(page.getByRole('status')).toHaveText(l.added)
-    await expect(factorsOf(page, l).filter({ hasText: l.app })).toContainText(/Ajouté le \d+ \S+ \d{4}/)
+    await expect(factorsOf(page, l).filter({ hasText: l.app })).toContainText(/Ajoutée le \d+ \S+ \d{4}/)
   })
 })
 
@@ -347,6 +347,6 @@ emulatorTest.describe('against the emulator', () => {
     await expect(page.getByRole('link', { name: l.addPhone })).toHaveCount(0)
     // The emulator has no authenticator apps: their page says so first (ADR 072).
     await page.goto('/account/second-factor/totp')
-    await expect(page.getByRole('alert')).toHaveText('Ce service ne propose pas d’application d’authentification comme second facteur.')
+    await expect(page.getByRole('alert')).toHaveText('Ce service ne propose pas d’application d’authentification comme méthode de vérification.')
   })
 })

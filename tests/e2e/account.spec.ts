@@ -105,7 +105,7 @@ test.describe('in English', () => {
 
     await page.goto('/logout')
     await page.getByRole('button', { name: 'Log out', exact: true }).click()
-    await expect(page.getByRole('status')).toHaveText('You are signed out.')
+    await expect(page.getByRole('status')).toHaveText('Your session in this browser has ended.')
     await page.goto('/')
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign In')
 
@@ -133,7 +133,7 @@ test.describe('in English', () => {
     await intoTheNextSecond()
 
     await page.getByRole('button', { name: 'Log out of all devices' }).click()
-    await expect(page.getByRole('status')).toHaveText('You are signed out on every device.')
+    await expect(page.getByRole('status')).toHaveText('Your sessions on every device have ended.')
     for (const p of [page, b.page]) {
       await p.goto('/')
       await expect(p.getByRole('heading', { level: 1 })).toHaveText('Sign In')

@@ -31,7 +31,7 @@ const rgb = (hex: string) => `rgb(${parseHex(hex)!.join(', ')})`
 
 for (const [locale, name, title, button] of [
   ['fr-FR', 'Acmé', 'Connexion · Acmé', 'Se connecter'],
-  ['en-US', 'Acme', 'Sign in · Acme', 'Login'],
+  ['en-US', 'Acme', 'Sign In · Acme', 'Login'],
 ] as const) {
   test.describe(`in ${locale}`, () => {
     test.use({ locale })

@@ -96,7 +96,9 @@ test('an email address is verified from the emailed link (fr)', async ({ page, a
 
   await page.goto(link)
   for (const name of ['oobCode', 'mode', 'apiKey']) expect(new URL(page.url()).searchParams.has(name)).toBe(false)
-  await expect(page.getByRole('heading', { name: 'Validez votre adresse électronique' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Vérifiez votre adresse électronique' })).toBeVisible()
+  // The title is the heading, not "Email link".
+  await expect(page).toHaveTitle(/^Vérifiez votre adresse électronique · /)
   await expect(page.getByText(`Confirmez que ${email} est bien votre adresse électronique.`)).toBeVisible()
   const users = await identity('accounts:lookup', { idToken })
   expect((users.users as Array<{ emailVerified: boolean }>)[0]?.emailVerified).toBe(false)
@@ -104,7 +106,7 @@ test('an email address is verified from the emailed link (fr)', async ({ page, a
   const refused: string[] = []
   page.on('response', (response) => void (response.status() >= 400 && refused.push(`${response.status()} ${response.url()}`)))
   await page.getByRole('button', { name: 'Continuer' }).click()
-  await expect(page.getByText('Votre adresse électronique a été validée.')).toBeVisible()
+  await expect(page.getByText('Votre adresse électronique a été vérifiée.')).toBeVisible()
   // The spent link's page is not asked for again (its 400 was a console error).
   expect(refused).toEqual([])
   // The continueUrl passed the redirect policy (localhost is an authorized domain).

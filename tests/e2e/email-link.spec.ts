@@ -39,14 +39,14 @@ test('a sign-in link asked for and opened in the same browser signs in with one 
 
 const SENT_STATE = {
   fr: {
-    heading: 'Connexion par courriel',
+    heading: 'Lien de connexion demandé',
     sent: 'Si cette adresse électronique est valide, vous recevrez un courriel contenant un lien de connexion.',
     password: 'Mot de passe',
     signIn: 'Se connecter',
     back: 'Retour à la connexion',
   },
   en: {
-    heading: 'Sign in with an email link',
+    heading: 'Sign-in link requested',
     sent: 'If this email address is valid, you will receive an email with a link to sign in.',
     password: 'Password',
     signIn: 'Login',
@@ -202,7 +202,7 @@ test.describe('over HTTP', () => {
   test('with the flag off there is no button, and a sign-in link is an invalid link', async ({ page, playwright }) => {
     const global = process.env.PORTAL_URL!
     await page.goto(global)
-    await expect(page.getByRole('button', { name: 'Connexion par courriel' })).toHaveCount(0)
+    await expect(page.getByRole('button', { name: 'Recevoir un lien de connexion' })).toHaveCount(0)
     const request = await playwright.request.newContext({ baseURL: global })
     const response = await request.get('/action?mode=signIn&oobCode=whatever&apiKey=k')
     expect(response.status()).toBe(400)

@@ -34,7 +34,7 @@ const LABELS = {
     newLink: 'Demander un nouveau lien de connexion',
     sendVerification: 'Vérifier l’adresse',
     verificationSent: 'Un lien de vérification est en route vers votre adresse. Ouvrez-le pour confirmer l’adresse.',
-    secondFactors: 'Seconds facteurs',
+    secondFactors: 'Vérification en deux étapes',
   },
 } as const
 type Labels = (typeof LABELS)[keyof typeof LABELS]

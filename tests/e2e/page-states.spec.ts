@@ -10,11 +10,11 @@ const PASSWORD = 'States-Pass-2026'
 
 test('the reset request, once sent, is headed and titled by what happens next (fr)', async ({ page }) => {
   await page.goto('/forgot-password')
-  await expect(page).toHaveTitle(/^Mot de passe oublié · /)
+  await expect(page).toHaveTitle(/^Veuillez saisir votre adresse électronique · /)
   await page.getByLabel('Adresse électronique').fill(uniqueEmail('states'))
   await page.getByRole('button', { name: 'Envoyer le courriel' }).click()
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Consultez votre messagerie')
-  await expect(page).toHaveTitle(/^Consultez votre messagerie · /)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Réinitialisation demandée')
+  await expect(page).toHaveTitle(/^Réinitialisation demandée · /)
   await expect(page.getByText('Veuillez saisir votre adresse électronique')).toHaveCount(0)
 })
 
@@ -25,15 +25,15 @@ test.describe('in English', () => {
     await page.goto('/forgot-password')
     await page.getByLabel('Email').fill(uniqueEmail('states'))
     await page.getByRole('button', { name: 'Send email' }).click()
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Check your email')
-    await expect(page).toHaveTitle(/^Check your email · /)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Password reset requested')
+    await expect(page).toHaveTitle(/^Password reset requested · /)
   })
 
   test('the signed-in page is titled as such', async ({ page, admin }) => {
     const email = uniqueEmail('states')
     await admin.createUser(email, PASSWORD)
     await page.goto('/')
-    await expect(page).toHaveTitle(/^Sign in · /)
+    await expect(page).toHaveTitle(/^Sign In · /)
     await page.getByLabel('Email').fill(email)
     await page.getByLabel('Password').fill(PASSWORD)
     await page.getByRole('button', { name: 'Login' }).click()
@@ -135,3 +135,37 @@ test.describe('in English, each page says a thing once', () => {
     await expect(page.getByRole('link', { name: 'Go to your account' })).toHaveClass(/\bbutton-primary\b/)
   })
 })
+
+// The specification's 'Invalid redirect URL' stays, explained for a person, with a way on.
+for (const l of [
+  {
+    lang: 'fr',
+    locale: 'fr-FR',
+    help: 'Le lien qui vous a mené ici demande à vous emmener, après la connexion, vers un site que ce portail ne connaît pas.',
+    wayOn: 'Se connecter et rester sur ce portail',
+    title: 'Connexion',
+  },
+  {
+    lang: 'en',
+    locale: 'en-US',
+    help: 'The link that brought you here asks to take you on to a site this portal does not know, after you sign in.',
+    wayOn: 'Sign in and stay on this portal',
+    title: 'Sign In',
+  },
+] as const) {
+  test.describe(`a refused redirect (${l.lang})`, () => {
+    test.use({ locale: l.locale })
+
+    test('says what happened and what to do, with a link to the sign-in page without it', async ({ page }) => {
+      await page.goto(`/?${new URLSearchParams({ redirect: 'https://evil.example/' })}`)
+      await expect(page).toHaveTitle(new RegExp(`^${l.title} · `))
+      const alert = page.getByRole('alert')
+      await expect(alert).toContainText(l.lang === 'fr' ? 'URL de redirection invalide' : 'Invalid redirect URL')
+      await expect(alert).toContainText(l.help)
+      await alert.getByRole('link', { name: l.wayOn }).click()
+      await expect(page).toHaveURL(/\/$/)
+      await expect(page.getByRole('alert')).toHaveCount(0)
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(l.title)
+    })
+  })
+}

@@ -26,7 +26,7 @@ const LABELS = {
     ...COMMON_LABELS.fr,
     addTotp: 'Ajouter une application d’authentification',
     addPhone: 'Ajouter un numéro de téléphone',
-    notOffered: 'Ce service ne propose pas d’application d’authentification comme second facteur.',
+    notOffered: 'Ce service ne propose pas d’application d’authentification comme méthode de vérification.',
     back: 'Retour à votre compte',
     qr: 'Code QR à scanner avec votre application d’authentification',
   },

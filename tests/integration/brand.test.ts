@@ -59,7 +59,7 @@ describe('a portal started with a brand', () => {
 
   it.each([
     ['fr', 'Acmé', 'Connexion · Acmé'],
-    ['en', 'Acme', 'Sign in · Acme'],
+    ['en', 'Acme', 'Sign In · Acme'],
   ] as const)('names it in the header and the title (%s)', async (language, name, pageTitle) => {
     const { html } = await page(portal, '/', language)
     expect(title(html)).toBe(pageTitle)

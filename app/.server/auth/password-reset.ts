@@ -7,6 +7,7 @@ import { securityEvent } from '~/.server/ops/security-events'
 import { consumeReset, deviceIdFor } from '~/.server/policy/rate-limit'
 import { captchaTokenMissing, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
 import { continueUrlFor } from './continue-url'
+import { rememberSent } from './email-sent'
 import { sendProtectedOobCode } from './protected-email'
 import { page, redirectTo, type Result } from '~/.server/result'
 
@@ -20,7 +21,10 @@ export async function requestPasswordReset(
     recordCaptchaOutcome('getOobCode', false, 'auth/missing-recaptcha-token')
     return page({ email: input.email, formError: 'error.captchaNeedsJs' }, { status: 400 })
   }
-  const sent = redirectTo(`/forgot-password?${new URLSearchParams({ sent: '1', ...(input.redirect ? { redirect: input.redirect } : {}) })}`)
+  const sent = redirectTo(
+    `/forgot-password?${new URLSearchParams({ sent: '1', ...(input.redirect ? { redirect: input.redirect } : {}) })}`,
+    { cookies: rememberSent(request, input.email) },
+  )
   // The owner's usual browser has its own reset budget, so strangers cannot use it up (see ADR 027).
   const device = deviceIdFor(request, input.email)
   const limit = await consumeReset({ ip: context.clientIp, email: input.email, device, reqId: context.requestId })

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { getInstance } from '../i18next.server'
 
 export function loader({ context }: LoaderFunctionArgs) {
-  return { title: getInstance(context).t('meta.signIn') }
+  return { title: getInstance(context).t('signIn.title') }
 }
 
 export const meta: MetaFunction<typeof loader> = ({ loaderData }) => [{ title: loaderData?.title }]

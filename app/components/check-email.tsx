@@ -1,0 +1,38 @@
+import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import { withAddresses } from './address'
+import { FormAlert } from './forms'
+import { Say } from './local-time'
+
+/**
+ * A page that says an email is on its way (ADR 075): the flow's neutral sentence, the address as
+ * typed (whether or not it has an account: the words are the same), where else to look, then
+ * `children`, the way to send it again, with the limit's message when it came too soon.
+ */
+export function CheckEmail({
+  message,
+  address,
+  retryAt,
+  children,
+}: {
+  message: string
+  address: string | null
+  retryAt?: number | null
+  children?: ReactNode
+}) {
+  const { t } = useTranslation()
+  return (
+    <>
+      <FormAlert tone="success">{message}</FormAlert>
+      {/* Typed by the visitor: kept out of Session Replay (ADR 030). */}
+      {address ? <p data-personal>{withAddresses(t('checkEmail.sentTo', { email: address }), [address])}</p> : null}
+      <p>{t('checkEmail.spam')}</p>
+      {retryAt ? (
+        <FormAlert>
+          <Say message="error.tooManyRequestsAt" at={retryAt} />
+        </FormAlert>
+      ) : null}
+      {address ? children : null}
+    </>
+  )
+}
