@@ -74,6 +74,7 @@ describe('flowCookie', () => {
     expect(flows.map((c) => c.base).sort()).toEqual([
       'action_code',
       'email_link',
+      'email_sent',
       'logout_done',
       'mfa_enrollment',
       'mfa_pending',

@@ -11,6 +11,7 @@ describe('logoutCookies', () => {
       [
         'action_code',
         'email_link',
+        'email_sent',
         'mfa_enrollment',
         'mfa_pending',
         'passkey_challenge',
