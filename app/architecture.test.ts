@@ -11,25 +11,40 @@ import { describe, expect, it } from 'vitest'
 
 const APP = import.meta.dirname
 
-/** Top to bottom: a module may import its own layer and those below it, never one above. */
+/**
+ * Top to bottom: a module may import its own layer and those below it, never one above. Six layers, as a
+ * reader thinks of them: the pages, the HTTP server, the flows and their guards, the identity client, the
+ * server's foundations, and the shared code.
+ */
 const LAYERS = [
-  ['routes', 'root.tsx', 'entry.server.tsx', 'entry.client.tsx'],
-  ['components'],
+  // what the visitor gets: pages, their pieces, the document and its start-up
+  ['routes', 'root.tsx', 'entry.server.tsx', 'entry.client.tsx', 'components'],
+  // the express app, the React Router handler, readiness, serve()
   ['.server/http'],
-  ['.server/auth'],
-  ['.server/preferences'],
-  ['.server/policy'],
+  // the flows and their building blocks: sign-in, session, second factor...; preferences; the guards
+  // (CSRF, redirects, limits, captcha, common passwords)
+  ['.server/auth', '.server/preferences', '.server/policy'],
+  // the Identity Toolkit client
   ['.server/identity'],
-  ['.server/ops', '.server/redis'],
-  ['.server/i18n', '.server/context', '.server/brand', '.server/result'],
-  ['.server/cookies'],
-  ['.server/cookie-format'],
-  ['.server/keys'],
-  ['.server/config'],
-  ['.server/config-schema', '.server/config-values'],
-  ['.server/brand-logo'],
-  ['lib'],
-  ['i18next.d.ts'],
+  // the server's foundations: logger, metrics, Redis, i18n, the load context, the brand, the Result,
+  // cookies, keys, configuration
+  [
+    '.server/ops',
+    '.server/redis',
+    '.server/i18n',
+    '.server/context',
+    '.server/brand',
+    '.server/result',
+    '.server/cookies',
+    '.server/cookie-format',
+    '.server/keys',
+    '.server/config',
+    '.server/config-schema',
+    '.server/config-values',
+    '.server/brand-logo',
+  ],
+  // isomorphic and pure: imports nothing of the app
+  ['lib', 'i18next.d.ts'],
 ]
 
 function modules(dir: string): string[] {
@@ -118,6 +133,10 @@ describe('the import graph of app/', () => {
     }
     const found = routes.flatMap((file) => offences(file).map((offence) => `${name(file)}: ${offence}`))
     expect(found).toEqual([])
+  })
+
+  it('has six layers at most, each a part a reader can name', () => {
+    expect(LAYERS.length).toBeLessThanOrEqual(6)
   })
 
   it('imports only downwards, layer by layer', () => {
