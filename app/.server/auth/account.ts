@@ -25,7 +25,7 @@ import {
   getSession,
   type SessionUser,
 } from './session'
-import { afterFirstFactor } from './sign-in'
+import { afterFirstFactor } from './first-factor'
 import { ssoOffered } from './sso'
 import { syncToken } from './token-sync'
 import { accountPageAfterVerification, sendVerificationEmail } from './verification'

@@ -13,7 +13,7 @@ import { checkedRedirect, type CheckedRedirect } from '~/.server/policy/redirect
 import { redirectTo, type Redirect } from '~/.server/result'
 import { signInLink } from '~/lib/sign-in-link'
 import { sendProtectedOobCode } from './protected-email'
-import { afterFirstFactor } from './sign-in'
+import { afterFirstFactor } from './first-factor'
 import { limitMessage } from '~/lib/limits'
 
 // Kept so that opening the link on the same browser needs only a

@@ -8,7 +8,7 @@ import { page, type Result } from '~/.server/result'
 import { checkAnswer, clearChallenge, issueChallenge, type ChallengeRefusal } from './passkey-challenge'
 import { requestOptions } from './passkey-options'
 import { tokenClaims } from './id-token'
-import { afterFirstFactor } from './sign-in'
+import { afterFirstFactor } from './first-factor'
 
 export type PasskeyMessage =
   | 'passkey.notFound'

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import Bowser from 'bowser'
 import type { Redis } from 'ioredis'
-import type { SignInMethod } from './finish-sign-in'
+import type { SignInMethod } from './new-session'
 import { createRedisSessionStore } from './session-store-redis'
 
 export interface SessionRecord {

@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { SHELL_MODULES, SHELL_PAGE_INPUTS } from './page-shells'
 
-/** The names a module imports from server code (`~/.server/…`), type-only imports aside. */
+/** The names a module imports from server code (`~/.server/…`, or its own `./<page>.server`), type-only imports aside. */
 function serverImports(file: string): string[] {
   const source = readFileSync(file, 'utf8')
   const names: string[] = []
-  for (const [, list] of source.matchAll(/import\s+\{([^}]*)\}\s+from\s+'~\/\.server\/[^']+'/g)) {
+  for (const [, list] of source.matchAll(/import\s+\{([^}]*)\}\s+from\s+'(?:~\/\.server\/[^']+|\.\/[^']+\.server)'/g)) {
     for (const part of list!.split(',')) {
       const name = part.trim()
       if (name && !name.startsWith('type ')) names.push(name.split(/\s+as\s+/)[0]!)

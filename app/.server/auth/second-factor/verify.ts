@@ -8,7 +8,7 @@ import { page, redirectTo, type Result } from '~/.server/result'
 import { retryAtAfter } from '~/lib/limits'
 import { signInLink } from '~/lib/sign-in-link'
 import { afterConfirmation, confirmPageWith } from '../recent-login'
-import { signInWithIdToken } from '../finish-sign-in'
+import { handleNewSession } from '../new-session'
 import {
   SECOND_FACTOR_PATH,
   accountOf,
@@ -90,7 +90,7 @@ export async function verify(
     try {
       // It comes back from the cookie, so it is checked again here.
       const redirect = await checkedRedirect(p.redirect, context.publicOrigin)
-      const session = await signInWithIdToken(
+      const session = await handleNewSession(
         tokens.idToken,
         { email: p.email, method: p.method, redirect, remember: p.remember, secondFactor: factor.kind },
         context,

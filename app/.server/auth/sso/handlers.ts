@@ -10,7 +10,7 @@ import type { ProviderMarkKind } from '~/lib/providers'
 import { signInLink } from '~/lib/sign-in-link'
 import { afterConfirmation, confirmPageWith, type ConfirmReason } from '../recent-login'
 import { beginSecondFactor } from '../second-factor'
-import { signInWithIdToken } from '../finish-sign-in'
+import { handleNewSession } from '../new-session'
 import type { Confirming } from '../second-factor/pending'
 import { tokenClaims } from '../id-token'
 import { getSession } from '../session'
@@ -137,7 +137,7 @@ export async function handleSsoCallback(request: Request, context: AppLoadContex
     return back(step.location, step.setCookies)
   }
   try {
-    const session = await signInWithIdToken(
+    const session = await handleNewSession(
       finish.idToken,
       { email: finish.email, method: 'sso', redirect, remember },
       context,

@@ -14,7 +14,7 @@ import { startSession } from './session'
 
 export type SignInMethod = 'password' | 'email-link' | 'sso' | 'passkey'
 
-export async function signInWithIdToken(
+export async function handleNewSession(
   idToken: string,
   input: {
     email: string | null
