@@ -1,21 +1,8 @@
-import {
-  Link,
-  useActionData,
-  useLoaderData,
-  useSearchParams,
-} from 'react-router'
+import { Link, useActionData, useLoaderData, useSearchParams } from 'react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
-import {
-  Checkbox,
-  EmailField,
-  Field,
-  FormAlert,
-  SubmitButton,
-  useAfterSubmission,
-  useFieldValue,
-} from '~/components/forms'
+import { Checkbox, EmailField, Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
 import { Say } from '~/components/local-time'
 import { PasskeySignIn } from '~/components/passkey-sign-in'
 import { ProviderMark } from '~/components/provider-mark'
@@ -35,10 +22,10 @@ import { getFlags } from '~/.server/ops/flags'
 import { guardForm } from '~/.server/policy/csrf'
 import { getLocale } from '~/.server/i18n'
 import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
-import { checkRedirectParam, checkedRedirect, defaultRedirect } from '~/.server/policy/redirect'
+import { checkRedirectParam } from '~/.server/policy/redirect'
 import { errorPage, page, parseForm, redirectTo, respond, unavailable } from '~/.server/result'
 import { pageSession } from '~/.server/auth/session'
-import { signInWithPassword } from './sign-in.server'
+import { continueTarget, signInWithPassword } from './sign-in.server'
 import { signInPageError } from '~/.server/auth/sign-in-page'
 import { ssoOffered, ssoProviderMark, ssoProviderName } from '~/.server/auth/sso'
 import type { Route } from './+types/_index'
@@ -46,17 +33,10 @@ import type { Route } from './+types/_index'
 export const headers = routeHeaders
 
 /** Signed in, or a link sent, the page is no longer a sign-in form: its title says what it is now. */
-export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
-  pageTitle(
-    matches,
-    loaderData?.user
-      ? 'signIn.signedInTitle'
-      : loaderData?.linkSent
-        ? 'emailLink.sentTitle'
-        : loaderData?.sso
-          ? 'signIn.titleSso'
-          : 'signIn.title',
-  )
+export const meta: Route.MetaFunction = ({ matches, loaderData: page }) =>
+  pageTitle(matches, page?.user ? 'signIn.signedInTitle' : page?.linkSent ? 'emailLink.sentTitle' : titleOf(page))
+
+const titleOf = (page?: { sso: boolean }) => (page?.sso ? 'signIn.titleSso' : 'signIn.title')
 
 const REDIRECT_ERRORS = { invalid: 'error.invalidRedirect', missing: 'error.missingRedirect' } as const
 
@@ -93,20 +73,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       { cookies },
     ),
   )
-}
-
-/**
- * Where a signed-in visitor was going: the link's continueUrl when the redirect policy accepts it,
- * else DEFAULT_REDIRECT_URL; never this page itself.
- */
-async function continueTarget(
-  continueUrl: string | null,
-  publicOrigin: string,
-): Promise<{ href: string; site: string } | null> {
-  const href = (await checkedRedirect(continueUrl, publicOrigin))?.url ?? defaultRedirect()
-  const url = URL.parse(href, publicOrigin)
-  if (!url || (url.origin === publicOrigin && url.pathname === '/')) return null
-  return { href: url.href, site: url.host }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

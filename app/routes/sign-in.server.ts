@@ -6,7 +6,7 @@ import { recordSignIn } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeSignIn, deviceIdFor } from '~/.server/policy/rate-limit'
 import { captchaTokenToSend, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
-import type { CheckedRedirect } from '~/.server/policy/redirect'
+import { checkedRedirect, defaultRedirect, type CheckedRedirect } from '~/.server/policy/redirect'
 import { page, redirectTo, type Result } from '~/.server/result'
 import { retryAtAfter } from '~/lib/limits'
 import type { CaptchaSettings } from '~/lib/recaptcha'
@@ -85,4 +85,18 @@ export async function signInWithPassword(
   } catch (error) {
     return refuse(codeOf(error))
   }
+}
+
+/**
+ * Where a signed-in visitor was going: the link's continueUrl when the redirect policy accepts it,
+ * else DEFAULT_REDIRECT_URL; never this page itself.
+ */
+export async function continueTarget(
+  continueUrl: string | null,
+  publicOrigin: string,
+): Promise<{ href: string; site: string } | null> {
+  const href = (await checkedRedirect(continueUrl, publicOrigin))?.url ?? defaultRedirect()
+  const url = URL.parse(href, publicOrigin)
+  if (!url || (url.origin === publicOrigin && url.pathname === '/')) return null
+  return { href: url.href, site: url.host }
 }

@@ -31,7 +31,7 @@ export const SHELL_PAGE_INPUTS: Record<string, string> = {
   pageSession: 'no session cookie on a shell request: always signed out, no cookie to clear',
   checkRedirectParam: 'no query on a shell request: no redirect',
   checkedRedirect: 'posts only',
-  defaultRedirect: 'only for a signed-in visitor',
+  continueTarget: 'only for a signed-in visitor',
   signInPageError: 'no query on a shell request: no error',
   guardForm: 'posts only',
   signInWithPassword: 'posts only',
