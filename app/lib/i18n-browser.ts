@@ -37,11 +37,8 @@ function loadPart(locale: Locale, part: Part): Promise<void> {
   return load
 }
 
-export async function withAccountStrings<Data>({ serverLoader }: { serverLoader: () => Promise<Data> }): Promise<Data> {
-  await loadStrings(currentLocale, '/account')
-  return serverLoader()
-}
-export async function withPublicStrings<Data>({ serverLoader, request }: { serverLoader: () => Promise<Data>; request: Request }): Promise<Data> {
+/** A page's clientLoader: the strings files its path needs (`partsFor`) before its data. */
+export async function withPageStrings<Data>({ serverLoader, request }: { serverLoader: () => Promise<Data>; request: Request }): Promise<Data> {
   await loadStrings(currentLocale, new URL(request.url).pathname)
   return serverLoader()
 }

@@ -19,7 +19,7 @@ import { SessionList } from '~/components/session-list'
 import { getLocale } from '~/.server/i18n'
 import { guardForm } from '~/.server/policy/csrf'
 import { page, parseForm, respond, unavailable } from '~/.server/result'
-import { withAccountStrings } from '~/lib/i18n-browser'
+import { withPageStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account._index'
 
 export const headers = routeHeaders
@@ -27,7 +27,7 @@ export const headers = routeHeaders
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'meta.account', NOT_INDEXED)
 
 /** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings(args)
+export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireSignedIn(request)

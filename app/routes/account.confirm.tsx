@@ -23,7 +23,7 @@ import { SIGN_IN_PAGE_ERRORS } from '~/.server/auth/sign-in-page'
 import { guardForm } from '~/.server/policy/csrf'
 import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
 import { page, parseForm, respond } from '~/.server/result'
-import { withAccountStrings } from '~/lib/i18n-browser'
+import { withPageStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account.confirm'
 
 export const headers = routeHeaders
@@ -46,7 +46,7 @@ const SSO_ERRORS: Partial<Record<string, TranslationKey>> = {
 }
 
 /** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings(args)
+export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
 
 export async function loader({ request, url }: Route.LoaderArgs) {
   const user = await requireSignedIn(request)

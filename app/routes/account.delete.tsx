@@ -15,7 +15,7 @@ import { DeleteAccountFormSchema } from '~/lib/schemas'
 import { ACCOUNT_PATHS, backToAccount, confirmFirst, deleteOwnAccount, requireConfirmed, requireSignedIn } from '~/.server/auth/account'
 import { guardForm } from '~/.server/policy/csrf'
 import { page, respond } from '~/.server/result'
-import { withAccountStrings } from '~/lib/i18n-browser'
+import { withPageStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account.delete'
 
 export const headers = routeHeaders
@@ -30,7 +30,7 @@ const PATH = ACCOUNT_PATHS.delete
  * out by then: it says only that, to anyone.
  */
 /** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings(args)
+export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
 
 export async function loader({ request, url }: Route.LoaderArgs) {
   if (url.searchParams.has('deleted')) return respond(page({ deleted: true, email: '' }))

@@ -15,7 +15,7 @@ import { EmailChangeFormSchema, keptEmail } from '~/lib/schemas'
 import { ACCOUNT_PATHS, requestEmailChange, requireConfirmed } from '~/.server/auth/account'
 import { guardForm } from '~/.server/policy/csrf'
 import { page, parseForm, respond } from '~/.server/result'
-import { withAccountStrings } from '~/lib/i18n-browser'
+import { withPageStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account.email'
 
 export const headers = routeHeaders
@@ -26,7 +26,7 @@ const PATH = ACCOUNT_PATHS.email
 
 /** Sending the link needs the fresh ID token of "Confirm it's you" (ADR 036). */
 /** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings(args)
+export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireConfirmed(request, PATH)

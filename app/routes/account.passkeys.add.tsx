@@ -18,7 +18,7 @@ import { deviceOf } from '~/.server/auth/session-store'
 import { getLocale, getT } from '~/.server/i18n'
 import { getFlags } from '~/.server/ops/flags'
 import { errorPage, page, respond } from '~/.server/result'
-import { withAccountStrings } from '~/lib/i18n-browser'
+import { withPageStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account.passkeys.add'
 
 export const headers = routeHeaders
@@ -27,7 +27,7 @@ export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'pas
 
 /** After "Confirm it's you"; the name it offers is the browser and system ("Chrome on Linux"), in the page's language. */
 /** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings(args)
+export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   if (!(await getFlags()).passkeys) throw respond(errorPage(404, 'not-found'))

@@ -15,7 +15,7 @@ import { listPasskeys, removalPath, removePasskey } from '~/.server/auth/passkey
 import { getFlags } from '~/.server/ops/flags'
 import { guardForm } from '~/.server/policy/csrf'
 import { errorPage, page, respond, unavailable } from '~/.server/result'
-import { withAccountStrings } from '~/lib/i18n-browser'
+import { withPageStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account.passkeys.remove'
 
 export const headers = routeHeaders
@@ -24,7 +24,7 @@ export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'pas
 
 /** Names the passkey (`passkey`: its ref) after "Confirm it's you"; says so when it is the account's only way in. */
 /** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings(args)
+export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
 
 export async function loader({ request, url }: Route.LoaderArgs) {
   if (!(await getFlags()).passkeys) throw respond(errorPage(404, 'not-found'))

@@ -15,7 +15,7 @@ import { ACCOUNT_PATHS, backToAccount, changeOwnPassword, confirmFirst, requireC
 import { getConfig } from '~/.server/config'
 import { guardForm } from '~/.server/policy/csrf'
 import { page, respond } from '~/.server/result'
-import { withAccountStrings } from '~/lib/i18n-browser'
+import { withPageStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account.password'
 
 export const headers = routeHeaders
@@ -26,7 +26,7 @@ const PATH = ACCOUNT_PATHS.password
 
 /** The form needs a sign-in less than 5 minutes old ("Confirm it's you", ADR 036), and a password to change. */
 /** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings(args)
+export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireSignedIn(request)

@@ -22,7 +22,7 @@ import { factorOffered } from '~/.server/auth/second-factor-kinds'
 import { guardForm } from '~/.server/policy/csrf'
 import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
 import { page, parseForm, respond, unavailable, type Answers } from '~/.server/result'
-import { withAccountStrings } from '~/lib/i18n-browser'
+import { withPageStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account.second-factor.phone'
 
 export const headers = routeHeaders
@@ -35,7 +35,7 @@ export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'pho
  * in a cookie sealed to this browser (app/.server/auth/phone-enrolment.ts).
  */
 /** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings(args)
+export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireSignedIn(request)

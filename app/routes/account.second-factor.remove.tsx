@@ -17,7 +17,7 @@ import { removeFactor, removalPath, type RemovalRefusal } from '~/.server/auth/s
 import { readAccount } from '~/.server/auth/identity-admin'
 import { guardForm } from '~/.server/policy/csrf'
 import { page, parseForm, respond, unavailable, type Answers } from '~/.server/result'
-import { withAccountStrings } from '~/lib/i18n-browser'
+import { withPageStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account.second-factor.remove'
 
 export const headers = routeHeaders
@@ -26,7 +26,7 @@ export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'sec
 
 /** Names the factor, and says so when it is the last one: the account then has its password only. */
 /** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings(args)
+export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
 
 export async function loader({ request, url }: Route.LoaderArgs) {
   const user = await requireSignedIn(request)

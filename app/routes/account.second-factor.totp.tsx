@@ -14,7 +14,7 @@ import { addTotp, totpSetup, type TotpRefusal } from '~/.server/auth/second-fact
 import { getLocale } from '~/.server/i18n'
 import { guardForm } from '~/.server/policy/csrf'
 import { parseForm, respond, type Answers } from '~/.server/result'
-import { withAccountStrings } from '~/lib/i18n-browser'
+import { withPageStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account.second-factor.totp'
 
 export const headers = routeHeaders
@@ -23,7 +23,7 @@ export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'sec
 
 /** Needs a verified address and "Confirm it's you" (ADR 036); shows this browser's enrolment (ADR 041). */
 /** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = (args: Route.ClientLoaderArgs) => withAccountStrings(args)
+export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireSignedIn(request)

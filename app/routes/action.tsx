@@ -3,7 +3,7 @@ import { useRef } from 'react'
 import { actionTitle, EmailActionConfirm, EmailActionDone } from '~/components/email-action'
 import { ExpiredLink, type Recovery } from '~/components/expired-link'
 import { useAfterSubmission } from '~/components/forms'
-import { withPublicStrings } from '~/lib/i18n-browser'
+import { withPageStrings } from '~/lib/i18n-browser'
 import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { EmailActionFormSchema } from '~/lib/schemas'
@@ -14,7 +14,7 @@ import type { Route } from './+types/action'
 
 export const headers = routeHeaders
 
-export const clientLoader = (args: Route.ClientLoaderArgs) => withPublicStrings(args)
+export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
 
 /** The title is the page's heading: what the link does, or that it no longer works. */
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>

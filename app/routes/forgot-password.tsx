@@ -6,7 +6,7 @@ import { CheckEmail } from '~/components/check-email'
 import { ResendForm } from '~/components/resend-code'
 import { EmailField, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
-import { withPublicStrings } from '~/lib/i18n-browser'
+import { withPageStrings } from '~/lib/i18n-browser'
 import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import { signInLink } from '~/lib/sign-in-link'
@@ -23,7 +23,7 @@ import type { Route } from './+types/forgot-password'
 
 export const headers = routeHeaders
 
-export const clientLoader = (args: Route.ClientLoaderArgs) => withPublicStrings(args)
+export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
 
 /** Once sent, the page is about the email on its way: its title and heading say so. */
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { COOKIES } from '~/.server/cookies'
 import { limitMessage } from '~/lib/limits'
 import { flowCookie } from './flow-state'
-import { RESEND_COOLDOWN } from './second-factor/pending'
+import { epochSecondsNow, resendIn } from './second-factor/pending'
 
 /**
  * The reset email this browser just asked for: the address as typed and when (ADR 075). The page
@@ -11,7 +11,6 @@ import { RESEND_COOLDOWN } from './second-factor/pending'
  */
 const SentSchema = z.object({ email: z.string().min(1), sentAt: z.number().int() })
 const sentCookie = flowCookie(COOKIES.emailSent, SentSchema)
-const now = () => Math.floor(Date.now() / 1000)
 
 export interface SentView {
   /** As typed; null when this browser did not ask (an old tab, another browser). */
@@ -23,11 +22,11 @@ export interface SentView {
 export function sentView(request: Request): SentView {
   const sent = sentCookie.read(request)
   if (!sent) return { address: null, resendIn: 0, sentAt: null }
-  return { address: sent.email, resendIn: Math.max(0, sent.sentAt + RESEND_COOLDOWN - now()), sentAt: sent.sentAt }
+  return { address: sent.email, resendIn: resendIn(sent.sentAt), sentAt: sent.sentAt }
 }
 
 /** The Set-Cookie values of an email asked for now. */
-export const rememberSent = (request: Request, email: string) => sentCookie.write(request, { email, sentAt: now() })
+export const rememberSent = (request: Request, email: string) => sentCookie.write(request, { email, sentAt: epochSecondsNow() })
 
 /**
  * "Send the email again": the address this browser asked for, or, within the wait, when it may
@@ -36,6 +35,6 @@ export const rememberSent = (request: Request, email: string) => sentCookie.writ
 export function resendable(request: Request): { email: string } | { retryAt: number } | null {
   const sent = sentCookie.read(request)
   if (!sent) return null
-  const left = sent.sentAt + RESEND_COOLDOWN - now()
+  const left = resendIn(sent.sentAt)
   return left > 0 ? limitMessage(left) : { email: sent.email }
 }

@@ -16,7 +16,7 @@ import {
 import { page, redirectTo, type Result } from '~/.server/result'
 import { retryAtAfter } from '~/lib/limits'
 import { flowCookie } from './flow-state'
-import { RESEND_COOLDOWN, epochSecondsNow } from './second-factor/pending'
+import { epochSecondsNow, resendIn } from './second-factor/pending'
 import { normaliseCode } from './second-factor/verify'
 import { confirmStep } from './recent-login'
 import { keepSignedIn } from './second-factors'
@@ -84,7 +84,7 @@ function readEnrolment(request: Request, user: SessionUser): Enrolment | null {
 
 export function enrolmentView(request: Request, user: SessionUser): EnrolmentView | null {
   const e = readEnrolment(request, user)
-  return e && { phone: e.phone, resendIn: Math.max(0, e.sentAt + RESEND_COOLDOWN - epochSecondsNow()), sentAt: e.sentAt }
+  return e && { phone: e.phone, resendIn: resendIn(e.sentAt), sentAt: e.sentAt }
 }
 
 export async function enrolPhone(
@@ -123,7 +123,7 @@ async function sendCode(
   if (resending && !current) return failed(400, 'phoneEnrolment.expired')
   const phone = resending ? current!.phone : normalisePhone(input.phone!)
   if (!phone) return failed(400, 'phoneEnrolment.badNumber', 'phone')
-  if (resending && current!.sentAt + RESEND_COOLDOWN > epochSecondsNow()) return failed(429, 'mfa.resendWait')
+  if (resending && resendIn(current!.sentAt) > 0) return failed(429, 'mfa.resendWait')
   const noToken = input.captchaResponse === '' ? 'mfa.checkFailed' : 'phoneEnrolment.needsJs'
   if (captchaTokenMissing('mfaSmsEnrollment', input.captchaResponse)) return failed(400, noToken)
   const id = resending ? current!.id : randomBytes(16).toString('base64url')

@@ -10,7 +10,7 @@ import { signInLink } from '~/lib/sign-in-link'
 import type { SignInMethod } from '../new-session'
 import {
   PENDING_MAX_AGE,
-  RESEND_COOLDOWN,
+  resendIn,
   SECOND_FACTOR_PATH,
   chosenFactor,
   epochSecondsNow,
@@ -111,7 +111,7 @@ export function secondFactorView(request: Request): Result<{ view: SecondFactorV
         factor,
         sent: factor.kind === 'phone' && p.session !== null,
         captcha: factor.kind === 'phone' && !p.session && p.captcha ? captchaSettings('mfaSmsSignIn') : null,
-        resendIn: p.sentAt === null ? 0 : Math.max(0, p.sentAt + RESEND_COOLDOWN - epochSecondsNow()),
+        resendIn: p.sentAt === null ? 0 : resendIn(p.sentAt),
         sentAt: p.sentAt,
         retryAt: p.notice === 'mfa.smsLimitedAt' ? p.retryAt : null,
         several: p.factors.length > 1,
@@ -145,7 +145,7 @@ export async function secondFactorAction(
       return back({ ...p, chosen: null, session: null, captcha: false, notice: null })
     case 'resend': {
       if (chosenFactor(p)?.kind !== 'phone') return back(p)
-      if (p.sentAt !== null && epochSecondsNow() < p.sentAt + RESEND_COOLDOWN) return back({ ...p, notice: 'mfa.resendWait' })
+      if (p.sentAt !== null && resendIn(p.sentAt) > 0) return back({ ...p, notice: 'mfa.resendWait' })
       const next: Pending = { ...p, notice: null }
       await sendSms(next, context, p.captcha ? form.captchaResponse : form.captchaResponse || undefined)
       if (next.sentAt !== p.sentAt && p.sentAt !== null) next.notice = 'mfa.resent'

@@ -11,6 +11,8 @@ import { flowCookie } from '../flow-state'
 export const SECOND_FACTOR_PATH = '/second-factor'
 export const PENDING_MAX_AGE = COOKIES.mfaPending.maxAge
 export const RESEND_COOLDOWN = 30
+/** Seconds until a code (or an email) sent at `sentAt` may be sent again; 0 once it may. */
+export const resendIn = (sentAt: number) => Math.max(0, sentAt + RESEND_COOLDOWN - epochSecondsNow())
 
 const NOTICES = ['mfa.resent', 'mfa.sendFailed', 'error.tooManyRequests', 'mfa.smsLimitedAt', 'mfa.resendWait', 'mfa.checkFailed'] as const
 export type Notice = (typeof NOTICES)[number]
