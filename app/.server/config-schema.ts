@@ -4,7 +4,6 @@ import * as value from './config-values'
 
 export const PLATFORMS = ['local', 'development', 'staging', 'isoprod', 'production', 'test'] as const
 export type Platform = (typeof PLATFORMS)[number]
-
 export const LOCAL_PLATFORMS: readonly Platform[] = ['local', 'test']
 
 const { between, flag, port, positiveInt } = value
@@ -143,6 +142,7 @@ const limits = {
       '`RATE_LIMIT_RESET_PER_IP` and, for the new address, `RATE_LIMIT_RESET_PER_EMAIL`.',
   ),
   RATE_LIMIT_LOGOUT_PER_IP: positiveInt.default(30).describe('Logouts posted from one client, per 15 minutes.'),
+  RESEND_WAIT_SECONDS: between(1, 300).default(30).describe('Seconds (1 to 300) before a code or email just sent may go again.'),
   RATE_LIMIT_MEMORY_MAX_KEYS: z.coerce.number().int().min(1_000).default(100_000)
     .describe('Most rate-limit counters a process holds in memory (about 220 B each), at least 1000 (ADR 027).'),
 }

@@ -154,6 +154,7 @@ describe('configuration', () => {
     expect(defaults.ok && defaults.config.redis).toEqual({ url: null, sentinels: null, sentinelMaster: null, password: null, tls: false })
     expect(defaults.ok && defaults.config.sessionStorePath).toBe('.data/sessions.sqlite')
     expect(defaults.ok && defaults.config.recentSignInSeconds).toBe(300)
+    expect(defaults.ok && defaults.config.resendWaitSeconds).toBe(30)
     const sentinel = parseConfig({
       REDIS_SENTINELS: 'sentinel-a:26379, 10.0.0.7:26380,[::1]:26381',
       REDIS_SENTINEL_MASTER: 'portal',
@@ -179,6 +180,7 @@ describe('configuration', () => {
     [{ REDIS_SENTINELS: 'a:1,b:99999', REDIS_SENTINEL_MASTER: 'm' }, 'REDIS_SENTINELS'],
     [{ REDIS_SENTINELS: 'a:1', REDIS_SENTINEL_MASTER: 'm', REDIS_URL: 'redis://r:6379' }, 'REDIS_SENTINELS'],
     [{ RECENT_SIGN_IN_SECONDS: '301' }, 'RECENT_SIGN_IN_SECONDS'],
+    [{ RESEND_WAIT_SECONDS: '0' }, 'RESEND_WAIT_SECONDS'],
     [{ SESSION_MAX_PER_ACCOUNT: '0' }, 'SESSION_MAX_PER_ACCOUNT'],
   ])('refuses %j, naming %s', (env, name) => {
     const result = parseConfig(env)

@@ -50,6 +50,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     sessionStorePath: env.SESSION_STORE_PATH,
     sessionMaxPerAccount: env.SESSION_MAX_PER_ACCOUNT,
     recentSignInSeconds: env.RECENT_SIGN_IN_SECONDS,
+    resendWaitSeconds: env.RESEND_WAIT_SECONDS,
     rateLimits: {
       signInPerEmailIp: env.RATE_LIMIT_SIGNIN_PER_EMAIL_IP,
       signInPerIp: env.RATE_LIMIT_SIGNIN_PER_IP,

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { getConfig } from '~/.server/config'
 import { COOKIES } from '~/.server/cookies'
 import type { SecondFactor } from '~/.server/identity'
 import { recordSecondFactor, type SecondFactorOutcome } from '~/.server/ops/metrics'
@@ -10,9 +11,8 @@ import { flowCookie } from '../flow-state'
 
 export const SECOND_FACTOR_PATH = '/second-factor'
 export const PENDING_MAX_AGE = COOKIES.mfaPending.maxAge
-export const RESEND_COOLDOWN = 30
-/** Seconds until a code (or an email) sent at `sentAt` may be sent again; 0 once it may. */
-export const resendIn = (sentAt: number) => Math.max(0, sentAt + RESEND_COOLDOWN - epochSecondsNow())
+/** Seconds until a code (or an email) sent at `sentAt` may be sent again (RESEND_WAIT_SECONDS); 0 once it may. */
+export const resendIn = (sentAt: number) => Math.max(0, sentAt + getConfig().resendWaitSeconds - epochSecondsNow())
 
 const NOTICES = ['mfa.resent', 'mfa.sendFailed', 'error.tooManyRequests', 'mfa.smsLimitedAt', 'mfa.resendWait', 'mfa.checkFailed'] as const
 export type Notice = (typeof NOTICES)[number]
