@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { SERVER_ENV } from './portal'
+import { SERVER_ENV, SERVER_NODE_ARGS } from './portal'
 
 const read = (file: string) => readFileSync(`${import.meta.dirname}/../${file}`, 'utf8')
 
@@ -11,5 +11,7 @@ describe('the memory settings (ADR 064)', () => {
     expect(read('Dockerfile')).toMatch(`\nENV NODE_OPTIONS="${NODE_OPTIONS}" MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX}\n`)
     expect(serve).toContain(`MALLOC_ARENA_MAX=\${MALLOC_ARENA_MAX:-${MALLOC_ARENA_MAX}} `)
     expect(serve).toContain(`NODE_OPTIONS=\${NODE_OPTIONS:-${NODE_OPTIONS}} `)
+    expect(read('Dockerfile')).toMatch(`\nCMD ${JSON.stringify(['node', ...SERVER_NODE_ARGS, 'build/http/main.js'])}\n`.replaceAll(',', ', '))
+    expect(serve).toMatch(new RegExp(` node ${SERVER_NODE_ARGS.join(' ')} build/http/main\\.js$`))
   })
 })

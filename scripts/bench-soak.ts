@@ -8,7 +8,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { SERVER_ENTRY, SERVER_ENV } from '../dev/portal'
+import { SERVER_ARGS, SERVER_ENV, SERVER_NODE_ARGS } from '../dev/portal'
 import { autocannon, resetPeak, rssMb, startServer } from './bench-harness'
 
 export const RSS_BOUND_MB = 200
@@ -92,12 +92,12 @@ export async function soak(env: Record<string, string>, email: string, password:
   const sessions = path.join(mkdtempSync(path.join(tmpdir(), 'bench-soak-')), 'sessions.sqlite')
   const portal = await startServer(
     'the soak portal',
-    [SERVER_ENTRY],
+    SERVER_ARGS,
     { ...env, SESSION_STORE_PATH: sessions },
     '/healthz',
   )
   console.log(
-    `\nMemory soak: a portal of its own (NODE_OPTIONS=${SERVER_ENV.NODE_OPTIONS}, MALLOC_ARENA_MAX=${SERVER_ENV.MALLOC_ARENA_MAX}), ${CONNECTIONS} connections, ${SOAK_S} s ` +
+    `\nMemory soak: a portal of its own (node ${SERVER_NODE_ARGS.join(' ')}, NODE_OPTIONS=${SERVER_ENV.NODE_OPTIONS}, MALLOC_ARENA_MAX=${SERVER_ENV.MALLOC_ARENA_MAX}), ${CONNECTIONS} connections, ${SOAK_S} s ` +
       '(BENCH_SOAK_S), each sending GET /, a refused sign-in, GET /account signed in, POST /forgot-password in turn',
   )
   const curve: Array<[string, number]> = [['start', rssMb(portal.pid)]]

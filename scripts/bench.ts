@@ -12,7 +12,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { Pool } from 'undici'
 import { EMULATOR_API_KEY, emulatorAdmin, startEmulator, uniqueEmail } from '../dev/emulator'
-import { SERVER_ENTRY } from '../dev/portal'
+import { SERVER_ARGS, SERVER_ENTRY } from '../dev/portal'
 import { startRedis } from '../tests/support/redis'
 import { CONNECTIONS, DURATION_S, cleanup, cleanups, measure, median, ms, root, rssMb, startServer, type Row } from './bench-harness'
 import { OLD_RSS, RSS_BOUND_MB, soak } from './bench-soak'
@@ -59,7 +59,7 @@ try {
     // Sessions in an SQLite file of the run's own (the embedded store, ADR 063).
     SESSION_STORE_PATH: path.join(mkdtempSync(path.join(tmpdir(), 'bench-sessions-')), 'sessions.sqlite'),
   }
-  const portal = await startServer('the portal', [SERVER_ENTRY], portalEnv, '/healthz')
+  const portal = await startServer('the portal', SERVER_ARGS, portalEnv, '/healthz')
   const oldSettings = { ...portalEnv, ...OLD_SETTINGS, SESSION_STORE_PATH: ':memory:' }
   const before = await startServer('the portal under the old settings', [SERVER_ENTRY], oldSettings, '/healthz')
   // PUBLIC_URL defaults to http://localhost:PORT; we reach it on 127.0.0.1 and send no Origin.
@@ -163,7 +163,7 @@ try {
   // A signed-in page, each request reading its session record: from SQLite, and from Redis (a second portal).
   const redis = await startRedis()
   cleanups.push(() => redis.stop())
-  const onRedis = await startServer('the portal on Redis', [SERVER_ENTRY], { ...portalEnv, REDIS_URL: redis.url }, '/healthz')
+  const onRedis = await startServer('the portal on Redis', SERVER_ARGS, { ...portalEnv, REDIS_URL: redis.url }, '/healthz')
   console.log(`\nSigned-in page (the session record read, the identity service's session verified), ${CONNECTIONS} connections, ${DURATION_S} s`)
   console.log('                               req/s   p50 ms   p99 ms  errors')
   for (const [name, server] of [['GET /account, SQLite', portal], ['GET /account, Redis', onRedis]] as const) {
