@@ -18,8 +18,8 @@ import type { FieldErrors } from '~/lib/limits'
 import type { CaptchaSettings } from '~/lib/recaptcha'
 import { signInLink } from '~/lib/sign-in-link'
 import { ForgotPasswordFormSchema, SignInFormSchema, formText, keptEmail } from '~/lib/schemas'
-import { emailLinkCookie, sendSignInLink } from '~/.server/auth/email-link'
-import { resendable, sentView } from '~/.server/auth/email-sent'
+import { sendSignInLink, signInLinkAgain } from '~/.server/auth/email-link'
+import { sentView } from '~/.server/auth/email-sent'
 import { getFlags } from '~/.server/ops/flags'
 import { guardForm } from '~/.server/policy/csrf'
 import { getLocale } from '~/.server/i18n'
@@ -106,12 +106,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   let intent = formText(form, 'intent')
   // "Send the link again": this browser's address, after the wait, then the first send's checks and limits.
   if (intent === 'resend' && linkOn) {
-    const again = resendable(request, 'sign-in-link')
+    const again = signInLinkAgain(request)
     if (again === null) return respond(redirectTo(signInLink(target.kind === 'ok' ? posted : null)))
     if ('retryAt' in again)
       return respond(page<ActionData>({ ...kept, formError: 'error.tooManyRequestsAt', ...again, resend: true }, { status: 429 }))
     form.set('email', again.email)
-    Object.assign(shared, { email: again.email, remember: emailLinkCookie.read(request)?.remember ?? false })
+    Object.assign(shared, again)
     intent = 'email-link'
   }
   if (intent === 'email-link' && linkOn) {

@@ -66,6 +66,8 @@ export default function ChangeEmail() {
       <h1>{t('changeEmail.title')}</h1>
       {sent ? (
         <Suspense>
+          {/* "Send the link again" refused by the service (within the wait, the limits' message is CheckEmail's). */}
+          {result?.formError && !result.retryAt ? <FormAlert>{t(result.formError)}</FormAlert> : null}
           <CheckEmailAgain
             message={t('changeEmail.sent')}
             address={sent.address}
