@@ -14,6 +14,11 @@ export default defineConfig({
   // react-router.config.ts holds the framework's settings; app/routes.ts lists the routes.
   plugins: [reactRouter()],
   resolve: { alias: { '~': fileURLToPath(new URL('./app', import.meta.url)) } },
-  build: { target: 'es2022', assetsInlineLimit: 0 },
+  build: {
+    target: 'es2022',
+    assetsInlineLimit: 0,
+    // A page's "email sent" part loads as it shows: its list of chunks to preload would weigh on the form's first visit (ADR 083).
+    modulePreload: { resolveDependencies: (file, deps) => (/(-sent|check-email-again)-[\w-]+\.js$/.test(file) ? [] : deps) },
+  },
   server: { hmr: { port: 24678 } },
 })

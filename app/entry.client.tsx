@@ -12,7 +12,7 @@ import { resumeInterruptedNavigation, watchLinkClicks } from '~/lib/reload-at-ta
 const iso = document.documentElement.lang
 const lng = LOCALES.find((l) => l.iso === iso)?.code ?? DEFAULT_LOCALE
 // Fetched at once, in parallel with decoding the server's data.
-const strings = loadStrings(lng, window.location.pathname)
+const strings = loadStrings(lng, window.location.pathname, window.location.search)
 setBrand(brandFromAttribute(document.getElementById('auth-portal-app')?.dataset.brand))
 
 // Loaded as its own chunk once the page is idle, so it never weighs on a

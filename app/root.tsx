@@ -69,9 +69,9 @@ export function Layout({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation()
   const locale = root?.locale ?? (isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE)
   // A request the HTTP server refused: the browser's address is another, so nothing to hydrate.
-  const { pathname } = useLocation()
+  const { pathname, search } = useLocation()
   const scripts = pathname !== ERROR_ROUTE
-  const [firstParts] = useState(() => partsFor(pathname))
+  const [firstParts] = useState(() => partsFor(pathname, search))
   // Its strings are the ones to preload, even after a switch in place.
   const [firstLocale] = useState(locale)
   return (

@@ -93,7 +93,7 @@ export const COOKIES = {
     ...FLOW,
     base: 'email_sent',
     purpose:
-      'the address a reset email was just asked for in this browser, as typed, and when: the page that says it went shows it and offers to send it again after a wait (app/.server/auth/email-sent.ts, ADR 075)',
+      'which email was just asked for in this browser (a reset, a sign-in link, a sign-up, a verification, an address change), to which address as typed, and when: the page that says it went shows the address and offers to send it again after a wait (app/.server/auth/email-sent.ts, ADRs 075 and 083)',
     maxAge: HOUR,
     sealedAs: 'email-sent',
   },

@@ -13,10 +13,13 @@ export function CheckEmail({
   message,
   address,
   retryAt,
+  ownAddress = false,
   children,
 }: {
   message: string
   address: string | null
+  /** The signed-in account's own address, not one typed: "Sent to: …". */
+  ownAddress?: boolean
   retryAt?: number | null
   children?: ReactNode
 }) {
@@ -25,7 +28,7 @@ export function CheckEmail({
     <>
       <FormAlert tone="success">{message}</FormAlert>
       {/* Typed by the visitor: kept out of Session Replay (ADR 030). */}
-      {address ? <p data-personal>{withAddresses(t('checkEmail.sentTo', { email: address }), [address])}</p> : null}
+      {address ? <p data-personal>{withAddresses(t(ownAddress ? 'checkEmail.sentToAccount' : 'checkEmail.sentTo', { email: address }), [address])}</p> : null}
       <p>{t('checkEmail.spam')}</p>
       {retryAt ? (
         <FormAlert>

@@ -26,7 +26,7 @@ export function LanguageSwitch({ current }: { current: Locale }) {
         form.set('inPlace', '1')
         // The new language's strings first, so that the page and its title change together.
         const next = form.get('locale')
-        void (isLocale(next) ? loadStrings(next, location.pathname) : Promise.resolve()).then(() =>
+        void (isLocale(next) ? loadStrings(next, location.pathname, location.search) : Promise.resolve()).then(() =>
           fetcher.submit(form, { method: 'post', action: '/language' }),
         )
       }}

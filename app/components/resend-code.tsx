@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEventHandler, type ReactNode, type Ref } from 'react'
 import { useTranslation } from 'react-i18next'
+import type { TranslationKey } from '~/lib/i18n'
 import { SecureForm } from './secure-form'
 
 /**
@@ -9,14 +10,14 @@ import { SecureForm } from './secure-form'
  * can leave the same figure). Without JavaScript the figure is the page's and the button still posts:
  * the server sends, or asks to wait.
  * It posts `intent=resend` to the page's own action (the sign-in step, the phone enrolment, and, with
- * `email`, "Send the email again" on /forgot-password with its `children`, hidden fields).
+ * its own `label`, "Send the email again" or "Send the link again" under `CheckEmail`, with its `children`, hidden fields).
  */
 export function ResendForm({
   resendIn,
   sentAt,
   onSubmit,
   formRef,
-  email = false,
+  label = 'mfa.resend',
   children,
 }: {
   resendIn: number
@@ -26,7 +27,7 @@ export function ResendForm({
   onSubmit?: FormEventHandler<HTMLFormElement>
   formRef?: Ref<HTMLFormElement>
   /** An email, not an SMS code: its own words. */
-  email?: boolean
+  label?: TranslationKey
   children?: ReactNode
 }) {
   const { t } = useTranslation()
@@ -56,7 +57,7 @@ export function ResendForm({
           if (waiting) event.preventDefault()
         }}
       >
-        {t(email ? 'checkEmail.resend' : 'mfa.resend')}
+        {t(label)}
         {/* The wait as a clock reads it, '0:42' (m:ss of that many seconds after midnight); not a live region: read out every second it would drown the page. */}
         {waiting ? ` (${new Date(left * 1000).toISOString().slice(15, 19)})` : null}
       </button>

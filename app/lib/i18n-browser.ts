@@ -3,22 +3,30 @@ import { isAccountPath, isLocale, type Locale, type Strings } from './i18n'
 import { knowStrings, knowsStrings, translate } from './translator'
 
 // `account` holds the account area's strings, fetched on its pages alone (see ADR 068); `public`
-// those of the signed-out pages that send an email or act on one, fetched on those pages alone.
+// those of the signed-out pages that send an email or act on one, fetched on those pages alone;
+// `sent` those of a page saying an email went, fetched in that state alone (ADR 083).
 const STRINGS = import.meta.glob<string>('../../locales/*/*.json', { query: '?url', import: 'default', eager: true })
-type Part = 'common' | 'account' | 'public'
+type Part = 'common' | 'account' | 'public' | 'sent'
 
 export function stringsUrl(locale: Locale, part: Part = 'common'): string | undefined {
   return STRINGS[`../../locales/${locale}/${part}.json`]
 }
 
-export const partsFor = (pathname: string): Part[] =>
-  isAccountPath(pathname) ? ['common', 'account'] : PUBLIC_PAGES.has(pathname) ? ['common', 'public'] : ['common']
+/** The strings files a page needs, from its path and query: `sent` once it says an email went (ADR 083). */
+export function partsFor(pathname: string, search = ''): Part[] {
+  const parts: Part[] = isAccountPath(pathname) ? ['common', 'account'] : PUBLIC_PAGES.has(pathname) ? ['common', 'public'] : ['common']
+  if (/sent=1|=sent/.test(search)) parts.push('sent')
+  return parts
+}
 const PUBLIC_PAGES = new Set(['/forgot-password', '/action'])
+
+/** A part of a page loaded as it shows (`/`'s "link sent"), with the strings it needs. */
+export const withSentStrings = <T,>(load: Promise<T>): Promise<T> => Promise.all([load, loadPart(currentLocale, 'sent')]).then(([part]) => part)
 
 const loading = new Map<string, Promise<void>>()
 
-export function loadStrings(locale: Locale, pathname: string): Promise<void> {
-  return Promise.all(partsFor(pathname).map((part) => loadPart(locale, part))).then(() => undefined)
+export function loadStrings(locale: Locale, pathname: string, search?: string): Promise<void> {
+  return Promise.all(partsFor(pathname, search).map((part) => loadPart(locale, part))).then(() => undefined)
 }
 
 function loadPart(locale: Locale, part: Part): Promise<void> {
@@ -39,7 +47,8 @@ function loadPart(locale: Locale, part: Part): Promise<void> {
 
 /** A page's clientLoader: the strings files its path needs (`partsFor`) before its data. */
 export async function withPageStrings<Data>({ serverLoader, request }: { serverLoader: () => Promise<Data>; request: Request }): Promise<Data> {
-  await loadStrings(currentLocale, new URL(request.url).pathname)
+  const url = new URL(request.url)
+  await loadStrings(currentLocale, url.pathname, url.search)
   return serverLoader()
 }
 let currentLocale: Locale = 'fr'
@@ -74,7 +83,7 @@ export function createBrowserI18n(initial: Locale): i18n {
     store: { on() {}, off() {} },
     async changeLanguage(next: string) {
       if (isLocale(next) && next !== language) {
-        await loadStrings(next, globalThis.location?.pathname ?? '/')
+        await loadStrings(next, globalThis.location?.pathname ?? '/', globalThis.location?.search)
         language = next
         currentLocale = next
         for (const listener of listeners) listener(next)

@@ -1,6 +1,7 @@
 import type en from '../../locales/en/common.json'
 import type enAccount from '../../locales/en/account.json'
 import type enPublic from '../../locales/en/public.json'
+import type enSent from '../../locales/en/sent.json'
 
 export const LOCALES = [
   { code: 'en', iso: 'en-US', name: 'English' },
@@ -27,7 +28,7 @@ type KeysOf<T, Prefix extends string = ''> = {
 /** A unit test checks the French file has the same keys. */
 export type TranslationKey = KeysOf<Strings>
 
-export type Strings = typeof en & typeof enAccount & typeof enPublic
+export type Strings = typeof en & typeof enAccount & typeof enPublic & typeof enSent
 
 /** A signed-out page carries none of the account area's strings (see ADR 068). */
 export const isAccountPath = (pathname: string) => pathname === '/account' || pathname.startsWith('/account/')

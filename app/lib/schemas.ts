@@ -52,6 +52,7 @@ export const EmailActionFormSchema = z.object({ email: typedEmail })
 
 export const AccountFormSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('verify') }),
+  z.object({ intent: z.literal('resend') }),
   z.object({ intent: z.literal('end-session'), session: z.string().regex(/^[\w-]{43}$/) }),
 ])
 

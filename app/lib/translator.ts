@@ -8,7 +8,7 @@ if (import.meta.env.SSR) {
   const { resources } = await import('./strings')
   for (const [locale, { common }] of Object.entries(resources)) {
     known[locale as Locale] = common
-    parts.add(`${locale}/common`).add(`${locale}/account`).add(`${locale}/public`)
+    parts.add(`${locale}/common`).add(`${locale}/account`).add(`${locale}/public`).add(`${locale}/sent`)
   }
 }
 

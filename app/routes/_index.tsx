@@ -1,5 +1,5 @@
 import { Link, useActionData, useLoaderData, useSearchParams } from 'react-router'
-import { useRef } from 'react'
+import { lazy, Suspense, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
 import { Checkbox, EmailField, Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
@@ -11,13 +11,15 @@ import { SignedIn } from '~/components/signed-in'
 import { WholeWords } from '~/components/whole-words'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
+import { withSentStrings } from '~/lib/i18n-browser'
 import { pageTitle } from '~/lib/meta'
 import type { TranslationKey } from '~/lib/i18n'
 import type { FieldErrors } from '~/lib/limits'
 import type { CaptchaSettings } from '~/lib/recaptcha'
 import { signInLink } from '~/lib/sign-in-link'
 import { ForgotPasswordFormSchema, SignInFormSchema, formText, keptEmail } from '~/lib/schemas'
-import { sendSignInLink } from '~/.server/auth/email-link'
+import { sendSignInLink, signInLinkAgain } from '~/.server/auth/email-link'
+import { sentView } from '~/.server/auth/email-sent'
 import { getFlags } from '~/.server/ops/flags'
 import { guardForm } from '~/.server/policy/csrf'
 import { getLocale } from '~/.server/i18n'
@@ -31,6 +33,14 @@ import { ssoOffered, ssoProviderMark, ssoProviderName } from '~/.server/auth/sso
 import type { Route } from './+types/_index'
 
 export const headers = routeHeaders
+
+/**
+ * A browser loads it only once a link is on its way: the form's first visit is at its JavaScript
+ * budget. The server renders it at once, whole, for a browser without JavaScript too.
+ */
+const LinkSent = import.meta.env.SSR
+  ? (await import('~/components/link-sent')).default
+  : lazy(() => withSentStrings(import('~/components/link-sent')))
 
 /** Signed in, or a link sent, the page is no longer a sign-in form: its title says what it is now. */
 export const meta: Route.MetaFunction = ({ matches, loaderData: page }) =>
@@ -66,6 +76,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         emailLink: flags.emailLinkSignIn,
         passkeys: flags.passkeys,
         linkSent: flags.emailLinkSignIn && params.get('emailLink') === 'sent',
+        sent: flags.emailLinkSignIn && params.get('emailLink') === 'sent' ? sentView(request, 'sign-in-link') : null,
         signUp: flags.signUp,
         // Both buttons' actions (signInWithPassword, getOobCode) fall under the email/password provider.
         captcha: captchaSettings('signInWithPassword'),
@@ -91,7 +102,19 @@ export async function action({ request, context }: Route.ActionArgs) {
     ...kept,
     captchaResponse: postedCaptchaToken(form),
   }
-  if (formText(form, 'intent') === 'email-link' && (await getFlags()).emailLinkSignIn) {
+  const linkOn = (await getFlags()).emailLinkSignIn
+  let intent = formText(form, 'intent')
+  // "Send the link again": this browser's address, after the wait, then the first send's checks and limits.
+  if (intent === 'resend' && linkOn) {
+    const again = signInLinkAgain(request)
+    if (again === null) return respond(redirectTo(signInLink(target.kind === 'ok' ? posted : null)))
+    if ('retryAt' in again)
+      return respond(page<ActionData>({ ...kept, formError: 'error.tooManyRequestsAt', ...again, resend: true }, { status: 429 }))
+    form.set('email', again.email)
+    Object.assign(shared, again)
+    intent = 'email-link'
+  }
+  if (intent === 'email-link' && linkOn) {
     // 'Email me a sign-in link' needs only the address.
     const parsed = parseForm(ForgotPasswordFormSchema, form, kept)
     if (!parsed.ok) return respond<ActionData>(parsed.result)
@@ -109,6 +132,8 @@ type ActionData = {
   retryAt?: number
   fieldErrors?: FieldErrors
   captcha?: CaptchaSettings | null
+  /** The answer to "Send the link again": the page stays the one that says it went. */
+  resend?: boolean
 }
 
 export default function SignIn() {
@@ -124,6 +149,7 @@ export default function SignIn() {
     ssoError,
     emailLink,
     linkSent,
+    sent,
     passkeys,
     captcha,
     signUp,
@@ -155,17 +181,12 @@ export default function SignIn() {
   if (email) forgot.set('email', email)
   if (redirectTo !== null) forgot.set('redirect', redirectTo)
 
-  const back = signInLink(redirectTo)
-  if (linkSent && !actionData) {
+  if (linkSent && (!actionData || actionData.resend)) {
     // One state: the link is on its way. The form comes back through the link, redirect kept.
     return (
-      <>
-        <h1>{t('emailLink.sentTitle')}</h1>
-        <FormAlert tone="success">{t('emailLink.sent')}</FormAlert>
-        <p className="links">
-          <Link to={back}>{t('error.backToSignIn')}</Link>
-        </p>
-      </>
+      <Suspense>
+        <LinkSent sent={sent} redirectTo={redirectTo} captcha={captcha} retryAt={actionData?.retryAt} />
+      </Suspense>
     )
   }
 

@@ -1,4 +1,5 @@
-import { Link, useLoaderData, useSearchParams } from 'react-router'
+import { Link, useActionData, useLoaderData, useSearchParams } from 'react-router'
+import { lazy, Suspense } from 'react'
 import { useTranslation } from 'react-i18next'
 import { FormAlert } from '~/components/forms'
 import { SecondFactorList } from '~/components/second-factor-list'
@@ -9,6 +10,7 @@ import { AccountFormSchema } from '~/lib/schemas'
 import type { TranslationKey } from '~/lib/i18n'
 import { providerName } from '~/lib/providers'
 import { endOtherSession, requireSignedIn, verifyOwnEmail } from '~/.server/auth/account'
+import { resendable, sentView } from '~/.server/auth/email-sent'
 import { readAccount, readPasskeys } from '~/.server/auth/identity-admin'
 import { refOf } from '~/.server/auth/passkeys'
 import { getFlags } from '~/.server/ops/flags'
@@ -19,10 +21,15 @@ import { SessionList } from '~/components/session-list'
 import { getLocale } from '~/.server/i18n'
 import { guardForm } from '~/.server/policy/csrf'
 import { page, parseForm, respond, unavailable } from '~/.server/result'
-import { withPageStrings } from '~/lib/i18n-browser'
+import { withPageStrings, withSentStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account._index'
 
 export const headers = routeHeaders
+
+/** A browser loads it only once sent: the page's first visit is at its JavaScript budget (ADR 083). */
+const CheckEmailAgain = import.meta.env.SSR
+  ? (await import('~/components/check-email-again')).default
+  : lazy(() => withSentStrings(import('~/components/check-email-again')))
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'meta.account', NOT_INDEXED)
 
@@ -51,6 +58,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     page({
       email: account.email ?? user.email ?? '',
       verified: account.emailVerified,
+      // The wait before "Send the email again", once this browser had it sent (ADR 083).
+      sent: new URL(request.url).searchParams.get('verification') === 'sent' ? sentView(request, 'verify') : null,
       methods: account.providers.map((p) =>
         p.providerId === 'password'
           ? { kind: 'password' as const }
@@ -90,6 +99,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = parseForm(AccountFormSchema, form, {})
   if (!parsed.ok) return respond(parsed.result)
   if (parsed.data.intent === 'end-session') return respond(await endOtherSession(user, parsed.data.session, context))
+  // "Send the email again", pressed within the wait: the limits' own message, saying when.
+  const again = parsed.data.intent === 'resend' ? resendable(request, 'verify') : null
+  if (again && 'retryAt' in again) return respond(page(again, { status: 429 }))
   return respond(await verifyOwnEmail(request, user, context))
 }
 
@@ -112,8 +124,9 @@ const VERIFICATION_ERRORS: Partial<Record<string, TranslationKey>> = {
 
 export default function Account() {
   const { t } = useTranslation()
-  const { email, verified, methods, secondFactors, offered, created, lastSignIn, hasPassword, passkeys, sessions } =
+  const { email, verified, sent: sentState, methods, secondFactors, offered, created, lastSignIn, hasPassword, passkeys, sessions } =
     useLoaderData<typeof loader>()
+  const tooSoon = useActionData<typeof action>()
   const [searchParams] = useSearchParams()
   const done = DONE[searchParams.get('done') ?? ''] ?? null
   const verification = searchParams.get('verification')
@@ -133,7 +146,19 @@ export default function Account() {
         </SecureForm>
       </div>
       {done ? <FormAlert tone="success">{t(done)}</FormAlert> : null}
-      {sent ? <FormAlert tone="success">{t('account.verificationSent')}</FormAlert> : null}
+      {sent ? (
+        <Suspense>
+          <CheckEmailAgain
+            message={t('account.verificationSent')}
+            address={email}
+            ownAddress
+            retryAt={tooSoon && 'retryAt' in tooSoon ? tooSoon.retryAt : null}
+            label="checkEmail.resend"
+            resendIn={sentState?.resendIn ?? 0}
+            sentAt={sentState?.sentAt ?? null}
+          />
+        </Suspense>
+      ) : null}
       {verificationError ? <FormAlert>{t(verificationError)}</FormAlert> : null}
       {!verified && !sent ? (
         // First on the page, and the way to ask again: an unverified account signs in, but is not finished.

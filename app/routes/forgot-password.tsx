@@ -104,7 +104,7 @@ export default function ForgotPassword() {
           retryAt={actionData?.retryAt}
         >
           <ResendForm
-            email
+            label="checkEmail.resend"
             resendIn={view?.resendIn ?? 0}
             sentAt={view?.sentAt ?? null}
             formRef={resendRef}

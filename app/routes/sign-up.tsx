@@ -1,16 +1,18 @@
 import { isRouteErrorResponse, Link, useActionData, useLoaderData, useSearchParams } from 'react-router'
-import { useRef } from 'react'
+import { lazy, Suspense, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { EmailField, FormAlert, useFieldValue } from '~/components/forms'
 import { NewPasswordForm, type PasswordFormLabels } from '~/components/new-password-form'
 import { routeHeaders } from '~/lib/headers'
+import { withSentStrings } from '~/lib/i18n-browser'
 import { pageTitle } from '~/lib/meta'
 import { extraTokenField } from '~/lib/recaptcha'
 import { signInLink } from '~/lib/sign-in-link'
 import { SignUpFormSchema, formText } from '~/lib/schemas'
 import { requestSignUp, signUpTurnedOff } from '~/.server/auth/sign-up'
+import { sentView } from '~/.server/auth/email-sent'
 import { getConfig } from '~/.server/config'
 import { getLocale } from '~/.server/i18n'
 import { getFlags } from '~/.server/ops/flags'
@@ -21,6 +23,11 @@ import { errorPage, page, respond } from '~/.server/result'
 import type { Route } from './+types/sign-up'
 
 export const headers = routeHeaders
+
+/** A browser loads it only once sent: the form's first visit is at its JavaScript budget. */
+const SignUpSent = import.meta.env.SSR
+  ? (await import('~/components/sign-up-sent')).default
+  : lazy(() => withSentStrings(import('~/components/sign-up-sent')))
 
 /** Once sent, the tab says to check the email; with FLAG_SIGN_UP off the page does not exist. */
 export const meta: Route.MetaFunction = ({ matches, loaderData, error }) =>
@@ -43,10 +50,13 @@ async function requireSignUp() {
 export async function loader({ request }: Route.LoaderArgs) {
   await requireSignUp()
   const turnedOff = signUpTurnedOff()
+  const sent = new URL(request.url).searchParams.get('sent') === '1'
   return respond(
     page(
       {
-        sent: new URL(request.url).searchParams.get('sent') === '1',
+        sent,
+        // The address as typed, from this browser's own cookie: nothing about an account (ADR 083).
+        address: sent ? sentView(request, 'sign-up').address : null,
         turnedOff,
         minLength: getConfig().passwordMinLength,
         captcha: captchaSettings('signUpPassword'),
@@ -82,7 +92,7 @@ const LABELS: PasswordFormLabels = {
 
 export default function SignUp() {
   const { t } = useTranslation()
-  const { sent, turnedOff, minLength, captcha } = useLoaderData<typeof loader>()
+  const { sent, address, turnedOff, minLength, captcha } = useLoaderData<typeof loader>()
   const result = useActionData<typeof action>()
   const [searchParams] = useSearchParams()
   const redirectTo = searchParams.get('redirect')
@@ -105,12 +115,9 @@ export default function SignUp() {
 
   if (sent && !turnedOff) {
     return (
-      <>
-        <h1>{t('signUp.title')}</h1>
-        <FormAlert tone="success">{t('signUp.sent')}</FormAlert>
-        <p>{t('signUp.sentOwner')}</p>
-        {back}
-      </>
+      <Suspense>
+        <SignUpSent address={address}>{back}</SignUpSent>
+      </Suspense>
     )
   }
   return (

@@ -168,6 +168,10 @@ test.describe('in English, the address and the account', () => {
     await page.getByLabel('New email address', { exact: true }).fill(next)
     await page.getByRole('button', { name: 'Send confirmation link' }).click()
     await expect(page.getByRole('status')).toHaveText(sent)
+    // The new address as typed, where else to look, and "Send the link again" after its wait (ADR 083).
+    await expect(page.getByText(`Address you typed: ${next}`)).toBeVisible()
+    await expect(page.getByText('Nothing after a few minutes? Look in your spam or junk folder.')).toBeVisible()
+    await expect(page.getByRole('button', { name: /^Send the link again \(0:\d\d\)$/ })).toHaveAttribute('aria-disabled', 'true')
 
     let link = ''
     await expect
@@ -254,6 +258,10 @@ test.describe('in English, the verification email', () => {
     const sent = 'A verification link is on its way to your address. Open it to confirm the address.'
     await expect(page.getByRole('status')).toHaveText(sent)
     expect(await verificationEmails(admin, email)).toBe(1)
+    // The account's address, where else to look, and "Send the email again" after its wait (ADR 083).
+    await expect(page.getByText(`Sent to: ${email}`)).toBeVisible()
+    await expect(page.getByText('Nothing after a few minutes? Look in your spam or junk folder.')).toBeVisible()
+    await expect(page.getByRole('button', { name: /^Send the email again \(0:\d\d\)$/ })).toHaveAttribute('aria-disabled', 'true')
 
     // Confirmed less than 5 minutes ago: the next press sends at once, one more email.
     await page.goto('/account')

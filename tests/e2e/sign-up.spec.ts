@@ -18,6 +18,9 @@ const SIGN_UP_LABELS = {
     confirmPassword: 'Confirm password',
     submit: 'Create account',
     sent: 'Check your email to finish creating your account',
+    typed: (email: string) => `Address you typed: ${email}`,
+    spam: 'Nothing after a few minutes? Look in your spam or junk folder.',
+    again: 'No email, or the link has expired? Sign in with the password you chose: your account page sends the verification email again.',
     verifyTitle: 'Verify your email address',
     verified: 'Your email address has been verified.',
     next: 'Go on to the site',
@@ -33,6 +36,9 @@ const SIGN_UP_LABELS = {
     confirmPassword: 'Confirmer le mot de passe',
     submit: 'Créer le compte',
     sent: 'Consultez votre messagerie pour terminer la création de votre compte',
+    typed: (email: string) => `Adresse saisie\u00a0: ${email}`,
+    spam: 'Rien reçu après quelques minutes\u202f? Regardez dans le dossier des courriers indésirables (spam).',
+    again: 'Pas de courriel, ou le lien a expiré\u202f? Connectez-vous avec le mot de passe choisi\u00a0: la page de votre compte renvoie le courriel de vérification.',
     verifyTitle: 'Vérifiez votre adresse électronique',
     verified: 'Votre adresse électronique a été vérifiée.',
     next: 'Poursuivre vers le site',
@@ -92,6 +98,10 @@ for (const [locale, language] of [
       await expect(page.getByRole('status')).toHaveText(l.sent)
       await expect(page).toHaveURL(/\/sign-up\?sent=1&redirect=%2Faccount$/)
       await expect(page.getByRole('link', { name: l.back })).toHaveAttribute('href', '/?redirect=%2Faccount')
+      // The address as typed, where else to look, and how to have it sent again (ADR 083).
+      await expect(page.getByText(l.typed(email))).toBeVisible()
+      await expect(page.getByText(l.spam)).toBeVisible()
+      await expect(page.getByText(l.again)).toBeVisible()
 
       // The verification email, from the emulator's outbox; the account is there, not yet verified.
       const link = await admin.emailedLink(email, 'VERIFY_EMAIL', baseURL!)
@@ -164,7 +174,8 @@ for (const [locale, language] of [
         await page.goto('/sign-up')
         const status = await signUp(page, l, email)
         await expect(page.getByRole('status')).toHaveText(l.sent)
-        seen.push({ status, url: page.url(), main: await page.getByRole('main').innerText() })
+        // The address as typed is on the page (ADR 083): each its own, the rest the same.
+        seen.push({ status, url: page.url(), main: (await page.getByRole('main').innerText()).replaceAll(email, 'EMAIL') })
       }
       expect(seen[1]).toEqual(seen[0])
       expect((await admin.emailed(known, 'PASSWORD_RESET')).email).toBe(known)

@@ -144,7 +144,7 @@ describe('change of address', () => {
         if (res.status === 429) expect(res.html).toMatch(/Too many attempts\. You can try again at <time date[tT]ime="[^"]+">[^<]+ UTC<\/time>\./)
       }
     }
-    expect(statuses).toEqual([200, 200, 200, ...Array<number>(9).fill(429)])
+    expect(statuses).toEqual([303, 303, 303, ...Array<number>(9).fill(429)])
     await waitFor('the three emails', async () => (await sent(email, 'VERIFY_AND_CHANGE_EMAIL')) === 3, 15_000)
     await new Promise((resolve) => setTimeout(resolve, 500))
     expect(await sent(email, 'VERIFY_AND_CHANGE_EMAIL')).toBe(3)

@@ -65,6 +65,8 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   await keep('sign-in-empty', await browser.post('/?index', { email: '', password: '' }), 400)
   await keep('sign-in-wrong', await browser.post('/?index', { email, password: 'Wrong-Pass-1234' }), 400)
   await follow('email-link-sent', await browser.post('/?index', { email, intent: 'email-link' }))
+  // "Send the link again" before its wait: the limit's message on the same page (ADR 083).
+  await keep('email-link-resend-too-soon', await browser.post('/?index&emailLink=sent', { intent: 'resend' }, '/?emailLink=sent'), 429)
   await keep('forgot', await browser.get('/forgot-password'), 200)
   await keep('forgot-invalid', await browser.post('/forgot-password', { email: 'not-an-email' }, '/forgot-password'), 400)
   await follow('forgot-sent', await browser.post('/forgot-password', { email }, '/forgot-password'))
@@ -112,9 +114,13 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   await keep('account-confirm-wrong', await browser.post(confirmPage, { password: 'Wrong-Pass-1234' }, confirmPage), 400)
   await follow('account-password', await browser.post(confirmPage, { password: chosen }, confirmPage))
   await follow('account-verification-sent', await browser.post('/account', { intent: 'verify' }, '/account'))
+  const verificationSent = '/account?verification=sent'
+  await keep('account-verification-too-soon', await browser.post(verificationSent, { intent: 'resend' }, verificationSent), 429)
   await keep('account-email', await browser.get('/account/email'), 200)
   await keep('account-email-invalid', await browser.post('/account/email', { email: 'not-an-email' }, '/account/email'), 400)
-  await keep('account-email-sent', await browser.post('/account/email', { email: uniqueEmail('html-new') }, '/account/email'), 200)
+  await follow('account-email-sent', await browser.post('/account/email', { email: uniqueEmail('html-new') }, '/account/email'))
+  const changeSent = '/account/email?sent=1'
+  await keep('account-email-resend-too-soon', await browser.post(changeSent, { intent: 'resend' }, changeSent), 429)
   await keep('account-delete', await browser.get('/account/delete'), 200)
   await keep('account-delete-mismatch', await browser.post('/account/delete', { email: 'someone@example.com' }, '/account/delete'), 400)
   await keep('account-deleted', await browser.get('/account/delete?deleted'), 200)
@@ -220,6 +226,6 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
 it('every page state is valid HTML in both languages (Nu Html Checker)', { timeout: 120_000 }, async () => {
   const pages = new Map<string, string>()
   for (const language of ['fr', 'en'] as const) for (const [name, html] of await pageStates(language)) pages.set(name, html)
-  expect(pages.size).toBe(120)
+  expect(pages.size).toBe(126)
   expect(await htmlErrors(pages)).toEqual([])
 })

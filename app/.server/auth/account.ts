@@ -29,6 +29,7 @@ import { afterFirstFactor } from './first-factor'
 import { ssoOffered } from './sso'
 import { syncToken } from './token-sync'
 import { accountPageAfterVerification, sendVerificationEmail } from './verification'
+import { rememberSent } from './email-sent'
 
 export const ACCOUNT_PATHS = {
   password: '/account/password',
@@ -92,7 +93,8 @@ export async function verifyOwnEmail(
 ): Promise<Result> {
   const idToken = user.recentIdToken
   if (!idToken) return confirmStep('/account', 'verify')
-  return redirectTo(accountPageAfterVerification(await sendVerificationEmail(request, user, idToken, context)))
+  const { location, cookies } = accountPageAfterVerification(request, user, await sendVerificationEmail(request, user, idToken, context))
+  return redirectTo(location, { cookies })
 }
 
 export type PasswordChangePage =
@@ -153,7 +155,7 @@ export async function changeOwnPassword(
   return page({ status: 'signed-out' } as const, { cookies: [clearSessionCookie()] })
 }
 
-export type EmailChangePage = { sent: true } | { email: string; formError: MessageKey | 'error.tooManyRequestsAt'; retryAt?: number }
+export type EmailChangePage = { email: string; formError: MessageKey | 'error.tooManyRequestsAt'; retryAt?: number }
 
 // Same answer whether or not the new address has an account. Counted per account
 // and under the new address, so an account cannot relay mail to strangers.
@@ -180,7 +182,8 @@ export async function requestEmailChange(
     }
   }
   securityEvent('email-change-requested', { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined })
-  return page({ sent: true })
+  // The page that says it went, with the new address as typed (ADR 083).
+  return redirectTo(`${ACCOUNT_PATHS.email}?sent=1`, { cookies: rememberSent(request, newEmail, 'email-change') })
 }
 
 export type DeletePage = { email: string; emailError?: 'deleteAccount.mismatch'; formError?: MessageKey | 'deleteAccount.restricted' | 'error.tooManyRequestsAt'; retryAt?: number }

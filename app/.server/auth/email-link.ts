@@ -15,6 +15,7 @@ import { signInLink } from '~/lib/sign-in-link'
 import { sendProtectedOobCode } from './protected-email'
 import { afterFirstFactor } from './first-factor'
 import { limitMessage } from '~/lib/limits'
+import { rememberSent, resendable } from './email-sent'
 
 // Kept so that opening the link on the same browser needs only a
 // click. On another device Firebase requires the address typed again.
@@ -104,5 +105,13 @@ export async function sendSignInLink(
   const redirect = input.redirect?.param ?? null
   await requestEmailLink({ ...input, redirect }, context)
   const asked: LinkRequest = { email: input.email, remember: input.remember }
-  return redirectTo(signInLink(redirect, { emailLink: 'sent' }), { cookies: emailLinkCookie.write(request, asked) })
+  const cookies = [...emailLinkCookie.write(request, asked), ...rememberSent(request, input.email, 'sign-in-link')]
+  return redirectTo(signInLink(redirect, { emailLink: 'sent' }), { cookies })
+}
+
+/** "Send the link again": this browser's address and "Keep me signed in" after the wait; within it, when (ADR 083). */
+export function signInLinkAgain(request: Request): { email: string; remember: boolean } | { retryAt: number } | null {
+  const again = resendable(request, 'sign-in-link')
+  if (again === null || 'retryAt' in again) return again
+  return { email: again.email, remember: emailLinkCookie.read(request)?.remember ?? false }
 }

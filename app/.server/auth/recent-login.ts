@@ -22,8 +22,8 @@ export async function afterConfirmation(
 ): Promise<{ setCookies: string[]; location: string } | null> {
   if (!(await keepRecentSignIn(request, user, idToken))) return null
   if (after.then !== 'verify') return { setCookies: [], location: after.next }
-  const sent = await sendVerificationEmail(request, user, idToken, context)
-  return { setCookies: [], location: accountPageAfterVerification(sent) }
+  const { location, cookies } = accountPageAfterVerification(request, user, await sendVerificationEmail(request, user, idToken, context))
+  return { setCookies: cookies, location }
 }
 
 export type ConfirmReason = { mfaError: MfaError } | { ssoError: SsoError | 'mismatch' }

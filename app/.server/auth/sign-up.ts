@@ -14,6 +14,7 @@ import {
   refreshAfterDemand,
 } from '~/.server/policy/recaptcha'
 import { page, redirectTo, type Result } from '~/.server/result'
+import { rememberSent } from './email-sent'
 import type { Locale, TranslationKey } from '~/lib/i18n'
 import { emailProblem } from '~/lib/schemas'
 import { continueUrlFor } from './continue-url'
@@ -74,6 +75,8 @@ export async function requestSignUp(
 
   const sent = redirectTo(
     `/sign-up?${new URLSearchParams({ sent: '1', ...(input.redirect ? { redirect: input.redirect } : {}) })}`,
+    // The address as typed, for the page that says it went: written whether or not it has an account (ADR 083).
+    { cookies: rememberSent(request, input.email, 'sign-up') },
   )
   const device = deviceIdFor(request, input.email)
   const limit = await consumeSignUp({ ip: context.clientIp, email: input.email, device, reqId: context.requestId })

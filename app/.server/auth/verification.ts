@@ -4,6 +4,7 @@ import { codeOf, getIdentity, groupOf } from '~/.server/identity'
 import { messageOf } from './code-messages'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeReset } from '~/.server/policy/rate-limit'
+import { rememberSent } from './email-sent'
 
 export type VerificationOutcome = 'sent' | 'limited' | 'failed'
 
@@ -27,4 +28,8 @@ export async function sendVerificationEmail(
   return 'sent'
 }
 
-export const accountPageAfterVerification = (outcome: VerificationOutcome) => `/account?verification=${outcome}`
+/** The account page that says how it went; once sent, this browser keeps when, for the wait before "Send the email again" (ADR 083). */
+export const accountPageAfterVerification = (request: Request, user: { email: string | null }, outcome: VerificationOutcome) => ({
+  location: `/account?verification=${outcome}`,
+  cookies: outcome === 'sent' && user.email ? rememberSent(request, user.email, 'verify') : [],
+})
