@@ -8,24 +8,21 @@ import { ResendForm } from './resend-code'
  */
 export default function CheckEmailAgain({
   message,
-  address,
+  sent,
   ownAddress,
   retryAt,
-  resendIn,
-  sentAt,
   label,
 }: {
   message: string
-  address: string | null
+  /** The email this browser had sent: to which address, and the wait before it may go again. */
+  sent: { address: string | null; resendIn: number; sentAt: number | null }
   ownAddress?: boolean
   retryAt?: number | null
-  resendIn: number
-  sentAt: number | null
   label: TranslationKey
 }) {
   return (
-    <CheckEmail message={message} address={address} ownAddress={ownAddress} retryAt={retryAt}>
-      <ResendForm label={label} resendIn={resendIn} sentAt={sentAt} />
+    <CheckEmail message={message} address={sent.address} ownAddress={ownAddress} retryAt={retryAt}>
+      <ResendForm label={label} resendIn={sent.resendIn} sentAt={sent.sentAt} />
     </CheckEmail>
   )
 }

@@ -16,9 +16,8 @@ import { pageTitle } from '~/lib/meta'
 import type { TranslationKey } from '~/lib/i18n'
 import type { FieldErrors } from '~/lib/limits'
 import type { CaptchaSettings } from '~/lib/recaptcha'
-import { signInLink } from '~/lib/sign-in-link'
 import { ForgotPasswordFormSchema, SignInFormSchema, formText, keptEmail } from '~/lib/schemas'
-import { sendSignInLink, signInLinkAgain } from '~/.server/auth/email-link'
+import { resendSignInLink, sendSignInLink } from '~/.server/auth/email-link'
 import { sentView } from '~/.server/auth/email-sent'
 import { getFlags } from '~/.server/ops/flags'
 import { guardForm } from '~/.server/policy/csrf'
@@ -44,7 +43,7 @@ const LinkSent = import.meta.env.SSR
 
 /** Signed in, or a link sent, the page is no longer a sign-in form: its title says what it is now. */
 export const meta: Route.MetaFunction = ({ matches, loaderData: page }) =>
-  pageTitle(matches, page?.user ? 'signIn.signedInTitle' : page?.linkSent ? 'emailLink.sentTitle' : titleOf(page))
+  pageTitle(matches, page?.user ? 'signIn.signedInTitle' : page?.sent ? 'emailLink.sentTitle' : titleOf(page))
 
 const titleOf = (page?: { sso: boolean }) => (page?.sso ? 'signIn.titleSso' : 'signIn.title')
 
@@ -75,7 +74,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         ssoError: signInPageError(params),
         emailLink: flags.emailLinkSignIn,
         passkeys: flags.passkeys,
-        linkSent: flags.emailLinkSignIn && params.get('emailLink') === 'sent',
         sent: flags.emailLinkSignIn && params.get('emailLink') === 'sent' ? sentView(request, 'sign-in-link') : null,
         signUp: flags.signUp,
         // Both buttons' actions (signInWithPassword, getOobCode) fall under the email/password provider.
@@ -103,17 +101,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     captchaResponse: postedCaptchaToken(form),
   }
   const linkOn = (await getFlags()).emailLinkSignIn
-  let intent = formText(form, 'intent')
-  // "Send the link again": this browser's address, after the wait, then the first send's checks and limits.
-  if (intent === 'resend' && linkOn) {
-    const again = signInLinkAgain(request)
-    if (again === null) return respond(redirectTo(signInLink(target.kind === 'ok' ? posted : null)))
-    if ('retryAt' in again)
-      return respond(page<ActionData>({ ...kept, formError: 'error.tooManyRequestsAt', ...again, resend: true }, { status: 429 }))
-    form.set('email', again.email)
-    Object.assign(shared, again)
-    intent = 'email-link'
-  }
+  const intent = formText(form, 'intent')
+  if (intent === 'resend' && linkOn)
+    return respond<ActionData>(await resendSignInLink(request, { ...shared, kept, locale: getLocale(request) }, context))
   if (intent === 'email-link' && linkOn) {
     // 'Email me a sign-in link' needs only the address.
     const parsed = parseForm(ForgotPasswordFormSchema, form, kept)
@@ -138,22 +128,8 @@ type ActionData = {
 
 export default function SignIn() {
   const { t } = useTranslation()
-  const {
-    user,
-    continueTo,
-    redirectError,
-    sso,
-    ssoButton,
-    ssoName,
-    ssoMark,
-    ssoError,
-    emailLink,
-    linkSent,
-    sent,
-    passkeys,
-    captcha,
-    signUp,
-  } = useLoaderData<typeof loader>()
+  const { user, continueTo, redirectError, sso, ssoButton, ssoName, ssoMark, ssoError, emailLink, sent, passkeys, captcha, signUp } =
+    useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const [searchParams] = useSearchParams()
   const redirectTo = searchParams.get('redirect')
@@ -181,7 +157,7 @@ export default function SignIn() {
   if (email) forgot.set('email', email)
   if (redirectTo !== null) forgot.set('redirect', redirectTo)
 
-  if (linkSent && (!actionData || actionData.resend)) {
+  if (sent && (!actionData || actionData.resend)) {
     // One state: the link is on its way. The form comes back through the link, redirect kept.
     return (
       <Suspense>

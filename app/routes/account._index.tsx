@@ -10,7 +10,7 @@ import { AccountFormSchema } from '~/lib/schemas'
 import type { TranslationKey } from '~/lib/i18n'
 import { providerName } from '~/lib/providers'
 import { endOtherSession, requireSignedIn, verifyOwnEmail } from '~/.server/auth/account'
-import { resendable, sentView } from '~/.server/auth/email-sent'
+import { sentView } from '~/.server/auth/email-sent'
 import { readAccount, readPasskeys } from '~/.server/auth/identity-admin'
 import { refOf } from '~/.server/auth/passkeys'
 import { getFlags } from '~/.server/ops/flags'
@@ -48,11 +48,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     throw respond(unavailable())
   })
   // Dates in the page's language, on the server (the same text with and without JavaScript), in UTC.
-  const format = new Intl.DateTimeFormat(getLocale(request), {
-    dateStyle: 'long',
-    timeStyle: 'short',
-    timeZone: 'UTC',
-  })
+  const format = new Intl.DateTimeFormat(getLocale(request), { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' })
   const when = (millis: number | null) => (millis === null ? null : format.format(millis) + ' UTC')
   return respond(
     page({
@@ -99,10 +95,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = parseForm(AccountFormSchema, form, {})
   if (!parsed.ok) return respond(parsed.result)
   if (parsed.data.intent === 'end-session') return respond(await endOtherSession(user, parsed.data.session, context))
-  // "Send the email again", pressed within the wait: the limits' own message, saying when.
-  const again = parsed.data.intent === 'resend' ? resendable(request, 'verify') : null
-  if (again && 'retryAt' in again) return respond(page(again, { status: 429 }))
-  return respond(await verifyOwnEmail(request, user, context))
+  return respond(await verifyOwnEmail(request, user, context, parsed.data.intent === 'resend'))
 }
 
 /** What the page says after a change made elsewhere (`done`). */
@@ -124,14 +117,12 @@ const VERIFICATION_ERRORS: Partial<Record<string, TranslationKey>> = {
 
 export default function Account() {
   const { t } = useTranslation()
-  const { email, verified, sent: sentState, methods, secondFactors, offered, created, lastSignIn, hasPassword, passkeys, sessions } =
+  const { email, verified, sent, methods, secondFactors, offered, created, lastSignIn, hasPassword, passkeys, sessions } =
     useLoaderData<typeof loader>()
   const tooSoon = useActionData<typeof action>()
   const [searchParams] = useSearchParams()
   const done = DONE[searchParams.get('done') ?? ''] ?? null
-  const verification = searchParams.get('verification')
-  const sent = verification === 'sent'
-  const verificationError = VERIFICATION_ERRORS[verification ?? ''] ?? null
+  const verificationError = VERIFICATION_ERRORS[searchParams.get('verification') ?? ''] ?? null
   const loginMethods = methods.map((m) =>
     m.kind === 'password' ? t('account.methodPassword') : m.kind === 'sso' ? t('account.methodSso') : m.name,
   )
@@ -150,12 +141,10 @@ export default function Account() {
         <Suspense>
           <CheckEmailAgain
             message={t('account.verificationSent')}
-            address={email}
+            sent={{ ...sent, address: email }}
             ownAddress
             retryAt={tooSoon && 'retryAt' in tooSoon ? tooSoon.retryAt : null}
             label="checkEmail.resend"
-            resendIn={sentState?.resendIn ?? 0}
-            sentAt={sentState?.sentAt ?? null}
           />
         </Suspense>
       ) : null}

@@ -70,11 +70,9 @@ export default function ChangeEmail() {
           {result?.formError && !result.retryAt ? <FormAlert>{t(result.formError)}</FormAlert> : null}
           <CheckEmailAgain
             message={t('changeEmail.sent')}
-            address={sent.address}
+            sent={sent}
             retryAt={result?.retryAt}
             label="checkEmail.resendLink"
-            resendIn={sent.resendIn}
-            sentAt={sent.sentAt}
           />
         </Suspense>
       ) : (

@@ -29,7 +29,7 @@ import { afterFirstFactor } from './first-factor'
 import { ssoOffered } from './sso'
 import { syncToken } from './token-sync'
 import { accountPageAfterVerification, sendVerificationEmail } from './verification'
-import { rememberSent } from './email-sent'
+import { rememberSent, resendable } from './email-sent'
 
 export const ACCOUNT_PATHS = {
   password: '/account/password',
@@ -86,11 +86,15 @@ export const backToAccount = () => respond(redirectTo('/account', { status: 302 
 
 // VERIFY_EMAIL needs an ID token, which the portal keeps only after "Confirm
 // it's you": without one the email goes once the visitor has confirmed.
+// "Send the email again" (`resend`) pressed within the wait gets the limits' own message (ADR 083).
 export async function verifyOwnEmail(
   request: Request,
   user: SessionUser,
   context: AppLoadContext,
-): Promise<Result> {
+  resend = false,
+): Promise<Result<{ retryAt: number }>> {
+  const again = resend ? resendable(request, 'verify') : null
+  if (again && 'retryAt' in again) return page(again, { status: 429 })
   const idToken = user.recentIdToken
   if (!idToken) return confirmStep('/account', 'verify')
   const { location, cookies } = accountPageAfterVerification(request, user, await sendVerificationEmail(request, user, idToken, context))

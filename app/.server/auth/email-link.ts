@@ -10,7 +10,7 @@ import { logger } from '~/.server/ops/logger'
 import { hashEmail, securityEvent } from '~/.server/ops/security-events'
 import { consumeEmailLink, consumeSignIn, deviceIdFor } from '~/.server/policy/rate-limit'
 import { checkedRedirect, type CheckedRedirect } from '~/.server/policy/redirect'
-import { redirectTo, type Redirect } from '~/.server/result'
+import { page, redirectTo, type Redirect, type Result } from '~/.server/result'
 import { signInLink } from '~/lib/sign-in-link'
 import { sendProtectedOobCode } from './protected-email'
 import { afterFirstFactor } from './first-factor'
@@ -109,9 +109,19 @@ export async function sendSignInLink(
   return redirectTo(signInLink(redirect, { emailLink: 'sent' }), { cookies })
 }
 
-/** "Send the link again": this browser's address and "Keep me signed in" after the wait; within it, when (ADR 083). */
-export function signInLinkAgain(request: Request): { email: string; remember: boolean } | { retryAt: number } | null {
+/**
+ * "Send the link again" (ADR 083): after the wait, this browser's address and "Keep me signed in" go the first
+ * send's way, with its checks and limits; within it, the page that says it went, with the limits' message.
+ */
+export async function resendSignInLink(
+  request: Request,
+  input: Omit<Parameters<typeof sendSignInLink>[1], 'email' | 'remember'> & { kept: { email: string; remember: boolean } },
+  context: AppLoadContext,
+): Promise<Result<{ email: string; remember: boolean; formError: 'error.tooManyRequestsAt'; retryAt: number; resend: true }>> {
+  const { kept, ...send } = input
   const again = resendable(request, 'sign-in-link')
-  if (again === null || 'retryAt' in again) return again
-  return { email: again.email, remember: emailLinkCookie.read(request)?.remember ?? false }
+  if (again === null) return redirectTo(signInLink(send.redirect?.param ?? null))
+  if ('retryAt' in again) return page({ ...kept, formError: 'error.tooManyRequestsAt', ...again, resend: true }, { status: 429 })
+  const remember = emailLinkCookie.read(request)?.remember ?? false
+  return sendSignInLink(request, { ...send, email: again.email, remember }, context)
 }

@@ -28,7 +28,7 @@ export const SHELL_PAGE_INPUTS: Record<string, string> = {
   ssoProviderMark: 'the process\'s own configuration',
   sentView: 'no query on a shell request: nothing sent',
   resendable: 'posts only',
-  signInLinkAgain: 'posts only',
+  resendSignInLink: 'posts only',
   pageSession: 'no session cookie on a shell request: always signed out, no cookie to clear',
   checkRedirectParam: 'no query on a shell request: no redirect',
   checkedRedirect: 'posts only',
