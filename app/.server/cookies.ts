@@ -78,7 +78,7 @@ export const COOKIES = {
     ...FLOW,
     base: 'phone_enrolment',
     purpose:
-      'a phone being added as a second factor: its number, SMS session and when the code went, as long as the identity service keeps the session (app/.server/auth/phone-enrolment.ts, ADR 042)',
+      'a phone being added as a second factor: its number, SMS session and when the code went, as long as the identity service keeps the session (app/routes/account.second-factor.phone.server.ts, ADR 042)',
     maxAge: 10 * 60,
     sealedAs: 'phone-enrolment',
   },
@@ -100,7 +100,7 @@ export const COOKIES = {
   resetCode: {
     ...FLOW,
     base: 'reset_code',
-    purpose: 'the emailed reset code, out of the address bar (app/.server/auth/new-password.ts)',
+    purpose: 'the emailed reset code, out of the address bar (app/routes/new-password.server.ts)',
     maxAge: HOUR,
     sealedAs: 'reset-code',
   },

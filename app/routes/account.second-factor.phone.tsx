@@ -16,7 +16,7 @@ import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import type { CaptchaSettings } from '~/lib/recaptcha'
 import { PhoneFormSchema } from '~/lib/schemas'
 import { backToAccount, confirmFirst, requireSignedIn } from '~/.server/auth/account'
-import { PHONE_PATH, enrolPhone, enrolmentView, type PhoneRefusal } from '~/.server/auth/phone-enrolment'
+import { PHONE_PATH, enrolPhone, enrolmentView, type PhoneRefusal } from './account.second-factor.phone.server'
 import { readAccount } from '~/.server/auth/identity-admin'
 import { factorOffered } from '~/.server/auth/second-factor-kinds'
 import { guardForm } from '~/.server/policy/csrf'
@@ -32,7 +32,7 @@ export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'pho
 /**
  * Adding a phone as a second factor (ADR 042): a verified address and a recent "Confirm it's you"
  * (ADR 036) first; then the number, "Send code", the SMS code, "Add". The enrolment in progress is
- * in a cookie sealed to this browser (app/.server/auth/phone-enrolment.ts).
+ * in a cookie sealed to this browser (account.second-factor.phone.server.ts).
  */
 /** Coming from another page, the account area's strings load before its data (ADR 068). */
 export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { confirmPassword } from '../../app/.server/auth/confirm-password'
+import { confirmPassword } from '../../app/routes/account.confirm.server'
 import { secondFactorView } from '../../app/.server/auth/second-factor'
 import { createSession, getSession, getSessionStore, keepRecentSignIn, type SessionUser } from '../../app/.server/auth/session'
 import { createPortalContext } from '../../app/.server/context'

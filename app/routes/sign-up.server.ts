@@ -14,11 +14,11 @@ import {
   refreshAfterDemand,
 } from '~/.server/policy/recaptcha'
 import { page, redirectTo, type Result } from '~/.server/result'
-import { rememberSent } from './email-sent'
+import { rememberSent } from '~/.server/auth/email-sent'
 import type { Locale, TranslationKey } from '~/lib/i18n'
 import { emailProblem } from '~/lib/schemas'
-import { continueUrlFor } from './continue-url'
-import { sendProtectedOobCode } from './protected-email'
+import { continueUrlFor } from '~/.server/auth/continue-url'
+import { sendProtectedOobCode } from '~/.server/auth/protected-email'
 
 // The answer never depends on whether the address has an account: the service is asked
 // off the response path, and its answer only picks which email goes out (see ADR 066).

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity, mfaRequiredOf } from '~/.server/identity'
-import { messageOf } from './code-messages'
+import { messageOf } from '~/.server/auth/code-messages'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeSignIn, deviceIdFor } from '~/.server/policy/rate-limit'
 import { captchaTokenToSend, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
@@ -8,10 +8,10 @@ import { page, redirectTo, type Result } from '~/.server/result'
 import type { TranslationKey } from '~/lib/i18n'
 import { retryAtAfter } from '~/lib/limits'
 import type { CaptchaSettings } from '~/lib/recaptcha'
-import { signInRefused } from './new-session'
-import { afterConfirmation, type AfterConfirmation } from './recent-login'
-import { beginSecondFactor } from './second-factor'
-import type { SessionUser } from './session'
+import { signInRefused } from '~/.server/auth/new-session'
+import { afterConfirmation, type AfterConfirmation } from '~/.server/auth/recent-login'
+import { beginSecondFactor } from '~/.server/auth/second-factor'
+import type { SessionUser } from '~/.server/auth/session'
 
 export interface ConfirmRefusal {
   formError: TranslationKey

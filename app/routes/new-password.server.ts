@@ -9,19 +9,19 @@ import {
   isLinkFailure,
   type AuthCode,
 } from '~/.server/identity'
-import { messageOf, unavailableStatus, type MessageKey } from './code-messages'
+import { messageOf, unavailableStatus, type MessageKey } from '~/.server/auth/code-messages'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeNewPassword } from '~/.server/policy/rate-limit'
 import type { AttemptOutcome } from '~/.server/policy/rate-limit-attempt'
 import { page, redirectTo, unavailable, type Result } from '~/.server/result'
-import { redirectFromContinueUrl } from './continue-url'
-import { LINK_QUERY_MAX_LENGTH } from './email-actions'
+import { redirectFromContinueUrl } from '~/.server/auth/continue-url'
+import { LINK_QUERY_MAX_LENGTH } from '~/.server/auth/email-actions'
 import { signInLink } from '~/lib/sign-in-link'
 import { limitMessage } from '~/lib/limits'
-import { flowCookie } from './flow-state'
+import { flowCookie } from '~/.server/auth/flow-state'
 import { logger } from '~/.server/ops/logger'
-import { uidOf } from './identity-admin'
-import { endEverySession } from './session'
+import { uidOf } from '~/.server/auth/identity-admin'
+import { endEverySession } from '~/.server/auth/session'
 
 /** Path=/ because React Router's data requests go to /new-password.data. */
 const resetCodeCookie = flowCookie(COOKIES.resetCode, z.string().min(1))

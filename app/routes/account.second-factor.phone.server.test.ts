@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { normalisePhone } from './phone-enrolment'
+import { normalisePhone } from './account.second-factor.phone.server'
 
 describe('normalisePhone', () => {
   it.each([

@@ -6,9 +6,9 @@ import { recordPasswordResetRequest } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeReset, deviceIdFor } from '~/.server/policy/rate-limit'
 import { captchaTokenMissing, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
-import { continueUrlFor } from './continue-url'
-import { rememberSent } from './email-sent'
-import { sendProtectedOobCode } from './protected-email'
+import { continueUrlFor } from '~/.server/auth/continue-url'
+import { rememberSent } from '~/.server/auth/email-sent'
+import { sendProtectedOobCode } from '~/.server/auth/protected-email'
 import { page, redirectTo, type Result } from '~/.server/result'
 
 /** Same answer, in the same time, whether the account exists or not: the email goes off the response path. */
