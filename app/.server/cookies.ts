@@ -158,7 +158,7 @@ export const COOKIES = {
   device: {
     base: 'device',
     purpose:
-      'a signed device cookie naming the last account signed in here, out of its lock-out (app/.server/policy/device.ts, ADR 015)',
+      'a signed device cookie naming the last account signed in here, out of its lock-out (app/.server/policy/rate-limit.ts, ADR 015)',
     maxAge: YEAR,
     httpOnly: true,
     sameSite: 'Lax',

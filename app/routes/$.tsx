@@ -2,7 +2,7 @@ import { isRouteErrorResponse } from 'react-router'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { ERROR_ROUTE } from '~/lib/error-status'
 import { pageTitle } from '~/lib/meta'
-import { LONG_PATH_PARAM, LONG_PATH_ROUTE, LONG_PATH_SHOWN } from '~/.server/http/path-bound'
+import { LONG_PATH_PARAM, LONG_PATH_ROUTE, LONG_PATH_SHOWN } from '~/.server/http/request-bounds'
 import { errorPage, respond } from '~/.server/result'
 import type { Route } from './+types/$'
 

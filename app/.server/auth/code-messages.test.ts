@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { CODE_GROUPS, type AuthCode, type CodeGroup } from '~/.server/identity/codes'
+import { CODE_GROUPS, type AuthCode, type CodeGroup } from '~/.server/identity/errors'
 import { SERVICE_ERRORS } from '~/.server/identity/errors'
 import { messageOf, unavailableStatus } from './code-messages'
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { SESSION_ID, keyOf, open, seal } from './session-seal'
+import { SESSION_ID, keyOf, open, seal } from './session-store'
 
 const id = () => randomBytes(32).toString('base64url')
 const secrets = { identity: 'identity-session', recent: 'id-token', recentUntil: 1_795_000_000_000 }

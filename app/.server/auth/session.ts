@@ -9,7 +9,7 @@ import { connectRedis } from '~/.server/redis'
 import type { SignInMethod } from './new-session'
 import { RECENT_SIGN_IN_SECONDS, isRecentSignIn, recentUntil, tokenClaims } from './id-token'
 import { createIdentitySession, revokeSessions, verifyIdentitySession } from './identity-admin'
-import { SESSION_ID, keyOf, open, seal, type Secrets } from './session-seal'
+import { SESSION_ID, keyOf, open, seal, type Secrets } from './session-store'
 import { createSessionStore, deviceOf, type SessionRecord, type SessionStore, type StoredSession } from './session-store'
 import { syncToken } from './token-sync'
 

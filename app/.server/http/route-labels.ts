@@ -1,4 +1,4 @@
-import { pathWithinBounds } from './path-bound'
+import { pathWithinBounds } from './request-bounds'
 
 const SERVER_ROUTES = ['/healthz', '/readyz', '/__manifest']
 

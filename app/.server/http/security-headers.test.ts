@@ -7,7 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { parseConfig } from '~/.server/config'
 import { fakeBuild } from '../../../tests/support/fake-build'
 import { createApp } from './app'
-import { MAX_BODY_BYTES } from './body-limit'
+import { MAX_BODY_BYTES } from './request-bounds'
 import { contentSecurityPolicy } from './security-headers'
 
 /**

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { IdentityError, SERVICE_ERRORS, authCodeFor, serviceErrorName } from './errors'
-import type { AuthCode } from './codes'
+import { IdentityError, SERVICE_ERRORS, authCodeFor, serviceErrorName, type AuthCode } from './errors'
 
 // Written out again on purpose: a change to the table must be a change to this test too.
 const expectedServiceErrors: Array<[string, AuthCode]> = [

@@ -47,5 +47,9 @@ export {
   mfaRequiredOf,
   type MfaRequired,
   type SecondFactor,
+  groupOf,
+  isAuthCode,
+  isLinkFailure,
+  type AuthCode,
+  type CodeGroup,
 } from './errors'
-export { groupOf, isAuthCode, isLinkFailure, type AuthCode, type CodeGroup } from './codes'

@@ -5,8 +5,7 @@ import type { z } from 'zod'
 import { logger as defaultLogger } from '~/.server/ops/logger'
 import { recordIdentityCall, recordIdentityInFlight, recordIdentityMaxInFlight } from '~/.server/ops/metrics'
 import { interpret } from './answers'
-import { groupOf } from './codes'
-import { IdentityError, type AuthCode } from './errors'
+import { IdentityError, groupOf, type AuthCode } from './errors'
 
 // The only place in app/ and server/ where this host name appears.
 const HOST = 'identitytoolkit.googleapis.com'

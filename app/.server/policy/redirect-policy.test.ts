@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { REDIRECT_MAX_LENGTH, type RedirectPolicy, allowedHostSources, checkRedirect } from './redirect-policy'
+import { REDIRECT_MAX_LENGTH, type RedirectPolicy, allowedHostSources, checkRedirect } from './redirect'
 
 const PUBLIC = 'https://portal.example.com'
 const policy: RedirectPolicy = {

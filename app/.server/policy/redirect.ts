@@ -1,7 +1,112 @@
 import { getAuthorizedDomains, knownAuthorizedDomains } from './authorized-domains'
 import { getConfig } from '~/.server/config'
 import type { Platform } from '~/.server/config-schema'
-import { allowedHostSources, checkRedirect } from './redirect-policy'
+
+// A path comes back as an absolute URL on publicOrigin: a bare path can turn into
+// '//evil.com' after dot-segment removal. Loopback hosts count only with allowLoopbackHosts:
+// every Firebase project lists localhost, which in production would send a session to the
+// visitor's own machine (see ADR 016). Always the re-serialised URL, never the raw input.
+
+export type RedirectCheck = { kind: 'none' } | { kind: 'missing' } | { kind: 'invalid' } | { kind: 'ok'; url: string }
+
+export interface RedirectPolicy {
+  publicOrigin: string
+  allowedHosts: ReadonlySet<string> | readonly string[]
+  allowedOrigins: readonly string[]
+  allowLoopbackHosts?: boolean
+}
+
+export const REDIRECT_MAX_LENGTH = 2048
+
+const NONE = { kind: 'none' } as const
+const MISSING = { kind: 'missing' } as const
+const INVALID = { kind: 'invalid' } as const
+
+// Refused before parsing, since parsers and browsers disagree: the
+// WHATWG parser drops tab/CR/LF ('java\tscript:'), and '\' reads as '/'.
+const UNSAFE_CHAR = /[\p{Cc}\p{Cf}\p{Z}\s\\]/u
+const DANGEROUS_SCHEME = /^(?:javascript|data|vbscript|file):/i
+/** '//host' would be protocol-relative. */
+const LOCAL_PATH = /^\/(?!\/)/
+/** Exactly two slashes: WHATWG also accepts 'https:evil.com' and 'https:///evil.com'. */
+const ABSOLUTE = /^https?:\/\/(?!\/)/i
+/** No '*', no trailing dot, no Unicode (IDNs must match in punycode). */
+const HOST_NAME = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*$/
+const IPV4 = /^[0-9.]+$/
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+export function checkRedirect(raw: string | null, policy: RedirectPolicy): RedirectCheck {
+  if (raw === null) return NONE
+  if (raw.trim() === '') return MISSING
+  if (raw.length > REDIRECT_MAX_LENGTH || UNSAFE_CHAR.test(raw) || DANGEROUS_SCHEME.test(raw)) return INVALID
+
+  const publicOrigin = originOf(policy.publicOrigin)
+  if (publicOrigin === null) return INVALID
+  if (LOCAL_PATH.test(raw)) {
+    const url = parse(raw, publicOrigin)
+    return url?.origin === publicOrigin ? { kind: 'ok', url: url.href } : INVALID
+  }
+  if (!ABSOLUTE.test(raw)) return INVALID
+
+  const url = parse(raw)
+  if (url === null || url.username !== '' || url.password !== '') return INVALID
+  // A host not in canonical form was rewritten by the parser (IP tricks, IDNA mapping,
+  // userinfo, default port): refusing it keeps what was checked equal to what was written.
+  const authority = raw.slice(raw.indexOf('//') + 2).split(/[/?#]/, 1)[0] ?? ''
+  if (authority.toLowerCase() !== url.host || url.hostname.endsWith('.')) return INVALID
+
+  if (url.origin === publicOrigin || policy.allowedOrigins.some((o) => originOf(o) === url.origin)) {
+    return { kind: 'ok', url: url.href }
+  }
+  return hostAllowed(url, policy.allowedHosts, policy.allowLoopbackHosts ?? false)
+    ? { kind: 'ok', url: url.href }
+    : INVALID
+}
+
+function hostAllowed(url: URL, allowedHosts: RedirectPolicy['allowedHosts'], allowLoopbackHosts: boolean): boolean {
+  const host = url.hostname
+  if (!allowLoopbackHosts && isLoopbackHost(host)) return false
+  const loopback = LOOPBACK.has(host)
+  if (!loopback && (!HOST_NAME.test(host) || IPV4.test(host))) return false
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) return false
+  if (url.port !== '' && host !== 'localhost') return false
+  return [...allowedHosts].some((entry) => entry.trim().toLowerCase() === host)
+}
+
+// Entries that could never match are left out, so nothing from
+// the identity service's list can add a directive to the header.
+export function allowedHostSources(
+  allowedHosts: RedirectPolicy['allowedHosts'],
+  { allowLoopbackHosts = false }: Pick<RedirectPolicy, 'allowLoopbackHosts'> = {},
+): string[] {
+  return [...allowedHosts].flatMap((entry) => {
+    const host = entry.trim().toLowerCase()
+    if (!allowLoopbackHosts && isLoopbackHost(host)) return []
+    if (host === 'localhost') return ['http://localhost:*', 'https://localhost:*']
+    if (LOOPBACK.has(host)) return [`http://${host}`, `https://${host}`]
+    return HOST_NAME.test(host) && !IPV4.test(host) ? [`https://${host}`] : []
+  })
+}
+
+function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '[::1]') return true
+  return IPV4.test(host) && host.startsWith('127.')
+}
+
+function parse(raw: string, base?: string): URL | null {
+  try {
+    return new URL(raw, base)
+  } catch {
+    return null
+  }
+}
+
+function originOf(value: string): string | null {
+  const origin = parse(value)?.origin
+  return origin && origin !== 'null' ? origin : null
+}
+
+// The policy with the portal's configuration and the project's authorizedDomains.
 
 export function localPathOr(value: unknown, fallback = '/'): string {
   if (typeof value !== 'string' || value.length > 2048) return fallback

@@ -2,7 +2,7 @@ import type { Server } from 'node:http'
 import net from 'node:net'
 import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
-import { bodyLimit } from './body-limit'
+import { bodyLimit } from './request-bounds'
 
 /**
  * bodyLimit with small bounds (a 1,000-byte limit, 4,000 bytes drained at most, for at most 300 ms) in front

@@ -8,7 +8,7 @@ import {
   longPathReplacement,
   pathWithinBounds,
   segmentCount,
-} from './path-bound'
+} from './request-bounds'
 
 describe('path bounds', () => {
   it('accepts every route of the portal and refuses long or deep paths', () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type * as configModule from '~/.server/config'
 import type { Config } from '~/.server/config'
-import { DEVICE_MAX_AGE, deviceCookie, deviceCookieName, deviceIdFor } from './device'
+import { DEVICE_MAX_AGE, deviceCookie, deviceCookieName, deviceIdFor } from './rate-limit'
 
 const overrides = vi.hoisted(() => ({ value: {} as Partial<Config> }))
 vi.mock('~/.server/config', async (importOriginal) => {

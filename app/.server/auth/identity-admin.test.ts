@@ -2,7 +2,7 @@ import http from 'node:http'
 import https from 'node:https'
 import net, { type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { deadlineAgent, withDeadline } from './admin-http'
+import { deadlineAgent, withDeadline } from './identity-admin'
 
 /** A TCP server that accepts and never answers (no HTTP, no TLS handshake); counts connections. */
 let server: net.Server
