@@ -160,7 +160,7 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
     publicOrigin: config.publicOrigin,
     getLoadContext: (req, res) => createPortalContext({
       clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
-      userAgent: (req.get('user-agent') ?? '').slice(0, 512),
+      userAgent: res.locals.shellHeaders ? '' : (req.get('user-agent') ?? '').slice(0, 512),
       publicOrigin: config.publicOrigin,
       requestId: String(res.locals.requestId),
       cspNonce: String(res.locals.cspNonce),

@@ -10,42 +10,10 @@ import { captchaSettings } from '~/.server/policy/recaptcha'
 
 // A shell is the anonymous, query-less GET of a form page, rendered once per key with holes for the CSP nonce
 // and the CSRF token. It is kept only after two renders agree byte for byte, and only for TTL_MS (see ADR 021).
+// The render a shell is made from sees only the key's inputs: the URL, these headers and the process's flags
+// and captcha settings. Whatever a page reads, a shell never holds what one visitor sent for another.
 const SHELL_PATHS = new Set(['/', '/forgot-password'])
-export const SHELL_MODULES = ['app/root.tsx', 'app/routes/_index.tsx', 'app/routes/forgot-password.tsx']
-// Why a shell may ignore what each server function reads. page-shells.test.ts fails
-// when a new one is not listed, so a new page input cannot slip past the key.
-export const SHELL_PAGE_INPUTS: Record<string, string> = {
-  getLocale: 'in the key',
-  hasConsented: 'in the key',
-  cookiesBlockedInFrame: 'in the key (a frame that keeps the cookies shows the warning)',
-  getFlags: 'in the key',
-  captchaSettings: 'in the key (both forms\' settings)',
-  issueCsrf: 'a hole, filled per request',
-  getConfig: 'the process\'s own configuration',
-  browserSentryConfig: 'the process\'s own configuration',
-  ssoOffered: 'reads the flags, in the key',
-  ssoProviderName: 'the process\'s own configuration',
-  ssoProviderMark: 'the process\'s own configuration',
-  sentView: 'no query on a shell request: nothing sent',
-  resendable: 'posts only',
-  resendSignInLink: 'posts only',
-  pageSession: 'no session cookie on a shell request: always signed out, no cookie to clear',
-  checkRedirectParam: 'no query on a shell request: no redirect',
-  checkedRedirect: 'posts only',
-  continueTarget: 'only for a signed-in visitor',
-  signInPageError: 'no query on a shell request: no error',
-  guardForm: 'posts only',
-  signInWithPassword: 'posts only',
-  postedCaptchaToken: 'posts only',
-  sendSignInLink: 'posts only',
-  requestPasswordReset: 'posts only',
-  parseForm: 'posts only',
-  page: 'the answer itself, from the inputs above',
-  redirectTo: 'only for a signed-in visitor, or a post',
-  errorPage: 'a method other than GET or POST only',
-  unavailable: 'only when a session cookie was sent',
-  respond: 'posts only',
-}
+const KEY_HEADERS = ['cookie', 'accept-language', 'sec-fetch-dest', 'sec-fetch-site'] as const
 const NEUTRAL_COOKIES = new Set(Object.values(COOKIES).flatMap((cookie) => (cookie.shellNeutral ? allNames(cookie) : [])))
 const TTL_MS = 30_000
 const MAX_SHELLS = 64
@@ -104,14 +72,8 @@ export function pageShells(urlOf: (req: express.Request) => string): express.Req
   return (req, res, next) => {
     if (res.locals.errorStatus || res.locals.bodyTooLarge) return next()
     const url = urlOf(req)
-    const request = new Request(url, {
-      headers: {
-        cookie: req.headers.cookie ?? '',
-        'accept-language': req.headers['accept-language'] ?? '',
-        'sec-fetch-dest': String(req.headers['sec-fetch-dest'] ?? ''),
-        'sec-fetch-site': String(req.headers['sec-fetch-site'] ?? ''),
-      },
-    })
+    const headers = Object.fromEntries(KEY_HEADERS.map((name) => [name, String(req.headers[name] ?? '')]))
+    const request = new Request(url, { headers })
     keyOf(req, request)
       .then((key) => {
         if (key === null) return next()
@@ -126,6 +88,7 @@ export function pageShells(urlOf: (req: express.Request) => string): express.Req
           return
         }
         recordPageShell('miss')
+        res.locals.shellHeaders = headers
         keep(req, res, (rendered, headers) => {
           if (res.locals.renderedUrl !== url) return
           const candidate = candidates.get(key)

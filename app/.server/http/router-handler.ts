@@ -26,7 +26,9 @@ export function createRouterHandler(options: {
     res.once('finish', () => (finished = true))
     res.once('close', () => finished || controller.abort())
     const headers = new Headers()
-    for (const [name, value] of Object.entries(req.headers)) {
+    // A page-shell miss is rendered from the shell key's headers alone (page-shells.ts).
+    const sent: express.Request['headers'] = res.locals.shellHeaders ?? req.headers
+    for (const [name, value] of Object.entries(sent)) {
       if (Array.isArray(value)) for (const one of value) headers.append(name, one)
       else if (value) headers.set(name, value)
     }
