@@ -22,7 +22,7 @@ import { sentView } from '~/.server/auth/email-sent'
 import { getFlags } from '~/.server/ops/flags'
 import { guardForm } from '~/.server/policy/csrf'
 import { getLocale } from '~/.server/i18n'
-import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
+import { captchaSettings } from '~/.server/policy/recaptcha'
 import { checkRedirectParam } from '~/.server/policy/redirect'
 import { errorPage, page, parseForm, redirectTo, respond, unavailable } from '~/.server/result'
 import { pageSession } from '~/.server/auth/session'
@@ -87,19 +87,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   // As the root answered it while this page was an index route: "/" takes a form's POST, nothing else.
   if (request.method !== 'POST') return respond(errorPage(405, 'method-not-allowed'))
-  const { form } = await guardForm(request, context)
+  const { form, redirect, captchaResponse } = await guardForm(request, context)
   // Kept for the form when it comes back, the password never; "Keep me signed in" (ADR 037) too.
   const kept = { email: keptEmail(form), remember: form.has('remember') }
-  const posted = form.has('redirect') ? formText(form, 'redirect') : null
-  const target = await checkRedirectParam(posted, context.publicOrigin)
-  if (target.kind === 'invalid' || target.kind === 'missing')
-    return respond(page<ActionData>({ ...kept, formError: REDIRECT_ERRORS[target.kind] }, { status: 400 }))
+  if (redirect.kind === 'invalid' || redirect.kind === 'missing')
+    return respond(page<ActionData>({ ...kept, formError: REDIRECT_ERRORS[redirect.kind] }, { status: 400 }))
   // What both buttons carry on.
-  const shared = {
-    redirect: target.kind === 'ok' ? target.redirect : null,
-    ...kept,
-    captchaResponse: postedCaptchaToken(form),
-  }
+  const shared = { redirect: redirect.kind === 'ok' ? redirect.redirect : null, ...kept, captchaResponse }
   const linkOn = (await getFlags()).emailLinkSignIn
   const intent = formText(form, 'intent')
   if (intent === 'resend' && linkOn)

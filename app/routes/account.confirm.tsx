@@ -21,7 +21,7 @@ import { confirmPassword } from './account.confirm.server'
 import { confirmThenOf } from '~/.server/auth/recent-login'
 import { SIGN_IN_PAGE_ERRORS } from '~/.server/auth/sign-in-page'
 import { guardForm } from '~/.server/policy/csrf'
-import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
+import { captchaSettings } from '~/.server/policy/recaptcha'
 import { page, parseForm, respond } from '~/.server/result'
 import { withPageStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account.confirm'
@@ -68,14 +68,14 @@ export async function loader({ request, url }: Route.LoaderArgs) {
 type ActionData = { formError?: TranslationKey; retryAt?: number; fieldErrors?: FieldErrors; captcha?: CaptchaSettings | null }
 
 export async function action({ request, url, context }: Route.ActionArgs) {
-  const { form } = await guardForm(request, context)
+  const { form, captchaResponse } = await guardForm(request, context)
   const user = await requireSignedIn(request)
   // No password to check: nothing is sent to the service, nothing counted.
   if (await withoutPassword(user)) return respond(page<ActionData>({}, { status: 403 }))
   const parsed = parseForm(ConfirmPasswordFormSchema, form, {})
   if (!parsed.ok) return respond<ActionData>(parsed.result)
   const after = { next: accountPath(url.searchParams.get('next')), then: confirmThenOf(url.searchParams.get('then')) }
-  const input = { password: parsed.data.password, captchaResponse: postedCaptchaToken(form) }
+  const input = { password: parsed.data.password, captchaResponse }
   return respond<ActionData>(await confirmPassword(request, user, input, after, context))
 }
 

@@ -20,7 +20,7 @@ import { PHONE_PATH, enrolPhone, enrolmentView, type PhoneRefusal } from './acco
 import { readAccount } from '~/.server/auth/identity-admin'
 import { factorOffered } from '~/.server/auth/second-factor-kinds'
 import { guardForm } from '~/.server/policy/csrf'
-import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
+import { captchaSettings } from '~/.server/policy/recaptcha'
 import { page, parseForm, respond, unavailable, type Answers } from '~/.server/result'
 import { withPageStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account.second-factor.phone'
@@ -56,11 +56,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 type ActionData = Answers<PhoneRefusal | { fieldErrors: FieldErrors }>
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { form } = await guardForm(request, context)
+  const { form, captchaResponse } = await guardForm(request, context)
   const user = await requireSignedIn(request)
   const parsed = parseForm(PhoneFormSchema, form, {})
   if (!parsed.ok) return respond<ActionData>(parsed.result)
-  return respond<ActionData>(await enrolPhone(request, user, { ...parsed.data, captchaResponse: postedCaptchaToken(form) }, context))
+  return respond<ActionData>(await enrolPhone(request, user, { ...parsed.data, captchaResponse }, context))
 }
 
 export default function AddPhone() {

@@ -16,8 +16,7 @@ import { guardForm } from '~/.server/policy/csrf'
 import { getLocale } from '~/.server/i18n'
 import { requestPasswordReset } from './forgot-password.server'
 import { resendable, sentView } from '~/.server/auth/email-sent'
-import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
-import { checkedRedirect } from '~/.server/policy/redirect'
+import { captchaSettings } from '~/.server/policy/recaptcha'
 import { page, parseForm, redirectTo, respond } from '~/.server/result'
 import type { Route } from './+types/forgot-password'
 
@@ -43,7 +42,7 @@ type ActionData = {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { form } = await guardForm(request, context)
+  const { form, redirect, captchaResponse } = await guardForm(request, context)
   // "Send the email again": this browser's address, after the wait, then the first send's checks and limits.
   if (formText(form, 'intent') === 'resend') {
     const again = resendable(request)
@@ -54,12 +53,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = parseForm(ForgotPasswordFormSchema, form, { email: keptEmail(form) })
   if (!parsed.ok) return respond<ActionData>(parsed.result)
   // Only a redirect the policy accepts travels in the email's link, as it was given.
-  const redirect = await checkedRedirect(form.has('redirect') ? formText(form, 'redirect') : null, context.publicOrigin)
   const reset = {
     email: parsed.data.email,
     locale: getLocale(request),
-    redirect: redirect?.param ?? null,
-    captchaResponse: postedCaptchaToken(form),
+    redirect: redirect.kind === 'ok' ? redirect.redirect.param : null,
+    captchaResponse,
   }
   return respond<ActionData>(await requestPasswordReset(request, reset, context))
 }

@@ -3,7 +3,6 @@ import { finishPasskeySignIn, startPasskeySignIn } from '~/.server/auth/passkey-
 import { postedCredential } from '~/.server/auth/passkey-options'
 import { getFlags } from '~/.server/ops/flags'
 import { guardForm } from '~/.server/policy/csrf'
-import { checkRedirectParam } from '~/.server/policy/redirect'
 import { errorPage, page, respond } from '~/.server/result'
 import type { Route } from './+types/passkey'
 
@@ -14,12 +13,11 @@ import type { Route } from './+types/passkey'
  */
 export async function action({ request, context }: Route.ActionArgs) {
   if (!(await getFlags()).passkeys) return respond(errorPage(404, 'not-found'))
-  const { form } = await guardForm(request, context)
+  const { form, redirect } = await guardForm(request, context)
   const intent = formText(form, 'intent')
   if (intent === 'start') return respond(await startPasskeySignIn(request, context))
   const credential = postedCredential(formText(form, 'credential'))
   if (intent !== 'finish' || !credential) return respond(page({ error: 'passkey.refused' }, { status: 400 }))
-  const target = await checkRedirectParam(form.has('redirect') ? formText(form, 'redirect') : null, context.publicOrigin)
-  const redirect = target.kind === 'ok' ? target.redirect : null
-  return respond(await finishPasskeySignIn(request, { credential, redirect, remember: form.has('remember') }, context))
+  const finish = { credential, redirect: redirect.kind === 'ok' ? redirect.redirect : null, remember: form.has('remember') }
+  return respond(await finishPasskeySignIn(request, finish, context))
 }

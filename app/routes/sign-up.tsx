@@ -10,7 +10,7 @@ import { withSentStrings } from '~/lib/i18n-browser'
 import { pageTitle } from '~/lib/meta'
 import { extraTokenField } from '~/lib/recaptcha'
 import { signInLink } from '~/lib/sign-in-link'
-import { SignUpFormSchema, formText } from '~/lib/schemas'
+import { SignUpFormSchema } from '~/lib/schemas'
 import { requestSignUp, signUpTurnedOff } from './sign-up.server'
 import { sentView } from '~/.server/auth/email-sent'
 import { getConfig } from '~/.server/config'
@@ -18,7 +18,6 @@ import { getLocale } from '~/.server/i18n'
 import { getFlags } from '~/.server/ops/flags'
 import { guardForm } from '~/.server/policy/csrf'
 import { captchaSettings, postedCaptchaToken } from '~/.server/policy/recaptcha'
-import { checkedRedirect } from '~/.server/policy/redirect'
 import { errorPage, page, respond } from '~/.server/result'
 import type { Route } from './+types/sign-up'
 
@@ -68,16 +67,15 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireSignUp()
-  const { form } = await guardForm(request, context)
+  const { form, redirect, captchaResponse } = await guardForm(request, context)
   // Any text parses: the flow judges the address and the password together.
   const input = SignUpFormSchema.parse(Object.fromEntries(form))
   // Only a redirect the policy accepts travels in the emails' links, as it was given.
-  const redirect = await checkedRedirect(form.has('redirect') ? formText(form, 'redirect') : null, context.publicOrigin)
-  const captcha = { signUp: postedCaptchaToken(form), reset: postedCaptchaToken(form, extraTokenField('getOobCode')) }
+  const captcha = { signUp: captchaResponse, reset: postedCaptchaToken(form, extraTokenField('getOobCode')) }
   return respond(
     await requestSignUp(
       request,
-      { ...input, locale: getLocale(request), redirect: redirect?.param ?? null, captcha },
+      { ...input, locale: getLocale(request), redirect: redirect.kind === 'ok' ? redirect.redirect.param : null, captcha },
       context,
     ),
   )

@@ -2,12 +2,16 @@ import { randomBytes } from 'node:crypto'
 import { data } from 'react-router'
 import type { AppLoadContext } from '~/.server/context'
 import { getConfig } from '~/.server/config'
+import { securityEvent } from '~/.server/ops/security-events'
+import { formText } from '~/lib/form-text'
+import { NO_STORE } from '~/lib/headers'
+import { postedCaptchaToken } from './recaptcha'
+import { checkRedirectParam, type RedirectParam } from './redirect'
 import { safeEqual, sign, signedBy } from '~/.server/cookie-format'
 import { COOKIES, cookieName, getCookie, setCookie } from '~/.server/cookies'
-import { securityEvent } from '~/.server/ops/security-events'
 import { CSRF_FIELD } from '~/lib/form-fields'
-import { NO_STORE } from '~/lib/headers'
 
+// The CSRF tokens, and guardForm below, which every POST goes through.
 // Signed double-submit tokens: a cross-site page can neither read nor guess the
 // value, and the HMAC stops a value planted by a sibling subdomain (cookie tossing).
 
@@ -85,11 +89,19 @@ export function cookiesBlockedInFrame(request: Request): boolean {
   return site === 'cross-site' || (site === 'same-origin' && !getCookie(request, COOKIES.csrf))
 }
 
+/** What a form post brings once it is let in. */
 export interface GuardedForm {
   form: FormData
+  /** The posted `redirect` field against the redirect policy; `none` when the form has none. */
+  redirect: RedirectParam
+  /** The reCAPTCHA token the page's script added: undefined when there is none. */
+  captchaResponse: string | undefined
 }
 
-/** Every POST goes through here (see ADR 007). */
+/**
+ * Every POST goes through here (see ADR 007): the body's bound, the form, the CSRF check (origin and token);
+ * then what any form may carry: a redirect, checked, and a reCAPTCHA token.
+ */
 export async function guardForm(request: Request, context: AppLoadContext): Promise<GuardedForm> {
   refuseOversizedBody(context)
   let form: FormData
@@ -108,7 +120,8 @@ export async function guardForm(request: Request, context: AppLoadContext): Prom
         : {}
     throw data({ reason: verdict.reason, ...help }, { status: 403 })
   }
-  return { form }
+  const redirect = await checkRedirectParam(form.has('redirect') ? formText(form, 'redirect') : null, context.publicOrigin)
+  return { form, redirect, captchaResponse: postedCaptchaToken(form) }
 }
 
 export function refuseOversizedBody(context: AppLoadContext) {
