@@ -16,7 +16,7 @@ import { pageTitle } from '~/lib/meta'
 import type { TranslationKey } from '~/lib/i18n'
 import type { FieldErrors } from '~/lib/limits'
 import type { CaptchaSettings } from '~/lib/recaptcha'
-import { ForgotPasswordFormSchema, SignInFormSchema, formText, keptEmail } from '~/lib/schemas'
+import { ForgotPasswordFormSchema, SignInFormSchema, keptEmail } from '~/lib/schemas'
 import { resendSignInLink, sendSignInLink } from '~/.server/auth/email-link'
 import { sentView } from '~/.server/auth/email-sent'
 import { getFlags } from '~/.server/ops/flags'
@@ -95,7 +95,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // What both buttons carry on.
   const shared = { redirect: redirect.kind === 'ok' ? redirect.redirect : null, ...kept, captchaResponse }
   const linkOn = (await getFlags()).emailLinkSignIn
-  const intent = formText(form, 'intent')
+  const intent = form.get('intent')
   if (intent === 'resend' && linkOn)
     return respond<ActionData>(await resendSignInLink(request, { ...shared, kept, locale: getLocale(request) }, context))
   if (intent === 'email-link' && linkOn) {
