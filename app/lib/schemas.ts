@@ -84,8 +84,6 @@ export const SsoStartFormSchema = z.object({
   intent: loose(),
   next: loose(),
   then: loose(),
-  // Absent and empty differ: the redirect policy answers each its own way.
-  redirect: z.preprocess((value) => (value === undefined ? null : text(value)), z.string().nullable()),
   authDomain: loose(),
   remember: checkbox,
 })

@@ -23,10 +23,10 @@ export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'met
  * JavaScript, location.assign with it, and a link for both.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { form } = await guardForm(request, context)
+  const { form, redirect } = await guardForm(request, context)
   const parsed = parseForm(SsoStartFormSchema, form, {})
   if (!parsed.ok) return respond(errorPage(400, 'bad-form'))
-  const { intent, next, then, redirect, authDomain, remember } = parsed.data
+  const { intent, next, then, authDomain, remember } = parsed.data
   const confirm =
     intent === 'confirm'
       ? {
@@ -35,7 +35,8 @@ export async function action({ request, context }: Route.ActionArgs) {
           then: confirmThenOf(then || null),
         }
       : null
-  return respond(await startSso(request, { redirect, authDomain: authDomain || null, remember, confirm }, context))
+  const checked = redirect.kind === 'ok' ? redirect.redirect : null
+  return respond(await startSso(request, { redirect: checked, authDomain: authDomain || null, remember, confirm }, context))
 }
 
 export default function SsoStart() {

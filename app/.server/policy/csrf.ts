@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto'
 import { data } from 'react-router'
 import type { AppLoadContext } from '~/.server/context'
 import { getConfig } from '~/.server/config'
+import { safeEqual, sign, signedBy } from '~/.server/cookie-format'
+import { COOKIES, cookieName, getCookie, setCookie } from '~/.server/cookies'
 import { securityEvent } from '~/.server/ops/security-events'
+import { CSRF_FIELD } from '~/lib/form-fields'
 import { formText } from '~/lib/form-text'
 import { NO_STORE } from '~/lib/headers'
 import { postedCaptchaToken } from './recaptcha'
 import { checkRedirectParam, type RedirectParam } from './redirect'
-import { safeEqual, sign, signedBy } from '~/.server/cookie-format'
-import { COOKIES, cookieName, getCookie, setCookie } from '~/.server/cookies'
-import { CSRF_FIELD } from '~/lib/form-fields'
 
 // The CSRF tokens, and guardForm below, which every POST goes through.
 // Signed double-submit tokens: a cross-site page can neither read nor guess the

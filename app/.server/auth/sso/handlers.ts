@@ -4,7 +4,7 @@ import { codeOf, getIdentity } from '~/.server/identity'
 import { getFlags, type Flags } from '~/.server/ops/flags'
 import { logger } from '~/.server/ops/logger'
 import { securityEvent } from '~/.server/ops/security-events'
-import { checkedRedirect } from '~/.server/policy/redirect'
+import { checkedRedirect, type CheckedRedirect } from '~/.server/policy/redirect'
 import { page, redirectTo, type Redirect, type Result } from '~/.server/result'
 import type { ProviderMarkKind } from '~/lib/providers'
 import { signInLink } from '~/lib/sign-in-link'
@@ -57,11 +57,11 @@ const signInPageWithError = (error: SsoError, redirect: string | null) => signIn
 // 'self'), so the answer is a page that moves on to the provider itself.
 export async function startSso(
   request: Request,
-  input: { redirect: string | null; authDomain: string | null; remember: boolean; confirm: Confirming | null },
+  input: { redirect: CheckedRedirect | null; authDomain: string | null; remember: boolean; confirm: Confirming | null },
   context: AppLoadContext,
 ): Promise<Result<{ authUri: string }>> {
   const settings = await ssoSettings()
-  const redirect = input.confirm ? null : ((await checkedRedirect(input.redirect, context.publicOrigin))?.param ?? null)
+  const redirect = input.confirm ? null : (input.redirect?.param ?? null)
   const failed = (error: SsoError) =>
     redirectTo(
       input.confirm ? confirmPageWith(input.confirm, { ssoError: error }) : signInPageWithError(error, redirect),
