@@ -7,10 +7,10 @@ import { getFreePort, waitFor } from './ports'
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 export const SERVER_ENTRY = path.join(root, 'build/http/main.js')
 /** As `npm run serve` and the Dockerfile run it (ADR 013, ADR 064; dev/portal.test.ts checks they agree). */
-export const SERVER_NODE_OPTIONS = '--max-old-space-size=192 --max-semi-space-size=8 --v8-pool-size=2'
+export const SERVER_NODE_OPTIONS = '--max-old-space-size=192 --max-semi-space-size=4 --v8-pool-size=2'
 export const SERVER_ENV = { NODE_OPTIONS: SERVER_NODE_OPTIONS, MALLOC_ARENA_MAX: '2' }
-/** V8's own flags, which NODE_OPTIONS refuses: on node's command line before the entry, as the image's CMD has them. */
-export const SERVER_NODE_ARGS = ['--heap-growing-percent=10']
+/** V8's own flags, which NODE_OPTIONS refuses: on node's command line before the entry, as the image's CMD has them (ADR 084). */
+export const SERVER_NODE_ARGS = ['--heap-growing-percent=10', '--no-sparkplug', '--no-maglev']
 /** `node` and its arguments to start the production build. */
 export const SERVER_ARGS = [...SERVER_NODE_ARGS, SERVER_ENTRY]
 

@@ -23,7 +23,7 @@ const TAIL = `
 
 | Setting | Default | Description |
 |---|---|---|
-| \`NODE_OPTIONS\` | \`--max-old-space-size=192 --max-semi-space-size=8 --v8-pool-size=2\` (\`npm run serve\`, the image) | Node's own; the default caps the heap, its young generation and V8's threads (ADR 013, ADR 064; [pod-sizing.md](pod-sizing.md)). The image's command adds V8's \`--heap-growing-percent=10\`, which \`NODE_OPTIONS\` refuses. |
+| \`NODE_OPTIONS\` | \`--max-old-space-size=192 --max-semi-space-size=4 --v8-pool-size=2\` (\`npm run serve\`, the image) | Node's own; the default caps the heap, its young generation and V8's threads (ADR 013, ADR 064; [pod-sizing.md](pod-sizing.md)). The image's command adds V8's \`--heap-growing-percent=10 --no-sparkplug --no-maglev\` (ADR 084), which \`NODE_OPTIONS\` refuses. |
 | \`MALLOC_ARENA_MAX\` | \`2\` (\`npm run serve\`, the image) | glibc's own: fewer malloc arenas for the threads, less memory (ADR 064). |
 | \`GOOGLE_APPLICATION_CREDENTIALS\` | unset | The service account's key file, which firebase-admin needs for sessions in production (or the platform's workload identity). |
 `
