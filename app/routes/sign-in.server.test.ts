@@ -19,7 +19,7 @@ vi.mock('~/.server/policy/rate-limit', async (original) => ({
   ...(await original<object>()),
   consumeSignIn: stubs.consumeSignIn,
 }))
-vi.mock('~/.server/auth/new-session', async (original) => ({
+vi.mock('~/.server/auth/session', async (original) => ({
   ...(await original<object>()),
   handleNewSession: stubs.handleNewSession,
 }))

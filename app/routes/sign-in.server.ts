@@ -1,6 +1,7 @@
 import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity, mfaRequiredOf, type AuthCode } from '~/.server/identity'
-import { handleNewSession, signInRefused, type SignInRefusal } from '~/.server/auth/new-session'
+import { signInRefused, type SignInRefusal } from '~/.server/auth/code-messages'
+import { handleNewSession } from '~/.server/auth/session'
 import { beginSecondFactor } from '~/.server/auth/second-factor'
 import { recordSignIn } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/security-events'

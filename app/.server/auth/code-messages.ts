@@ -1,5 +1,7 @@
 import { groupOf, type AuthCode, type CodeGroup } from '~/.server/identity'
+import { captchaSettings, isCaptchaRefusal, refreshAfterDemand } from '~/.server/policy/recaptcha'
 import type { TranslationKey } from '~/lib/i18n'
+import type { CaptchaSettings } from '~/lib/recaptcha'
 
 interface Row {
   key: TranslationKey
@@ -57,4 +59,32 @@ export interface Unavailable {
 
 export function unavailableStatus(code: AuthCode): 429 | 503 {
   return groupOf(code) === 'throttled' ? 429 : 503
+}
+
+export interface SignInRefusal {
+  status: number
+  message: MessageKey | 'error.captchaNeedsJs'
+  captcha?: CaptchaSettings
+}
+
+/** What a refused password sign-in (or "Confirm it's you") answers; the limit's attempt is released here. */
+export async function signInRefused(
+  code: AuthCode,
+  attempt: { release(outcome: 'failure' | 'no-verdict'): Promise<void> },
+  posted: string | undefined,
+): Promise<SignInRefusal> {
+  // All credentials codes get the same answer (no enumeration).
+  const credentials = groupOf(code) === 'credentials'
+  await attempt.release(credentials ? 'failure' : 'no-verdict')
+  if (isCaptchaRefusal(code)) {
+    // Without JavaScript the visitor is told the check needs it; with it the page gets a fresh token and retries once.
+    await refreshAfterDemand('signInWithPassword')
+    const captcha = captchaSettings('signInWithPassword') ?? undefined
+    if (posted === undefined) return { status: 400, message: 'error.captchaNeedsJs', captcha }
+    if (captcha) return { status: 400, message: 'error.captchaRequired', captcha }
+    return { status: 503, message: 'error.unexpected' }
+  }
+  if (credentials) return { status: 400, message: 'error.wrongCredentials' }
+  const { key, status } = messageOf(code)
+  return { status, message: key }
 }

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from '~/.server/context'
 import { mfaRequiredOf } from '~/.server/identity'
 import type { CheckedRedirect } from '~/.server/policy/redirect'
-import { handleNewSession } from './new-session'
+import { handleNewSession } from './session'
 import { beginSecondFactor } from './second-factor'
 
 /**

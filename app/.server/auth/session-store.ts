@@ -4,8 +4,11 @@ import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import Bowser from 'bowser'
 import type { Redis } from 'ioredis'
-import type { SignInMethod } from './new-session'
+import { getConfig } from '~/.server/config'
+import { connectRedis } from '~/.server/redis'
 import { createRedisSessionStore } from './session-store-redis'
+
+export type SignInMethod = 'password' | 'email-link' | 'sso' | 'passkey'
 
 export interface SessionRecord {
   uid: string
@@ -136,4 +139,22 @@ export function open(id: string, sealed: string): Secrets | null {
   } catch {
     return null
   }
+}
+
+let store: SessionStore | null = null
+
+export function getSessionStore(): SessionStore {
+  const config = getConfig()
+  store ??= createSessionStore({
+    redis: connectRedis(config.redis),
+    file: config.sessionStorePath,
+    waitForReplica: config.redis.sentinels !== null,
+  })
+  return store
+}
+
+export async function closeSessionStore(): Promise<void> {
+  const closing = store
+  store = null
+  await closing?.close()
 }

@@ -4,13 +4,15 @@ import { getConfig } from '~/.server/config'
 import { COOKIES, clearCookie, getCookie, setCookie } from '~/.server/cookies'
 import { IdentityError } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
-import { recordSessionVerification } from '~/.server/ops/metrics'
-import { connectRedis } from '~/.server/redis'
-import type { SignInMethod } from './new-session'
+import { recordSessionVerification, recordSignIn } from '~/.server/ops/metrics'
+import { securityEvent } from '~/.server/ops/security-events'
+import { rotateCsrf } from '~/.server/policy/csrf'
+import { deviceCookie } from '~/.server/policy/rate-limit'
+import { defaultRedirect, type CheckedRedirect } from '~/.server/policy/redirect'
 import { RECENT_SIGN_IN_SECONDS, isRecentSignIn, recentUntil, tokenClaims } from './id-token'
 import { createIdentitySession, revokeSessions, verifyIdentitySession } from './identity-admin'
-import { SESSION_ID, keyOf, open, seal, type Secrets } from './session-store'
-import { createSessionStore, deviceOf, type SessionRecord, type SessionStore, type StoredSession } from './session-store'
+import { SESSION_ID, deviceOf, getSessionStore, keyOf, open, seal } from './session-store'
+import type { Secrets, SessionRecord, SignInMethod, StoredSession } from './session-store'
 import { syncToken } from './token-sync'
 
 const LAST_SEEN_EVERY_MS = 60_000
@@ -21,24 +23,6 @@ export interface SessionUser {
   remembered: boolean
   sessionKey: string
   recentIdToken: string | null
-}
-
-let store: SessionStore | null = null
-
-export function getSessionStore(): SessionStore {
-  const config = getConfig()
-  store ??= createSessionStore({
-    redis: connectRedis(config.redis),
-    file: config.sessionStorePath,
-    waitForReplica: config.redis.sentinels !== null,
-  })
-  return store
-}
-
-export async function closeSessionStore(): Promise<void> {
-  const closing = store
-  store = null
-  await closing?.close()
 }
 
 export interface NewSession {
@@ -77,10 +61,36 @@ export async function createSession(idToken: string, session: NewSession, contex
   return setCookie(COOKIES.session, id, session.remember ? { maxAge: lifetime } : {})
 }
 
-export async function startSession(idToken: string, session: NewSession, context: Pick<AppLoadContext, 'clientIp' | 'userAgent'>) {
-  const cookie = await createSession(idToken, session, context)
+/** A signed-in browser: its session, the CSRF token rotated, the device cookie, the event. */
+export async function handleNewSession(
+  idToken: string,
+  input: {
+    email: string | null
+    method: SignInMethod
+    redirect: CheckedRedirect | null
+    remember: boolean
+    secondFactor?: 'phone' | 'totp'
+  },
+  context: AppLoadContext,
+): Promise<{ setCookies: string[]; location: string }> {
+  const session = await createSession(
+    idToken,
+    { method: input.method, secondFactor: input.secondFactor ?? null, remember: input.remember },
+    context,
+  )
   await syncToken(idToken)
-  return cookie
+  // A CSRF token seen before sign-in (shared computer, or planted) must not survive it.
+  const setCookies = [session, rotateCsrf()]
+  if (input.email) setCookies.push(deviceCookie(input.email))
+  securityEvent('sign-in-success', {
+    reqId: context.requestId,
+    ip: context.clientIp,
+    email: input.email ?? undefined,
+    method: input.method,
+    secondFactor: input.secondFactor,
+  })
+  recordSignIn('success')
+  return { setCookies, location: input.redirect?.url ?? defaultRedirect() }
 }
 
 export function clearSessionCookie(): string {

@@ -8,7 +8,7 @@ import { createMetricsServer } from '~/.server/http/metrics-server'
 import { getReadiness } from '~/.server/http/readiness'
 import { getAuthorizedDomains } from '~/.server/policy/authorized-domains'
 import { closeRateLimits, getRateLimits } from '~/.server/policy/rate-limit'
-import { closeSessionStore, getSessionStore } from '~/.server/auth/session'
+import { closeSessionStore, getSessionStore } from '~/.server/auth/session-store'
 import { recaptchaEnforced, startRecaptchaRefresh, stopRecaptchaRefresh } from '~/.server/policy/recaptcha'
 import { createApp } from './app'
 

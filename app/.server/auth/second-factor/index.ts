@@ -7,7 +7,7 @@ import { captchaSettings } from '~/.server/policy/recaptcha'
 import type { CheckedRedirect } from '~/.server/policy/redirect'
 import { page, redirectTo, type Redirect, type Result } from '~/.server/result'
 import { signInLink } from '~/lib/sign-in-link'
-import type { SignInMethod } from '../new-session'
+import type { SignInMethod } from '../session-store'
 import {
   PENDING_MAX_AGE,
   resendIn,

@@ -4,7 +4,7 @@ import { COOKIES } from '~/.server/cookies'
 import type { SecondFactor } from '~/.server/identity'
 import { recordSecondFactor, type SecondFactorOutcome } from '~/.server/ops/metrics'
 import type { AfterConfirmation } from '../recent-login'
-import type { SignInMethod } from '../new-session'
+import type { SignInMethod } from '../session-store'
 import { flowCookie } from '../flow-state'
 
 /** The pending credential and SMS session live only in this cookie, never in a page, URL or log (see ADR 022). */

@@ -8,7 +8,7 @@ import { page, redirectTo, type Result } from '~/.server/result'
 import { retryAtAfter } from '~/lib/limits'
 import { signInLink } from '~/lib/sign-in-link'
 import { afterConfirmation, confirmPageWith } from '../recent-login'
-import { handleNewSession } from '../new-session'
+import { handleNewSession } from '../session'
 import {
   SECOND_FACTOR_PATH,
   accountOf,
