@@ -23,11 +23,11 @@ import {
   endSessionOf,
   endThisSession,
   getSession,
+  syncToken,
   type SessionUser,
 } from './session'
 import { afterFirstFactor } from './first-factor'
 import { ssoOffered } from './sso'
-import { syncToken } from './token-sync'
 import { accountPageAfterVerification, sendVerificationEmail } from './verification'
 import { rememberSent, resendable } from './email-sent'
 

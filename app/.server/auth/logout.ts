@@ -6,8 +6,7 @@ import { securityEvent } from '~/.server/ops/security-events'
 import { consumeLogout } from '~/.server/policy/rate-limit'
 import { errorPage, redirectTo, unavailable, type Result } from '~/.server/result'
 import { flowCookie } from './flow-state'
-import { endEverySession, endThisSession, getSession } from './session'
-import { syncToken } from './token-sync'
+import { endEverySession, endThisSession, getSession, syncToken } from './session'
 
 // Answers 503 while the store is down: the visitor must not be told they
 // are signed out when they are not. Then 303 to GET /logout (see ADR 071).

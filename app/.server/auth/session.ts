@@ -13,7 +13,6 @@ import { RECENT_SIGN_IN_SECONDS, isRecentSignIn, recentUntil, tokenClaims } from
 import { createIdentitySession, revokeSessions, verifyIdentitySession } from './identity-admin'
 import { SESSION_ID, deviceOf, getSessionStore, keyOf, open, seal } from './session-store'
 import type { Secrets, SessionRecord, SignInMethod, StoredSession } from './session-store'
-import { syncToken } from './token-sync'
 
 const LAST_SEEN_EVERY_MS = 60_000
 
@@ -227,4 +226,24 @@ export async function endSessionOf(user: SessionUser, key: string): Promise<bool
 
 export function listSessions(user: SessionUser): Promise<StoredSession[]> {
   return getSessionStore().list(user.uid)
+}
+
+/** A failure is logged and never blocks the visitor: the portal's own session is the source of truth (see ADR 006). */
+export async function syncToken(idToken: string | null): Promise<void> {
+  const { tokenSyncUrl, tokenSyncTimeoutMs } = getConfig()
+  if (!tokenSyncUrl) return
+  const method = idToken ? 'POST' : 'DELETE'
+  try {
+    const response = await fetch(tokenSyncUrl, {
+      method,
+      headers: idToken ? { Authorization: `Bearer ${idToken}` } : {},
+      // Its own short time-out: every sign-in and logout waits for this call.
+      signal: AbortSignal.timeout(tokenSyncTimeoutMs),
+      redirect: 'error',
+    })
+    await response.body?.cancel()
+    if (!response.ok) logger.warn({ event: 'token-sync-failed', method, status: response.status }, 'token sync failed')
+  } catch (error) {
+    logger.warn({ event: 'token-sync-failed', method, error: (error as Error).name }, 'token sync failed')
+  }
 }
