@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AppLoadContext } from '~/.server/context'
 import { IdentityError } from '~/.server/identity'
+import { cookieHeader } from '../../tests/support/cookie-jar'
 
 /**
  * The emailed reset link's page and its post, with the identity service, the limit and the sessions stubbed.
@@ -35,15 +36,6 @@ const ORIGIN = 'http://localhost:3000'
 const context = { clientIp: '203.0.113.9', requestId: 'test', publicOrigin: ORIGIN } as AppLoadContext
 const STRONG = 'violet-harbour-quietly-72'
 const resetInfo = { requestType: 'PASSWORD_RESET', email: 'ada@example.com' }
-
-/** The cookies a browser sends back after these Set-Cookie headers, a later one replacing an earlier one of its name. */
-function cookieHeader(setCookies: readonly string[], jar = new Map<string, string>()) {
-  for (const [, name, value] of setCookies.map((c) => /^([^=]+)=([^;]*)/.exec(c)!)) {
-    if (value) jar.set(name!, value)
-    else jar.delete(name!)
-  }
-  return [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
-}
 
 /** A browser that followed the emailed link: the page took the code from the address into its cookie. */
 async function followedLink(query = '') {

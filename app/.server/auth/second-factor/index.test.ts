@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AppLoadContext } from '~/.server/context'
 import type { MfaRequired } from '~/.server/identity'
 import type { Pending } from './pending'
+import { cookieHeader } from '../../../../tests/support/cookie-jar'
 
 /**
  * The second-factor step from its start at sign-in to the choice of a factor and a resend, through its real
@@ -25,15 +26,6 @@ const TOTP = { kind: 'totp', id: 'totp-1', displayName: null } as const
 const PHONE = { kind: 'phone', id: 'phone-1', displayName: null, phone: '+33*******78' } as const
 const mfa = (factors: MfaRequired['factors']): MfaRequired => ({ pendingCredential: 'pending-credential', factors, email: null })
 const request = (cookie = '', method = 'GET') => new Request('http://localhost:3000/second-factor', { method, headers: { Cookie: cookie } })
-
-/** The cookies a browser sends back after these Set-Cookie headers, a later one replacing an earlier one of its name. */
-function cookieHeader(setCookies: readonly string[], jar = new Map<string, string>()) {
-  for (const [, name, value] of setCookies.map((c) => /^([^=]+)=([^;]*)/.exec(c)!)) {
-    if (value) jar.set(name!, value)
-    else jar.delete(name!)
-  }
-  return [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
-}
 
 /** A browser whose password sign-in was answered "second factor required", and the page it then shows. */
 async function started(factors: MfaRequired['factors'], redirect: string | null = null) {
