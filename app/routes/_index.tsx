@@ -23,7 +23,7 @@ import { getFlags } from '~/.server/ops/flags'
 import { guardForm } from '~/.server/policy/csrf'
 import { getLocale } from '~/.server/i18n'
 import { captchaSettings } from '~/.server/policy/recaptcha'
-import { checkRedirectParam } from '~/.server/policy/redirect'
+import { checkRedirectParam, redirectOf } from '~/.server/policy/redirect'
 import { errorPage, page, parseForm, redirectTo, respond, unavailable } from '~/.server/result'
 import { pageSession } from '~/.server/auth/session'
 import { continueTarget, signInWithPassword } from './sign-in.server'
@@ -93,7 +93,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (redirect.kind === 'invalid' || redirect.kind === 'missing')
     return respond(page<ActionData>({ ...kept, formError: REDIRECT_ERRORS[redirect.kind] }, { status: 400 }))
   // What both buttons carry on.
-  const shared = { redirect: redirect.kind === 'ok' ? redirect.redirect : null, ...kept, captchaResponse }
+  const shared = { redirect: redirectOf(redirect), ...kept, captchaResponse }
   const linkOn = (await getFlags()).emailLinkSignIn
   const intent = form.get('intent')
   if (intent === 'resend' && linkOn)

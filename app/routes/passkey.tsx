@@ -3,6 +3,7 @@ import { finishPasskeySignIn, startPasskeySignIn } from '~/.server/auth/passkey-
 import { postedCredential } from '~/.server/auth/passkey-options'
 import { getFlags } from '~/.server/ops/flags'
 import { guardForm } from '~/.server/policy/csrf'
+import { redirectOf } from '~/.server/policy/redirect'
 import { errorPage, page, respond } from '~/.server/result'
 import type { Route } from './+types/passkey'
 
@@ -18,6 +19,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === 'start') return respond(await startPasskeySignIn(request, context))
   const credential = postedCredential(formText(form, 'credential'))
   if (intent !== 'finish' || !credential) return respond(page({ error: 'passkey.refused' }, { status: 400 }))
-  const finish = { credential, redirect: redirect.kind === 'ok' ? redirect.redirect : null, remember: form.has('remember') }
+  const finish = { credential, redirect: redirectOf(redirect), remember: form.has('remember') }
   return respond(await finishPasskeySignIn(request, finish, context))
 }

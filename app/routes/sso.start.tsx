@@ -5,6 +5,7 @@ import { routeHeaders } from '~/lib/headers'
 import { pageTitle } from '~/lib/meta'
 import { SsoStartFormSchema } from '~/lib/schemas'
 import { guardForm } from '~/.server/policy/csrf'
+import { redirectOf } from '~/.server/policy/redirect'
 import { errorPage, parseForm, respond } from '~/.server/result'
 import { accountPath, requireSignedIn } from '~/.server/auth/account'
 import { confirmThenOf } from '~/.server/auth/recent-login'
@@ -35,8 +36,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           then: confirmThenOf(then || null),
         }
       : null
-  const checked = redirect.kind === 'ok' ? redirect.redirect : null
-  return respond(await startSso(request, { redirect: checked, authDomain: authDomain || null, remember, confirm }, context))
+  return respond(await startSso(request, { redirect: redirectOf(redirect), authDomain: authDomain || null, remember, confirm }, context))
 }
 
 export default function SsoStart() {

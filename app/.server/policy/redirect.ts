@@ -146,9 +146,11 @@ export async function checkRedirectParam(raw: string | null, publicOrigin: strin
 }
 
 export async function checkedRedirect(raw: string | null, publicOrigin: string): Promise<CheckedRedirect | null> {
-  const check = await checkRedirectParam(raw, publicOrigin)
-  return check.kind === 'ok' ? check.redirect : null
+  return redirectOf(await checkRedirectParam(raw, publicOrigin))
 }
+
+/** The checked redirect of a posted or linked `redirect`, or null when there was none or it was refused. */
+export const redirectOf = (param: RedirectParam): CheckedRedirect | null => (param.kind === 'ok' ? param.redirect : null)
 
 const DEVELOPMENT_PLATFORMS: readonly Platform[] = ['local', 'test', 'development']
 

@@ -10,10 +10,9 @@ import type { ProviderMarkKind } from '~/lib/providers'
 import { signInLink } from '~/lib/sign-in-link'
 import { afterConfirmation, confirmPageWith, type ConfirmReason } from '../recent-login'
 import { beginSecondFactor } from '../second-factor'
-import { handleNewSession } from '../session'
 import type { Confirming } from '../second-factor/pending'
 import { tokenClaims } from '../id-token'
-import { getSession } from '../session'
+import { getSession, handleNewSession } from '../session'
 import type { SsoError } from '../sign-in-page'
 import {
   CALLBACK_PATH,
