@@ -3,7 +3,7 @@ import { codeOf, getIdentity, mfaRequiredOf } from '~/.server/identity'
 import { messageOf } from '~/.server/auth/code-messages'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeSignIn, deviceIdFor } from '~/.server/policy/rate-limit'
-import { captchaTokenToSend, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
+import { withCaptcha } from '~/.server/policy/recaptcha'
 import { page, redirectTo, type Result } from '~/.server/result'
 import type { TranslationKey } from '~/lib/i18n'
 import { retryAtAfter } from '~/lib/limits'
@@ -32,10 +32,11 @@ export async function confirmPassword(
   const who = { reqId: context.requestId, ip: context.clientIp, email }
   const limit = await consumeSignIn({ ...who, device: deviceIdFor(request, email) })
   if (!limit.ok) return refused(429, 'error.tooManyRequestsAt', { retryAfter: limit.retryAfterSeconds })
-  const captchaResponse = captchaTokenToSend('signInWithPassword', input.captchaResponse)
   let answer: { idToken: string; localId: string }
   try {
-    answer = await getIdentity().signInWithPassword(email, input.password, { captchaResponse })
+    answer = await withCaptcha('signInWithPassword', input.captchaResponse, (captchaResponse) =>
+      getIdentity().signInWithPassword(email, input.password, { captchaResponse }),
+    )
   } catch (error) {
     const mfa = mfaRequiredOf(error)
     if (mfa) {
@@ -49,13 +50,11 @@ export async function confirmPassword(
       return redirectTo(step.location, { cookies: step.setCookies })
     }
     const code = codeOf(error)
-    recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, code)
     securityEvent('recent-login-failure', { ...who, code })
     const refusal = await signInRefused(code, limit, input.captchaResponse)
     const message = refusal.message === 'error.wrongCredentials' ? 'confirm.wrongPassword' : refusal.message
     return refused(refusal.status, message, { captcha: refusal.captcha })
   }
-  recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, null)
   const confirmed = answer.localId === user.uid ? await afterConfirmation(request, user, answer.idToken, after, context) : null
   if (!confirmed) {
     await limit.release('no-verdict')

@@ -6,13 +6,7 @@ import { codeOf, getIdentity, groupOf } from '~/.server/identity'
 import { messageOf, type MessageKey } from '~/.server/auth/code-messages'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeEnrolSms, consumeEnrolStart, consumeMfaCode } from '~/.server/policy/rate-limit'
-import {
-  captchaTokenMissing,
-  captchaTokenToSend,
-  isCaptchaRefusal,
-  recordCaptchaOutcome,
-  refreshAfterDemand,
-} from '~/.server/policy/recaptcha'
+import { captchaTokenMissing, isCaptchaRefusal, withCaptcha } from '~/.server/policy/recaptcha'
 import { page, redirectTo, type Result } from '~/.server/result'
 import { retryAtAfter } from '~/lib/limits'
 import { flowCookie } from '~/.server/auth/flow-state'
@@ -132,10 +126,10 @@ async function sendCode(
   if (start && !start.ok) return limited('error.tooManyRequestsAt', typed, start.retryAfterSeconds)
   const limit = await consumeEnrolSms({ ip: context.clientIp, pending: id, account: user.email, phone, reqId: context.requestId })
   if (!limit.ok) return limited('mfa.smsLimitedAt', typed, limit.retryAfterSeconds)
-  const captchaResponse = captchaTokenToSend('mfaSmsEnrollment', input.captchaResponse)
   try {
-    const { sessionInfo } = await getIdentity().startPhoneEnrollment({ idToken, phoneNumber: phone, captchaResponse })
-    recordCaptchaOutcome('mfaSmsEnrollment', captchaResponse !== undefined, null)
+    const { sessionInfo } = await withCaptcha('mfaSmsEnrollment', input.captchaResponse, (captchaResponse) =>
+      getIdentity().startPhoneEnrollment({ idToken, phoneNumber: phone, captchaResponse }),
+    )
     await limit.release('failure') // a code was sent: it counts
     const next: Enrolment = { id, uid: user.uid, phone, session: sessionInfo, sentAt: epochSecondsNow(), expires: epochSecondsNow() + COOKIE.maxAge }
     return redirectTo(PHONE_PATH, { cookies: enrolmentCookie.write(request, next) })
@@ -143,12 +137,8 @@ async function sendCode(
     await limit.release('no-verdict')
     await start?.release('no-verdict')
     const code = codeOf(error)
-    recordCaptchaOutcome('mfaSmsEnrollment', captchaResponse !== undefined, code)
     if (code === 'auth/requires-recent-login') return confirmStep(PHONE_PATH)
-    if (isCaptchaRefusal(code)) {
-      await refreshAfterDemand('mfaSmsEnrollment')
-      return failed(400, noToken)
-    }
+    if (isCaptchaRefusal(code)) return failed(400, noToken)
     const { key, status } = messageOf(code)
     const group = groupOf(code)
     if (group === 'input') return failed(status, key, resending ? null : 'phone')

@@ -5,7 +5,7 @@ import { logger } from '~/.server/ops/logger'
 import { recordPasswordResetRequest } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeReset, deviceIdFor } from '~/.server/policy/rate-limit'
-import { captchaTokenMissing, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
+import { captchaTokenMissing } from '~/.server/policy/recaptcha'
 import { continueUrlFor } from '~/.server/auth/continue-url'
 import { rememberSent } from '~/.server/auth/email-sent'
 import { sendProtectedOobCode } from '~/.server/auth/protected-email'
@@ -18,7 +18,6 @@ export async function requestPasswordReset(
   context: AppLoadContext,
 ): Promise<Result<{ email: string; formError: 'error.captchaNeedsJs' }>> {
   if (captchaTokenMissing('getOobCode', input.captchaResponse)) {
-    recordCaptchaOutcome('getOobCode', false, 'auth/missing-recaptcha-token')
     return page({ email: input.email, formError: 'error.captchaNeedsJs' }, { status: 400 })
   }
   const sent = redirectTo(

@@ -6,7 +6,7 @@ import { beginSecondFactor } from '~/.server/auth/second-factor'
 import { recordSignIn } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeSignIn, deviceIdFor } from '~/.server/policy/rate-limit'
-import { captchaTokenToSend, recordCaptchaOutcome } from '~/.server/policy/recaptcha'
+import { withCaptcha } from '~/.server/policy/recaptcha'
 import { checkedRedirect, defaultRedirect, type CheckedRedirect } from '~/.server/policy/redirect'
 import { page, redirectTo, type Result } from '~/.server/result'
 import { retryAtAfter } from '~/lib/limits'
@@ -56,12 +56,13 @@ export async function signInWithPassword(
     return page({ email, remember, formError: message, captcha: captcha ?? null }, { status })
   }
 
-  // 2. The identity service checks the password (and the reCAPTCHA token, when one is sent).
-  const captchaResponse = captchaTokenToSend('signInWithPassword', input.captchaResponse)
+  // 2. The identity service checks the password (and the reCAPTCHA token, when the project asks for one).
   const first = { method: 'password' as const, email, redirect: input.redirect, remember }
   let idToken: string
   try {
-    ;({ idToken } = await getIdentity().signInWithPassword(email, input.password, { captchaResponse }))
+    ;({ idToken } = await withCaptcha('signInWithPassword', input.captchaResponse, (captchaResponse) =>
+      getIdentity().signInWithPassword(email, input.password, { captchaResponse }),
+    ))
   } catch (error) {
     // 3a. A second factor asked: no verdict yet on the attempt; the second-factor page takes over.
     const mfa = mfaRequiredOf(error)
@@ -71,12 +72,8 @@ export async function signInWithPassword(
       return redirectTo(next.location, { cookies: next.setCookies })
     }
     // 3b. Refused.
-    const code = codeOf(error)
-    recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, code)
-    return refuse(code)
+    return refuse(codeOf(error))
   }
-  // The service answered: the captcha passed, whatever happens to the session.
-  recordCaptchaOutcome('signInWithPassword', captchaResponse !== undefined, null)
 
   // 3c. A session.
   try {

@@ -6,13 +6,7 @@ import { recordSignUp } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/security-events'
 import { refuseNewPassword, serverRuleState, type PasswordRefusal } from '~/.server/policy/common-passwords'
 import { consumeSignUp, deviceIdFor } from '~/.server/policy/rate-limit'
-import {
-  captchaTokenMissing,
-  captchaTokenToSend,
-  isCaptchaRefusal,
-  recordCaptchaOutcome,
-  refreshAfterDemand,
-} from '~/.server/policy/recaptcha'
+import { captchaTokenMissing, isCaptchaRefusal, withCaptcha } from '~/.server/policy/recaptcha'
 import { page, redirectTo, type Result } from '~/.server/result'
 import { rememberSent } from '~/.server/auth/email-sent'
 import type { Locale, TranslationKey } from '~/lib/i18n'
@@ -69,7 +63,6 @@ export async function requestSignUp(
     return refused({ emailError, rejection: rejection ?? { passwordError: null, confirmationError: null, rules } }, 400)
   }
   if (captchaTokenMissing('signUpPassword', input.captcha.signUp)) {
-    recordCaptchaOutcome('signUpPassword', false, 'auth/missing-recaptcha-token')
     return refused({ formError: 'error.captchaNeedsJs' }, 400)
   }
 
@@ -103,18 +96,17 @@ export async function requestSignUp(
 }
 
 async function createAccount(input: SignUpInput, reqId: string): Promise<void> {
-  const token = captchaTokenToSend('signUpPassword', input.captcha.signUp)
   const continueUrl = continueUrlFor(input.redirect)
   let idToken: string
   try {
-    ;({ idToken } = await getIdentity().signUp(input.email, input.password, { captchaResponse: token }))
+    ;({ idToken } = await withCaptcha('signUpPassword', input.captcha.signUp, (captchaResponse) =>
+      getIdentity().signUp(input.email, input.password, { captchaResponse }),
+    ))
   } catch (error) {
     const code = codeOf(error)
-    recordCaptchaOutcome('signUpPassword', token !== undefined, code)
     if (EXISTS_CODES.includes(code)) return remindOwner(input, continueUrl, reqId)
     return notCreated(code, reqId)
   }
-  recordCaptchaOutcome('signUpPassword', token !== undefined, null)
   recordSignUp('created')
   securityEvent('account-created', { reqId, email: input.email })
   try {
@@ -152,7 +144,6 @@ function notCreated(code: AuthCode, reqId: string): void {
   }
   if (isCaptchaRefusal(code)) {
     logger.warn({ event: 'sign-up-failed', code, reqId, captcha: 'refused' }, 'sign-up refused by the reCAPTCHA check')
-    void refreshAfterDemand('signUpPassword')
     return
   }
   const why =

@@ -1,5 +1,5 @@
 import { groupOf, type AuthCode, type CodeGroup } from '~/.server/identity'
-import { captchaSettings, isCaptchaRefusal, refreshAfterDemand } from '~/.server/policy/recaptcha'
+import { captchaSettings, isCaptchaRefusal } from '~/.server/policy/recaptcha'
 import type { TranslationKey } from '~/lib/i18n'
 import type { CaptchaSettings } from '~/lib/recaptcha'
 
@@ -78,7 +78,6 @@ export async function signInRefused(
   await attempt.release(credentials ? 'failure' : 'no-verdict')
   if (isCaptchaRefusal(code)) {
     // Without JavaScript the visitor is told the check needs it; with it the page gets a fresh token and retries once.
-    await refreshAfterDemand('signInWithPassword')
     const captcha = captchaSettings('signInWithPassword') ?? undefined
     if (posted === undefined) return { status: 400, message: 'error.captchaNeedsJs', captcha }
     if (captcha) return { status: 400, message: 'error.captchaRequired', captcha }

@@ -1,6 +1,7 @@
 import { CAPTCHA_TOKEN_FIELD, type CaptchaAction, type CaptchaSettings } from '~/lib/recaptcha'
 import { getConfig } from '~/.server/config'
 import {
+  codeOf,
   getIdentity,
   groupOf,
   type AuthCode,
@@ -65,23 +66,47 @@ export function captchaSettings(action: CaptchaAction): CaptchaSettings | null {
 }
 
 /** While OFF none is sent, as Firebase's SDK does (the emulator answers 501 to any token). */
-export function captchaTokenToSend(action: CaptchaAction, posted: string | undefined): string | undefined {
+function captchaTokenToSend(action: CaptchaAction, posted: string | undefined): string | undefined {
   return posted && active(enforcementFor(action)) ? posted : undefined
 }
 
-/** Depends on the project's setting alone, never on what was typed. */
+/** Depends on the project's setting alone, never on what was typed; counted as missing when it is. */
 export function captchaTokenMissing(action: CaptchaAction, posted: string | undefined): boolean {
-  return !posted && enforcementFor(action) === 'ENFORCE'
+  const missing = !posted && enforcementFor(action) === 'ENFORCE'
+  if (missing) recordCaptchaOutcome(action, false, 'auth/missing-recaptcha-token')
+  return missing
 }
 
 export function isCaptchaRefusal(code: AuthCode | null): boolean {
   return groupOf(code) === 'captcha'
 }
 
-export function recordCaptchaOutcome(action: CaptchaAction, sent: boolean, code: AuthCode | null): void {
+function recordCaptchaOutcome(action: CaptchaAction, sent: boolean, code: AuthCode | null): void {
   const refusal = isCaptchaRefusal(code)
   if (!sent && !refusal && !active(enforcementFor(action))) return
   recordCaptcha(action, sent ? (refusal ? 'refused' : 'passed') : refusal ? 'missing' : 'absent')
+}
+
+/**
+ * One identity call that reCAPTCHA protects: the posted token goes only while the project enforces it,
+ * the outcome is counted, and a captcha refusal asks the project's settings again before it is thrown.
+ */
+export async function withCaptcha<T>(
+  action: CaptchaAction,
+  posted: string | undefined,
+  call: (captchaResponse: string | undefined) => Promise<T>,
+): Promise<T> {
+  const token = captchaTokenToSend(action, posted)
+  try {
+    const answer = await call(token)
+    recordCaptchaOutcome(action, token !== undefined, null)
+    return answer
+  } catch (error) {
+    const code = codeOf(error)
+    recordCaptchaOutcome(action, token !== undefined, code)
+    if (isCaptchaRefusal(code)) await refreshAfterDemand(action)
+    throw error
+  }
 }
 
 // Enforcement was turned on since we last asked: ask again now,

@@ -1,0 +1,75 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { IdentityError, type RecaptchaConfig } from '~/.server/identity'
+
+/** The one wrapper every reCAPTCHA-protected identity call goes through, against a stubbed project setting. */
+
+const { recordCaptcha, getRecaptchaConfig } = vi.hoisted(() => ({ recordCaptcha: vi.fn(), getRecaptchaConfig: vi.fn() }))
+vi.mock('~/.server/ops/metrics', async (original) => ({ ...(await original<object>()), recordCaptcha }))
+vi.mock('~/.server/identity', async (original) => ({ ...(await original<object>()), getIdentity: () => ({ getRecaptchaConfig }) }))
+const { captchaTokenMissing, refreshRecaptcha, withCaptcha } = await import('./recaptcha')
+
+const setting = (emailPassword: RecaptchaConfig['emailPassword']): RecaptchaConfig => ({
+  recaptchaKey: 'projects/p/keys/site-key',
+  siteKey: 'site-key',
+  emailPassword,
+  phone: 'OFF',
+})
+const project = (emailPassword: RecaptchaConfig['emailPassword']) => refreshRecaptcha(async () => setting(emailPassword))
+
+describe('withCaptcha', () => {
+  beforeEach(() => recordCaptcha.mockClear())
+
+  it('sends no token while the project does not ask for one, and counts nothing', async () => {
+    await project('OFF')
+    const call = vi.fn(async (token: string | undefined) => token)
+    expect(await withCaptcha('signInWithPassword', 'posted', call)).toBeUndefined()
+    expect(call).toHaveBeenCalledWith(undefined)
+    expect(recordCaptcha).not.toHaveBeenCalled()
+  })
+
+  it('sends the posted token while the project enforces it, and counts it passed', async () => {
+    await project('ENFORCE')
+    expect(await withCaptcha('signInWithPassword', 'posted', async (token) => token)).toBe('posted')
+    expect(recordCaptcha).toHaveBeenCalledWith('signInWithPassword', 'passed')
+  })
+
+  it('throws a refusal of the sent token on, counted refused; the setting known, it asks nothing more', async () => {
+    await project('ENFORCE')
+    const refusal = new IdentityError('auth/invalid-recaptcha-token', 400)
+    await expect(withCaptcha('signUpPassword', 'posted', () => Promise.reject(refusal))).rejects.toBe(refusal)
+    expect(recordCaptcha).toHaveBeenCalledWith('signUpPassword', 'refused')
+    expect(getRecaptchaConfig).not.toHaveBeenCalled()
+  })
+
+  it('refused a token it did not send, counts it missing and asks the project again before throwing', async () => {
+    await project('OFF')
+    getRecaptchaConfig.mockResolvedValueOnce(setting('ENFORCE'))
+    const refusal = new IdentityError('auth/missing-recaptcha-token', 400)
+    await expect(withCaptcha('getOobCode', 'posted', () => Promise.reject(refusal))).rejects.toBe(refusal)
+    expect(recordCaptcha).toHaveBeenCalledWith('getOobCode', 'missing')
+    expect(getRecaptchaConfig).toHaveBeenCalledOnce()
+    // Asked again: the next call sends the token.
+    expect(await withCaptcha('getOobCode', 'posted', async (token) => token)).toBe('posted')
+  })
+
+  it('counts another refusal of a sent token as passed: the check let it through', async () => {
+    await project('ENFORCE')
+    const wrong = new IdentityError('auth/invalid-credential', 400)
+    await expect(withCaptcha('signInWithPassword', 'posted', () => Promise.reject(wrong))).rejects.toBe(wrong)
+    expect(recordCaptcha).toHaveBeenCalledWith('signInWithPassword', 'passed')
+  })
+})
+
+describe('captchaTokenMissing', () => {
+  beforeEach(() => recordCaptcha.mockClear())
+
+  it('is true only when the project enforces it and no token came, and then counts it missing', async () => {
+    await project('AUDIT')
+    expect(captchaTokenMissing('getOobCode', undefined)).toBe(false)
+    await project('ENFORCE')
+    expect(captchaTokenMissing('getOobCode', 'posted')).toBe(false)
+    expect(recordCaptcha).not.toHaveBeenCalled()
+    expect(captchaTokenMissing('getOobCode', '')).toBe(true)
+    expect(recordCaptcha).toHaveBeenCalledWith('getOobCode', 'missing')
+  })
+})
