@@ -1,18 +1,127 @@
 import { getConfig } from '~/.server/config'
 import { logger } from '~/.server/ops/logger'
-import { accountCalls } from './accounts'
 import { mfaCalls } from './mfa'
 import { mfaEnrollmentCalls } from './mfa-enrollment'
 import { passkeyCalls } from './passkeys'
 import { projectCalls } from './project'
 import { providerCalls } from './providers'
 import { signedInCalls } from './signed-in'
-import { createTransport, type IdentityClientOptions } from './transport'
+import { CLIENT_TYPE, captcha, createTransport, type IdentityClientOptions } from './transport'
+import {
+  ActionCodeSchema,
+  EmailLinkSchema,
+  Empty,
+  SignInSchema,
+  UpdateSchema,
+  type ActionCodeInfo,
+  type EmailLinkSignInResult,
+  type SignInResult,
+  type UpdateResult,
+} from './schemas'
 
+type OobRequestType = 'PASSWORD_RESET' | 'EMAIL_SIGNIN' | 'VERIFY_EMAIL' | 'VERIFY_AND_CHANGE_EMAIL'
+
+export interface SendOobCodeRequest {
+  requestType: OobRequestType
+  email?: string
+  idToken?: string
+  newEmail?: string
+  continueUrl?: string
+  locale?: string
+  captchaResponse?: string
+}
+
+interface UpdateRequest {
+  idToken?: string
+  oobCode?: string
+  email?: string
+  password?: string
+  displayName?: string
+  /** The old tokens stop working after a password or email change. */
+  returnSecureToken?: boolean
+}
+
+const withPassword = (email: string, password: string, captchaResponse: string | undefined) => ({
+  email,
+  password,
+  returnSecureToken: true,
+  clientType: CLIENT_TYPE,
+  ...captcha('captchaResponse', captchaResponse),
+})
+
+const RESET = '/v1/accounts:resetPassword'
+
+/**
+ * The identity service's REST API (Identity Toolkit): the account calls are written here, the others
+ * in a module per group.
+ */
 export function createIdentityClient(options: IdentityClientOptions) {
   const { call, bounded, close } = createTransport(options)
   return {
-    ...accountCalls(call),
+    async signInWithPassword(
+      email: string,
+      password: string,
+      extra: { captchaResponse?: string } = {},
+    ): Promise<SignInResult> {
+      return call({
+        name: 'signInWithPassword',
+        path: '/v1/accounts:signInWithPassword',
+        json: withPassword(email, password, extra.captchaResponse),
+        schema: SignInSchema,
+      })
+    },
+
+    async signUp(email: string, password: string, extra: { captchaResponse?: string } = {}): Promise<SignInResult> {
+      return call({
+        name: 'signUp',
+        path: '/v1/accounts:signUp',
+        json: withPassword(email, password, extra.captchaResponse),
+        schema: SignInSchema,
+      })
+    },
+
+    async sendOobCode(request: SendOobCodeRequest): Promise<void> {
+      const { requestType, email, idToken, newEmail, continueUrl, locale, captchaResponse } = request
+      const protectedFlow = requestType === 'PASSWORD_RESET' || requestType === 'EMAIL_SIGNIN'
+      await call({
+        name: 'sendOobCode',
+        path: '/v1/accounts:sendOobCode',
+        headers: locale && isLanguageTag(locale) ? { 'X-Firebase-Locale': locale } : {},
+        json: {
+          requestType,
+          email,
+          idToken,
+          newEmail,
+          continueUrl,
+          ...(requestType === 'EMAIL_SIGNIN' ? { canHandleCodeInApp: true } : {}),
+          ...(protectedFlow ? { clientType: CLIENT_TYPE, ...captcha('captchaResp', captchaResponse) } : {}),
+        },
+        schema: Empty,
+      })
+    },
+
+    checkActionCode: (oobCode: string): Promise<ActionCodeInfo> =>
+      call({ name: 'checkActionCode', path: RESET, read: true, json: { oobCode }, schema: ActionCodeSchema }),
+
+    resetPassword: (oobCode: string, newPassword: string): Promise<ActionCodeInfo> =>
+      call({ name: 'resetPassword', path: RESET, json: { oobCode, newPassword }, schema: ActionCodeSchema }),
+
+    update: (request: UpdateRequest): Promise<UpdateResult> =>
+      call({
+        name: 'update',
+        path: '/v1/accounts:update',
+        json: { ...request, returnSecureToken: request.returnSecureToken ?? Boolean(request.idToken) },
+        schema: UpdateSchema,
+      }),
+
+    signInWithEmailLink: (email: string, oobCode: string): Promise<EmailLinkSignInResult> =>
+      call({
+        name: 'signInWithEmailLink',
+        path: '/v1/accounts:signInWithEmailLink',
+        json: { email, oobCode },
+        schema: EmailLinkSchema,
+      }),
+
     ...signedInCalls(call),
     ...providerCalls(call),
     ...mfaCalls(call),
@@ -33,7 +142,6 @@ export function getIdentity(): IdentityClient {
   return identity
 }
 
-export type { SendOobCodeRequest } from './accounts'
 export type { TotpEnrollment } from './mfa-enrollment'
 export type { CredentialJson, PasskeyInfo } from './passkeys'
 export type { MfaConfig } from './project'
@@ -53,3 +161,7 @@ export {
   type AuthCode,
   type CodeGroup,
 } from './errors'
+
+function isLanguageTag(value: string): boolean {
+  return value.length <= 35 && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(value)
+}
