@@ -1,6 +1,6 @@
 import { uniqueEmail } from '../../dev/emulator'
 import { expectNoViolations } from './axe'
-import { confirmItsYou, expect, signIn, test } from './fixtures'
+import { confirmItsYou, expect, signIn, test, oneModePerLanguage } from './fixtures'
 
 /**
  * The account page in sections, in the peers' order (profile; sign-in and security; where you're
@@ -47,7 +47,7 @@ const LABELS = {
 
 for (const lang of ['en', 'fr'] as const) {
   const l = LABELS[lang]
-  test.describe(`in ${lang}`, () => {
+  test.describe(`in ${lang}`, oneModePerLanguage(lang), () => {
     test.use({ locale: l.locale })
 
     test(`the account page: sections in order, badges, danger buttons, a plain "Log out" (${lang})`, async ({

@@ -4,7 +4,7 @@ import { uniqueEmail, uniquePhone } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
 import type { MfaIdentity } from '../support/mfa-identity'
 import { totpCode } from '../support/totp'
-import { type Admin, COMMON_LABELS, expect, signIn, test as base, totpPortal, logOut } from './fixtures'
+import { type Admin, COMMON_LABELS, expect, signIn, test as base, totpPortal, logOut, oneModePerLanguage } from './fixtures'
 
 /**
  * Second factors their owner manages from /account (ADR 041): an authenticator app added against
@@ -146,7 +146,7 @@ loopTest.describe('an authenticator app, against the loopback TOTP service', () 
   test.describe.configure({ timeout: 120_000 })
 
   for (const [lang, l] of Object.entries(LABELS)) {
-    test.describe(`in ${lang}`, () => {
+    test.describe(`in ${lang}`, oneModePerLanguage(lang), () => {
       test.use({ locale: lang === 'fr' ? 'fr-FR' : 'en-US' })
 
       test('added with a code computed from the secret shown, asked at the next sign-in, then removed', async ({
@@ -269,7 +269,7 @@ emulatorTest.describe('against the emulator', () => {
   test.describe.configure({ timeout: 120_000 })
 
   for (const lang of ['en', 'fr'] as const) {
-    test.describe(lang, () => {
+    test.describe(lang, oneModePerLanguage(lang), () => {
       test.use({ locale: lang === 'en' ? 'en-US' : 'fr-FR' })
       test(`seeded SMS factors are removed one by one, the last one said so; sign-in then asks for no code (${lang})`, async ({
         page,

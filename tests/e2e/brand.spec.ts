@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { darkAccent, parseHex } from '../../app/lib/contrast'
-import { expect, ownPortal, testOn } from './fixtures'
+import { expect, ownPortal, testOn, oneModePerLanguage } from './fixtures'
 
 /**
  * The operator's brand (docs/brand.md; ADR 040) in the browser, on a portal started with
@@ -33,7 +33,7 @@ for (const [locale, name, title, button] of [
   ['fr-FR', 'Acmé', 'Connexion · Acmé', 'Se connecter'],
   ['en-US', 'Acme', 'Sign In · Acme', 'Login'],
 ] as const) {
-  test.describe(`in ${locale}`, () => {
+  test.describe(`in ${locale}`, oneModePerLanguage(locale), () => {
     test.use({ locale })
 
     test('the header shows the logo named by the brand, and the titles follow', async ({ page }) => {

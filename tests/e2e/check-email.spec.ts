@@ -1,5 +1,5 @@
 import { uniqueEmail } from '../../dev/emulator'
-import { expect, SHORT_RESEND_WAIT, shortWaitPortal, testOn } from './fixtures'
+import { expect, SHORT_RESEND_WAIT, shortWaitPortal, testOn, oneModePerLanguage } from './fixtures'
 
 /**
  * The page that says a reset email went keeps the specification's neutral
@@ -38,7 +38,7 @@ const WORDS = {
 } as const
 
 for (const [lang, l] of Object.entries(WORDS)) {
-  test.describe(`the reset email sent (${lang})`, () => {
+  test.describe(`the reset email sent (${lang})`, oneModePerLanguage(lang), () => {
     test.use({ locale: l.locale })
 
     test('shows the address as typed, the spam folder, and sends again only after the wait', async ({ page, admin, javaScriptEnabled }) => {

@@ -1,5 +1,5 @@
 import { uniqueEmail } from '../../dev/emulator'
-import { COMMON_LABELS, expect, signIn, test } from './fixtures'
+import { COMMON_LABELS, expect, signIn, test, oneModePerLanguage } from './fixtures'
 
 /**
  * "Confirm it's you" names the account being confirmed, and a wrong password is a wrong password:
@@ -14,7 +14,7 @@ const LABELS = {
 } as const
 
 for (const [lang, l] of Object.entries(LABELS)) {
-  test.describe(`in ${lang}`, () => {
+  test.describe(`in ${lang}`, oneModePerLanguage(lang), () => {
     test.use({ locale: lang === 'en' ? 'en-US' : 'fr-FR' })
 
     test('the page shows the account; a wrong password says “wrong password”, and the right one goes on', async ({

@@ -1,7 +1,7 @@
 import { uniqueEmail } from '../../dev/emulator'
 import { alertMarkup, csrfFrom, postForm } from '../support/http-browser'
 import { wcagViolations } from './axe'
-import { askForSignInLink, expect, everyWayPortal, testOn } from './fixtures'
+import { askForSignInLink, expect, everyWayPortal, testOn, oneModePerLanguage } from './fixtures'
 import { csrfTokenIn } from '../support/csrf'
 
 /**
@@ -61,7 +61,7 @@ const SENT_STATE = {
 }
 
 for (const [language, l] of Object.entries(SENT_STATE)) {
-  test.describe(`the link-sent state (${language})`, () => {
+  test.describe(`the link-sent state (${language})`, oneModePerLanguage(language), () => {
     test.use({ locale: language === 'fr' ? 'fr-FR' : 'en-US' })
 
     test('says only that the link is on its way, with no live password form, and a way back that keeps the redirect', async ({

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { EMULATOR_API_KEY, uniqueEmail } from '../../dev/emulator'
-import { COMMON_LABELS, confirmItsYou, everyWayPortal, expect, testOn } from './fixtures'
+import { COMMON_LABELS, confirmItsYou, everyWayPortal, expect, testOn, oneModePerLanguage } from './fixtures'
 
 /**
  * An emailed link that no longer works, of every kind but a reset (new-password-states.spec.ts):
@@ -69,7 +69,7 @@ async function signInThere(page: Page, l: Labels, email: string) {
 }
 
 for (const [lang, l] of Object.entries(LABELS)) {
-  test.describe(`in ${lang}`, () => {
+  test.describe(`in ${lang}`, oneModePerLanguage(lang), () => {
     test.use({ locale: lang === 'en' ? 'en-US' : 'fr-FR' })
 
     test('a used verification link leads to the account page, which says whether the address is verified', async ({ page, admin, baseURL }) => {

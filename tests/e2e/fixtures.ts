@@ -230,6 +230,13 @@ export const totpPortal = portalBehind((emulator) => startMfaIdentity(emulator.o
 
 export { COMMON_LABELS }
 
+/**
+ * A flow written once per language runs each copy in one project: French with JavaScript, English without
+ * (ADR 085). The language changes the words, not the way through: each way is still taken with and without
+ * JavaScript, and Firefox's flows, the accessibility and string specs keep both languages in both.
+ */
+export const oneModePerLanguage = (language: string) => ({ tag: language.startsWith('fr') ? '@js-only' : '@no-js-only' })
+
 /** The language the page is in. */
 const languageOf = async (page: Page) => ((await page.locator('html').getAttribute('lang'))?.startsWith('en') ? 'en' : 'fr')
 

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test'
 import type { Portal } from '../../dev/portal'
 import { startAttacker, type Attacker } from '../support/attacker'
-import { COMMON_LABELS, expect, portalWith, test as base } from './fixtures'
+import { COMMON_LABELS, expect, portalWith, test as base, oneModePerLanguage } from './fixtures'
 
 /**
  * The portal in another site's frame (FRAME_ANCESTORS lets the loopback "other site" frame it):
@@ -39,7 +39,7 @@ async function framed(page: Page, attacker: Attacker, origin: string, portal: Po
 }
 
 for (const [lang, l] of Object.entries(LABELS)) {
-  test.describe(`in ${lang}`, () => {
+  test.describe(`in ${lang}`, oneModePerLanguage(lang), () => {
     test.use({ locale: lang === 'en' ? 'en-US' : 'fr-FR' })
 
     test('in another site’s frame, the third-party cookie warning is there before anything is typed', async ({

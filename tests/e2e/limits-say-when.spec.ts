@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { uniqueEmail, uniquePhone } from '../../dev/emulator'
 import type { Portal } from '../../dev/portal'
 import { startSmsFaults, type SmsFaults } from '../support/sms-faults'
-import { type Admin, COMMON_LABELS, expect, portalBehind, test as base } from './fixtures'
+import { type Admin, COMMON_LABELS, expect, portalBehind, test as base, oneModePerLanguage } from './fixtures'
 
 /**
  * Limits and failures that leave a way on. The SMS code step when no code could go: the controls
@@ -96,7 +96,7 @@ async function signInAgain(page: Page, l: Labels, email: string) {
 }
 
 for (const [lang, l] of Object.entries(LABELS)) {
-  test.describe(`in ${lang}`, () => {
+  test.describe(`in ${lang}`, oneModePerLanguage(lang), () => {
     test.use({ locale: lang === 'en' ? 'en-US' : 'fr-FR' })
 
     test('a code that could not be sent: “Resend code” is there and sends it', async ({ page, admin, fake }) => {

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
-import { expect, test } from './fixtures'
+import { expect, test, oneModePerLanguage } from './fixtures'
 
 /**
  * Headings and titles follow the page's state, with JavaScript and without: a sent
@@ -153,7 +153,7 @@ for (const l of [
     title: 'Sign In',
   },
 ] as const) {
-  test.describe(`a refused redirect (${l.lang})`, () => {
+  test.describe(`a refused redirect (${l.lang})`, oneModePerLanguage(l.lang), () => {
     test.use({ locale: l.locale })
 
     test('says what happened and what to do, with a link to the sign-in page without it', async ({ page }) => {

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
-import { type Admin, COMMON_LABELS, expect, everyWayPortal, SESSION_AGES, sessionCookie, sessionsSetDuring, testOn } from './fixtures'
+import { type Admin, COMMON_LABELS, expect, everyWayPortal, SESSION_AGES, sessionCookie, sessionsSetDuring, testOn, oneModePerLanguage } from './fixtures'
 
 /**
  * "Keep me signed in" (ADR 037): unchecked, the session cookie ends with the browser and the
@@ -43,7 +43,7 @@ async function fillSignIn(page: Page, l: Labels, email: string, remember: boolea
 }
 
 for (const [lang, l] of Object.entries(COMMON_LABELS)) {
-  test.describe(`in ${lang}`, () => {
+  test.describe(`in ${lang}`, oneModePerLanguage(lang), () => {
     test.use({ locale: lang === 'en' ? 'en-US' : 'fr-FR' })
 
     test('unchecked: the session cookie ends with the browser', async ({ page, context, admin }) => {

@@ -2,7 +2,7 @@ import { uniqueEmail } from '../../dev/emulator'
 import { startLoopbackIdentity } from '../support/emulator-relay'
 import { answerMfaSettings, SMS_AND_APPS } from '../support/mfa-settings'
 import type { Portal } from '../../dev/portal'
-import { COMMON_LABELS, confirmItsYou, expect, portalBehind, signIn, test } from './fixtures'
+import { COMMON_LABELS, confirmItsYou, expect, portalBehind, signIn, test, oneModePerLanguage } from './fixtures'
 
 /**
  * The account page offers only the second factors the identity project enables (ADR 072): the
@@ -33,7 +33,7 @@ const LABELS = {
 } as const
 
 for (const [lang, l] of Object.entries(LABELS)) {
-  test.describe(`on the emulator, which has no authenticator apps (${lang})`, () => {
+  test.describe(`on the emulator, which has no authenticator apps (${lang})`, oneModePerLanguage(lang), () => {
     test.use({ locale: lang === 'en' ? 'en-US' : 'fr-FR' })
 
     test('the account page offers a phone and no authenticator app; the app’s page says it is not offered', async ({

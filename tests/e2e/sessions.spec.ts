@@ -1,5 +1,5 @@
 import { uniqueEmail } from '../../dev/emulator'
-import { type Admin, expect, ownPortal, signIn, testOn } from './fixtures'
+import { type Admin, expect, ownPortal, signIn, testOn, oneModePerLanguage } from './fixtures'
 
 /**
  * "Where you're signed in" on /account (ADR 063): each browser signed in is listed with its device,
@@ -57,7 +57,7 @@ async function verificationEmails(admin: Admin, email: string): Promise<number> 
 }
 
 for (const [lang, l] of Object.entries(LABELS)) {
-  test.describe(`in ${lang}`, () => {
+  test.describe(`in ${lang}`, oneModePerLanguage(lang), () => {
     test.use({ locale: lang === 'fr' ? 'fr-FR' : 'en-US', userAgent: FIREFOX })
 
     test('two browsers are listed by device, this one marked; "End session" signs the other out and leaves this one', async ({

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
-import { expect, ownPortal, signIn, test as base, testOn, COMMON_LABELS, type Admin } from './fixtures'
+import { expect, ownPortal, signIn, test as base, testOn, COMMON_LABELS, type Admin, oneModePerLanguage } from './fixtures'
 
 /**
  * "Create an account" (ADR 066) on a portal with FLAG_SIGN_UP, in both languages, with JavaScript
@@ -79,7 +79,7 @@ for (const [locale, language] of [
   ['fr-FR', 'fr'],
   ['en-US', 'en'],
 ] as const) {
-  test.describe(`in ${language}`, () => {
+  test.describe(`in ${language}`, oneModePerLanguage(language), () => {
     test.use({ locale })
     const l = SIGN_UP_LABELS[language]
 

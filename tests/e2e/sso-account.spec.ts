@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { uniqueEmail } from '../../dev/emulator'
 import { claimsFor, providerAnswer, startSso } from '../support/sso-provider'
 import { wcagViolations } from './axe'
-import { COMMON_LABELS, expect, everyWayPortal, SESSION_AGES, sessionCookie, ssoTestOn } from './fixtures'
+import { COMMON_LABELS, expect, everyWayPortal, SESSION_AGES, sessionCookie, ssoTestOn, oneModePerLanguage } from './fixtures'
 
 /**
  * Single sign-on on the signed-in half (ADR 043): "Confirm it's you" for an account of the
@@ -78,7 +78,7 @@ async function confirmWithProvider(page: Page, l: Labels, claims: Record<string,
 
 
 for (const [lang, l] of Object.entries(LABELS)) {
-  test.describe(`in ${lang}`, () => {
+  test.describe(`in ${lang}`, oneModePerLanguage(lang), () => {
     test.use({ locale: lang === 'fr' ? 'fr-FR' : 'en-US' })
 
     test('an account of the provider confirms through it, and the action it protects then works', async ({ page }) => {

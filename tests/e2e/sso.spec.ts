@@ -2,7 +2,7 @@ import { uniqueEmail } from '../../dev/emulator'
 import { postForm } from '../support/http-browser'
 import { claimsFor, providerAnswer, startSso } from '../support/sso-provider'
 import { wcagViolations } from './axe'
-import { everyWayPortal, expect, ssoTestOn } from './fixtures'
+import { everyWayPortal, expect, ssoTestOn, oneModePerLanguage } from './fixtures'
 
 /**
  * Single sign-on through the Auth emulator's fake provider page, on a portal started with
@@ -46,7 +46,7 @@ for (const [language, l] of Object.entries({
   fr: { button: 'Continuer avec Google', password: 'Mot de passe', or: 'ou', signIn: 'Se connecter' },
   en: { button: 'Continue with Google', password: 'Password', or: 'or', signIn: 'Login' },
 })) {
-  test.describe(`the single sign-on variant (${language})`, () => {
+  test.describe(`the single sign-on variant (${language})`, oneModePerLanguage(language), () => {
     test.use({ locale: language === 'fr' ? 'fr-FR' : 'en-US' })
 
     test('names its provider, before the password form', async ({ page, javaScriptEnabled }) => {
@@ -126,7 +126,7 @@ for (const [language, l] of Object.entries({
     button: 'Continue with Google',
   },
 })) {
-  test.describe(`"Confirm it's you" for an account of another provider than the portal's (${language})`, () => {
+  test.describe(`"Confirm it's you" for an account of another provider than the portal's (${language})`, oneModePerLanguage(language), () => {
     test.use({ locale: language === 'fr' ? 'fr-FR' : 'en-US' })
 
     test('says how to confirm, and asks for no password it does not have', async ({ page }) => {
