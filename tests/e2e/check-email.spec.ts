@@ -4,7 +4,7 @@ import { expect, SHORT_RESEND_WAIT, shortWaitPortal, testOn, oneModePerLanguage 
 /**
  * The page that says a reset email went keeps the specification's neutral
  * sentence, and shows the address as typed, where else to look, and "Send the email again" after
- * a wait (the SMS code's, RESEND_WAIT_SECONDS: on this spec's portal 10 s, waited out for real).
+ * a wait (the SMS code's, RESEND_WAIT_SECONDS: on this spec's portal SHORT_RESEND_WAIT, 6 s, waited out for real).
  * An address without an account gets the same page, word for word.
  */
 const test = testOn(shortWaitPortal)

@@ -155,7 +155,7 @@ export function ssoTestOn(fixture: ServerFixture<Portal>) {
 }
 
 /** shortWaitPortal's RESEND_WAIT_SECONDS: a "Resend code" or "Send the email again" wait a test can sit out. */
-export const SHORT_RESEND_WAIT = 10
+export const SHORT_RESEND_WAIT = 6
 
 /** A portal whose sent codes and emails may go again after SHORT_RESEND_WAIT seconds instead of 30. */
 export const shortWaitPortal = ownPortal(() => ({ RESEND_WAIT_SECONDS: String(SHORT_RESEND_WAIT) }))
