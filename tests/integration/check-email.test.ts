@@ -7,7 +7,7 @@ import { ownPortal } from '../support/portal'
  * The pages that say an email went, besides the reset page (tests/e2e/check-email.spec.ts), in a
  * browser without JavaScript (ADR 083): each keeps its neutral sentence and shows the address,
  * where else to look, and a way to have it sent again. "Send … again" pressed within the wait
- * gets the limits' own message, saying when; after the wait (RESEND_WAIT_SECONDS, 15 s on this
+ * gets the limits' own message, saying when; after the wait (RESEND_WAIT_SECONDS, 8 s on this
  * portal, waited out once for all) it sends, through the first send's limits. Sign-up keeps no
  * password: it shows the way to sign in.
  */
@@ -17,7 +17,7 @@ const PASSWORD = 'Check-Email-Pass-2026'
 const SPAM = 'Nothing after a few minutes? Look in your spam or junk folder.'
 const TOO_SOON = /Too many attempts\. You can try again at <time date[tT]ime="[^"]+">[^<]+ UTC<\/time>\./
 
-const RESEND_WAIT_SECONDS = 15
+const RESEND_WAIT_SECONDS = 8
 const portal = ownPortal({
   FLAG_SIGN_UP: 'true',
   FLAG_EMAIL_LINK_SIGN_IN: 'true',
