@@ -3,7 +3,6 @@ import { codeOf, getIdentity, mfaRequiredOf } from '~/.server/identity'
 import { messageOf } from '~/.server/auth/code-messages'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeSignIn, deviceIdFor } from '~/.server/policy/rate-limit'
-import { withCaptcha } from '~/.server/policy/recaptcha'
 import { page, redirectTo, type Result } from '~/.server/result'
 import type { TranslationKey } from '~/lib/i18n'
 import { retryAtAfter } from '~/lib/limits'
@@ -34,9 +33,7 @@ export async function confirmPassword(
   if (!limit.ok) return refused(429, 'error.tooManyRequestsAt', { retryAfter: limit.retryAfterSeconds })
   let answer: { idToken: string; localId: string }
   try {
-    answer = await withCaptcha('signInWithPassword', input.captchaResponse, (captchaResponse) =>
-      getIdentity().signInWithPassword(email, input.password, { captchaResponse }),
-    )
+    answer = await getIdentity().signInWithPassword(email, input.password, { captchaResponse: input.captchaResponse })
   } catch (error) {
     const mfa = mfaRequiredOf(error)
     if (mfa) {

@@ -6,7 +6,7 @@ import { codeOf, getIdentity, groupOf } from '~/.server/identity'
 import { messageOf, type MessageKey } from '~/.server/auth/code-messages'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeEnrolSms, consumeEnrolStart, consumeMfaCode } from '~/.server/policy/rate-limit'
-import { captchaTokenMissing, isCaptchaRefusal, withCaptcha } from '~/.server/policy/recaptcha'
+import { captchaTokenMissing, isCaptchaRefusal } from '~/.server/identity/recaptcha'
 import { page, redirectTo, type Result } from '~/.server/result'
 import { retryAtAfter } from '~/lib/limits'
 import { flowCookie } from '~/.server/auth/flow-state'
@@ -127,9 +127,7 @@ async function sendCode(
   const limit = await consumeEnrolSms({ ip: context.clientIp, pending: id, account: user.email, phone, reqId: context.requestId })
   if (!limit.ok) return limited('mfa.smsLimitedAt', typed, limit.retryAfterSeconds)
   try {
-    const { sessionInfo } = await withCaptcha('mfaSmsEnrollment', input.captchaResponse, (captchaResponse) =>
-      getIdentity().startPhoneEnrollment({ idToken, phoneNumber: phone, captchaResponse }),
-    )
+    const { sessionInfo } = await getIdentity().startPhoneEnrollment({ idToken, phoneNumber: phone, captchaResponse: input.captchaResponse })
     await limit.release('failure') // a code was sent: it counts
     const next: Enrolment = { id, uid: user.uid, phone, session: sessionInfo, sentAt: epochSecondsNow(), expires: epochSecondsNow() + COOKIE.maxAge }
     return redirectTo(PHONE_PATH, { cookies: enrolmentCookie.write(request, next) })

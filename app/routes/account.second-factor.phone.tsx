@@ -20,7 +20,7 @@ import { PHONE_PATH, enrolPhone, enrolmentView, type PhoneRefusal } from './acco
 import { readAccount } from '~/.server/auth/identity-admin'
 import { factorOffered } from '~/.server/auth/second-factor-kinds'
 import { guardForm } from '~/.server/policy/csrf'
-import { captchaSettings } from '~/.server/policy/recaptcha'
+import { captchaSettings } from '~/.server/identity/recaptcha'
 import { page, parseForm, respond, unavailable, type Answers } from '~/.server/result'
 import { withPageStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account.second-factor.phone'

@@ -10,7 +10,7 @@ const stubs = vi.hoisted(() => ({
   consumeReset: vi.fn(),
   sendProtectedOobCode: vi.fn((_request: object, _captcha: string | undefined, _failed: Failed) => {}),
 }))
-vi.mock('~/.server/policy/recaptcha', async (original) => ({
+vi.mock('~/.server/identity/recaptcha', async (original) => ({
   ...(await original<object>()),
   captchaTokenMissing: stubs.captchaTokenMissing,
 }))

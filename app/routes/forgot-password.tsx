@@ -16,7 +16,7 @@ import { guardForm } from '~/.server/policy/csrf'
 import { getLocale } from '~/.server/i18n'
 import { requestPasswordReset } from './forgot-password.server'
 import { resendable, sentView } from '~/.server/auth/email-sent'
-import { captchaSettings } from '~/.server/policy/recaptcha'
+import { captchaSettings } from '~/.server/identity/recaptcha'
 import { page, parseForm, redirectTo, respond } from '~/.server/result'
 import type { Route } from './+types/forgot-password'
 

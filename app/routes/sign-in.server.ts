@@ -6,7 +6,6 @@ import { beginSecondFactor } from '~/.server/auth/second-factor'
 import { recordSignIn } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/security-events'
 import { consumeSignIn, deviceIdFor } from '~/.server/policy/rate-limit'
-import { withCaptcha } from '~/.server/policy/recaptcha'
 import { checkedRedirect, defaultRedirect, type CheckedRedirect } from '~/.server/policy/redirect'
 import { page, redirectTo, type Result } from '~/.server/result'
 import { retryAtAfter } from '~/lib/limits'
@@ -60,9 +59,7 @@ export async function signInWithPassword(
   const first = { method: 'password' as const, email, redirect: input.redirect, remember }
   let idToken: string
   try {
-    ;({ idToken } = await withCaptcha('signInWithPassword', input.captchaResponse, (captchaResponse) =>
-      getIdentity().signInWithPassword(email, input.password, { captchaResponse }),
-    ))
+    ;({ idToken } = await getIdentity().signInWithPassword(email, input.password, { captchaResponse: input.captchaResponse }))
   } catch (error) {
     // 3a. A second factor asked: no verdict yet on the attempt; the second-factor page takes over.
     const mfa = mfaRequiredOf(error)

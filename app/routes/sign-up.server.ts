@@ -6,7 +6,7 @@ import { recordSignUp } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/security-events'
 import { refuseNewPassword, serverRuleState, type PasswordRefusal } from '~/.server/policy/common-passwords'
 import { consumeSignUp, deviceIdFor } from '~/.server/policy/rate-limit'
-import { captchaTokenMissing, isCaptchaRefusal, withCaptcha } from '~/.server/policy/recaptcha'
+import { captchaTokenMissing, isCaptchaRefusal } from '~/.server/identity/recaptcha'
 import { page, redirectTo, type Result } from '~/.server/result'
 import { rememberSent } from '~/.server/auth/email-sent'
 import type { Locale, TranslationKey } from '~/lib/i18n'
@@ -99,9 +99,7 @@ async function createAccount(input: SignUpInput, reqId: string): Promise<void> {
   const continueUrl = continueUrlFor(input.redirect)
   let idToken: string
   try {
-    ;({ idToken } = await withCaptcha('signUpPassword', input.captcha.signUp, (captchaResponse) =>
-      getIdentity().signUp(input.email, input.password, { captchaResponse }),
-    ))
+    ;({ idToken } = await getIdentity().signUp(input.email, input.password, { captchaResponse: input.captcha.signUp }))
   } catch (error) {
     const code = codeOf(error)
     if (EXISTS_CODES.includes(code)) return remindOwner(input, continueUrl, reqId)

@@ -2,6 +2,8 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createIdentityClient, mfaRequiredOf, type IdentityClient } from '../../app/.server/identity'
+import { refreshRecaptcha } from '../../app/.server/identity/recaptcha'
+import { RECAPTCHA_OFF, type RecaptchaConfig } from '../../app/.server/identity/schemas'
 import { failure } from '../support/identity-errors'
 
 /**
@@ -25,7 +27,12 @@ let server: http.Server
 let origin: string
 const clients: IdentityClient[] = []
 
+/** The project's reCAPTCHA setting the client sends tokens by: enforced, unless a test says otherwise. */
+const ENFORCED: RecaptchaConfig = { recaptchaKey: 'projects/p/keys/k', siteKey: 'k', emailPassword: 'ENFORCE', phone: 'ENFORCE' }
+const projectSetting = (config: RecaptchaConfig) => refreshRecaptcha(async () => config)
+
 beforeAll(async () => {
+  await projectSetting(ENFORCED)
   server = http.createServer((req, res) => {
     let body = ''
     req.setEncoding('utf8')
@@ -440,6 +447,19 @@ describe('identity client faults', () => {
     await c.signInWithPassword('a@example.com', 'pw')
     expect(JSON.parse(seen[0]?.body ?? '')).toMatchObject({ tenantId: 'tenant-42' })
     expect(JSON.parse(seen[0]?.body ?? '')).not.toHaveProperty('captchaResponse')
+  })
+
+  it("sends no reCAPTCHA token while the project's setting is OFF, as Firebase's SDK does", async () => {
+    await projectSetting(RECAPTCHA_OFF)
+    try {
+      handler = (_req, res) => json(res, 200, SIGN_IN)
+      await client().signInWithPassword('a@example.com', 'pw', { captchaResponse: 'captcha-token' })
+      await client().sendOobCode({ requestType: 'PASSWORD_RESET', email: 'a@example.com', captchaResponse: 'captcha-token' })
+      expect(seen.map((request) => request.body).join()).not.toContain('captcha-token')
+      expect(seen).toHaveLength(2)
+    } finally {
+      await projectSetting(ENFORCED)
+    }
   })
 
   it('sends no locale header when none is given or it is not a language tag', async () => {

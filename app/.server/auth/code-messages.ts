@@ -1,5 +1,5 @@
 import { groupOf, type AuthCode, type CodeGroup } from '~/.server/identity'
-import { captchaSettings, isCaptchaRefusal } from '~/.server/policy/recaptcha'
+import { captchaSettings, isCaptchaRefusal } from '~/.server/identity/recaptcha'
 import type { TranslationKey } from '~/lib/i18n'
 import type { CaptchaSettings } from '~/lib/recaptcha'
 

@@ -1,5 +1,5 @@
 import { codeOf, getIdentity, type AuthCode, type SendOobCodeRequest } from '~/.server/identity'
-import { isCaptchaRefusal, withCaptcha } from '~/.server/policy/recaptcha'
+import { isCaptchaRefusal } from '~/.server/identity/recaptcha'
 
 /** Off the response path: the page answers the same whatever happens (no enumeration). */
 export function sendProtectedOobCode(
@@ -7,10 +7,10 @@ export function sendProtectedOobCode(
   postedToken: string | undefined,
   failed: (code: AuthCode, captcha: 'refused' | null) => void,
 ): void {
-  void withCaptcha('getOobCode', postedToken, (captchaResponse) => getIdentity().sendOobCode({ ...request, captchaResponse })).catch(
-    (error: unknown) => {
+  void getIdentity()
+    .sendOobCode({ ...request, captchaResponse: postedToken })
+    .catch((error: unknown) => {
       const code = codeOf(error)
       failed(code, isCaptchaRefusal(code) ? 'refused' : null)
-    },
-  )
+    })
 }

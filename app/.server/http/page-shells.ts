@@ -6,7 +6,7 @@ import { cookiesBlockedInFrame, issueCsrf } from '~/.server/policy/csrf'
 import { getFlags } from '~/.server/ops/flags'
 import { getLocale } from '~/.server/i18n'
 import { recordPageShell } from '~/.server/ops/metrics'
-import { captchaSettings } from '~/.server/policy/recaptcha'
+import { captchaSettings } from '~/.server/identity/recaptcha'
 
 // A shell is the anonymous, query-less GET of a form page, rendered once per key with holes for the CSP nonce
 // and the CSRF token. It is kept only after two renders agree byte for byte, and only for TTL_MS (see ADR 021).

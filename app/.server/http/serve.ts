@@ -9,7 +9,7 @@ import { getReadiness } from '~/.server/http/readiness'
 import { getAuthorizedDomains } from '~/.server/policy/authorized-domains'
 import { closeRateLimits, getRateLimits } from '~/.server/policy/rate-limit'
 import { closeSessionStore, getSessionStore } from '~/.server/auth/session-store'
-import { recaptchaEnforced, startRecaptchaRefresh, stopRecaptchaRefresh } from '~/.server/policy/recaptcha'
+import { recaptchaEnforced, startRecaptchaRefresh, stopRecaptchaRefresh } from '~/.server/identity/recaptcha'
 import { createApp } from './app'
 
 // Called by server/main.ts with the build this module is part
@@ -22,7 +22,7 @@ export async function serve(build: ServerBuild, { clientDir }: { clientDir: stri
   getSessionStore()
   // The CSP depends on reCAPTCHA enforcement and authorizedDomains:
   // wait for them at most 2 s, then refresh in the background.
-  await Promise.race([Promise.all([startRecaptchaRefresh(), getAuthorizedDomains()]), sleep(2_000)])
+  await Promise.race([Promise.all([startRecaptchaRefresh(() => getIdentity().getRecaptchaConfig()), getAuthorizedDomains()]), sleep(2_000)])
 
   const readiness = getReadiness()
   let shuttingDown = false

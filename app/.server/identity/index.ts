@@ -6,7 +6,9 @@ import { passkeyCalls } from './passkeys'
 import { projectCalls } from './project'
 import { providerCalls } from './providers'
 import { signedInCalls } from './signed-in'
+import { withCaptcha } from './recaptcha'
 import { CLIENT_TYPE, captcha, createTransport, type IdentityClientOptions } from './transport'
+import type { CaptchaAction } from '~/lib/recaptcha'
 import {
   ActionCodeSchema,
   EmailLinkSchema,
@@ -51,53 +53,53 @@ const withPassword = (email: string, password: string, captchaResponse: string |
 
 const RESET = '/v1/accounts:resetPassword'
 
+/** Sends a call that reCAPTCHA protects with the posted token, while the project enforces it (recaptcha.ts). */
+export type Protect = <T>(action: CaptchaAction, posted: string | undefined, send: (token: string | undefined) => Promise<T>) => Promise<T>
+
 /**
  * The identity service's REST API (Identity Toolkit): the account calls are written here, the others
  * in a module per group.
  */
 export function createIdentityClient(options: IdentityClientOptions) {
   const { call, bounded, close } = createTransport(options)
+  const project = projectCalls(call, options)
+  const protect: Protect = (action, posted, send) => withCaptcha(action, posted, send, project.getRecaptchaConfig)
   return {
-    async signInWithPassword(
-      email: string,
-      password: string,
-      extra: { captchaResponse?: string } = {},
-    ): Promise<SignInResult> {
-      return call({
-        name: 'signInWithPassword',
-        path: '/v1/accounts:signInWithPassword',
-        json: withPassword(email, password, extra.captchaResponse),
-        schema: SignInSchema,
-      })
-    },
+    signInWithPassword: (email: string, password: string, extra: { captchaResponse?: string } = {}): Promise<SignInResult> =>
+      protect('signInWithPassword', extra.captchaResponse, (token) =>
+        call({
+          name: 'signInWithPassword',
+          path: '/v1/accounts:signInWithPassword',
+          json: withPassword(email, password, token),
+          schema: SignInSchema,
+        }),
+      ),
 
-    async signUp(email: string, password: string, extra: { captchaResponse?: string } = {}): Promise<SignInResult> {
-      return call({
-        name: 'signUp',
-        path: '/v1/accounts:signUp',
-        json: withPassword(email, password, extra.captchaResponse),
-        schema: SignInSchema,
-      })
-    },
+    signUp: (email: string, password: string, extra: { captchaResponse?: string } = {}): Promise<SignInResult> =>
+      protect('signUpPassword', extra.captchaResponse, (token) =>
+        call({ name: 'signUp', path: '/v1/accounts:signUp', json: withPassword(email, password, token), schema: SignInSchema }),
+      ),
 
     async sendOobCode(request: SendOobCodeRequest): Promise<void> {
       const { requestType, email, idToken, newEmail, continueUrl, locale, captchaResponse } = request
       const protectedFlow = requestType === 'PASSWORD_RESET' || requestType === 'EMAIL_SIGNIN'
-      await call({
-        name: 'sendOobCode',
-        path: '/v1/accounts:sendOobCode',
-        headers: locale && isLanguageTag(locale) ? { 'X-Firebase-Locale': locale } : {},
-        json: {
-          requestType,
-          email,
-          idToken,
-          newEmail,
-          continueUrl,
-          ...(requestType === 'EMAIL_SIGNIN' ? { canHandleCodeInApp: true } : {}),
-          ...(protectedFlow ? { clientType: CLIENT_TYPE, ...captcha('captchaResp', captchaResponse) } : {}),
-        },
-        schema: Empty,
-      })
+      const send = (token: string | undefined) =>
+        call({
+          name: 'sendOobCode',
+          path: '/v1/accounts:sendOobCode',
+          headers: locale && isLanguageTag(locale) ? { 'X-Firebase-Locale': locale } : {},
+          json: {
+            requestType,
+            email,
+            idToken,
+            newEmail,
+            continueUrl,
+            ...(requestType === 'EMAIL_SIGNIN' ? { canHandleCodeInApp: true } : {}),
+            ...(protectedFlow ? { clientType: CLIENT_TYPE, ...captcha('captchaResp', token) } : {}),
+          },
+          schema: Empty,
+        })
+      await (protectedFlow ? protect('getOobCode', captchaResponse, send) : send(undefined))
     },
 
     checkActionCode: (oobCode: string): Promise<ActionCodeInfo> =>
@@ -124,10 +126,10 @@ export function createIdentityClient(options: IdentityClientOptions) {
 
     ...signedInCalls(call),
     ...providerCalls(call),
-    ...mfaCalls(call),
-    ...mfaEnrollmentCalls(call),
+    ...mfaCalls(call, protect),
+    ...mfaEnrollmentCalls(call, protect),
     ...passkeyCalls(call, options),
-    ...projectCalls(call, options),
+    ...project,
     bounded,
     close,
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { MfaFinalizeSchema, type MfaFinalizeResult } from './schemas'
+import type { Protect } from './index'
 import { CLIENT_TYPE, RECAPTCHA_VERSION, type Call } from './transport'
 
 const TotpStartSchema = z
@@ -20,28 +21,23 @@ const PhoneEnrollmentStartSchema = z
   .object({ phoneSessionInfo: z.object({ sessionInfo: z.string().min(1) }) })
   .transform((r) => ({ sessionInfo: r.phoneSessionInfo.sessionInfo }))
 
-export function mfaEnrollmentCalls(call: Call) {
+export function mfaEnrollmentCalls(call: Call, protect: Protect) {
   return {
-    async startPhoneEnrollment(request: {
-      idToken: string
-      phoneNumber: string
-      captchaResponse?: string
-    }): Promise<{ sessionInfo: string }> {
-      return call({
-        name: 'mfaEnrollmentStart',
-        path: '/v2/accounts/mfaEnrollment:start',
-        json: {
-          idToken: request.idToken,
-          phoneEnrollmentInfo: {
-            phoneNumber: request.phoneNumber,
-            ...(request.captchaResponse
-              ? { captchaResponse: request.captchaResponse, clientType: CLIENT_TYPE, recaptchaVersion: RECAPTCHA_VERSION }
-              : {}),
+    startPhoneEnrollment: (request: { idToken: string; phoneNumber: string; captchaResponse?: string }): Promise<{ sessionInfo: string }> =>
+      protect('mfaSmsEnrollment', request.captchaResponse, (token) =>
+        call({
+          name: 'mfaEnrollmentStart',
+          path: '/v2/accounts/mfaEnrollment:start',
+          json: {
+            idToken: request.idToken,
+            phoneEnrollmentInfo: {
+              phoneNumber: request.phoneNumber,
+              ...(token ? { captchaResponse: token, clientType: CLIENT_TYPE, recaptchaVersion: RECAPTCHA_VERSION } : {}),
+            },
           },
-        },
-        schema: PhoneEnrollmentStartSchema,
-      })
-    },
+          schema: PhoneEnrollmentStartSchema,
+        }),
+      ),
 
     async finalizePhoneEnrollment(request: {
       idToken: string

@@ -1,29 +1,25 @@
 import { MfaFinalizeSchema, MfaStartSchema, type MfaFinalizeResult } from './schemas'
+import type { Protect } from './index'
 import { CLIENT_TYPE, RECAPTCHA_VERSION, type Call } from './transport'
 
 type MfaVerification =
   { kind: 'phone'; sessionInfo: string; code: string } | { kind: 'totp'; enrollmentId: string; code: string }
 
-export function mfaCalls(call: Call) {
+export function mfaCalls(call: Call, protect: Protect) {
   return {
-    async startMfaSignIn(request: {
-      pendingCredential: string
-      enrollmentId: string
-      captchaResponse?: string
-    }): Promise<{ sessionInfo: string }> {
-      return call({
-        name: 'mfaSignInStart',
-        path: '/v2/accounts/mfaSignIn:start',
-        json: {
-          mfaPendingCredential: request.pendingCredential,
-          mfaEnrollmentId: request.enrollmentId,
-          phoneSignInInfo: request.captchaResponse
-            ? { captchaResponse: request.captchaResponse, clientType: CLIENT_TYPE, recaptchaVersion: RECAPTCHA_VERSION }
-            : {},
-        },
-        schema: MfaStartSchema,
-      })
-    },
+    startMfaSignIn: (request: { pendingCredential: string; enrollmentId: string; captchaResponse?: string }): Promise<{ sessionInfo: string }> =>
+      protect('mfaSmsSignIn', request.captchaResponse, (token) =>
+        call({
+          name: 'mfaSignInStart',
+          path: '/v2/accounts/mfaSignIn:start',
+          json: {
+            mfaPendingCredential: request.pendingCredential,
+            mfaEnrollmentId: request.enrollmentId,
+            phoneSignInInfo: token ? { captchaResponse: token, clientType: CLIENT_TYPE, recaptchaVersion: RECAPTCHA_VERSION } : {},
+          },
+          schema: MfaStartSchema,
+        }),
+      ),
 
     async finalizeMfaSignIn(pendingCredential: string, verification: MfaVerification): Promise<MfaFinalizeResult> {
       return call({

@@ -8,7 +8,7 @@ import { securityEvent } from '~/.server/ops/security-events'
 import { CSRF_FIELD } from '~/lib/form-fields'
 import { formText } from '~/lib/form-text'
 import { NO_STORE } from '~/lib/headers'
-import { postedCaptchaToken } from './recaptcha'
+import { CAPTCHA_TOKEN_FIELD } from '~/lib/recaptcha'
 import { checkRedirectParam, type RedirectParam } from './redirect'
 
 // The CSRF tokens, and guardForm below, which every POST goes through.
@@ -122,6 +122,16 @@ export async function guardForm(request: Request, context: AppLoadContext): Prom
   }
   const redirect = await checkRedirectParam(form.has('redirect') ? formText(form, 'redirect') : null, context.publicOrigin)
   return { form, redirect, captchaResponse: postedCaptchaToken(form) }
+}
+
+/** Real tokens are about 2 KB. */
+const CAPTCHA_TOKEN_MAX_LENGTH = 8192
+
+/** The reCAPTCHA token the page's script added. undefined: no script ran (JavaScript off); '': it got no token. */
+export function postedCaptchaToken(form: FormData, field = CAPTCHA_TOKEN_FIELD): string | undefined {
+  const value = form.get(field)
+  if (value === null) return undefined
+  return typeof value === 'string' && value.length <= CAPTCHA_TOKEN_MAX_LENGTH ? value : ''
 }
 
 export function refuseOversizedBody(context: AppLoadContext) {

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity } from '~/.server/identity'
 import { consumeMfaSms } from '~/.server/policy/rate-limit'
-import { captchaSettings, isCaptchaRefusal, refreshAfterDemand } from '~/.server/policy/recaptcha'
+import { captchaSettings, isCaptchaRefusal } from '~/.server/identity/recaptcha'
 import { retryAtAfter } from '~/lib/limits'
 import { accountOf, chosenFactor, epochSecondsNow, recordOutcome, type Pending } from './pending'
 
@@ -41,7 +41,6 @@ export async function sendSms(p: Pending, context: AppLoadContext, captchaRespon
     await limit.release('no-verdict')
     const code = codeOf(error)
     if (isCaptchaRefusal(code)) {
-      await refreshAfterDemand('mfaSmsSignIn')
       p.captcha = captchaSettings('mfaSmsSignIn') !== null
       p.notice = p.captcha ? null : 'mfa.sendFailed'
       recordOutcome(p, 'captcha')

@@ -1,12 +1,14 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { IdentityError, type RecaptchaConfig } from '~/.server/identity'
+import { IdentityError } from './errors'
+import type { RecaptchaConfig } from './schemas'
 
-/** The one wrapper every reCAPTCHA-protected identity call goes through, against a stubbed project setting. */
+/** The one wrapper every call the identity client sends with a reCAPTCHA token goes through, against a stubbed project setting. */
 
 const { recordCaptcha, getRecaptchaConfig } = vi.hoisted(() => ({ recordCaptcha: vi.fn(), getRecaptchaConfig: vi.fn() }))
 vi.mock('~/.server/ops/metrics', async (original) => ({ ...(await original<object>()), recordCaptcha }))
-vi.mock('~/.server/identity', async (original) => ({ ...(await original<object>()), getIdentity: () => ({ getRecaptchaConfig }) }))
-const { captchaTokenMissing, refreshRecaptcha, withCaptcha } = await import('./recaptcha')
+const { captchaSettings, captchaTokenMissing, refreshRecaptcha, withCaptcha: protect } = await import('./recaptcha')
+const withCaptcha = <T>(action: Parameters<typeof protect>[0], posted: string | undefined, send: (token: string | undefined) => Promise<T>) =>
+  protect(action, posted, send, getRecaptchaConfig)
 
 const setting = (emailPassword: RecaptchaConfig['emailPassword']): RecaptchaConfig => ({
   recaptchaKey: 'projects/p/keys/site-key',
@@ -60,7 +62,7 @@ describe('withCaptcha', () => {
   })
 })
 
-describe('captchaTokenMissing', () => {
+describe('what the pages are told', () => {
   beforeEach(() => recordCaptcha.mockClear())
 
   it('is true only when the project enforces it and no token came, and then counts it missing', async () => {
@@ -71,5 +73,11 @@ describe('captchaTokenMissing', () => {
     expect(recordCaptcha).not.toHaveBeenCalled()
     expect(captchaTokenMissing('getOobCode', '')).toBe(true)
     expect(recordCaptcha).toHaveBeenCalledWith('getOobCode', 'missing')
+  })
+
+  it('the script to load, only for an action the project checks', async () => {
+    await project('ENFORCE')
+    expect(captchaSettings('signInWithPassword')).toEqual({ siteKey: 'site-key', src: expect.stringContaining('render=site-key') })
+    expect(captchaSettings('mfaSmsSignIn')).toBeNull()
   })
 })
