@@ -2,6 +2,8 @@ import { data, redirect } from 'react-router'
 import type { z } from 'zod'
 import { NO_STORE } from '~/lib/headers'
 import type { FieldErrors } from '~/lib/limits'
+import { formText } from '~/lib/form-text'
+import { EMAIL_MAX_LENGTH } from '~/lib/limits'
 import { fieldErrorsOf } from '~/lib/schemas'
 
 /** respond() is the one place a result becomes a response (see ADR 048). */
@@ -100,4 +102,9 @@ export function parseForm<Schema extends z.ZodType, Kept extends object>(
   const parsed = schema.safeParse(Object.fromEntries(form))
   if (parsed.success) return { ok: true, data: parsed.data }
   return { ok: false, result: page({ ...kept, fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400 }) }
+}
+
+/** The address a refused form shows again, as typed: trimmed and bounded, never parsed. */
+export function keptEmail(form: FormData): string {
+  return formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
 }

@@ -18,13 +18,11 @@ export const EmailSchema = z.preprocess(
     .pipe(z.email('validation.emailInvalid')),
 )
 
-export const SignInFormSchema = z.object({
-  email: EmailSchema,
-  password: z.preprocess(
-    text,
-    z.string().min(1, 'validation.passwordRequired').max(PASSWORD_MAX_LENGTH, 'validation.passwordRequired'),
-  ),
-})
+/** A password as typed, never trimmed. */
+export const PasswordSchema = z.preprocess(
+  text,
+  z.string().min(1, 'validation.passwordRequired').max(PASSWORD_MAX_LENGTH, 'validation.passwordRequired'),
+)
 
 export const ForgotPasswordFormSchema = z.object({ email: EmailSchema })
 
@@ -56,7 +54,7 @@ export const AccountFormSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('end-session'), session: z.string().regex(/^[\w-]{43}$/) }),
 ])
 
-export const ConfirmPasswordFormSchema = SignInFormSchema.pick({ password: true })
+export const ConfirmPasswordFormSchema = z.object({ password: PasswordSchema })
 
 export const TotpFormSchema = z.object({
   code: loose(),
@@ -105,10 +103,6 @@ export function fieldErrorsOf(error: z.ZodError): FieldErrors {
     errors[field] ??= isTranslationKey(issue.message) ? issue.message : 'error.unexpected'
   }
   return errors
-}
-
-export function keptEmail(form: FormData): string {
-  return formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
 }
 
 export { formText }

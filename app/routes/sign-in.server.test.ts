@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AppLoadContext } from '~/.server/context'
 import { IdentityError, type MfaRequired } from '~/.server/identity'
+import { fieldErrorsOf } from '~/lib/schemas'
 
 /** The four ways out of the password sign-in, with the identity service, the limit and the session stubbed. */
 
@@ -27,7 +28,7 @@ vi.mock('~/.server/auth/second-factor', async (original) => ({
   ...(await original<object>()),
   beginSecondFactor: stubs.beginSecondFactor,
 }))
-const { signInWithPassword } = await import('./sign-in.server')
+const { SignInFormSchema, signInWithPassword } = await import('./sign-in.server')
 
 const context = { clientIp: '203.0.113.9', requestId: 'test', publicOrigin: 'http://localhost:3000' } as AppLoadContext
 const input = { email: 'ada@example.com', password: 'correct horse', remember: false, redirect: null }
@@ -101,5 +102,30 @@ describe('the password sign-in of the page at "/"', () => {
     const result = await signIn()
     expect(result).toMatchObject({ kind: 'page' })
     expect(stubs.release.mock.calls).toEqual([['no-verdict']])
+  })
+})
+
+function errorsOf(input: Record<string, unknown>) {
+  const result = SignInFormSchema.safeParse(input)
+  return result.success ? {} : fieldErrorsOf(result.error)
+}
+
+describe('the sign-in form schema', () => {
+  it('accepts a trimmed address and any password', () => {
+    expect(SignInFormSchema.parse({ email: '  a@example.com ', password: ' x ' })).toEqual({
+      email: 'a@example.com',
+      password: ' x ',
+    })
+  })
+
+  it.each([
+    [{ email: '', password: 'x' }, { email: 'validation.emailRequired' }],
+    [{ email: 'nope', password: 'x' }, { email: 'validation.emailInvalid' }],
+    [{ email: `${'a'.repeat(250)}@example.com`, password: 'x' }, { email: 'validation.emailTooLong' }],
+    [{ email: 'a@example.com', password: '' }, { password: 'validation.passwordRequired' }],
+    [{}, { email: 'validation.emailRequired', password: 'validation.passwordRequired' }],
+    [{ email: 42, password: null }, { email: 'validation.emailRequired', password: 'validation.passwordRequired' }],
+  ])('%j gives %j', (input, expected) => {
+    expect(errorsOf(input)).toEqual(expected)
   })
 })

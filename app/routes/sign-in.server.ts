@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity, mfaRequiredOf, type AuthCode } from '~/.server/identity'
 import { signInRefused, type SignInRefusal } from '~/.server/auth/code-messages'
@@ -9,7 +10,10 @@ import { consumeSignIn, deviceIdFor } from '~/.server/policy/rate-limit'
 import { checkedRedirect, defaultRedirect, type CheckedRedirect } from '~/.server/policy/redirect'
 import { page, redirectTo, type Result } from '~/.server/result'
 import { retryAtAfter } from '~/lib/limits'
+import { EmailSchema, PasswordSchema } from '~/lib/schemas'
 import type { CaptchaSettings } from '~/lib/recaptcha'
+
+export const SignInFormSchema = z.object({ email: EmailSchema, password: PasswordSchema })
 
 /** What the sign-in page shows again after a refused password sign-in. */
 export interface SignInPage {
