@@ -20,14 +20,11 @@ const stubs = vi.hoisted(() => ({
 }))
 vi.mock('~/.server/identity', async (original) => ({
   ...(await original<object>()),
-  getIdentity: () => ({ finalizeMfaSignIn: stubs.finalizeMfaSignIn }),
+  // The project's authorizedDomains, which the redirect policy reads.
+  getIdentity: () => ({ finalizeMfaSignIn: stubs.finalizeMfaSignIn, getProjectConfig: async () => ({ authorizedDomains: ['app.example'] }) }),
 }))
 vi.mock('~/.server/policy/rate-limit', async (original) => ({ ...(await original<object>()), consumeMfaCode: stubs.consumeMfaCode }))
 vi.mock('~/.server/auth/session', async (original) => ({ ...(await original<object>()), handleNewSession: stubs.handleNewSession }))
-vi.mock('~/.server/policy/authorized-domains', async (original) => ({
-  ...(await original<object>()),
-  getAuthorizedDomains: async () => new Set(['app.example']),
-}))
 vi.mock('~/.server/auth/recent-login', async (original) => ({
   ...(await original<object>()),
   afterConfirmation: stubs.afterConfirmation,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type * as AuthorizedDomains from './authorized-domains'
+import type * as AuthorizedDomains from './redirect'
 
 /**
  * The authorizedDomains cache: five minutes after a successful read, and after a
@@ -17,7 +17,7 @@ beforeEach(async () => {
   // A fresh module, so a fresh cache.
   vi.resetModules()
   getProjectConfig.mockReset()
-  domains = await import('./authorized-domains')
+  domains = await import('./redirect')
 })
 afterEach(() => {
   vi.useRealTimers()
