@@ -1,0 +1,150 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import type { AppLoadContext } from '~/.server/context'
+import { IdentityError } from '~/.server/identity'
+import { cookieHeader } from '../../../tests/support/cookie-jar'
+import type { SessionUser } from './session'
+
+/**
+ * The account's authenticator app (its set-up, kept in its sealed cookie, and the code that adds it) and the
+ * removal of a factor; the identity service, the limits, the account and the session's renewal are stubbed.
+ */
+
+const stubs = vi.hoisted(() => ({
+  offered: true,
+  release: vi.fn(async (_outcome: string) => {}),
+  limit: vi.fn(),
+  readAccount: vi.fn(),
+  startTotpEnrollment: vi.fn(),
+  finalizeTotpEnrollment: vi.fn(),
+  withdrawMfa: vi.fn(),
+  renewIdentitySession: vi.fn(async () => {}),
+}))
+vi.mock('./second-factor-kinds', () => ({ factorOffered: async () => stubs.offered }))
+vi.mock('./identity-admin', async (original) => ({ ...(await original<object>()), readAccount: stubs.readAccount }))
+vi.mock('./session', async (original) => ({ ...(await original<object>()), renewIdentitySession: stubs.renewIdentitySession }))
+vi.mock('~/.server/identity', async (original) => ({
+  ...(await original<object>()),
+  getIdentity: () => ({
+    startTotpEnrollment: stubs.startTotpEnrollment,
+    finalizeTotpEnrollment: stubs.finalizeTotpEnrollment,
+    withdrawMfa: stubs.withdrawMfa,
+  }),
+}))
+vi.mock('~/.server/policy/rate-limit', async (original) => ({
+  ...(await original<object>()),
+  consumeEnrolStart: stubs.limit,
+  consumeMfaCode: stubs.limit,
+  consumeNewPassword: stubs.limit,
+}))
+const { addTotp, removeFactor, totpSetup } = await import('./second-factors')
+
+const context = { clientIp: '203.0.113.9', requestId: 'test' } as AppLoadContext
+const USER: SessionUser = { uid: 'uid-1', email: 'ada@example.com', remembered: false, sessionKey: 'k', recentIdToken: 'recent-token' }
+const NOT_RECENT = { ...USER, recentIdToken: null }
+const request = (cookie = '') => new Request('http://localhost:3000/account/second-factor/totp', { headers: { Cookie: cookie } })
+const CONFIRM_TOTP = '/account/confirm?next=%2Faccount%2Fsecond-factor%2Ftotp'
+const STARTED = { sharedSecretKey: 'JBSWY3DPEHPK3PXPJBSW', verificationCodeLength: 6, hashingAlgorithm: 'SHA1', periodSec: 30, sessionInfo: 'enrol-session' }
+
+/** The set-up shown once: the browser's cookie then holds its secret. */
+async function setUp(): Promise<string> {
+  stubs.startTotpEnrollment.mockResolvedValueOnce(STARTED)
+  const shown = await totpSetup(request(), USER, { expired: false, issuer: 'Acme' }, context)
+  expect(shown).toMatchObject({ kind: 'page', data: { setup: { secret: 'JBSW Y3DP EHPK 3PXP JBSW', digits: 6 }, failure: null } })
+  return cookieHeader(shown.cookies ?? [])
+}
+
+beforeEach(() => {
+  vi.clearAllMocks()
+  stubs.offered = true
+  stubs.limit.mockResolvedValue({ ok: true, release: stubs.release })
+  stubs.readAccount.mockResolvedValue({ email: 'ada@example.com', emailVerified: true })
+})
+
+describe('the authenticator app set-up', () => {
+  it('starts once, then shows the same secret from its cookie without asking the service again', async () => {
+    const cookie = await setUp()
+    const again = await totpSetup(request(cookie), USER, { expired: false, issuer: 'Acme' }, context)
+    expect(again).toMatchObject({ data: { setup: { secret: 'JBSW Y3DP EHPK 3PXP JBSW' } } })
+    expect(stubs.startTotpEnrollment).toHaveBeenCalledTimes(1)
+    // Another account's browser cookie is not this account's set-up.
+    stubs.startTotpEnrollment.mockResolvedValueOnce({ ...STARTED, sharedSecretKey: 'OTHERSECRETOTHERSECRE' })
+    expect(await totpSetup(request(cookie), { ...USER, uid: 'uid-2' }, { expired: false, issuer: 'Acme' }, context)).toMatchObject({
+      data: { setup: { secret: 'OTHE RSEC RETO THER SECR E' } },
+    })
+  })
+
+  it('asks "Confirm it\'s you" first without a recent sign-in; an unverified address goes back to the account', async () => {
+    expect(await totpSetup(request(), NOT_RECENT, { expired: false, issuer: 'Acme' }, context)).toEqual({ kind: 'redirect', location: CONFIRM_TOTP })
+    stubs.readAccount.mockResolvedValueOnce({ email: 'ada@example.com', emailVerified: false })
+    expect(await totpSetup(request(), USER, { expired: false, issuer: 'Acme' }, context)).toMatchObject({ kind: 'redirect', location: '/account' })
+    expect(stubs.startTotpEnrollment).not.toHaveBeenCalled()
+  })
+
+  it('not offered by the project is a 404 that says so; over the limit, a 429 that says when', async () => {
+    stubs.offered = false
+    expect(await totpSetup(request(), USER, { expired: false, issuer: 'Acme' }, context)).toMatchObject({ status: 404, data: { failure: 'secondFactors.totpNotOffered' } })
+    stubs.offered = true
+    stubs.limit.mockResolvedValueOnce({ ok: false, retryAfterSeconds: 60 })
+    expect(await totpSetup(request(), USER, { expired: false, issuer: 'Acme' }, context)).toMatchObject({ status: 429, retryAfter: 60, data: { failure: 'error.tooManyRequestsAt' } })
+  })
+})
+
+describe('the code that adds it', () => {
+  const add = (cookie: string, code: string, user = USER) => addTotp(request(cookie), user, { code, name: '  Phone app  ' }, context)
+
+  it('adds the app under its trimmed name, keeps this browser signed in, and clears the set-up', async () => {
+    const cookie = await setUp()
+    stubs.finalizeTotpEnrollment.mockResolvedValueOnce({ idToken: 'new-token' })
+    const done = await add(cookie, '123 456')
+    expect(done).toMatchObject({ kind: 'redirect', location: '/account?done=totp-added', cookies: [expect.stringMatching(/Max-Age=0/)] })
+    expect(stubs.finalizeTotpEnrollment).toHaveBeenCalledWith({ idToken: 'recent-token', sessionInfo: 'enrol-session', code: '123456', displayName: 'Phone app' })
+    expect(stubs.renewIdentitySession).toHaveBeenCalledWith(expect.any(Request), USER, 'new-token')
+    expect(stubs.release.mock.calls).toEqual([['success']])
+  })
+
+  it('a code of the wrong shape is refused before any call or count', async () => {
+    const cookie = await setUp()
+    expect(await add(cookie, '12345')).toEqual({ kind: 'page', data: { name: '  Phone app  ', codeError: 'mfa.codeFormat' }, status: 400 })
+    expect(stubs.finalizeTotpEnrollment).not.toHaveBeenCalled()
+  })
+
+  it('a wrong code counts as a failure and keeps the set-up; an expired session starts again', async () => {
+    const cookie = await setUp()
+    stubs.finalizeTotpEnrollment.mockRejectedValueOnce(new IdentityError('auth/invalid-verification-code', 400))
+    expect(await add(cookie, '000000')).toMatchObject({ status: 400, data: { codeError: 'mfa.wrongCode' } })
+    expect(stubs.release.mock.calls).toEqual([['failure']])
+    stubs.finalizeTotpEnrollment.mockRejectedValueOnce(new IdentityError('auth/code-expired', 400))
+    expect(await add(cookie, '000000')).toMatchObject({ kind: 'redirect', location: '/account/second-factor/totp?expired' })
+  })
+
+  it('without its set-up cookie, the set-up has expired; without a recent sign-in, "Confirm it\'s you"', async () => {
+    expect(await add('', '123456')).toMatchObject({ kind: 'redirect', location: '/account/second-factor/totp?expired' })
+    expect(await add('', '123456', NOT_RECENT)).toEqual({ kind: 'redirect', location: CONFIRM_TOTP })
+  })
+})
+
+describe('removing a factor', () => {
+  const remove = (user = USER) => removeFactor(request(), user, 'factor-1', context)
+
+  it('withdraws it, keeps this browser signed in and says it is done', async () => {
+    stubs.withdrawMfa.mockResolvedValueOnce({ idToken: 'new-token' })
+    expect(await remove()).toEqual({ kind: 'redirect', location: '/account?done=factor-removed' })
+    expect(stubs.withdrawMfa).toHaveBeenCalledWith('recent-token', 'factor-1')
+    expect(stubs.renewIdentitySession).toHaveBeenCalledWith(expect.any(Request), USER, 'new-token')
+  })
+
+  it('asks "Confirm it\'s you" first, and again when the service wants a fresher sign-in', async () => {
+    const confirm = { kind: 'redirect', location: '/account/confirm?next=%2Faccount%2Fsecond-factor%2Fremove%3Ffactor%3Dfactor-1' }
+    expect(await remove(NOT_RECENT)).toEqual(confirm)
+    stubs.withdrawMfa.mockRejectedValueOnce(new IdentityError('auth/requires-recent-login', 400))
+    expect(await remove()).toEqual(confirm)
+  })
+
+  it('a factor already gone goes back to the account; the service down is said, the attempt not counted', async () => {
+    stubs.withdrawMfa.mockRejectedValueOnce(new IdentityError('auth/multi-factor-info-not-found', 400))
+    expect(await remove()).toEqual({ kind: 'redirect', location: '/account' })
+    stubs.withdrawMfa.mockRejectedValueOnce(new IdentityError('auth/network-request-failed'))
+    expect(await remove()).toMatchObject({ kind: 'page', status: 503 })
+    expect(stubs.release.mock.calls).toEqual([['no-verdict']])
+  })
+})
