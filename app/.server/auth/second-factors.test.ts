@@ -1,3 +1,4 @@
+import { encode } from 'uqr'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AppLoadContext } from '~/.server/context'
 import { IdentityError } from '~/.server/identity'
@@ -36,7 +37,7 @@ vi.mock('~/.server/policy/rate-limit', async (original) => ({
   consumeMfaCode: stubs.limit,
   consumeNewPassword: stubs.limit,
 }))
-const { addTotp, removeFactor, totpSetup } = await import('./second-factors')
+const { addTotp, qrSvg, removeFactor, totpSetup } = await import('./second-factors')
 
 const context = { clientIp: '203.0.113.9', requestId: 'test' } as AppLoadContext
 const USER: SessionUser = { uid: 'uid-1', email: 'ada@example.com', remembered: false, sessionKey: 'k', recentIdToken: 'recent-token' }
@@ -146,5 +147,24 @@ describe('removing a factor', () => {
     stubs.withdrawMfa.mockRejectedValueOnce(new IdentityError('auth/network-request-failed'))
     expect(await remove()).toMatchObject({ kind: 'page', status: 503 })
     expect(stubs.release.mock.calls).toEqual([['no-verdict']])
+  })
+})
+
+describe('the QR code', () => {
+  it('draws exactly the dark modules of the code, quiet zone included, a stroke per run', () => {
+    const text = 'otpauth://totp/Acme:ada%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Acme&algorithm=SHA1&digits=6&period=30'
+    const svg = qrSvg(text)
+    const { data, size } = encode(text, { border: 4 })
+    expect(svg).toContain(`viewBox="0 0 ${size} ${size}"`)
+    const drawn = data.map((row) => row.map(() => false))
+    let [x, y] = [0, 0]
+    for (const [, command, a, b] of /\sd="([^"]+)"/.exec(svg)![1]!.matchAll(/([Mmh])([\d.]+)(?: ([\d.]+))?/g)) {
+      // A one-module stroke along the middle of its row.
+      if (command === 'M') [x, y] = [Number(a), Number(b) - 0.5]
+      else if (command === 'm') x += Number(a)
+      else for (const end = x + Number(a); x < end; x++) drawn[y]![x] = true
+    }
+    expect(drawn).toEqual(data)
+    expect(data[0]!.slice(0, 4).concat(data.slice(0, 4).map((row) => row[0]!))).not.toContain(true)
   })
 })
