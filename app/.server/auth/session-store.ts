@@ -49,7 +49,9 @@ export function deviceOf(userAgent: string): SessionRecord['device'] {
 
 export function createSqliteSessionStore(file: string): SessionStore {
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true })
-  const db = new DatabaseSync(file)
+  // Another process writing the file (an operator's sqlite3, a container restarting on the same volume) holds
+  // its lock for milliseconds: a write waits up to a second for it instead of failing the request at once.
+  const db = new DatabaseSync(file, { timeout: 1_000 })
   if (file !== ':memory:') db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;')
   db.exec(`CREATE TABLE IF NOT EXISTS sessions (
     key TEXT PRIMARY KEY,
