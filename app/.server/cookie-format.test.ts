@@ -56,6 +56,18 @@ describe('sealValue / openValue', () => {
     expect(openValue('recent-login', null, BROWSER)).toBeNull()
   })
 
+  it('opens it only as it was written: another spelling of the same bytes is refused', () => {
+    // The last character of an unpadded base64url string may carry bits that decode to nothing.
+    const sealed = Array.from({ length: 8 }, (_, i) => sealValue('recent-login', `${secret}${'x'.repeat(i)}`, BROWSER, 300)).find(
+      (value) => value.length % 4 !== 0,
+    )!
+    const last = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.indexOf(sealed.at(-1)!)
+    const respelled = `${sealed.slice(0, -1)}${'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'[last ^ 1]}`
+    expect(Buffer.from(respelled, 'base64url')).toEqual(Buffer.from(sealed, 'base64url'))
+    expect(openValue('recent-login', sealed, BROWSER)).not.toBeNull()
+    expect(openValue('recent-login', respelled, BROWSER)).toBeNull()
+  })
+
   it('refuses it once expired', () => {
     const sealed = sealValue('mfa-pending', 'x', BROWSER, 600)
     vi.useFakeTimers({ now: Date.now() + 599_000 })
