@@ -1,9 +1,8 @@
 import { data, redirect } from 'react-router'
 import type { z } from 'zod'
 import { NO_STORE } from '~/lib/headers'
-import type { FieldErrors } from '~/lib/limits'
 import { formText } from '~/lib/form-text'
-import { EMAIL_MAX_LENGTH } from '~/lib/limits'
+import { EMAIL_MAX_LENGTH, type FieldErrors } from '~/lib/limits'
 import { fieldErrorsOf } from '~/lib/schemas'
 
 /** respond() is the one place a result becomes a response (see ADR 048). */

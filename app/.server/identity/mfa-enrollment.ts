@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { MfaFinalizeSchema, type MfaFinalizeResult } from './schemas'
 import type { Protect } from './index'
-import { CLIENT_TYPE, RECAPTCHA_VERSION, type Call } from './transport'
+import { CLIENT_TYPE, captcha, type Call } from './transport'
 
 const TotpStartSchema = z
   .object({
@@ -32,7 +32,7 @@ export function mfaEnrollmentCalls(call: Call, protect: Protect) {
             idToken: request.idToken,
             phoneEnrollmentInfo: {
               phoneNumber: request.phoneNumber,
-              ...(token ? { captchaResponse: token, clientType: CLIENT_TYPE, recaptchaVersion: RECAPTCHA_VERSION } : {}),
+              ...(token ? { clientType: CLIENT_TYPE, ...captcha('captchaResponse', token) } : {}),
             },
           },
           schema: PhoneEnrollmentStartSchema,

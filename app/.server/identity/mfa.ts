@@ -1,6 +1,6 @@
 import { MfaFinalizeSchema, MfaStartSchema, type MfaFinalizeResult } from './schemas'
 import type { Protect } from './index'
-import { CLIENT_TYPE, RECAPTCHA_VERSION, type Call } from './transport'
+import { CLIENT_TYPE, captcha, type Call } from './transport'
 
 type MfaVerification =
   { kind: 'phone'; sessionInfo: string; code: string } | { kind: 'totp'; enrollmentId: string; code: string }
@@ -15,7 +15,7 @@ export function mfaCalls(call: Call, protect: Protect) {
           json: {
             mfaPendingCredential: request.pendingCredential,
             mfaEnrollmentId: request.enrollmentId,
-            phoneSignInInfo: token ? { captchaResponse: token, clientType: CLIENT_TYPE, recaptchaVersion: RECAPTCHA_VERSION } : {},
+            phoneSignInInfo: token ? { clientType: CLIENT_TYPE, ...captcha('captchaResponse', token) } : {},
           },
           schema: MfaStartSchema,
         }),

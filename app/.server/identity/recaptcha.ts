@@ -9,7 +9,7 @@ import { RECAPTCHA_OFF, type RecaptchaConfig, type RecaptchaEnforcement } from '
 // the background; a request never waits for it, except a refused call that finds it OFF. The client sends a
 // posted token by it (withCaptcha), and the pages load the script by it (captchaSettings).
 
-export const RECAPTCHA_REFRESH_MS = 5 * 60_000
+const RECAPTCHA_REFRESH_MS = 5 * 60_000
 const DEMAND_REFRESH_WAIT_MS = 2_000
 
 const PROVIDER_OF: Record<CaptchaAction, 'emailPassword' | 'phone'> = {
@@ -32,12 +32,8 @@ export function recaptchaEnforced(): boolean {
   return active(state.config.emailPassword) || active(state.config.phone)
 }
 
-export function enforcementFor(action: CaptchaAction): RecaptchaEnforcement {
+function enforcementFor(action: CaptchaAction): RecaptchaEnforcement {
   return state.config[PROVIDER_OF[action]]
-}
-
-export function recaptchaScriptOrigin(): string | null {
-  return recaptchaEnforced() ? new URL(getConfig().recaptchaScriptUrl).origin : null
 }
 
 /** The script a page loads for an action the project checks. */
