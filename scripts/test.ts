@@ -18,6 +18,8 @@ console.log(`Node.js ${process.version} (${process.execPath})`)
 const startedAt = Date.now()
 const totals = { passed: 0, failed: 0, skipped: 0 }
 const times: [string, number][] = []
+/** What failed, by name, listed again above the last line: a long log's tail names it. */
+const failures: string[] = []
 
 /**
  * Runs one part and resolves true when it passed. Its output goes straight to ours, or, for a part
@@ -44,7 +46,10 @@ function run(name: string, command: string, args: string[], env: Record<string, 
 
 async function check(name: string, command: string, args: string[]) {
   if (await run(name, command, args, {}, true)) totals.passed += 1
-  else totals.failed += 1
+  else {
+    totals.failed += 1
+    failures.push(name)
+  }
 }
 
 function readJson<T>(file: string): T | null {
@@ -57,25 +62,63 @@ async function vitestProject(project: 'unit' | 'integration', env: Record<string
   const ok = await run(`${project} tests`, 'npx', [
     'vitest', 'run', `--project=${project}`, '--reporter=default', '--reporter=json', `--outputFile.json=${json}`,
   ], env)
-  const vitest = readJson<{ numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number }>(json)
+  const vitest = readJson<{
+    numPassedTests: number
+    numFailedTests: number
+    numPendingTests: number
+    numTodoTests: number
+    testResults: { name: string; assertionResults: { fullName: string; status: string }[] }[]
+  }>(json)
   if (vitest) {
+    for (const file of vitest.testResults)
+      for (const test of file.assertionResults)
+        if (test.status === 'failed') failures.push(`${path.relative('.', file.name)} > ${test.fullName}`)
     totals.passed += vitest.numPassedTests
     totals.failed += vitest.numFailedTests
     totals.skipped += vitest.numPendingTests + vitest.numTodoTests
   }
-  if (!ok && (!vitest || vitest.numFailedTests === 0)) totals.failed += 1 // a suite that crashed
+  if (!ok && (!vitest || vitest.numFailedTests === 0)) {
+    totals.failed += 1 // a suite that crashed
+    failures.push(`${project} tests (crashed)`)
+  }
+}
+
+interface PlaywrightSuite {
+  title: string
+  specs?: { title: string; tests: { projectName: string; status: string }[] }[]
+  suites?: PlaywrightSuite[]
+}
+
+/** The browser tests that failed, or passed only on a retry, by file, title and project. */
+function playwrightFailures(suite: PlaywrightSuite, titles: string[] = []): string[] {
+  const here = [...titles, suite.title].filter(Boolean)
+  return [
+    ...(suite.specs ?? []).flatMap((spec) =>
+      spec.tests
+        .filter((test) => test.status === 'unexpected' || test.status === 'flaky')
+        .map((test) => `${[...here, spec.title].join(' > ')} [${test.projectName}]${test.status === 'flaky' ? ' (flaky)' : ''}`),
+    ),
+    ...(suite.suites ?? []).flatMap((child) => playwrightFailures(child, here)),
+  ]
 }
 
 async function browserTests(env: Record<string, string>) {
   const json = path.join(out, 'playwright.json')
   const ok = await run('browser tests', 'npx', ['playwright', 'test'], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: json })
-  const playwright = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(json)
+  const playwright = readJson<{
+    stats: { expected: number; unexpected: number; flaky: number; skipped: number }
+    suites: PlaywrightSuite[]
+  }>(json)
   if (playwright) {
+    failures.push(...playwright.suites.flatMap((suite) => playwrightFailures(suite)))
     totals.passed += playwright.stats.expected + playwright.stats.flaky
     totals.failed += playwright.stats.unexpected
     totals.skipped += playwright.stats.skipped
   }
-  if (!ok && (!playwright || playwright.stats.unexpected === 0)) totals.failed += 1
+  if (!ok && (!playwright || playwright.stats.unexpected === 0)) {
+    totals.failed += 1
+    failures.push('browser tests (crashed)')
+  }
 }
 
 // The test parts one after the other: each keeps both cores busy, so side by side they only took turns
@@ -108,6 +151,7 @@ rmSync(out, { recursive: true, force: true })
 console.log('\nTime per part:')
 for (const [name, seconds] of times) console.log(`  ${name.padEnd(28)} ${seconds.toFixed(1).padStart(6)} s`)
 console.log(`  ${'total'.padEnd(28)} ${((Date.now() - startedAt) / 1000).toFixed(1).padStart(6)} s`)
+if (failures.length) console.log(`\n${failures.map((name) => `✘ failed: ${name}`).join('\n')}`)
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : ''
 console.log(`\n${totals.passed} passed, ${totals.failed} failed${skipped}`)
 process.exit(totals.failed === 0 ? 0 : 1)

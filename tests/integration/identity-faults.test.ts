@@ -114,7 +114,8 @@ describe('identity client faults', () => {
     const started = Date.now()
     const refused = await failure(c.signInWithPassword('c@example.com', 'pw'))
     expect(refused.code).toBe('auth/network-request-failed')
-    expect(Date.now() - started).toBeLessThan(100)
+    // At once, not after the 2 s time-out (a bound with room for a busy machine).
+    expect(Date.now() - started).toBeLessThan(1_000)
     expect(seen).toHaveLength(2)
     for (const release of held.splice(0)) release()
     await expect(Promise.all([first, second])).resolves.toHaveLength(2)

@@ -89,3 +89,26 @@ export async function startLoopbackIdentity(
       }),
   }
 }
+
+/**
+ * A loopback identity service that can hold every call: from `hold()` until the function it returns
+ * is called, nothing is answered. `asked` lists the paths of the calls it received, in order.
+ * A page that answers while the service is held cannot have waited for the service's answer.
+ */
+export async function startHeldIdentity(emulatorOrigin: string) {
+  let gate: Promise<void> | null = null
+  const asked: string[] = []
+  const service = await startLoopbackIdentity(emulatorOrigin, async ({ path }) => {
+    asked.push(path)
+    await gate
+  })
+  const hold = () => {
+    let release = () => {}
+    gate = new Promise<void>((resolve) => (release = resolve))
+    return () => {
+      gate = null
+      release()
+    }
+  }
+  return { ...service, asked, hold }
+}
