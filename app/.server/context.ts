@@ -1,4 +1,4 @@
-import { RouterContextProvider } from 'react-router'
+import type { RouterContextProvider } from 'react-router'
 
 export interface PortalContext {
   /** The socket's address, or the one TRUST_PROXY hops of proxies reported. */
@@ -24,7 +24,3 @@ declare module 'react-router' {
 }
 
 export type AppLoadContext = Readonly<RouterContextProvider>
-
-export function createPortalContext(values: PortalContext): RouterContextProvider {
-  return Object.defineProperties(new RouterContextProvider(), Object.getOwnPropertyDescriptors(values))
-}

@@ -2,7 +2,7 @@ import { hkdfSync } from 'node:crypto'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type * as configModule from '~/.server/config'
 import type { Config } from '~/.server/config'
-import { hashEmail } from '~/.server/ops/security-events'
+import { hashEmail } from '~/.server/ops/logger'
 import { deriveKey, identifierKey, signingKeys, type Purpose } from './keys'
 
 const overrides = vi.hoisted(() => ({ value: {} as Partial<Config> }))

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity, mfaRequiredOf } from '~/.server/identity'
 import { messageOf } from '~/.server/auth/code-messages'
-import { securityEvent } from '~/.server/ops/security-events'
+import { securityEvent } from '~/.server/ops/logger'
 import { consumeSignIn, deviceIdFor } from '~/.server/policy/rate-limit'
 import { page, redirectTo, type Result } from '~/.server/result'
 import type { TranslationKey } from '~/lib/i18n'

@@ -10,7 +10,6 @@ import {
   type AuthCode,
 } from '~/.server/identity'
 import { messageOf, unavailableStatus, type MessageKey } from '~/.server/auth/code-messages'
-import { securityEvent } from '~/.server/ops/security-events'
 import { consumeNewPassword } from '~/.server/policy/rate-limit'
 import type { AttemptOutcome } from '~/.server/policy/rate-limit-attempt'
 import { page, redirectTo, unavailable, type Result } from '~/.server/result'
@@ -19,7 +18,7 @@ import { LINK_QUERY_MAX_LENGTH } from '~/.server/auth/email-actions'
 import { signInLink } from '~/lib/sign-in-link'
 import { limitMessage } from '~/lib/limits'
 import { flowCookie } from '~/.server/auth/flow-state'
-import { logger } from '~/.server/ops/logger'
+import { logger, securityEvent } from '~/.server/ops/logger'
 import { uidOf } from '~/.server/auth/identity-admin'
 import { endEverySession } from '~/.server/auth/session'
 

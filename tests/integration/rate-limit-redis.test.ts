@@ -3,8 +3,7 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { alice, allowed, fail, limits, makeLimits } from '../support/rate-limits'
 import { type TestRedis, startRedis } from '../support/redis'
-import { captureLogs, logger } from '~/.server/ops/logger'
-import { hashEmail } from '~/.server/ops/security-events'
+import { captureLogs, logger, hashEmail } from '~/.server/ops/logger'
 import type { RateLimits } from '~/.server/policy/rate-limit'
 
 /** The rate limits counted in a real redis-server: shared by replicas, a fallback when it dies, full. */

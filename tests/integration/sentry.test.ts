@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url'
 import { createRequestHandler, type ServerBuild } from 'react-router'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { parseConfig } from '../../app/.server/config'
-import { createPortalContext } from '../../app/.server/context'
+import { createPortalContext } from '../../app/.server/http/router-handler'
 import { sentryEnabled } from '../../app/.server/ops/sentry'
 
 /**

@@ -6,7 +6,7 @@ import { refuseNewPassword, refusedByService, type PasswordRefusal } from '~/.se
 import { consumeEmailChange, consumeNewPassword } from '~/.server/policy/rate-limit'
 import { checkedRedirect, localPathOr } from '~/.server/policy/redirect'
 import { getFlags } from '~/.server/ops/flags'
-import { securityEvent } from '~/.server/ops/security-events'
+import { securityEvent } from '~/.server/ops/logger'
 import { page, redirectTo, respond, unavailable, type Result } from '~/.server/result'
 import { providerName } from '~/lib/providers'
 import { limitMessage } from '~/lib/limits'

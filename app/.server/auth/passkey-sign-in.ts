@@ -1,13 +1,12 @@
 import type { AppLoadContext } from '~/.server/context'
-import { codeOf, getIdentity, isIdentityError, type CredentialJson } from '~/.server/identity'
+import { codeOf, getIdentity, isIdentityError, tokenClaims, type CredentialJson } from '~/.server/identity'
 import { recordSignIn } from '~/.server/ops/metrics'
-import { securityEvent } from '~/.server/ops/security-events'
+import { securityEvent } from '~/.server/ops/logger'
 import { consumePasskey } from '~/.server/policy/rate-limit'
 import type { CheckedRedirect } from '~/.server/policy/redirect'
 import { page, type Result } from '~/.server/result'
 import { checkAnswer, clearChallenge, issueChallenge, type ChallengeRefusal } from './passkey-challenge'
 import { requestOptions } from './passkey-options'
-import { tokenClaims } from './id-token'
 import { afterFirstFactor } from './first-factor'
 
 export type PasskeyMessage =

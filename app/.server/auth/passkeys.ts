@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity, type CredentialJson } from '~/.server/identity'
-import { securityEvent } from '~/.server/ops/security-events'
+import { securityEvent } from '~/.server/ops/logger'
 import { consumeEnrolStart, consumeNewPassword } from '~/.server/policy/rate-limit'
 import { page, redirectTo, unavailable, type Result } from '~/.server/result'
 import { FACTOR_NAME_MAX_LENGTH } from '~/lib/limits'

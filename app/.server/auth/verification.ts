@@ -2,7 +2,7 @@ import type { AppLoadContext } from '~/.server/context'
 import { getLocale } from '~/.server/i18n'
 import { codeOf, getIdentity, groupOf } from '~/.server/identity'
 import { messageOf } from './code-messages'
-import { securityEvent } from '~/.server/ops/security-events'
+import { securityEvent } from '~/.server/ops/logger'
 import { consumeReset } from '~/.server/policy/rate-limit'
 import { rememberSent } from './email-sent'
 

@@ -4,10 +4,8 @@ import type { ServerBuild } from 'react-router'
 import express from 'express'
 import { ERROR_ROUTE } from '~/lib/error-status'
 import type { Config } from '~/.server/config'
-import { createPortalContext } from '~/.server/context'
 import { logger } from '~/.server/ops/logger'
 import { recordHttpRequest } from '~/.server/ops/metrics'
-import { routeLabeler } from '~/.server/http/route-labels'
 import { getReadiness, type Readiness } from '~/.server/http/readiness'
 import { formActionSources } from '~/.server/policy/redirect'
 import { brandAssets, brandFiles } from '~/.server/brand'
@@ -15,7 +13,7 @@ import { setBrand } from '~/lib/brand'
 import { bodyLimit, boundedManifestQuery, longPathReplacement, pathWithinBounds } from './request-bounds'
 import { pageShells } from './page-shells'
 import { plainErrors, precompressed } from './precompressed'
-import { createRouterHandler, renderedUrl } from './router-handler'
+import { createPortalContext, createRouterHandler, renderedUrl, routeLabeler } from './router-handler'
 import { plainErrorHandler, securityHeaders, type SecurityHeadersOptions } from './security-headers'
 
 export interface AppOptions {
@@ -154,7 +152,9 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
     }
     next()
   })
-  app.use(pageShells((req) => renderedUrl(config.publicOrigin, req)))
+  const shells = pageShells((req) => renderedUrl(config.publicOrigin, req))
+  // A page shell only ever answers a GET: a post goes straight on.
+  app.use((req, res, next) => (req.method === 'GET' ? shells(req, res, next) : next()))
   const remix = createRouterHandler({
     build,
     publicOrigin: config.publicOrigin,

@@ -33,7 +33,7 @@ function cookieNames(header: string | undefined): string[] {
 
 async function keyOf(req: express.Request, request: Request): Promise<string | null> {
   const url = new URL(request.url)
-  if (req.method !== 'GET' || request.url !== `${url.origin}${url.pathname}` || !SHELL_PATHS.has(url.pathname)) return null
+  if (request.url !== `${url.origin}${url.pathname}` || !SHELL_PATHS.has(url.pathname)) return null
   if (!cookieNames(req.headers.cookie).every((name) => NEUTRAL_COOKIES.has(name))) return null
   const flags = await getFlags()
   const captcha = [captchaSettings('signInWithPassword'), captchaSettings('getOobCode')]

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { routeLabeler, trimTrailingSlashes } from '~/.server/http/route-labels'
+import { routeLabeler, trimTrailingSlashes } from '~/.server/http/router-handler'
 import {
   LONG_PATH_ROUTE,
   PATH_MAX_LENGTH,

@@ -1,6 +1,8 @@
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from '@react-router/node'
-import { createRequestHandler, type RouterContextProvider, type ServerBuild } from 'react-router'
+import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router'
 import type express from 'express'
+import type { PortalContext } from '~/.server/context'
+import { pathWithinBounds } from './request-bounds'
 
 // Unlike @react-router/express, the URL is never rebuilt from Host or X-Forwarded-*, which
 // any client sets: it is always PUBLIC_URL's origin plus the request target (see ADR 026).
@@ -8,6 +10,10 @@ import type express from 'express'
 /** Concatenated, never resolved, so that `//host/x` stays a path. */
 export function renderedUrl(publicOrigin: string, req: express.Request): string {
   return new URL(publicOrigin + req.originalUrl).href
+}
+
+export function createPortalContext(values: PortalContext): RouterContextProvider {
+  return Object.defineProperties(new RouterContextProvider(), Object.getOwnPropertyDescriptors(values))
 }
 
 export function createRouterHandler(options: {
@@ -45,4 +51,56 @@ export function createRouterHandler(options: {
       })
       .catch(next)
   }
+}
+
+const SERVER_ROUTES = ['/healthz', '/readyz', '/__manifest']
+
+type RouteManifest = Record<string, { parentId?: string; path?: string; index?: boolean } | undefined>
+
+/** The label set is bounded by the build, never by what clients send. */
+export function routeLabeler(routes: RouteManifest | null): (path: string) => string {
+  const patterns = new Set(SERVER_ROUTES)
+  const fullPath = (id: string | undefined, depth = 0): string => {
+    const route = id ? routes?.[id] : undefined
+    if (!route || depth > 32) return ''
+    const parent = fullPath(route.parentId, depth + 1)
+    return route.path ? `${parent.replace(/\/$/, '')}/${route.path.replace(/^\//, '')}` : parent
+  }
+  for (const id of Object.keys(routes ?? {})) {
+    const pattern = fullPath(id) || '/'
+    // A splat would label every unknown URL with its pattern.
+    if (!pattern.includes('*') && !pattern.includes('?')) patterns.add(pattern.replace(/(.)\/$/, '$1'))
+  }
+  const dynamic = [...patterns]
+    .filter((p) => p.includes('/:'))
+    .map((p) => ({
+      pattern: p,
+      regex: new RegExp(
+        `^${p
+          .split('/')
+          .map((s) => (s.startsWith(':') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+          .join('/')}$`,
+      ),
+    }))
+
+  // Every request's path comes here: no regex may backtrack on it (`/\/+$/` on '/' + 8,000 slashes + 'x' took 130 ms).
+  return (rawPath) => {
+    if (!pathWithinBounds(rawPath)) return 'other'
+    // React Router asks for the data of `/x` at `/x.data`, of `/` and `/x/` at `/_.data` and `/x/_.data`.
+    const page = rawPath.endsWith('/_.data') ? rawPath.slice(0, -'_.data'.length) : withoutSuffix(rawPath, '.data')
+    const path = trimTrailingSlashes(page)
+    if (patterns.has(path)) return path
+    return dynamic.find((d) => d.regex.test(path))?.pattern ?? 'other'
+  }
+}
+
+function withoutSuffix(value: string, suffix: string): string {
+  return value.endsWith(suffix) ? value.slice(0, -suffix.length) : value
+}
+
+/** A loop: `/\/+$/` backtracks quadratically on '///…///x'. */
+export function trimTrailingSlashes(path: string): string {
+  let end = path.length
+  while (end > 1 && path.charCodeAt(end - 1) === 47) end--
+  return end === path.length ? path : path.slice(0, end)
 }

@@ -1,8 +1,7 @@
 import { isIPv4 } from 'node:net'
 import { RateLimiterRes } from 'rate-limiter-flexible'
-import { logger } from '~/.server/ops/logger'
+import { logger, hashEmail } from '~/.server/ops/logger'
 import { recordRateLimitHit } from '~/.server/ops/metrics'
-import { hashEmail } from '~/.server/ops/security-events'
 import type { Limiter, LimiterName } from './rate-limit-store'
 
 // Every attempt takes its points before it does anything, atomically, so concurrent attempts cannot all pass

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { alice, allowed, fail, limits, makeLimits } from '../../../tests/support/rate-limits'
-import { captureLogs, logger } from '~/.server/ops/logger'
-import { hashEmail } from '~/.server/ops/security-events'
+import { captureLogs, logger, hashEmail } from '~/.server/ops/logger'
 import { ipKey } from './rate-limit-attempt'
 
 describe('keys', () => {

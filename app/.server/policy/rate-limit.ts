@@ -4,7 +4,7 @@ import { safeEqual, sign, signedBy } from '~/.server/cookie-format'
 import { COOKIES, cookieName, getCookie, setCookie } from '~/.server/cookies'
 import { signingKeys } from '~/.server/keys'
 import { openLimiterStore, type LimiterStore, type RateLimitOptions } from './rate-limit-store'
-import { hashEmail } from '~/.server/ops/security-events'
+import { hashEmail } from '~/.server/ops/logger'
 import { attempts, keys, type Attempt, type Entry, type Who } from './rate-limit-attempt'
 
 /** The flows reach the limits through this module only, the device cookie included. */

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity, groupOf, type AuthCode } from '~/.server/identity'
 import { messageOf, type MessageKey } from '../code-messages'
-import { securityEvent } from '~/.server/ops/security-events'
+import { securityEvent } from '~/.server/ops/logger'
 import { consumeMfaCode } from '~/.server/policy/rate-limit'
 import { checkedRedirect } from '~/.server/policy/redirect'
 import { page, redirectTo, type Result } from '~/.server/result'
