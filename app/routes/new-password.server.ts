@@ -11,7 +11,7 @@ import {
 } from '~/.server/identity'
 import { messageOf, unavailableStatus, type MessageKey } from '~/.server/auth/code-messages'
 import { consumeNewPassword } from '~/.server/policy/rate-limit'
-import type { AttemptOutcome } from '~/.server/policy/rate-limit-attempt'
+import type { AttemptOutcome } from '~/.server/policy/rate-limit'
 import { page, redirectTo, unavailable, type Result } from '~/.server/result'
 import { redirectFromContinueUrl } from '~/.server/auth/continue-url'
 import { LINK_QUERY_MAX_LENGTH } from '~/.server/auth/email-actions'

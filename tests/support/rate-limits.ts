@@ -1,6 +1,6 @@
 import { afterEach } from 'vitest'
 import { type RateLimits, type SignInWho, createRateLimits } from '~/.server/policy/rate-limit'
-import type { Attempt } from '~/.server/policy/rate-limit-attempt'
+import type { Attempt } from '~/.server/policy/rate-limit'
 
 /** Small limits, so that a test reaches each one in a few attempts. */
 export const limits = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { alice, allowed, fail, limits, makeLimits } from '../../../tests/support/rate-limits'
 import { captureLogs, logger, hashEmail } from '~/.server/ops/logger'
-import { ipKey } from './rate-limit-attempt'
+import { ipKey } from './rate-limit'
 
 describe('keys', () => {
   it('hashes the canonical address, never storing it in clear', () => {
@@ -207,6 +207,15 @@ describe('in memory', () => {
     }
     // The account's spent counter survived it.
     expect((await rl.consumeSignIn({ ip: '192.0.2.200', email: alice.email })).ok).toBe(false)
+  })
+
+  it('makes room by dropping the oldest per-client counter: a flood of new clients blocks neither them nor an account', async () => {
+    const rl = makeLimits(null, 'test', 50)
+    for (let i = 0; i < 200; i++) {
+      expect((await rl.consumeLogout({ ip: `10.1.${i >> 8}.${i & 255}` })).ok).toBe(true)
+      expect(rl.memoryKeys()).toBeLessThanOrEqual(50)
+    }
+    expect((await rl.consumeSignIn({ ip: '192.0.2.7', email: alice.email })).ok).toBe(true)
   })
 
   it('second-factor codes for one account stop at its limit, across clients and pending sign-ins', async () => {

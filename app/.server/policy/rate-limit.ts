@@ -1,159 +1,186 @@
 import { randomBytes } from 'node:crypto'
+import { isIPv4 } from 'node:net'
+import { RateLimiterRes } from 'rate-limiter-flexible'
 import { getConfig } from '~/.server/config'
 import { safeEqual, sign, signedBy } from '~/.server/cookie-format'
 import { COOKIES, cookieName, getCookie, setCookie } from '~/.server/cookies'
 import { signingKeys } from '~/.server/keys'
-import { openLimiterStore, type LimiterStore, type RateLimitOptions } from './rate-limit-store'
-import { hashEmail } from '~/.server/ops/logger'
-import { attempts, keys, type Attempt, type Entry, type Who } from './rate-limit-attempt'
+import { hashEmail, logger } from '~/.server/ops/logger'
+import { recordRateLimitHit } from '~/.server/ops/metrics'
+import { openLimiterStore, type Limiter, type LimiterName, type RateLimitOptions } from './rate-limit-store'
 
-/** The flows reach the limits through this module only, the device cookie included. */
+// Every attempt takes its points before it does anything, atomically, so concurrent attempts cannot all pass
+// one check (see ADR 015). A verdict against it keeps the points; success or no verdict gives them back.
 
-export type SignInWho = Who & { email: string; device?: string | null }
+export type AttemptOutcome = 'failure' | 'success' | 'no-verdict'
 
-export type MfaWho = Who & { pending: string; account: string }
+/** An attempt never released keeps its points, as a failure does. */
+export type Attempt = { ok: true; release(outcome: AttemptOutcome): Promise<void> } | { ok: false; retryAfterSeconds: number }
 
-// The client's point is taken first: a client over its limit never
-// reaches, nor creates, a per-account counter (see ADR 027).
-export interface RateLimits {
-  consumeSignIn(who: SignInWho): Promise<Attempt>
-  consumeReset(who: SignInWho): Promise<Attempt>
-  consumeEmailLink(who: Who & { email: string }): Promise<Attempt>
-  consumeNewPassword(who: Who): Promise<Attempt>
-  consumeMfaCode(who: MfaWho): Promise<Attempt>
-  consumeMfaSms(who: MfaWho & { phone: string }): Promise<Attempt>
-  consumeEnrolStart(who: Who & { account: string }): Promise<Attempt>
-  consumeEnrolSms(who: MfaWho & { phone: string }): Promise<Attempt>
-  consumeEmailChange(who: Who & { account: string; email: string }): Promise<Attempt>
-  consumeLogout(who: Who): Promise<Attempt>
-  consumePasskey(who: Who & { credential?: string }): Promise<Attempt>
-  spendChallenge(id: string): Promise<boolean>
-  consumeSignUp(who: SignInWho): Promise<Attempt>
-  readonly redis: LimiterStore['redis']
-  memoryKeys: LimiterStore['memoryKeys']
-  close(): Promise<void>
+export interface Who {
+  ip: string
+  email?: string
+  reqId?: string
 }
 
-export function createRateLimits(options: RateLimitOptions): RateLimits {
+/** An IPv6 address counts as its /64: one subscriber usually holds a whole /64 and could rotate through it. */
+export function ipKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)
+  if (mapped?.[1]) return mapped[1]
+  if (isIPv4(ip) || !ip.includes(':')) return ip
+  const [head = '', tail = ''] = ip.toLowerCase().split('%')[0]!.split('::')
+  const left = head ? head.split(':') : []
+  const right = tail ? tail.split(':') : []
+  const groups = [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`
+}
+
+export type SignInWho = Who & { email: string; device?: string | null }
+export type MfaWho = Who & { pending: string; account: string }
+
+const retryAfter = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000))
+
+// No address is stored or logged in clear: keys use the same keyed hash as the security log.
+type Keys = { ip: string; email: string; emailIp: string; reqId?: string }
+const keys = ({ ip, email, reqId }: Who): Keys => {
+  const emailHash = email === undefined ? '' : hashEmail(email)
+  return { ip: ipKey(ip), email: emailHash, emailIp: `${emailHash}:${ipKey(ip)}`, reqId }
+}
+
+/** A counter an attempt takes; `forget`: a success deletes it instead of giving its point back. */
+type Entry = readonly [name: LimiterName, key: string, onSuccess?: 'forget']
+
+function attempts(limiters: Record<LimiterName, Limiter>) {
+  function hit(name: LimiterName, k: Keys, res: RateLimiterRes) {
+    recordRateLimitHit(name)
+    const fields = { limiter: name, ip: k.ip, emailHash: k.email || undefined, retryAfterSeconds: retryAfter(res) }
+    logger.warn({ security: true, event: 'rate-limit', reqId: k.reqId, ...fields }, `rate limit ${name} reached`)
+  }
+
+  function failed(name: LimiterName, err: unknown) {
+    logger.error({ event: 'rate-limit-error', limiter: name, err }, 'rate limiter failed, request let through')
+  }
+
+  /** Not past the window's end: the point is gone with it, and giving it back would open the next window below zero. */
+  async function giveBack([name, key]: Entry, windowEnds: number) {
+    if (Date.now() >= windowEnds) return
+    try {
+      const res = await limiters[name].reward(key, 1)
+      if (res.consumedPoints <= 0) await limiters[name].delete(key)
+    } catch (err) {
+      failed(name, err)
+    }
+  }
+
+  // The per-client limiter goes first, and a refusal gives back what was taken at once, so a client
+  // over its limit never fills nor makes a per-account counter (see ADR 027). A store error lets
+  // the attempt through: locking everyone out on a bug is worse, and the service throttles too.
+  async function take(entries: Entry[], k: Keys): Promise<Attempt> {
+    const held: { entry: Entry; windowEnds: number }[] = []
+    for (const entry of entries) {
+      const [name, key] = entry
+      try {
+        const res = await limiters[name].consume(key)
+        held.push({ entry, windowEnds: Date.now() + res.msBeforeNext })
+      } catch (err) {
+        if (!(err instanceof RateLimiterRes)) {
+          failed(name, err)
+          continue
+        }
+        hit(name, k, err)
+        // The refused consume counted too: it goes back with the others.
+        held.push({ entry, windowEnds: Date.now() + err.msBeforeNext })
+        await Promise.all(held.map((h) => giveBack(h.entry, h.windowEnds)))
+        return { ok: false, retryAfterSeconds: retryAfter(err) }
+      }
+    }
+    let released = false
+    return {
+      ok: true,
+      async release(outcome) {
+        if (released || outcome === 'failure') return void (released = true)
+        released = true
+        const forget = outcome === 'success' ? entries.filter((entry) => entry[2] === 'forget') : []
+        await Promise.all([
+          ...held.filter((h) => !forget.includes(h.entry)).map((h) => giveBack(h.entry, h.windowEnds)),
+          ...forget.map(([name, key]) => limiters[name].delete(key).catch((err: unknown) => failed(name, err))),
+        ])
+      },
+    }
+  }
+
+  return take
+}
+
+/** The flows' limits. The client's counter comes first: a client over its limit never reaches, nor creates, a per-account counter (see ADR 027). */
+export function createRateLimits(options: RateLimitOptions) {
   const { limiters, redis, memoryKeys, close } = openLimiterStore(options)
   const take = attempts(limiters)
+  const limit =
+    <W extends Who>(counters: (who: W, k: Keys) => Entry[]) =>
+    (who: W): Promise<Attempt> => {
+      const k = keys(who)
+      return take(counters(who, k), k)
+    }
+  const resetOrDevice = (who: SignInWho, k: Keys): Entry => (who.device ? ['resetPerDevice', who.device] : ['resetPerEmail', k.email])
 
   return {
     redis,
     memoryKeys,
     close,
-
-    consumeSignIn(who) {
-      const k = keys(who)
-      const device: Entry | null = who.device ? ['signInPerDevice', who.device] : null
-      const emailIp: Entry = ['signInPerEmailIp', k.emailIp]
-      return take(
-        [['signInPerIp', k.ip], emailIp, device ?? ['signInPerEmail', k.email]],
-        k,
-        // Only this client's: a success must not reset what an attacker built up from elsewhere.
-        device ? [emailIp, device] : [emailIp],
-      )
-    },
-
-    consumeReset(who) {
-      const k = keys(who)
-      return take([['resetPerIp', k.ip], who.device ? ['resetPerDevice', who.device] : ['resetPerEmail', k.email]], k)
-    },
-
-    consumeEmailLink(who) {
-      const k = keys(who)
-      return take(
-        [
-          ['resetPerIp', k.ip],
-          ['linkPerEmail', k.email],
-        ],
-        k,
-      )
-    },
-
-    consumeNewPassword(who) {
-      const k = keys(who)
-      return take([['newPasswordPerIp', k.ip]], k)
-    },
-
-    consumeMfaCode(who) {
-      const k = keys(who)
-      // Never the client's or the account's.
-      const pending: Entry = ['mfaCodePerPending', who.pending]
-      return take([['mfaCodePerIp', k.ip], pending, ['mfaCodePerAccount', hashEmail(who.account)]], k, [pending])
-    },
-
-    consumeMfaSms(who) {
-      const k = keys(who)
-      return take(
-        [
-          ['mfaSmsPerIp', k.ip],
-          ['mfaSmsPerPending', who.pending],
-          ['mfaSmsPerAccount', hashEmail(who.account)],
-          ['mfaSmsPerPhone', hashEmail(who.phone)],
-        ],
-        k,
-      )
-    },
-
-    consumeEnrolStart(who) {
-      const k = keys(who)
-      return take(
-        [
-          ['enrolPerIp', k.ip],
-          ['enrolPerAccount', hashEmail(who.account)],
-        ],
-        k,
-      )
-    },
-
-    consumeEnrolSms(who) {
-      const k = keys(who)
-      return take(
-        [
-          ['mfaSmsPerIp', k.ip],
-          ['mfaSmsPerPending', who.pending],
-          ['mfaSmsPerAccount', hashEmail(who.account)],
-          ['enrolSmsPerNumber', hashEmail(who.phone)],
-        ],
-        k,
-      )
-    },
-
-    consumeEmailChange(who) {
-      const k = keys(who)
-      return take(
-        [
-          ['resetPerIp', k.ip],
-          ['resetPerEmail', k.email],
-          ['emailChangePerAccount', hashEmail(who.account)],
-        ],
-        k,
-      )
-    },
-
-    consumeLogout(who) {
-      const k = keys(who)
-      return take([['logoutPerIp', k.ip]], k)
-    },
-
-    consumePasskey(who) {
-      const k = keys(who)
-      if (!who.credential) return take([['passkeyStartPerIp', k.ip]], k)
-      return take([['signInPerIp', k.ip], ['signInPerEmail', hashEmail(`passkey:${who.credential}`)]], k)
-    },
-
-    async spendChallenge(id) {
-      const attempt = await take([['passkeyChallenge', id]], keys({ ip: '' }))
-      return attempt.ok
-    },
-
-    consumeSignUp(who) {
-      const k = keys(who)
-      return take([['signUpPerIp', k.ip], who.device ? ['resetPerDevice', who.device] : ['resetPerEmail', k.email]], k)
+    // A success clears only this client's counters: not what an attacker built up from elsewhere.
+    consumeSignIn: limit((who: SignInWho, k) => [
+      ['signInPerIp', k.ip],
+      ['signInPerEmailIp', k.emailIp, 'forget'],
+      who.device ? ['signInPerDevice', who.device, 'forget'] : ['signInPerEmail', k.email],
+    ]),
+    consumeReset: limit((who: SignInWho, k) => [['resetPerIp', k.ip], resetOrDevice(who, k)]),
+    consumeEmailLink: limit((_: Who & { email: string }, k) => [['resetPerIp', k.ip], ['linkPerEmail', k.email]]),
+    consumeNewPassword: limit((_: Who, k) => [['newPasswordPerIp', k.ip]]),
+    // A success clears the pending sign-in's counter, never the client's or the account's.
+    consumeMfaCode: limit((who: MfaWho, k) => [
+      ['mfaCodePerIp', k.ip],
+      ['mfaCodePerPending', who.pending, 'forget'],
+      ['mfaCodePerAccount', hashEmail(who.account)],
+    ]),
+    consumeMfaSms: limit((who: MfaWho & { phone: string }, k) => [
+      ['mfaSmsPerIp', k.ip],
+      ['mfaSmsPerPending', who.pending],
+      ['mfaSmsPerAccount', hashEmail(who.account)],
+      ['mfaSmsPerPhone', hashEmail(who.phone)],
+    ]),
+    consumeEnrolStart: limit((who: Who & { account: string }, k) => [
+      ['enrolPerIp', k.ip],
+      ['enrolPerAccount', hashEmail(who.account)],
+    ]),
+    consumeEnrolSms: limit((who: MfaWho & { phone: string }, k) => [
+      ['mfaSmsPerIp', k.ip],
+      ['mfaSmsPerPending', who.pending],
+      ['mfaSmsPerAccount', hashEmail(who.account)],
+      ['enrolSmsPerNumber', hashEmail(who.phone)],
+    ]),
+    consumeEmailChange: limit((who: Who & { account: string; email: string }, k) => [
+      ['resetPerIp', k.ip],
+      ['resetPerEmail', k.email],
+      ['emailChangePerAccount', hashEmail(who.account)],
+    ]),
+    consumeLogout: limit((_: Who, k) => [['logoutPerIp', k.ip]]),
+    consumePasskey: limit((who: Who & { credential?: string }, k) =>
+      who.credential
+        ? [['signInPerIp', k.ip], ['signInPerEmail', hashEmail(`passkey:${who.credential}`)]]
+        : [['passkeyStartPerIp', k.ip]],
+    ),
+    consumeSignUp: limit((who: SignInWho, k) => [['signUpPerIp', k.ip], resetOrDevice(who, k)]),
+    async spendChallenge(id: string) {
+      return (await take([['passkeyChallenge', id]], keys({ ip: '' }))).ok
     },
   }
 }
+
+export type RateLimits = ReturnType<typeof createRateLimits>
 
 let current: RateLimits | null = null
 
