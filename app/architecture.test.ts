@@ -36,7 +36,6 @@ const LAYERS = [
     '.server/brand',
     '.server/result',
     '.server/cookies',
-    '.server/cookie-format',
     '.server/keys',
     '.server/config',
     '.server/config-schema',
@@ -114,7 +113,7 @@ describe('the import graph of app/', () => {
   const isRoute = (file: string) => name(file).startsWith('routes/') && !name(file).endsWith('.server.ts')
 
   it('keeps routes off the cookie registry: cookies are set by the flows', () => {
-    const registry = ['.server/cookies.ts', '.server/cookie-format.ts'].map((file) => path.join(APP, file))
+    const registry = ['.server/cookies.ts', '.server/keys.ts'].map((file) => path.join(APP, file))
     const reaching = [...graph].flatMap(([file, imports]) =>
       isRoute(file)
         ? imports.filter((to) => registry.includes(to)).map((to) => `${name(file)} → ${name(to)}`)

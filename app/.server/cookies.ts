@@ -1,5 +1,44 @@
 import { LOCALE_COOKIE } from '~/lib/i18n'
-import { hostCookieName, isSecureOrigin, readCookie, serializeCookie } from './cookie-format'
+import { getConfig } from './config'
+
+export interface CookieOptions {
+  maxAge?: number
+  httpOnly?: boolean
+  sameSite?: 'Lax' | 'Strict' | 'None'
+}
+
+export function isSecureOrigin(): boolean {
+  return getConfig().publicOrigin.startsWith('https:')
+}
+
+// `__Host-` over https: browsers accept it only from this exact
+// host, so no sibling subdomain or network attacker can plant it.
+export function hostCookieName(base: string): string {
+  return isSecureOrigin() ? `__Host-${base}` : base
+}
+
+export function serializeCookie(name: string, value: string, options: CookieOptions = {}): string {
+  const parts = [`${name}=${encodeURIComponent(value)}`, 'Path=/', `SameSite=${options.sameSite ?? 'Lax'}`]
+  if (options.maxAge !== undefined) parts.push(`Max-Age=${Math.max(0, Math.floor(options.maxAge))}`)
+  if (options.httpOnly ?? true) parts.push('HttpOnly')
+  if (isSecureOrigin()) parts.push('Secure')
+  return parts.join('; ')
+}
+
+export function readCookie(header: string | null, name: string): string | null {
+  if (!header) return null
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=')
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim())
+      } catch {
+        return null
+      }
+    }
+  }
+  return null
+}
 
 export interface CookieSpec {
   base: string

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { openValue, sealValue } from '~/.server/cookie-format'
+import { openValue, sealValue } from '~/.server/keys'
 import { clearCookie, getCookie, setCookie, type SealedCookie } from '~/.server/cookies'
 import { csrfBinding, issueCsrf } from '~/.server/policy/csrf'
 

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type * as configModule from '~/.server/config'
 import type { Config } from '~/.server/config'
-import { openValue, sealValue, sign, signedBy } from './cookie-format'
-import { signingKeys } from './keys'
+import { openValue, sealValue, sign, signedBy, signingKeys } from './keys'
 
 const overrides = vi.hoisted(() => ({ value: {} as Partial<Config> }))
 vi.mock('~/.server/config', async (importOriginal) => {
