@@ -22,19 +22,18 @@ const LAYERS = [
   // the express app, the React Router handler, readiness, serve()
   ['.server/http'],
   // the flows and their building blocks: sign-in, session, second factor...; preferences; the guards
-  // (CSRF, redirects, limits, captcha, common passwords)
-  ['.server/auth', '.server/preferences', '.server/policy'],
+  // (CSRF, redirects, limits, common passwords); result.ts, a route's way in (guardForm) and out (respond)
+  ['.server/auth', '.server/preferences', '.server/policy', '.server/result'],
   // the Identity Toolkit client
   ['.server/identity'],
-  // the server's foundations: logger, metrics, Redis, i18n, the load context, the brand, the Result,
-  // cookies, keys, configuration
+  // the server's foundations: logger, metrics, Redis, i18n, the load context, the brand, cookies, keys,
+  // configuration
   [
     '.server/ops',
     '.server/redis',
     '.server/i18n',
     '.server/context',
     '.server/brand',
-    '.server/result',
     '.server/cookies',
     '.server/keys',
     '.server/config',

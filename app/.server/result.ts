@@ -1,11 +1,20 @@
 import { data, redirect } from 'react-router'
 import type { z } from 'zod'
+import type { AppLoadContext } from '~/.server/context'
+import { getConfig } from '~/.server/config'
+import { securityEvent } from '~/.server/ops/logger'
+import { verifyCsrf } from '~/.server/policy/csrf'
+import { checkRedirectParam, type RedirectParam } from '~/.server/policy/redirect'
 import { NO_STORE } from '~/lib/headers'
 import { formText } from '~/lib/form-text'
 import { EMAIL_MAX_LENGTH, type FieldErrors } from '~/lib/limits'
+import { CAPTCHA_TOKEN_FIELD } from '~/lib/recaptcha'
 import { fieldErrorsOf } from '~/lib/schemas'
 
-/** respond() is the one place a result becomes a response (see ADR 048). */
+// A route's way in and out: guardForm lets a post in, parseForm reads its fields, and the Result a flow
+// answers with becomes the response in respond(), the one place that happens (see ADR 048).
+
+/** What a flow answers: a redirect, a page with its data, or an error page. */
 export type Result<Data = never> = Redirect | Page<Data> | ErrorPage
 
 interface Extras {
@@ -106,4 +115,53 @@ export function parseForm<Schema extends z.ZodType, Kept extends object>(
 /** The address a refused form shows again, as typed: trimmed and bounded, never parsed. */
 export function keptEmail(form: FormData): string {
   return formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
+}
+
+/** What a form post brings once it is let in. */
+export interface GuardedForm {
+  form: FormData
+  /** The posted `redirect` field against the redirect policy; `none` when the form has none. */
+  redirect: RedirectParam
+  /** The reCAPTCHA token the page's script added: undefined when there is none. */
+  captchaResponse: string | undefined
+}
+
+/**
+ * Every POST goes through here (see ADR 007): the body's bound, the form, the CSRF check (origin and token);
+ * then what any form may carry: a redirect, checked, and a reCAPTCHA token.
+ */
+export async function guardForm(request: Request, context: AppLoadContext): Promise<GuardedForm> {
+  refuseOversizedBody(context)
+  let form: FormData
+  try {
+    form = await request.formData()
+  } catch {
+    throw data({ reason: 'bad-form' }, { status: 400 })
+  }
+  const verdict = verifyCsrf(request, form, { publicOrigin: context.publicOrigin, origin: context.requestOrigin })
+  if (!verdict.ok) {
+    securityEvent('csrf-refused', { reqId: context.requestId, ip: context.clientIp, reason: verdict.reason })
+    // The error page has no loader data: the help link travels with the refusal.
+    const help =
+      verdict.reason === 'cookie-missing'
+        ? { cookiesHelpUrl: getConfig().cookiesHelpUrl, framed: request.headers.get('sec-fetch-dest') === 'iframe' }
+        : {}
+    throw data({ reason: verdict.reason, ...help }, { status: 403 })
+  }
+  const redirect = await checkRedirectParam(form.has('redirect') ? formText(form, 'redirect') : null, context.publicOrigin)
+  return { form, redirect, captchaResponse: postedCaptchaToken(form) }
+}
+
+/** Real tokens are about 2 KB. */
+const CAPTCHA_TOKEN_MAX_LENGTH = 8192
+
+/** The reCAPTCHA token the page's script added. undefined: no script ran (JavaScript off); '': it got no token. */
+export function postedCaptchaToken(form: FormData, field = CAPTCHA_TOKEN_FIELD): string | undefined {
+  const value = form.get(field)
+  if (value === null) return undefined
+  return typeof value === 'string' && value.length <= CAPTCHA_TOKEN_MAX_LENGTH ? value : ''
+}
+
+export function refuseOversizedBody(context: AppLoadContext) {
+  if (context.bodyTooLarge) throw data({ reason: 'too-large' }, { status: 413, headers: NO_STORE })
 }

@@ -20,9 +20,8 @@ import { accountPath, requireSignedIn, withoutPassword } from '~/.server/auth/ac
 import { confirmPassword } from './account.confirm.server'
 import { confirmThenOf } from '~/.server/auth/recent-login'
 import { SIGN_IN_PAGE_ERRORS } from '~/.server/auth/sign-in-page'
-import { guardForm } from '~/.server/policy/csrf'
 import { captchaSettings } from '~/.server/identity/recaptcha'
-import { page, parseForm, respond } from '~/.server/result'
+import { guardForm, page, parseForm, respond } from '~/.server/result'
 import { withPageStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account.confirm'
 

@@ -3,8 +3,7 @@ import { requireConfirmed } from '~/.server/auth/account'
 import { postedCredential } from '~/.server/auth/passkey-options'
 import { ADD_PATH, finishEnrolment, startEnrolment } from '~/.server/auth/passkeys'
 import { getFlags } from '~/.server/ops/flags'
-import { guardForm } from '~/.server/policy/csrf'
-import { errorPage, page, respond } from '~/.server/result'
+import { errorPage, guardForm, page, respond } from '~/.server/result'
 import type { Route } from './+types/account.passkeys.enrol'
 
 /** The add page's script (app/routes/account.passkeys.add.tsx) posts `start` (the options) then `finish` (the new passkey and its name); answered in JSON. */

@@ -19,9 +19,8 @@ import { backToAccount, confirmFirst, requireSignedIn } from '~/.server/auth/acc
 import { PHONE_PATH, enrolPhone, enrolmentView, type PhoneRefusal } from './account.second-factor.phone.server'
 import { readAccount } from '~/.server/auth/identity-admin'
 import { factorOffered } from '~/.server/auth/second-factor-kinds'
-import { guardForm } from '~/.server/policy/csrf'
 import { captchaSettings } from '~/.server/identity/recaptcha'
-import { page, parseForm, respond, unavailable, type Answers } from '~/.server/result'
+import { type Answers, guardForm, page, parseForm, respond, unavailable } from '~/.server/result'
 import { withPageStrings } from '~/lib/i18n-browser'
 import type { Route } from './+types/account.second-factor.phone'
 

@@ -8,8 +8,7 @@ import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { EmailActionFormSchema } from '~/lib/schemas'
 import { applyEmailAction, emailActionPage, type EmailActionMode } from '~/.server/auth/email-actions'
-import { guardForm } from '~/.server/policy/csrf'
-import { respond } from '~/.server/result'
+import { guardForm, respond } from '~/.server/result'
 import type { Route } from './+types/action'
 
 export const headers = routeHeaders

@@ -1,8 +1,7 @@
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { PreferenceFormSchema } from '~/lib/schemas'
-import { guardForm } from '~/.server/policy/csrf'
 import { saveConsent, visitGoesToSignIn } from '~/.server/preferences'
-import { errorPage, parseForm, respond } from '~/.server/result'
+import { errorPage, guardForm, parseForm, respond } from '~/.server/result'
 import type { Route } from './+types/consent'
 
 /** Accepting the privacy notice: a cookie, then back to the page (or data for the fetcher). */

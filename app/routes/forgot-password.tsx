@@ -12,12 +12,11 @@ import { pageTitle } from '~/lib/meta'
 import { signInLink } from '~/lib/sign-in-link'
 import type { FieldErrors } from '~/lib/limits'
 import { ForgotPasswordFormSchema, formText } from '~/lib/schemas'
-import { guardForm } from '~/.server/policy/csrf'
 import { getLocale } from '~/.server/i18n'
 import { requestPasswordReset } from './forgot-password.server'
 import { resendable, sentView } from '~/.server/auth/email-sent'
 import { captchaSettings } from '~/.server/identity/recaptcha'
-import { keptEmail, page, parseForm, redirectTo, respond } from '~/.server/result'
+import { guardForm, keptEmail, page, parseForm, redirectTo, respond } from '~/.server/result'
 import type { Route } from './+types/forgot-password'
 
 export const headers = routeHeaders

@@ -1,8 +1,7 @@
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { LanguageFormSchema } from '~/lib/schemas'
-import { guardForm } from '~/.server/policy/csrf'
 import { saveLocale, visitGoesToSignIn } from '~/.server/preferences'
-import { errorPage, parseForm, respond } from '~/.server/result'
+import { errorPage, guardForm, parseForm, respond } from '~/.server/result'
 import type { Route } from './+types/language'
 
 /** Sets the language cookie; a plain form post comes back to the page it came from. */

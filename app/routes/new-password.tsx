@@ -9,8 +9,7 @@ import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
 import { NewPasswordFormSchema } from '~/lib/schemas'
 import { completePasswordReset, newPasswordPage } from './new-password.server'
-import { guardForm } from '~/.server/policy/csrf'
-import { respond } from '~/.server/result'
+import { guardForm, respond } from '~/.server/result'
 import type { Route } from './+types/new-password'
 
 export const headers = routeHeaders

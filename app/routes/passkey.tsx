@@ -2,9 +2,8 @@ import { formText } from '~/lib/form-text'
 import { finishPasskeySignIn, startPasskeySignIn } from '~/.server/auth/passkey-sign-in'
 import { postedCredential } from '~/.server/auth/passkey-options'
 import { getFlags } from '~/.server/ops/flags'
-import { guardForm } from '~/.server/policy/csrf'
 import { redirectOf } from '~/.server/policy/redirect'
-import { errorPage, page, respond } from '~/.server/result'
+import { errorPage, guardForm, page, respond } from '~/.server/result'
 import type { Route } from './+types/passkey'
 
 /**

@@ -16,9 +16,8 @@ import { sentView } from '~/.server/auth/email-sent'
 import { getConfig } from '~/.server/config'
 import { getLocale } from '~/.server/i18n'
 import { getFlags } from '~/.server/ops/flags'
-import { guardForm, postedCaptchaToken } from '~/.server/policy/csrf'
 import { captchaSettings } from '~/.server/identity/recaptcha'
-import { errorPage, page, respond } from '~/.server/result'
+import { errorPage, guardForm, page, postedCaptchaToken, respond } from '~/.server/result'
 import type { Route } from './+types/sign-up'
 
 export const headers = routeHeaders

@@ -1,6 +1,5 @@
-import { refuseOversizedBody } from '~/.server/policy/csrf'
 import { getLocale, getT } from '~/.server/i18n'
-import { respond } from '~/.server/result'
+import { refuseOversizedBody, respond } from '~/.server/result'
 import { handleSsoCallback } from '~/.server/auth/sso'
 import { NO_STORE } from '~/lib/headers'
 import type { Route } from './+types/sso.callback'

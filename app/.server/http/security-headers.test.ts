@@ -12,7 +12,7 @@ import { contentSecurityPolicy } from './security-headers'
 
 /**
  * A one-route React Router build: GET shows the nonce it was given, POST echoes the size of the body it
- * read; a body the limit refused is answered 413 with what was left of it (as guardForm in app/.server/policy/csrf.ts does).
+ * read; a body the limit refused is answered 413 with what was left of it (as guardForm in app/.server/result.ts does).
  */
 const build = fakeBuild({
   loader: ({ context }) => Response.json({ nonce: context.cspNonce }),

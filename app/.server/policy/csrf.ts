@@ -1,17 +1,9 @@
 import { randomBytes } from 'node:crypto'
-import { data } from 'react-router'
-import type { AppLoadContext } from '~/.server/context'
-import { getConfig } from '~/.server/config'
 import { safeEqual, sign, signedBy } from '~/.server/keys'
 import { COOKIES, cookieName, getCookie, setCookie } from '~/.server/cookies'
-import { securityEvent } from '~/.server/ops/logger'
 import { CSRF_FIELD } from '~/lib/form-fields'
-import { formText } from '~/lib/form-text'
-import { NO_STORE } from '~/lib/headers'
-import { CAPTCHA_TOKEN_FIELD } from '~/lib/recaptcha'
-import { checkRedirectParam, type RedirectParam } from './redirect'
 
-// The CSRF tokens, and guardForm below, which every POST goes through.
+// The CSRF tokens, which every POST's guard (guardForm, result.ts) checks.
 // Signed double-submit tokens: a cross-site page can neither read nor guess the
 // value, and the HMAC stops a value planted by a sibling subdomain (cookie tossing).
 
@@ -87,53 +79,4 @@ export function cookiesBlockedInFrame(request: Request): boolean {
   if (dest !== 'iframe' && dest !== 'frame') return false
   const site = request.headers.get('sec-fetch-site')
   return site === 'cross-site' || (site === 'same-origin' && !getCookie(request, COOKIES.csrf))
-}
-
-/** What a form post brings once it is let in. */
-export interface GuardedForm {
-  form: FormData
-  /** The posted `redirect` field against the redirect policy; `none` when the form has none. */
-  redirect: RedirectParam
-  /** The reCAPTCHA token the page's script added: undefined when there is none. */
-  captchaResponse: string | undefined
-}
-
-/**
- * Every POST goes through here (see ADR 007): the body's bound, the form, the CSRF check (origin and token);
- * then what any form may carry: a redirect, checked, and a reCAPTCHA token.
- */
-export async function guardForm(request: Request, context: AppLoadContext): Promise<GuardedForm> {
-  refuseOversizedBody(context)
-  let form: FormData
-  try {
-    form = await request.formData()
-  } catch {
-    throw data({ reason: 'bad-form' }, { status: 400 })
-  }
-  const verdict = verifyCsrf(request, form, { publicOrigin: context.publicOrigin, origin: context.requestOrigin })
-  if (!verdict.ok) {
-    securityEvent('csrf-refused', { reqId: context.requestId, ip: context.clientIp, reason: verdict.reason })
-    // The error page has no loader data: the help link travels with the refusal.
-    const help =
-      verdict.reason === 'cookie-missing'
-        ? { cookiesHelpUrl: getConfig().cookiesHelpUrl, framed: request.headers.get('sec-fetch-dest') === 'iframe' }
-        : {}
-    throw data({ reason: verdict.reason, ...help }, { status: 403 })
-  }
-  const redirect = await checkRedirectParam(form.has('redirect') ? formText(form, 'redirect') : null, context.publicOrigin)
-  return { form, redirect, captchaResponse: postedCaptchaToken(form) }
-}
-
-/** Real tokens are about 2 KB. */
-const CAPTCHA_TOKEN_MAX_LENGTH = 8192
-
-/** The reCAPTCHA token the page's script added. undefined: no script ran (JavaScript off); '': it got no token. */
-export function postedCaptchaToken(form: FormData, field = CAPTCHA_TOKEN_FIELD): string | undefined {
-  const value = form.get(field)
-  if (value === null) return undefined
-  return typeof value === 'string' && value.length <= CAPTCHA_TOKEN_MAX_LENGTH ? value : ''
-}
-
-export function refuseOversizedBody(context: AppLoadContext) {
-  if (context.bodyTooLarge) throw data({ reason: 'too-large' }, { status: 413, headers: NO_STORE })
 }
