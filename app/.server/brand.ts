@@ -56,7 +56,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable'
 
 export function brandFiles({ files }: BrandAssets): RequestHandler {
   return (req, res, next) => {
-    const file = (req.method === 'GET' || req.method === 'HEAD') && files.get(req.path)
+    const file = files.get(req.path)
     if (!file) return next()
     res.locals.route = 'static'
     res.set('Cache-Control', IMMUTABLE).type(file.type)

@@ -22,7 +22,7 @@ import { sentView } from '~/.server/auth/email-sent'
 import { getFlags } from '~/.server/ops/flags'
 import { getLocale } from '~/.server/i18n'
 import { captchaSettings } from '~/.server/identity/recaptcha'
-import { checkRedirectParam, redirectOf } from '~/.server/policy/redirect'
+import { checkRedirectParam } from '~/.server/policy/redirect'
 import { errorPage, guardForm, keptEmail, page, parseForm, redirectTo, respond, unavailable } from '~/.server/result'
 import { pageSession } from '~/.server/auth/session'
 import { continueTarget, SignInFormSchema, signInWithPassword } from './sign-in.server'
@@ -92,9 +92,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (redirect.kind === 'invalid' || redirect.kind === 'missing')
     return respond(page<ActionData>({ ...kept, formError: REDIRECT_ERRORS[redirect.kind] }, { status: 400 }))
   // What both buttons carry on.
-  const shared = { redirect: redirectOf(redirect), ...kept, captchaResponse }
-  const linkOn = (await getFlags()).emailLinkSignIn
+  const shared = { redirect: redirect.kind === 'ok' ? redirect.redirect : null, ...kept, captchaResponse }
   const intent = form.get('intent')
+  const linkOn = (intent === 'resend' || intent === 'email-link') && (await getFlags()).emailLinkSignIn
   if (intent === 'resend' && linkOn)
     return respond<ActionData>(await resendSignInLink(request, { ...shared, kept, locale: getLocale(request) }, context))
   if (intent === 'email-link' && linkOn) {

@@ -112,7 +112,8 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
 
   const brand = brandAssets(config.brand)
   setBrand(brand.page)
-  app.use(brandFiles(brand))
+  const brandFile = brandFiles(brand)
+  app.use((req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? brandFile(req, res, next) : next()))
 
   if (clientDir) {
     const assets = path.join(clientDir, 'assets')

@@ -1,11 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from 'pino'
 import { Pool } from 'undici'
-import type { z } from 'zod'
+import { z } from 'zod'
 import { logger as defaultLogger } from '~/.server/ops/logger'
 import { recordIdentityCall, recordIdentityInFlight, recordIdentityMaxInFlight } from '~/.server/ops/metrics'
-import { interpret } from './answers'
-import { IdentityError, groupOf, type AuthCode } from './errors'
+import {
+  IdentityError,
+  SERVICE_ERRORS,
+  authCodeFor,
+  groupOf,
+  multiFactorRequired,
+  serviceErrorName,
+  type AuthCode,
+} from './errors'
+import { MfaPendingSchema, factorsOf } from './schemas'
 
 // The only place in app/ and server/ where this host name appears.
 const HOST = 'identitytoolkit.googleapis.com'
@@ -40,11 +48,7 @@ interface CallSpec<S extends z.ZodType> {
 
 export type Call = <S extends z.ZodType>(spec: CallSpec<S>) => Promise<z.output<S>>
 
-export function createTransport(options: IdentityClientOptions): {
-  call: Call
-  bounded: <T>(name: string, work: () => Promise<T>) => Promise<T>
-  close: () => Promise<void>
-} {
+export function createTransport(options: IdentityClientOptions) {
   const log = options.logger ?? defaultLogger
   const onCall = options.onCall ?? recordIdentityCall
   const report: typeof onCall = (call) => {
@@ -72,11 +76,7 @@ export function createTransport(options: IdentityClientOptions): {
       try {
         // Never more connections than calls in flight: undici keeps one
         // open, unused, after an aborted request (nodejs/undici#5845).
-        pool ??= new Pool(origin, {
-          connections: Math.min(32, maxInFlight),
-          keepAliveTimeout: 10_000,
-          maxResponseSize: 1024 * 1024,
-        })
+        pool ??= new Pool(origin, { connections: Math.min(32, maxInFlight), keepAliveTimeout: 10_000, maxResponseSize: 1 << 20 })
         const res = await pool.request({ method: spec.method ?? 'POST', path, headers, body, signal })
         response = { status: res.statusCode, text: await res.body.text() }
       } catch {
@@ -136,10 +136,7 @@ export function createTransport(options: IdentityClientOptions): {
   // deadline (the admin HTTP agent does) or a hang keeps the slot (see ADR 029).
   async function bounded<T>(name: string, work: () => Promise<T>): Promise<T> {
     if (inFlight >= maxInFlight) {
-      log.info(
-        { call: name, code: 'auth/network-request-failed', reason: 'TOO_MANY_CALLS_IN_FLIGHT' },
-        'identity call failed',
-      )
+      log.info({ call: name, code: 'auth/network-request-failed', reason: 'TOO_MANY_CALLS_IN_FLIGHT' }, 'identity call failed')
       throw tooMany()
     }
     inFlight++
@@ -151,12 +148,8 @@ export function createTransport(options: IdentityClientOptions): {
         recordIdentityInFlight(-1)
       })
     let timer: NodeJS.Timeout | undefined
-    const late = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(
-        () => reject(new IdentityError('auth/network-request-failed', undefined, 'TIMEOUT')),
-        options.timeoutMs,
-      )
-    })
+    const timeout = () => new IdentityError('auth/network-request-failed', undefined, 'TIMEOUT')
+    const late = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(timeout()), options.timeoutMs)))
     // The work's own failure after the deadline is nobody's to handle.
     task.catch(() => undefined)
     try {
@@ -201,5 +194,55 @@ async function pause(signal: AbortSignal): Promise<void> {
     await sleep(100 + Math.random() * 200, undefined, { signal })
   } catch {
     throw new IdentityError('auth/network-request-failed')
+  }
+}
+
+const ErrorBody = z.object({
+  error: z.object({ message: z.string().optional(), details: z.array(z.object({ reason: z.string().optional() })).optional() }),
+})
+const InBandAnswer = z.object({
+  errorMessage: z.string().optional(),
+  needConfirmation: z.boolean().optional(),
+  mfaPendingCredential: z.string().optional(),
+})
+
+/** The service's answer read into a value, or an IdentityError. */
+function interpret<S extends z.ZodType>(status: number, text: string, schema: S): z.output<S> {
+  const body = parseJson(text)
+  if (status < 200 || status > 299) throw errorFrom(status, body)
+  if (body === undefined) throw new IdentityError('auth/internal-error', status, 'MALFORMED_RESPONSE')
+  // Some successful answers are failures: the JS SDK reads these the same way.
+  const inBand = InBandAnswer.safeParse(body)
+  if (inBand.success) {
+    const { errorMessage, needConfirmation, mfaPendingCredential } = inBand.data
+    if (errorMessage) throw new IdentityError(authCodeFor(errorMessage), status, serviceErrorName(errorMessage) ?? undefined)
+    if (needConfirmation) throw new IdentityError(SERVICE_ERRORS.NEED_CONFIRMATION, status, 'NEED_CONFIRMATION')
+    if (mfaPendingCredential) {
+      const { mfaPendingCredential: pendingCredential, mfaInfo, email } = MfaPendingSchema.parse(body)
+      throw multiFactorRequired(status, { pendingCredential, factors: factorsOf(mfaInfo), email: email || null })
+    }
+  }
+  const parsed = schema.safeParse(body)
+  if (!parsed.success) throw new IdentityError('auth/internal-error', status, 'UNEXPECTED_RESPONSE')
+  return parsed.data
+}
+
+function errorFrom(status: number, body: unknown): IdentityError {
+  const parsed = ErrorBody.safeParse(body)
+  const names = parsed.success
+    ? [parsed.data.error.message ?? '', ...(parsed.data.error.details ?? []).map((d) => d.reason ?? '')]
+        .map(serviceErrorName)
+        .filter((name): name is string => name !== null)
+    : []
+  const known = names.find((name) => authCodeFor(name) !== 'auth/internal-error')
+  const code: AuthCode = known ? authCodeFor(known) : status === 429 ? 'auth/too-many-requests' : 'auth/internal-error'
+  return new IdentityError(code, status, known ?? names[0])
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
   }
 }
