@@ -53,7 +53,7 @@ export function captchaTokenMissing(action: CaptchaAction, posted: string | unde
 }
 
 export function isCaptchaRefusal(code: AuthCode | null): boolean {
-  return groupOf(code) === 'captcha'
+  return code !== null && groupOf(code) === 'captcha'
 }
 
 function recordCaptchaOutcome(action: CaptchaAction, sent: boolean, code: AuthCode | null): void {
