@@ -20,5 +20,7 @@ export default defineConfig({
     // A page's "email sent" part loads as it shows: its list of chunks to preload would weigh on the form's first visit (ADR 083).
     modulePreload: { resolveDependencies: (file, deps) => (/(-sent|check-email-again)-[\w-]+\.js$/.test(file) ? [] : deps) },
   },
+  // The server bundle's source map, never the browser's: npm run sign-in-path maps what ran back to app/.
+  environments: { ssr: { build: { sourcemap: true } } },
   server: { hmr: { port: 24678 } },
 })
