@@ -1,8 +1,7 @@
 import { Link, useActionData, useLoaderData } from 'react-router'
 import { lazy, Suspense, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
-import { Say } from '~/components/local-time'
+import { Field, FormAlert, FormError, SubmitButton, useAfterSubmission } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
 import type { TranslationKey } from '~/lib/i18n'
@@ -77,11 +76,7 @@ export default function ChangeEmail() {
       ) : (
         <>
           <p className="subtitle">{t('changeEmail.intro')}</p>
-          {result?.formError ? (
-            <FormAlert>
-              <Say message={result.formError} at={result.retryAt} />
-            </FormAlert>
-          ) : null}
+          <FormError message={result?.formError} at={result?.retryAt} />
           <SecureForm ref={formRef} className="stack" noValidate>
             <Field
               label={t('changeEmail.newEmail')}

@@ -4,8 +4,7 @@ import {
   useLoaderData,
 } from 'react-router'
 import { useTranslation } from 'react-i18next'
-import { FormAlert, SubmitButton } from '~/components/forms'
-import { Say } from '~/components/local-time'
+import { FormError, SubmitButton } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
 import { formText } from '~/lib/form-text'
 import { routeHeaders } from '~/lib/headers'
@@ -53,11 +52,7 @@ export default function RemovePasskey() {
   return (
     <>
       <h1>{t('passkeys.removeTitle')}</h1>
-      {formError ? (
-        <FormAlert>
-          <Say message={formError} at={result?.retryAt} />
-        </FormAlert>
-      ) : null}
+      <FormError message={formError} at={result?.retryAt} />
       <p>{t('passkeys.removeIntro')}</p>
       <div className="factor-card">
         <p className="factor-name" data-personal>

@@ -4,8 +4,7 @@ import {
   useLoaderData,
 } from 'react-router'
 import { useTranslation } from 'react-i18next'
-import { FormAlert } from '~/components/forms'
-import { Say } from '~/components/local-time'
+import { FormAlert, FormError } from '~/components/forms'
 import { NewPasswordForm } from '~/components/new-password-form'
 import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
@@ -63,11 +62,7 @@ export default function ChangePassword() {
     <>
       <h1>{t('changePassword.title')}</h1>
       <p className="subtitle">{t('changePassword.intro')}</p>
-      {failed ? (
-        <FormAlert>
-          <Say message={failed.message} at={failed.retryAt} />
-        </FormAlert>
-      ) : null}
+      <FormError message={failed?.message} at={failed?.retryAt} />
       <NewPasswordForm
         email={email}
         minLength={minLength}

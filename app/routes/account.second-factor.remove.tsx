@@ -4,8 +4,7 @@ import {
   useLoaderData,
 } from 'react-router'
 import { useTranslation } from 'react-i18next'
-import { FormAlert, SubmitButton } from '~/components/forms'
-import { Say } from '~/components/local-time'
+import { FormError, SubmitButton } from '~/components/forms'
 import { SecondFactorName } from '~/components/second-factor-name'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
@@ -56,11 +55,7 @@ export default function RemoveSecondFactor() {
   return (
     <>
       <h1>{t('secondFactors.removeTitle')}</h1>
-      {result?.formError ? (
-        <FormAlert>
-          <Say message={result.formError} at={result.retryAt} />
-        </FormAlert>
-      ) : null}
+      <FormError message={result?.formError} at={result?.retryAt} />
       <p>{t('secondFactors.removeIntro')}</p>
       <div className="factor-card">
         <SecondFactorName factor={factor} />

@@ -2,8 +2,7 @@ import { Link, useActionData, useLoaderData } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { withAddresses } from '~/components/address'
 import { ExpiredLink } from '~/components/expired-link'
-import { FormAlert } from '~/components/forms'
-import { Say } from '~/components/local-time'
+import { FormAlert, FormError } from '~/components/forms'
 import { NewPasswordForm } from '~/components/new-password-form'
 import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
@@ -66,11 +65,7 @@ export default function NewPassword() {
     <>
       <h1>{t('newPassword.title')}</h1>
       <Subtitle email={loaderData.email} />
-      {failed ? (
-        <FormAlert>
-          <Say message={failed.message} at={failed.retryAt} />
-        </FormAlert>
-      ) : null}
+      <FormError message={failed?.message} at={failed?.retryAt} />
       <NewPasswordForm
         email={loaderData.email}
         minLength={loaderData.minLength}
