@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next'
 import type { ActionPage, ActionResult } from '~/.server/auth/email-actions'
 import { withAddresses } from './address'
 import { useFactorLabel } from './second-factor-name'
-import { EmailField, FormAlert, FormError, SubmitButton } from './forms'
+import { EmailField, FormAlert, SubmitButton } from './forms'
+import { Say } from './local-time'
 import { SecureForm } from './secure-form'
 
 type ConfirmPage = Exclude<ActionPage, { mode: 'invalid' }>
@@ -62,7 +63,11 @@ export function EmailActionConfirm({
   return (
     <>
       <h1>{t(TITLES[page.mode])}</h1>
-      <FormError message={error?.message} at={error?.retryAt} />
+      {error ? (
+        <FormAlert>
+          <Say message={error.message} at={error.retryAt} />
+        </FormAlert>
+      ) : null}
       {/* The explanation names the account's address: kept out of Session Replay (ADR 030). */}
       <p className="subtitle" data-personal>
         {withAddresses(explanation, [page.email, 'newEmail' in page ? page.newEmail : null])}

@@ -16,7 +16,6 @@ import {
   type RefObject,
 } from 'react'
 import { flushSync } from 'react-dom'
-import { Say } from './local-time'
 
 /** `passwordrules` is Apple's password-manager hint; React passes it through as written. */
 type InputProps = InputHTMLAttributes<HTMLInputElement> & { name: string; passwordrules?: string }
@@ -186,15 +185,6 @@ export function FormAlert({ children, tone = 'error' }: { children: ReactNode; t
       {children}
     </div>
   )
-}
-
-/** What went wrong with the form, if anything: its message, with the time a limit lets go when there is one. */
-export function FormError({ message, at }: { message?: TranslationKey | null; at?: number | null }) {
-  return message ? (
-    <FormAlert>
-      <Say message={message} at={at} />
-    </FormAlert>
-  ) : null
 }
 
 /** The submit button, saying so while in flight (with an `intent` button, only the one pressed); `danger`: can't be undone. */

@@ -5,7 +5,8 @@ import {
 } from 'react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Field, FormAlert, FormError, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { Say } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
 import { EMAIL_MAX_LENGTH } from '~/lib/limits'
@@ -79,7 +80,11 @@ export default function DeleteAccount() {
     <>
       <h1>{t('deleteAccount.title')}</h1>
       <p className="subtitle">{t('deleteAccount.intro')}</p>
-      <FormError message={result?.formError} at={result?.retryAt} />
+      {result?.formError ? (
+        <FormAlert>
+          <Say message={result.formError} at={result.retryAt} />
+        </FormAlert>
+      ) : null}
       <SecureForm ref={formRef} className="stack" noValidate>
         <Field
           label={<ConfirmLabel email={email} />}

@@ -1,7 +1,8 @@
 import { Link, useActionData, useLoaderData } from 'react-router'
 import { lazy, Suspense, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Field, FormAlert, FormError, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { Say } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
 import type { TranslationKey } from '~/lib/i18n'
@@ -76,7 +77,11 @@ export default function ChangeEmail() {
       ) : (
         <>
           <p className="subtitle">{t('changeEmail.intro')}</p>
-          <FormError message={result?.formError} at={result?.retryAt} />
+          {result?.formError ? (
+            <FormAlert>
+              <Say message={result.formError} at={result.retryAt} />
+            </FormAlert>
+          ) : null}
           <SecureForm ref={formRef} className="stack" noValidate>
             <Field
               label={t('changeEmail.newEmail')}

@@ -4,7 +4,8 @@ import {
   useLoaderData,
 } from 'react-router'
 import { useTranslation } from 'react-i18next'
-import { FormError, SubmitButton } from '~/components/forms'
+import { FormAlert, SubmitButton } from '~/components/forms'
+import { Say } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
 import { formText } from '~/lib/form-text'
 import { routeHeaders } from '~/lib/headers'
@@ -52,7 +53,11 @@ export default function RemovePasskey() {
   return (
     <>
       <h1>{t('passkeys.removeTitle')}</h1>
-      <FormError message={formError} at={result?.retryAt} />
+      {formError ? (
+        <FormAlert>
+          <Say message={formError} at={result?.retryAt} />
+        </FormAlert>
+      ) : null}
       <p>{t('passkeys.removeIntro')}</p>
       <div className="factor-card">
         <p className="factor-name" data-personal>

@@ -4,7 +4,8 @@ import {
   useLoaderData,
 } from 'react-router'
 import { useTranslation } from 'react-i18next'
-import { FormAlert, FormError } from '~/components/forms'
+import { FormAlert } from '~/components/forms'
+import { Say } from '~/components/local-time'
 import { NewPasswordForm } from '~/components/new-password-form'
 import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
@@ -62,7 +63,11 @@ export default function ChangePassword() {
     <>
       <h1>{t('changePassword.title')}</h1>
       <p className="subtitle">{t('changePassword.intro')}</p>
-      <FormError message={failed?.message} at={failed?.retryAt} />
+      {failed ? (
+        <FormAlert>
+          <Say message={failed.message} at={failed.retryAt} />
+        </FormAlert>
+      ) : null}
       <NewPasswordForm
         email={email}
         minLength={minLength}

@@ -6,7 +6,8 @@ import {
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
-import { Field, FormAlert, FormError, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { Say } from '~/components/local-time'
 import { ResendForm } from '~/components/resend-code'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
@@ -69,7 +70,11 @@ export default function AddPhone() {
   return (
     <>
       <h1>{t('phoneEnrolment.title')}</h1>
-      <FormError message={alert} at={result?.retryAt} />
+      {alert ? (
+        <FormAlert>
+          <Say message={alert} at={result?.retryAt} />
+        </FormAlert>
+      ) : null}
       {page.step === 'not-offered' ? (
         <FormAlert>{t('phoneEnrolment.notOffered')}</FormAlert>
       ) : page.step === 'unverified' ? (

@@ -4,7 +4,8 @@ import {
   useLoaderData,
 } from 'react-router'
 import { useTranslation } from 'react-i18next'
-import { FormError, SubmitButton } from '~/components/forms'
+import { FormAlert, SubmitButton } from '~/components/forms'
+import { Say } from '~/components/local-time'
 import { SecondFactorName } from '~/components/second-factor-name'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
@@ -55,7 +56,11 @@ export default function RemoveSecondFactor() {
   return (
     <>
       <h1>{t('secondFactors.removeTitle')}</h1>
-      <FormError message={result?.formError} at={result?.retryAt} />
+      {result?.formError ? (
+        <FormAlert>
+          <Say message={result.formError} at={result.retryAt} />
+        </FormAlert>
+      ) : null}
       <p>{t('secondFactors.removeIntro')}</p>
       <div className="factor-card">
         <SecondFactorName factor={factor} />

@@ -1,7 +1,8 @@
 import { Link, useActionData, useLoaderData } from 'react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Field, FormAlert, FormError, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { Say } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
 import { brandName } from '~/lib/brand'
 import { routeHeaders } from '~/lib/headers'
@@ -49,11 +50,19 @@ export default function AddAuthenticatorApp() {
   return (
     <>
       <h1>{t('secondFactors.addTotp')}</h1>
-      <FormError message={failure} at={retryAt} />
+      {failure ? (
+        <FormAlert>
+          <Say message={failure} at={retryAt} />
+        </FormAlert>
+      ) : null}
       {setup ? (
         <>
           {expired ? <FormAlert tone="info">{t('secondFactors.expired')}</FormAlert> : null}
-          <FormError message={result?.formError} at={result?.retryAt} />
+          {result?.formError ? (
+            <FormAlert>
+              <Say message={result.formError} at={result.retryAt} />
+            </FormAlert>
+          ) : null}
           <p className="subtitle">{t('secondFactors.totpIntro')}</p>
           {/* Drawn on the server: shown without JavaScript, named for screen readers. data-secret: never in a replay. */}
           <div

@@ -2,7 +2,8 @@ import { Link, useActionData, useLoaderData } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { withAddresses } from '~/components/address'
 import { ExpiredLink } from '~/components/expired-link'
-import { FormAlert, FormError } from '~/components/forms'
+import { FormAlert } from '~/components/forms'
+import { Say } from '~/components/local-time'
 import { NewPasswordForm } from '~/components/new-password-form'
 import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
@@ -65,7 +66,11 @@ export default function NewPassword() {
     <>
       <h1>{t('newPassword.title')}</h1>
       <Subtitle email={loaderData.email} />
-      <FormError message={failed?.message} at={failed?.retryAt} />
+      {failed ? (
+        <FormAlert>
+          <Say message={failed.message} at={failed.retryAt} />
+        </FormAlert>
+      ) : null}
       <NewPasswordForm
         email={loaderData.email}
         minLength={loaderData.minLength}

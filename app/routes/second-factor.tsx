@@ -7,7 +7,8 @@ import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaToken } from '~/components/captcha'
 import { phoneEnding, useFactorLabel } from '~/components/second-factor-name'
-import { Field, FormError, SubmitButton } from '~/components/forms'
+import { Field, FormAlert, SubmitButton } from '~/components/forms'
+import { Say } from '~/components/local-time'
 import { ResendForm } from '~/components/resend-code'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
@@ -54,7 +55,11 @@ export default function SecondFactorStep() {
   return (
     <>
       <h1>{t('mfa.title')}</h1>
-      <FormError message={alert} at={retryAt} />
+      {alert ? (
+        <FormAlert>
+          <Say message={alert} at={retryAt} />
+        </FormAlert>
+      ) : null}
       {view.notice === 'mfa.resent' && !message ? <p role="status">{t('mfa.resent')}</p> : null}
       {view.step === 'choose' ? <Chooser view={view} /> : <CodeStep view={view} hasError={Boolean(message)} codeError={codeError} />}
       <p className="links">
