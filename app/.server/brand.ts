@@ -54,6 +54,7 @@ export function brandAssets(brand: Config['brand']): BrandAssets {
 
 const IMMUTABLE = 'public, max-age=31536000, immutable'
 
+/** Serves the brand's files; the express app hands it a GET or HEAD only. */
 export function brandFiles({ files }: BrandAssets): RequestHandler {
   return (req, res, next) => {
     const file = files.get(req.path)

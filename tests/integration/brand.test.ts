@@ -95,6 +95,10 @@ describe('a portal started with a brand', () => {
       expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
       expect(res.headers.get('content-type')).toContain(type)
       expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(file))).toBe(true)
+      expect((await fetch(`${portal.url}${url}`, { method: 'HEAD' })).status).toBe(200)
+      // A file answers a GET or HEAD only: a post there is no file.
+      const posted = await fetch(`${portal.url}${url}`, { method: 'POST', body: '' })
+      expect(posted.headers.get('content-type')).not.toContain(type)
     }
     expect((await fetch(`${portal.url}/brand/logo-0000000000000000.svg`)).status).toBe(404)
   })
