@@ -8,12 +8,14 @@
 import { readFileSync } from 'node:fs'
 import { SourceMap } from 'node:module'
 import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { emulatorAdmin, startEmulator, uniqueEmail } from '../dev/emulator'
 import { getFreePort } from '../dev/ports'
 import { SERVER_NODE_OPTIONS, startPortal } from '../dev/portal'
 import { HttpBrowser } from '../tests/support/http-browser'
 
 const BUNDLE = path.resolve('build/server/index.js')
+const APP = path.resolve('app')
 const PASSWORD = 'Sign-in-path-2026'
 
 interface Coverage {
@@ -57,8 +59,8 @@ try {
   await emulatorAdmin(emulator).createUser(email, PASSWORD)
   const fields = { email, password: PASSWORD, redirect: `${portal.url}/account` }
   const signIn = async (browser: HttpBrowser) => {
-    const res = await browser.signIn(fields.email, fields.password, {})
-    if (res.status !== 303) throw new Error(`the sign-in answered ${res.status}`)
+    const res = await browser.submit('/?index', fields)
+    if (res.headers.get('location') !== fields.redirect) throw new Error(`the sign-in answered ${res.status}`)
   }
   const devtools = await inspect(inspectorPort)
   await devtools.send('Profiler.enable')
@@ -101,7 +103,7 @@ try {
       if (!whole || whole.count === 0) continue
       const source = sourceOf(whole.startOffset)
       if (!source) unmapped.push(fn.functionName || '(anonymous)')
-      const file = source && path.relative('app', new URL(source, `file://${BUNDLE}`).pathname.replace(/^.*?\/app\//, 'app/'))
+      const file = source && path.relative(APP, fileURLToPath(new URL(source, pathToFileURL(BUNDLE))))
       if (!file || file.startsWith('..')) continue
       ran.set(file, (ran.get(file) ?? new Set()).add(fn.functionName || '(anonymous)'))
     }
