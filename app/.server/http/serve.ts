@@ -71,11 +71,7 @@ export async function serve(build: ServerBuild, { clientDir }: { clientDir: stri
     server.closeIdleConnections()
     // A keep-alive connection whose last request just ended closes at once, not after its idle time-out.
     const closeIdle = setInterval(() => server.closeIdleConnections(), 100)
-    let timer: NodeJS.Timeout | undefined
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), config.shutdownTimeoutMs)
-    })
-    if ((await Promise.race([drained, timedOut])) === 'timeout') {
+    if ((await Promise.race([drained, sleep(config.shutdownTimeoutMs, 'timeout')])) === 'timeout') {
       logger.warn(
         { timeoutMs: config.shutdownTimeoutMs },
         'requests still in flight at the shutdown time-out: closing their connections',
@@ -83,7 +79,6 @@ export async function serve(build: ServerBuild, { clientDir }: { clientDir: stri
       server.closeAllConnections()
     }
     clearInterval(closeIdle)
-    clearTimeout(timer)
 
     await Promise.race([
       Promise.allSettled([
