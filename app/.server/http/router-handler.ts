@@ -38,8 +38,11 @@ export function createRouterHandler(options: {
       if (Array.isArray(value)) for (const one of value) headers.append(name, one)
       else if (value) headers.set(name, value)
     }
-    const body = req.method === 'GET' || req.method === 'HEAD' ? {} : { body: createReadableStreamFromReadable(req), duplex: 'half' as const }
-    const request = new Request(url, { method: req.method, headers, signal: controller.signal, ...body })
+    // A body bodyLimit read itself (request-bounds.ts) is handed on; else the request's own stream.
+    const read: Buffer<ArrayBuffer> | undefined = res.locals.body
+    const body = req.method === 'GET' || req.method === 'HEAD' ? null : (read ?? createReadableStreamFromReadable(req))
+    const init = { method: req.method, headers, signal: controller.signal, body, duplex: 'half' as const }
+    const request = new Request(url, init)
     handle(request, options.getLoadContext(req, res))
       .then(async (response) => {
         if (res.destroyed || res.writableEnded) return void (await response.body?.cancel())
