@@ -148,7 +148,6 @@ export const COOKIES = {
   },
 } as const satisfies Record<string, CookieSpec>
 
-export type CookieKey = keyof typeof COOKIES
 export type SealedCookie = CookieSpec & { sealedAs: string; maxAge: number }
 
 export function cookieName(cookie: CookieSpec): string {

@@ -10,19 +10,13 @@ export const MAX_BODY_BYTES = 16 * 1024
 export const DRAIN_BYTES = 4 * MAX_BODY_BYTES
 export const DRAIN_MS = 5_000
 
-export interface BodyLimitOptions {
-  maxBytes?: number
-  drainBytes?: number
-  drainMs?: number
-}
-
 // An oversized body never reaches React Router: it gets an empty one and bodyTooLarge, so the page
 // answers 413 translated (guardForm). A body read here is handed on as res.locals.body: the stream is spent.
 export function bodyLimit({
   maxBytes = MAX_BODY_BYTES,
   drainBytes = DRAIN_BYTES,
   drainMs = DRAIN_MS,
-}: BodyLimitOptions = {}): RequestHandler {
+}: { maxBytes?: number; drainBytes?: number; drainMs?: number } = {}): RequestHandler {
   return (req, res, next) => {
     const tooLarge = () => {
       res.locals.bodyTooLarge = true
