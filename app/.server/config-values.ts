@@ -142,7 +142,7 @@ export function parseHeaderList(value: string, ctx: z.RefinementCtx): Array<[str
 }
 
 export const between = (min: number, max: number) => z.coerce.number().int().min(min).max(max)
-export const flag = z.enum(['true', 'false']).optional()
+export const flag = z.enum(['true', 'false']).transform((value) => value === 'true').optional()
 
 export const scriptUrl = z
   .url({ protocol: /^https?$/ })
