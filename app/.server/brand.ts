@@ -9,7 +9,8 @@ interface BrandFile {
   type: string
 }
 
-const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/svg+xml': 'svg', 'text/css; charset=utf-8': 'css' }
+const CSS = 'text/css; charset=utf-8'
+const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/svg+xml': 'svg', [CSS]: 'css' }
 
 export const BRAND_PATH = '/brand/'
 
@@ -39,7 +40,7 @@ export function brandAssets(brand: Config['brand']) {
     const css =
       `:root{--accent:${light};--focus:${light}}\n` +
       `@media (prefers-color-scheme:dark){:root{--accent:${dark};--focus:${dark}}}\n`
-    page.stylesheet = hashed(files, 'accent', { bytes: Buffer.from(css), type: 'text/css; charset=utf-8' })
+    page.stylesheet = hashed(files, 'accent', { bytes: Buffer.from(css), type: CSS })
   }
   return { page, files }
 }

@@ -30,7 +30,7 @@ type CheckState = 'up' | 'down'
 async function within(ms: number, task: (signal: AbortSignal) => Promise<unknown>): Promise<CheckState> {
   const controller = new AbortController()
   const timer = setTimeout(() => controller.abort(), ms)
-  const timedOut = new Promise<CheckState>((resolve) => controller.signal.addEventListener('abort', () => resolve('down')))
+  const timedOut = new Promise<'down'>((resolve) => controller.signal.addEventListener('abort', () => resolve('down')))
   const settled = Promise.resolve()
     .then(() => task(controller.signal))
     .then((): CheckState => 'up', (): CheckState => 'down')
