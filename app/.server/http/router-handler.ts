@@ -74,17 +74,11 @@ export function routeLabeler(routes: RouteManifest | null): (path: string) => st
     // A splat would label every unknown URL with its pattern.
     if (!pattern.includes('*') && !pattern.includes('?')) patterns.add(pattern.replace(/(.)\/$/, '$1'))
   }
-  const dynamic = [...patterns]
-    .filter((p) => p.includes('/:'))
-    .map((p) => ({
-      pattern: p,
-      regex: new RegExp(
-        `^${p
-          .split('/')
-          .map((s) => (s.startsWith(':') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-          .join('/')}$`,
-      ),
-    }))
+  const dynamic = [...patterns].filter((p) => p.includes('/:')).map((p) => p.split('/'))
+  // A `:param` segment stands for any one non-empty segment.
+  const matches = (pattern: string[], segments: string[]) =>
+    pattern.length === segments.length &&
+    pattern.every((s, i) => (s.startsWith(':') ? segments[i] !== '' : s === segments[i]))
 
   // Every request's path comes here: no regex may backtrack on it (`/\/+$/` on '/' + 8,000 slashes + 'x' took 130 ms).
   return (rawPath) => {
@@ -93,7 +87,8 @@ export function routeLabeler(routes: RouteManifest | null): (path: string) => st
     const page = rawPath.endsWith('/_.data') ? rawPath.slice(0, -'_.data'.length) : withoutSuffix(rawPath, '.data')
     const path = trimTrailingSlashes(page)
     if (patterns.has(path)) return path
-    return dynamic.find((d) => d.regex.test(path))?.pattern ?? 'other'
+    const segments = path.split('/')
+    return dynamic.find((pattern) => matches(pattern, segments))?.join('/') ?? 'other'
   }
 }
 
