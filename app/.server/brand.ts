@@ -1,32 +1,27 @@
 import { createHash } from 'node:crypto'
 import type { RequestHandler } from 'express'
 import type { Brand } from '~/lib/brand'
-import type { LogoFile } from './brand-logo'
 import type { Config } from './config'
 
 /** Served under URLs named by their content, so browsers and CDNs may keep them for a year. */
 interface BrandFile {
-  body: Buffer
+  bytes: Buffer
   type: string
 }
 
-export interface BrandAssets {
-  page: Brand
-  files: Map<string, BrandFile>
-}
+const CSS = 'text/css; charset=utf-8'
+const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/svg+xml': 'svg', [CSS]: 'css' }
 
 export const BRAND_PATH = '/brand/'
 
-function hashed(files: Map<string, BrandFile>, stem: string, extension: string, file: BrandFile): string {
-  const hash = createHash('sha256').update(file.body).digest('hex').slice(0, 16)
-  const url = `${BRAND_PATH}${stem}-${hash}.${extension}`
+function hashed(files: Map<string, BrandFile>, stem: string, file: BrandFile): string {
+  const hash = createHash('sha256').update(file.bytes).digest('hex').slice(0, 16)
+  const url = `${BRAND_PATH}${stem}-${hash}.${EXTENSIONS[file.type]}`
   files.set(url, file)
   return url
 }
 
-const extensionOf = (logo: LogoFile) => (logo.type === 'image/png' ? 'png' : 'svg')
-
-export function brandAssets(brand: Config['brand']): BrandAssets {
+export function brandAssets(brand: Config['brand']) {
   const files = new Map<string, BrandFile>()
   const page: Brand = {}
   const names = Object.fromEntries(Object.entries(brand.name).filter(([, name]) => name !== null))
@@ -34,10 +29,8 @@ export function brandAssets(brand: Config['brand']): BrandAssets {
   if (brand.logo) {
     const { logo, logoDark } = brand
     page.logo = {
-      src: hashed(files, 'logo', extensionOf(logo), { body: logo.bytes, type: logo.type }),
-      ...(logoDark
-        ? { dark: hashed(files, 'logo-dark', extensionOf(logoDark), { body: logoDark.bytes, type: logoDark.type }) }
-        : {}),
+      src: hashed(files, 'logo', logo),
+      ...(logoDark ? { dark: hashed(files, 'logo-dark', logoDark) } : {}),
       width: logo.width,
       height: logo.height,
     }
@@ -47,7 +40,7 @@ export function brandAssets(brand: Config['brand']): BrandAssets {
     const css =
       `:root{--accent:${light};--focus:${light}}\n` +
       `@media (prefers-color-scheme:dark){:root{--accent:${dark};--focus:${dark}}}\n`
-    page.stylesheet = hashed(files, 'accent', 'css', { body: Buffer.from(css), type: 'text/css; charset=utf-8' })
+    page.stylesheet = hashed(files, 'accent', { bytes: Buffer.from(css), type: CSS })
   }
   return { page, files }
 }
@@ -55,7 +48,7 @@ export function brandAssets(brand: Config['brand']): BrandAssets {
 const IMMUTABLE = 'public, max-age=31536000, immutable'
 
 /** Serves the brand's files; the express app hands it a GET or HEAD only. */
-export function brandFiles({ files }: BrandAssets): RequestHandler {
+export function brandFiles({ files }: ReturnType<typeof brandAssets>): RequestHandler {
   return (req, res, next) => {
     const file = files.get(req.path)
     if (!file) return next()
@@ -64,6 +57,6 @@ export function brandFiles({ files }: BrandAssets): RequestHandler {
     // An SVG opened on its own is a document of this origin: it may run nothing and load nothing.
     if (file.type === 'image/svg+xml')
       res.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-    res.send(file.body)
+    res.send(file.bytes)
   }
 }

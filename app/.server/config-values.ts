@@ -96,14 +96,9 @@ function isAddressRange(entry: string): boolean {
 
 export function parseEmulatorHost(value: string): string | null {
   const candidate = value.includes('://') ? value : `http://${value}`
-  if (!/^https?:\/\//i.test(candidate)) return null
-  try {
-    const url = new URL(candidate)
-    if (url.pathname !== '/' || url.search || url.username) return null
-    return url.origin
-  } catch {
-    return null
-  }
+  if (!/^https?:\/\//i.test(candidate) || !URL.canParse(candidate)) return null
+  const url = new URL(candidate)
+  return url.pathname !== '/' || url.search || url.username ? null : url.origin
 }
 
 export function parseHostPorts(value: string, ctx: z.RefinementCtx): Array<{ host: string; port: number }> {
@@ -147,7 +142,7 @@ export function parseHeaderList(value: string, ctx: z.RefinementCtx): Array<[str
 }
 
 export const between = (min: number, max: number) => z.coerce.number().int().min(min).max(max)
-export const flag = z.enum(['true', 'false']).optional()
+export const flag = z.enum(['true', 'false']).transform((value) => value === 'true').optional()
 
 export const scriptUrl = z
   .url({ protocol: /^https?$/ })

@@ -94,10 +94,10 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
         }
       : null,
     flagOverrides: {
-      sso: bool(env.FLAG_SSO),
-      emailLinkSignIn: bool(env.FLAG_EMAIL_LINK_SIGN_IN),
-      passkeys: bool(env.FLAG_PASSKEYS),
-      signUp: bool(env.FLAG_SIGN_UP),
+      sso: env.FLAG_SSO ?? null,
+      emailLinkSignIn: env.FLAG_EMAIL_LINK_SIGN_IN ?? null,
+      passkeys: env.FLAG_PASSKEYS ?? null,
+      signUp: env.FLAG_SIGN_UP ?? null,
     },
     ssoProviderId: env.SSO_PROVIDER_ID ?? null,
     ssoProviderName: env.SSO_PROVIDER_ID ? providerName(env.SSO_PROVIDER_ID, env.SSO_PROVIDER_NAME ?? null) : null,
@@ -111,10 +111,6 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
   }
-}
-
-function bool(value: 'true' | 'false' | undefined): boolean | null {
-  return value === undefined ? null : value === 'true'
 }
 
 export type ConfigResult = { ok: true; config: Config; warnings: string[] } | { ok: false; errors: string[] }

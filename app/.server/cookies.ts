@@ -1,50 +1,14 @@
 import { LOCALE_COOKIE } from '~/lib/i18n'
 import { getConfig } from './config'
 
-export interface CookieOptions {
-  maxAge?: number
-  httpOnly?: boolean
-  sameSite?: 'Lax' | 'Strict' | 'None'
-}
-
-export function isSecureOrigin(): boolean {
+function isSecureOrigin(): boolean {
   return getConfig().publicOrigin.startsWith('https:')
-}
-
-// `__Host-` over https: browsers accept it only from this exact
-// host, so no sibling subdomain or network attacker can plant it.
-export function hostCookieName(base: string): string {
-  return isSecureOrigin() ? `__Host-${base}` : base
-}
-
-export function serializeCookie(name: string, value: string, options: CookieOptions = {}): string {
-  const parts = [`${name}=${encodeURIComponent(value)}`, 'Path=/', `SameSite=${options.sameSite ?? 'Lax'}`]
-  if (options.maxAge !== undefined) parts.push(`Max-Age=${Math.max(0, Math.floor(options.maxAge))}`)
-  if (options.httpOnly ?? true) parts.push('HttpOnly')
-  if (isSecureOrigin()) parts.push('Secure')
-  return parts.join('; ')
-}
-
-export function readCookie(header: string | null, name: string): string | null {
-  if (!header) return null
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=')
-    if (eq > 0 && part.slice(0, eq).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(eq + 1).trim())
-      } catch {
-        return null
-      }
-    }
-  }
-  return null
 }
 
 export interface CookieSpec {
   base: string
   purpose: string
   maxAge: number | null
-  httpOnly: boolean
   /** Browsers refuse None without Secure, so on plain http it is Lax. */
   sameSite: 'Lax' | 'None'
   hostPrefix: boolean
@@ -58,52 +22,33 @@ export interface CookieSpec {
 const YEAR = 365 * 24 * 60 * 60
 const HOUR = 60 * 60
 
-const FLOW = { httpOnly: true, sameSite: 'Lax', hostPrefix: true, atLogout: 'clear', shellNeutral: false } as const
-const PREFERENCE = {
-  maxAge: YEAR,
-  httpOnly: true,
-  sameSite: 'Lax',
-  hostPrefix: false,
-  sealedAs: null,
-  atLogout: 'keep',
-  shellNeutral: true,
-} as const
+const FLOW = { sameSite: 'Lax', hostPrefix: true, atLogout: 'clear', shellNeutral: false } as const
+const KEPT = { sameSite: 'Lax', hostPrefix: true, sealedAs: null, atLogout: 'keep', shellNeutral: true } as const
+const PREFERENCE = { ...KEPT, maxAge: YEAR, hostPrefix: false } as const
 
 export const COOKIES = {
   session: {
+    ...FLOW,
     base: 'session',
     purpose:
       'the random id of this browser\'s session record (app/.server/auth/session.ts, ADR 063): it ends with the browser, unless "Keep me signed in" gives it SESSION_REMEMBER_MAX_AGE (ADR 037)',
     maxAge: null,
-    httpOnly: true,
-    sameSite: 'Lax',
-    hostPrefix: true,
     sealedAs: null,
-    atLogout: 'clear',
-    shellNeutral: false,
   },
   csrf: {
+    ...KEPT,
     base: 'csrf',
     purpose: 'the signed double-submit CSRF token, and the binding of the flow cookies (app/.server/policy/csrf.ts)',
     maxAge: null,
-    httpOnly: true,
-    sameSite: 'Lax',
-    hostPrefix: true,
-    sealedAs: null,
-    atLogout: 'keep',
-    shellNeutral: true,
   },
   ssoState: {
+    ...FLOW,
     base: 'sso_state',
     purpose:
       'the pending SSO sign-in; a form_post provider comes back with a cross-site POST (app/.server/auth/sso/state-cookie.ts)',
     maxAge: 10 * 60,
-    httpOnly: true,
     sameSite: 'None',
-    hostPrefix: true,
     sealedAs: 'sso-state',
-    atLogout: 'clear',
-    shellNeutral: false,
   },
   mfaPending: {
     ...FLOW,
@@ -195,43 +140,56 @@ export const COOKIES = {
     purpose: 'the privacy notice was accepted (app/.server/preferences.ts)',
   },
   device: {
+    ...KEPT,
     base: 'device',
     purpose:
       'a signed device cookie naming the last account signed in here, out of its lock-out (app/.server/policy/rate-limit.ts, ADR 015)',
     maxAge: YEAR,
-    httpOnly: true,
-    sameSite: 'Lax',
-    hostPrefix: true,
-    sealedAs: null,
-    atLogout: 'keep',
-    shellNeutral: true,
   },
 } as const satisfies Record<string, CookieSpec>
 
-export type CookieKey = keyof typeof COOKIES
 export type SealedCookie = CookieSpec & { sealedAs: string; maxAge: number }
 
 export function cookieName(cookie: CookieSpec): string {
-  return cookie.hostPrefix ? hostCookieName(cookie.base) : cookie.base
+  // `__Host-` over https: browsers accept it only from this exact
+  // host, so no sibling subdomain or network attacker can plant it.
+  return cookie.hostPrefix && isSecureOrigin() ? `__Host-${cookie.base}` : cookie.base
 }
 
 export function allNames(cookie: CookieSpec): string[] {
   return cookie.hostPrefix ? [cookie.base, `__Host-${cookie.base}`] : [cookie.base]
 }
 
-function attributes(cookie: CookieSpec, maxAge: number | undefined) {
-  const sameSite = cookie.sameSite === 'None' && !isSecureOrigin() ? 'Lax' : cookie.sameSite
-  return { maxAge, httpOnly: cookie.httpOnly, sameSite }
+/** Every cookie is HttpOnly: no script of the portal reads one. */
+function serialize(cookie: CookieSpec, value: string, maxAge: number | null): string {
+  const secure = isSecureOrigin()
+  const sameSite = cookie.sameSite === 'None' && !secure ? 'Lax' : cookie.sameSite
+  const parts = [`${cookieName(cookie)}=${encodeURIComponent(value)}`, 'Path=/', `SameSite=${sameSite}`]
+  if (maxAge !== null) parts.push(`Max-Age=${Math.max(0, Math.floor(maxAge))}`)
+  parts.push('HttpOnly')
+  if (secure) parts.push('Secure')
+  return parts.join('; ')
 }
 
 export function setCookie(cookie: CookieSpec, value: string, options: { maxAge?: number } = {}): string {
-  return serializeCookie(cookieName(cookie), value, attributes(cookie, options.maxAge ?? cookie.maxAge ?? undefined))
+  return serialize(cookie, value, options.maxAge ?? cookie.maxAge)
 }
 
 export function getCookie(request: Request, cookie: CookieSpec): string | null {
-  return readCookie(request.headers.get('Cookie'), cookieName(cookie))
+  const name = cookieName(cookie)
+  for (const part of request.headers.get('Cookie')?.split(';') ?? []) {
+    const eq = part.indexOf('=')
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim())
+      } catch {
+        return null
+      }
+    }
+  }
+  return null
 }
 
 export function clearCookie(cookie: CookieSpec): string {
-  return serializeCookie(cookieName(cookie), '', attributes(cookie, 0))
+  return serialize(cookie, '', 0)
 }

@@ -4,7 +4,7 @@ import type { AppLoadContext } from '~/.server/context'
 import { getConfig } from '~/.server/config'
 import { securityEvent } from '~/.server/ops/logger'
 import { verifyCsrf } from '~/.server/policy/csrf'
-import { checkRedirectParam, type RedirectParam } from '~/.server/policy/redirect'
+import { checkRedirectParam } from '~/.server/policy/redirect'
 import { NO_STORE } from '~/lib/headers'
 import { formText } from '~/lib/form-text'
 import { EMAIL_MAX_LENGTH, type FieldErrors } from '~/lib/limits'
@@ -117,20 +117,12 @@ export function keptEmail(form: FormData): string {
   return formText(form, 'email').trim().slice(0, EMAIL_MAX_LENGTH)
 }
 
-/** What a form post brings once it is let in. */
-export interface GuardedForm {
-  form: FormData
-  /** The posted `redirect` field against the redirect policy; `none` when the form has none. */
-  redirect: RedirectParam
-  /** The reCAPTCHA token the page's script added: undefined when there is none. */
-  captchaResponse: string | undefined
-}
-
 /**
  * Every POST goes through here (see ADR 007): the body's bound, the form, the CSRF check (origin and token);
- * then what any form may carry: a redirect, checked, and a reCAPTCHA token.
+ * then what any form may carry: a redirect, checked against the redirect policy (`none` when the form has
+ * none), and a reCAPTCHA token (postedCaptchaToken).
  */
-export async function guardForm(request: Request, context: AppLoadContext): Promise<GuardedForm> {
+export async function guardForm(request: Request, context: AppLoadContext) {
   refuseOversizedBody(context)
   let form: FormData
   try {

@@ -14,7 +14,7 @@ import { bodyLimit, boundedManifestQuery, longPathReplacement, pathWithinBounds 
 import { pageShells } from './page-shells'
 import { plainErrors, precompressed } from './precompressed'
 import { createPortalContext, createRouterHandler, renderedUrl, routeLabeler } from './router-handler'
-import { plainErrorHandler, securityHeaders, type SecurityHeadersOptions } from './security-headers'
+import { errorStatus, plainErrorHandler, securityHeaders, type SecurityHeadersOptions } from './security-headers'
 
 export interface AppOptions {
   config: Config
@@ -153,9 +153,7 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
     }
     next()
   })
-  const shells = pageShells((req) => renderedUrl(config.publicOrigin, req))
-  // A page shell only ever answers a GET: a post goes straight on.
-  app.use((req, res, next) => (req.method === 'GET' ? shells(req, res, next) : next()))
+  app.use(pageShells((req) => renderedUrl(config.publicOrigin, req)))
   const remix = createRouterHandler({
     build,
     publicOrigin: config.publicOrigin,
@@ -174,19 +172,18 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
   // Not app.all('*'): its path matching answers a plain 400 to a path that does not decode (`/%`).
   app.use(remix)
   // The error page when a page was asked for and nothing was sent yet, else a plain status line.
-  app.use(((err: { status?: unknown; statusCode?: unknown }, req, res, next) => {
+  app.use(((err, req, res, next) => {
     const path = pathOf(req.originalUrl)
     if (res.headersSent || res.locals.errorStatus || path.startsWith('/assets/') || path.endsWith('.data')) return next(err)
-    const status = Number(err?.status ?? err?.statusCode)
     logger.error({ err, reqId: res.locals.requestId }, 'request failed outside React Router; rendering its error page')
-    refuse(req, res, status >= 400 && status < 600 ? status : 500)
+    refuse(req, res, errorStatus(err))
     remix(req, res, (again?: unknown) => next(again ?? err))
   }) satisfies express.ErrorRequestHandler)
   app.use(plainErrorHandler)
   return app
 }
 
-export const TARGET_MAX_LENGTH = 8 * 1024
+const TARGET_MAX_LENGTH = 8 * 1024
 
 const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
 

@@ -20,8 +20,8 @@ const MAX_SHELLS = 64
 
 type Hole = 'nonce' | 'csrf'
 interface Shell {
+  /** The page's text at even indexes, the hole between two of them at odd ones. */
   parts: string[]
-  holes: Hole[]
   headers: Array<[string, string | number | string[]]>
   storedAt: number
 }
@@ -40,37 +40,26 @@ async function keyOf(req: express.Request, request: Request): Promise<string | n
   return JSON.stringify([request.url, getLocale(request), hasConsented(request), flags, captcha, cookiesBlockedInFrame(request)])
 }
 
-function hollow(body: string, values: Record<Hole, string>): Pick<Shell, 'parts' | 'holes'> {
-  const parts: string[] = []
-  const holes: Hole[] = []
-  const pattern = new RegExp(`${escape(values.nonce)}|${escape(values.csrf)}`, 'g')
-  let from = 0
-  for (const match of body.matchAll(pattern)) {
-    parts.push(body.slice(from, match.index))
-    holes.push(match[0] === values.nonce ? 'nonce' : 'csrf')
-    from = match.index + match[0].length
-  }
-  parts.push(body.slice(from))
-  return { parts, holes }
+function hollow(body: string, values: Record<Hole, string>): string[] {
+  const pattern = new RegExp(`(${escape(values.nonce)}|${escape(values.csrf)})`)
+  return body.split(pattern).map((part, i) => (i % 2 === 0 ? part : part === values.nonce ? 'nonce' : 'csrf'))
 }
 
-function fill(shell: Shell, values: Record<Hole, string>): string {
-  let body = shell.parts[0] ?? ''
-  for (let i = 0; i < shell.holes.length; i++) body += values[shell.holes[i]!] + shell.parts[i + 1]
-  return body
+function fill(parts: string[], values: Record<Hole, string>): string {
+  return parts.map((part, i) => (i % 2 === 0 ? part : values[part as Hole])).join('')
 }
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-const same = (a: Pick<Shell, 'parts' | 'holes'>, b: Pick<Shell, 'parts' | 'holes'>) =>
-  a.holes.join() === b.holes.join() && a.parts.length === b.parts.length && a.parts.every((p, i) => p === b.parts[i])
+const same = (a: string[], b: string[]) => a.length === b.length && a.every((part, i) => part === b[i])
 
 /** A render is kept only when it was rendered for the same URL the handler renders. */
 export function pageShells(urlOf: (req: express.Request) => string): express.RequestHandler {
   const shells = new Map<string, Shell>()
-  const candidates = new Map<string, Pick<Shell, 'parts' | 'holes'>>()
+  const candidates = new Map<string, string[]>()
 
   return (req, res, next) => {
-    if (res.locals.errorStatus || res.locals.bodyTooLarge) return next()
+    // Only a GET is ever answered from a shell: a post goes straight on.
+    if (req.method !== 'GET' || res.locals.errorStatus || res.locals.bodyTooLarge) return next()
     const url = urlOf(req)
     const headers = Object.fromEntries(KEY_HEADERS.map((name) => [name, String(req.headers[name] ?? '')]))
     const request = new Request(url, { headers })
@@ -84,7 +73,7 @@ export function pageShells(urlOf: (req: express.Request) => string): express.Req
           res.status(200)
           for (const [name, value] of shell.headers) res.setHeader(name, value)
           if (csrf.setCookie) res.append('Set-Cookie', csrf.setCookie)
-          res.end(fill(shell, { nonce: String(res.locals.cspNonce), csrf: csrf.token }))
+          res.end(fill(shell.parts, { nonce: String(res.locals.cspNonce), csrf: csrf.token }))
           return
         }
         recordPageShell('miss')
@@ -95,7 +84,7 @@ export function pageShells(urlOf: (req: express.Request) => string): express.Req
           candidates.set(key, rendered)
           if (!candidate || !same(candidate, rendered)) return
           if (shells.size >= MAX_SHELLS) shells.delete(shells.keys().next().value!)
-          shells.set(key, { ...rendered, headers, storedAt: Date.now() })
+          shells.set(key, { parts: rendered, headers, storedAt: Date.now() })
         })
         next()
       })
@@ -106,7 +95,7 @@ export function pageShells(urlOf: (req: express.Request) => string): express.Req
 function keep(
   req: express.Request,
   res: express.Response,
-  done: (rendered: Pick<Shell, 'parts' | 'holes'>, headers: Shell['headers']) => void,
+  done: (rendered: string[], headers: Shell['headers']) => void,
 ) {
   const before = new Set(Object.keys(res.getHeaders()))
   const chunks: Buffer[] = []

@@ -7,8 +7,8 @@ import { getRateLimits } from '~/.server/policy/rate-limit'
 // The identity service and Redis are reported, not obeyed: the portal handles their outage
 // itself, and a probe that followed them would take every replica out at once (see ADR 029).
 
-export type DependencyState = 'up' | 'down' | 'unknown'
-export interface ReadinessReport {
+type DependencyState = 'up' | 'down' | 'unknown'
+interface ReadinessReport {
   status: 'ok' | 'starting' | 'draining'
   dependencies: Record<string, DependencyState>
 }
@@ -22,38 +22,20 @@ export interface ReadinessOptions {
   onProbe?: (dependency: 'identity' | 'redis', up: boolean) => void
 }
 
-export interface Readiness {
-  check(): Promise<ReadinessReport>
-  markStarted(): void
-  startShutdown(): void
-  readonly shuttingDown: boolean
-}
-
-export const READINESS_PROBE_TIMEOUT_MS = 2_000
-export const READINESS_CACHE_MS = 5_000
-export const READINESS_WAIT_MS = 500
+export type Readiness = ReturnType<typeof createReadiness>
 
 type CheckState = 'up' | 'down'
 
+/** Down when the task fails or outlasts `ms`; its signal is aborted then, and once the answer is known. */
 async function within(ms: number, task: (signal: AbortSignal) => Promise<unknown>): Promise<CheckState> {
   const controller = new AbortController()
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<CheckState>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort()
-      resolve('down')
-    }, ms)
-  })
+  const timer = setTimeout(() => controller.abort(), ms)
+  const timedOut = new Promise<'down'>((resolve) => controller.signal.addEventListener('abort', () => resolve('down')))
+  const settled = Promise.resolve()
+    .then(() => task(controller.signal))
+    .then((): CheckState => 'up', (): CheckState => 'down')
   try {
-    return await Promise.race([
-      Promise.resolve()
-        .then(() => task(controller.signal))
-        .then(
-          (): CheckState => 'up',
-          (): CheckState => 'down',
-        ),
-      timeout,
-    ])
+    return await Promise.race([settled, timedOut])
   } finally {
     clearTimeout(timer)
     controller.abort()
@@ -86,11 +68,11 @@ async function ping(redis: Redis, signal: AbortSignal): Promise<void> {
 export function createReadiness({
   identity,
   redis,
-  probeTimeoutMs = READINESS_PROBE_TIMEOUT_MS,
-  cacheMs = READINESS_CACHE_MS,
-  waitMs = READINESS_WAIT_MS,
+  probeTimeoutMs = 2_000,
+  cacheMs = 5_000,
+  waitMs = 500,
   onProbe = recordDependency,
-}: ReadinessOptions): Readiness {
+}: ReadinessOptions) {
   let started = false
   let shuttingDown = false
   let known: { identity: DependencyState; redis: DependencyState } = { identity: 'unknown', redis: 'unknown' }
@@ -132,7 +114,7 @@ export function createReadiness({
     startShutdown() {
       shuttingDown = true
     },
-    async check() {
+    async check(): Promise<ReadinessReport> {
       if (shuttingDown) return { status: 'draining', dependencies: dependencies() }
       if (!started) return { status: 'starting', dependencies: dependencies() }
       if (probing || performance.now() - probedAt > cacheMs) await Promise.race([probe(), sleep(waitMs)])
@@ -147,4 +129,4 @@ const processReadiness = createReadiness({
   redis: () => getRateLimits().redis,
 })
 
-export const getReadiness = (): Readiness => processReadiness
+export const getReadiness = () => processReadiness

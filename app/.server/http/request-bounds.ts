@@ -1,52 +1,27 @@
-/** The bounds a request meets before any route: its body (size, replayed to React Router) and its path. */
+/** The bounds a request meets before any route: its body (size, handed on to React Router) and its path. */
 
-import { Readable } from 'node:stream'
 import type { RequestHandler } from 'express'
 
 /** The forms are a few hundred bytes; anything near this is abuse. */
 export const MAX_BODY_BYTES = 16 * 1024
-
-/** Not `destroy`: Node destroys the spent request right after 'end', which must not take the replay along. */
-const STREAM_METHODS = [
-  'on',
-  'once',
-  'off',
-  'addListener',
-  'removeListener',
-  'prependListener',
-  'removeAllListeners',
-  'pause',
-  'resume',
-  'isPaused',
-  'read',
-  'pipe',
-  'unpipe',
-  Symbol.asyncIterator,
-] as const
 
 // A refused body is still drained, within bounds: closing a connection with bytes unread
 // resets it (RFC 9112 §9.6), and the reset can take the 413 with it (see ADR 060).
 export const DRAIN_BYTES = 4 * MAX_BODY_BYTES
 export const DRAIN_MS = 5_000
 
-export interface BodyLimitOptions {
-  maxBytes?: number
-  drainBytes?: number
-  drainMs?: number
-}
-
-// An oversized body never reaches React Router: it gets an empty one
-// and bodyTooLarge, so the page answers 413 translated (guardForm).
+// An oversized body never reaches React Router: it gets an empty one and bodyTooLarge, so the page
+// answers 413 translated (guardForm). A body read here is handed on as res.locals.body: the stream is spent.
 export function bodyLimit({
   maxBytes = MAX_BODY_BYTES,
   drainBytes = DRAIN_BYTES,
   drainMs = DRAIN_MS,
-}: BodyLimitOptions = {}): RequestHandler {
+}: { maxBytes?: number; drainBytes?: number; drainMs?: number } = {}): RequestHandler {
   return (req, res, next) => {
     const tooLarge = () => {
       res.locals.bodyTooLarge = true
       res.set('Connection', 'close')
-      replay(req, Buffer.alloc(0))
+      res.locals.body = Buffer.alloc(0)
       next()
     }
     const drainThenRefuse = (read: number) => {
@@ -91,7 +66,7 @@ export function bodyLimit({
     }
     const onEnd = () => {
       stop()
-      replay(req, Buffer.concat(chunks))
+      res.locals.body = Buffer.concat(chunks)
       next()
     }
     const stop = () => {
@@ -99,16 +74,6 @@ export function bodyLimit({
     }
     req.on('data', onData).on('end', onEnd).on('error', stop)
   }
-}
-
-/** The request's own stream was read to its end and cannot be rewound. */
-function replay(req: Readable, body: Buffer) {
-  const stream = Readable.from([body], { objectMode: false })
-  for (const method of STREAM_METHODS) {
-    const fn = stream[method] as (...args: unknown[]) => unknown
-    Object.defineProperty(req, method, { value: fn.bind(stream), configurable: true, writable: true })
-  }
-  Object.defineProperty(req, 'readable', { get: () => stream.readable, configurable: true })
 }
 
 // React Router's lazy route discovery costs the square of the path's segments (4,000 took most

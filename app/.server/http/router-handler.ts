@@ -38,8 +38,11 @@ export function createRouterHandler(options: {
       if (Array.isArray(value)) for (const one of value) headers.append(name, one)
       else if (value) headers.set(name, value)
     }
-    const body = req.method === 'GET' || req.method === 'HEAD' ? {} : { body: createReadableStreamFromReadable(req), duplex: 'half' as const }
-    const request = new Request(url, { method: req.method, headers, signal: controller.signal, ...body })
+    // A body bodyLimit read itself (request-bounds.ts) is handed on; else the request's own stream.
+    const read: Buffer<ArrayBuffer> | undefined = res.locals.body
+    const body = req.method === 'GET' || req.method === 'HEAD' ? null : (read ?? createReadableStreamFromReadable(req))
+    const init = { method: req.method, headers, signal: controller.signal, body, duplex: 'half' as const }
+    const request = new Request(url, init)
     handle(request, options.getLoadContext(req, res))
       .then(async (response) => {
         if (res.destroyed || res.writableEnded) return void (await response.body?.cancel())
@@ -71,17 +74,11 @@ export function routeLabeler(routes: RouteManifest | null): (path: string) => st
     // A splat would label every unknown URL with its pattern.
     if (!pattern.includes('*') && !pattern.includes('?')) patterns.add(pattern.replace(/(.)\/$/, '$1'))
   }
-  const dynamic = [...patterns]
-    .filter((p) => p.includes('/:'))
-    .map((p) => ({
-      pattern: p,
-      regex: new RegExp(
-        `^${p
-          .split('/')
-          .map((s) => (s.startsWith(':') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-          .join('/')}$`,
-      ),
-    }))
+  const dynamic = [...patterns].filter((p) => p.includes('/:')).map((p) => p.split('/'))
+  // A `:param` segment stands for any one non-empty segment.
+  const matches = (pattern: string[], segments: string[]) =>
+    pattern.length === segments.length &&
+    pattern.every((s, i) => (s.startsWith(':') ? segments[i] !== '' : s === segments[i]))
 
   // Every request's path comes here: no regex may backtrack on it (`/\/+$/` on '/' + 8,000 slashes + 'x' took 130 ms).
   return (rawPath) => {
@@ -90,7 +87,8 @@ export function routeLabeler(routes: RouteManifest | null): (path: string) => st
     const page = rawPath.endsWith('/_.data') ? rawPath.slice(0, -'_.data'.length) : withoutSuffix(rawPath, '.data')
     const path = trimTrailingSlashes(page)
     if (patterns.has(path)) return path
-    return dynamic.find((d) => d.regex.test(path))?.pattern ?? 'other'
+    const segments = path.split('/')
+    return dynamic.find((pattern) => matches(pattern, segments))?.join('/') ?? 'other'
   }
 }
 

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto'
 import { STATUS_CODES } from 'node:http'
-import type { ErrorRequestHandler, Request, RequestHandler } from 'express'
+import type { ErrorRequestHandler, RequestHandler } from 'express'
 import type { Config } from '~/.server/config'
 import { logger } from '~/.server/ops/logger'
 
 export interface SecurityHeadersOptions {
   config: Pick<Config, 'publicOrigin' | 'frameAncestors' | 'sentryDsn'>
-  recaptcha?: string | null | ((req: Request) => string | null)
-  formTargets?: () => string[]
+  /** The reCAPTCHA script's URL while the identity service enforces it, else null. */
+  recaptcha?: () => string | null
+  formTargets: () => string[]
 }
 
 // What reCAPTCHA Enterprise needs under CSP (Google's FAQ): the
@@ -21,26 +22,10 @@ function recaptchaSources(scriptUrl: string): { scripts: string[]; frames: strin
   }
 }
 
-const PERMISSIONS_POLICY = [
-  'accelerometer',
-  'autoplay',
-  'browsing-topics',
-  'camera',
-  'display-capture',
-  'geolocation',
-  'gyroscope',
-  'hid',
-  'interest-cohort',
-  'magnetometer',
-  'microphone',
-  'midi',
-  'payment',
-  'serial',
-  'usb',
-  'xr-spatial-tracking',
-]
-  .map((feature) => `${feature}=()`)
-  .join(', ')
+const PERMISSIONS_POLICY =
+  'accelerometer=(), autoplay=(), browsing-topics=(), camera=(), display-capture=(), geolocation=(), gyroscope=(), ' +
+  'hid=(), interest-cohort=(), magnetometer=(), microphone=(), midi=(), payment=(), serial=(), usb=(), ' +
+  'xr-spatial-tracking=()'
 
 /** These URLs carry one-time codes that must not leak, even to our own asset requests. */
 const NO_REFERRER_PATH = /^\/(?:action|new-password)(?:[/.]|$)/
@@ -72,11 +57,7 @@ export function contentSecurityPolicy(options: {
   return directives.map((d) => d.join(' ')).join('; ')
 }
 
-export function securityHeaders({
-  config,
-  recaptcha = null,
-  formTargets,
-}: SecurityHeadersOptions): RequestHandler {
+export function securityHeaders({ config, recaptcha, formTargets }: SecurityHeadersOptions): RequestHandler {
   const https = config.publicOrigin.startsWith('https:')
   const denyFraming = config.frameAncestors.trim() === "'none'"
   return (req, res, next) => {
@@ -88,8 +69,8 @@ export function securityHeaders({
         https,
         frameAncestors: config.frameAncestors,
         sentryDsn: config.sentryDsn,
-        recaptchaScriptUrl: typeof recaptcha === 'function' ? recaptcha(req) : recaptcha,
-        formTargets: formTargets?.(),
+        recaptchaScriptUrl: recaptcha?.(),
+        formTargets: formTargets(),
       }),
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': NO_REFERRER_PATH.test(req.path) ? 'no-referrer' : 'strict-origin-when-cross-origin',
@@ -104,16 +85,16 @@ export function securityHeaders({
   }
 }
 
+/** An error's own status when it is 4xx or 5xx (such as express.static's 404), else 500. */
+export function errorStatus(err: { status?: unknown; statusCode?: unknown } | undefined): number {
+  const status = Number(err?.status ?? err?.statusCode)
+  return status >= 400 && status < 600 ? status : 500
+}
+
 /** Express's final handler overwrites the CSP and, outside production, sends the stack trace. */
-export const plainErrorHandler: ErrorRequestHandler = (
-  err: { status?: unknown; statusCode?: unknown },
-  _req,
-  res,
-  next,
-) => {
+export const plainErrorHandler: ErrorRequestHandler = (err, _req, res, next) => {
   if (res.headersSent) return next(err)
-  const candidate = Number(err?.status ?? err?.statusCode)
-  const status = candidate >= 400 && candidate < 600 ? candidate : 500
+  const status = errorStatus(err)
   if (status >= 500) logger.error({ err, reqId: res.locals.requestId }, 'request failed')
   res
     .status(status)

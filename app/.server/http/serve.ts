@@ -25,7 +25,6 @@ export async function serve(build: ServerBuild, { clientDir }: { clientDir: stri
   await Promise.race([Promise.all([startRecaptchaRefresh(() => getIdentity().getRecaptchaConfig()), getAuthorizedDomains()]), sleep(2_000)])
 
   const readiness = getReadiness()
-  let shuttingDown = false
   const app = createApp({
     config,
     build,
@@ -34,7 +33,7 @@ export async function serve(build: ServerBuild, { clientDir }: { clientDir: stri
     readiness,
   })
   const server = createServer((req, res) => {
-    if (shuttingDown) res.setHeader('Connection', 'close')
+    if (readiness.shuttingDown) res.setHeader('Connection', 'close')
     app(req, res)
   })
   server.listen(config.port, config.host, () => {
@@ -58,8 +57,7 @@ export async function serve(build: ServerBuild, { clientDir }: { clientDir: stri
   // removes endpoints asynchronously and requests keep arriving. SIGINT skips the delay.
   async function shutdown(signal: string) {
     // A repeated signal (Ctrl-C reaches `npm start` and the portal both) changes nothing.
-    if (shuttingDown) return logger.debug({ signal }, 'already shutting down')
-    shuttingDown = true
+    if (readiness.shuttingDown) return logger.debug({ signal }, 'already shutting down')
     readiness.startShutdown()
     const started = Date.now()
     const delayMs = signal === 'SIGTERM' ? config.shutdownDelayMs : 0
@@ -71,11 +69,7 @@ export async function serve(build: ServerBuild, { clientDir }: { clientDir: stri
     server.closeIdleConnections()
     // A keep-alive connection whose last request just ended closes at once, not after its idle time-out.
     const closeIdle = setInterval(() => server.closeIdleConnections(), 100)
-    let timer: NodeJS.Timeout | undefined
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), config.shutdownTimeoutMs)
-    })
-    if ((await Promise.race([drained, timedOut])) === 'timeout') {
+    if ((await Promise.race([drained, sleep(config.shutdownTimeoutMs, 'timeout')])) === 'timeout') {
       logger.warn(
         { timeoutMs: config.shutdownTimeoutMs },
         'requests still in flight at the shutdown time-out: closing their connections',
@@ -83,7 +77,6 @@ export async function serve(build: ServerBuild, { clientDir }: { clientDir: stri
       server.closeAllConnections()
     }
     clearInterval(closeIdle)
-    clearTimeout(timer)
 
     await Promise.race([
       Promise.allSettled([
