@@ -1,7 +1,7 @@
 import type { CaptchaAction, CaptchaSettings } from '~/lib/recaptcha'
 import { getConfig } from '~/.server/config'
 import { logger } from '~/.server/ops/logger'
-import { recordCacheFilled, recordCaptcha } from '~/.server/ops/metrics'
+import { metrics, recordCacheFilled } from '~/.server/ops/metrics'
 import { codeOf, groupOf, type AuthCode } from './errors'
 import { RECAPTCHA_OFF, type RecaptchaConfig, type RecaptchaEnforcement } from './schemas'
 
@@ -59,7 +59,7 @@ export function isCaptchaRefusal(code: AuthCode | null): boolean {
 function recordCaptchaOutcome(action: CaptchaAction, sent: boolean, code: AuthCode | null): void {
   const refusal = isCaptchaRefusal(code)
   if (!sent && !refusal && !active(enforcementFor(action))) return
-  recordCaptcha(action, sent ? (refusal ? 'refused' : 'passed') : refusal ? 'missing' : 'absent')
+  metrics.captcha.inc({ action, outcome: sent ? (refusal ? 'refused' : 'passed') : refusal ? 'missing' : 'absent' })
 }
 
 /**
