@@ -9,17 +9,7 @@ import { signedInCalls } from './signed-in'
 import { withCaptcha } from './recaptcha'
 import { CLIENT_TYPE, captcha, createTransport, type IdentityClientOptions } from './transport'
 import type { CaptchaAction } from '~/lib/recaptcha'
-import {
-  ActionCodeSchema,
-  EmailLinkSchema,
-  Empty,
-  SignInSchema,
-  UpdateSchema,
-  type ActionCodeInfo,
-  type EmailLinkSignInResult,
-  type SignInResult,
-  type UpdateResult,
-} from './schemas'
+import { ActionCodeSchema, EmailLinkSchema, Empty, SignInSchema, UpdateSchema, type ActionCodeInfo } from './schemas'
 
 type OobRequestType = 'PASSWORD_RESET' | 'EMAIL_SIGNIN' | 'VERIFY_EMAIL' | 'VERIFY_AND_CHANGE_EMAIL'
 
@@ -65,7 +55,7 @@ export function createIdentityClient(options: IdentityClientOptions) {
   const project = projectCalls(call, options)
   const protect: Protect = (action, posted, send) => withCaptcha(action, posted, send, project.getRecaptchaConfig)
   return {
-    signInWithPassword: (email: string, password: string, extra: { captchaResponse?: string } = {}): Promise<SignInResult> =>
+    signInWithPassword: (email: string, password: string, extra: { captchaResponse?: string } = {}) =>
       protect('signInWithPassword', extra.captchaResponse, (token) =>
         call({
           name: 'signInWithPassword',
@@ -75,7 +65,7 @@ export function createIdentityClient(options: IdentityClientOptions) {
         }),
       ),
 
-    signUp: (email: string, password: string, extra: { captchaResponse?: string } = {}): Promise<SignInResult> =>
+    signUp: (email: string, password: string, extra: { captchaResponse?: string } = {}) =>
       protect('signUpPassword', extra.captchaResponse, (token) =>
         call({ name: 'signUp', path: '/v1/accounts:signUp', json: withPassword(email, password, token), schema: SignInSchema }),
       ),
@@ -108,7 +98,7 @@ export function createIdentityClient(options: IdentityClientOptions) {
     resetPassword: (oobCode: string, newPassword: string): Promise<ActionCodeInfo> =>
       call({ name: 'resetPassword', path: RESET, json: { oobCode, newPassword }, schema: ActionCodeSchema }),
 
-    update: (request: UpdateRequest): Promise<UpdateResult> =>
+    update: (request: UpdateRequest) =>
       call({
         name: 'update',
         path: '/v1/accounts:update',
@@ -116,7 +106,7 @@ export function createIdentityClient(options: IdentityClientOptions) {
         schema: UpdateSchema,
       }),
 
-    signInWithEmailLink: (email: string, oobCode: string): Promise<EmailLinkSignInResult> =>
+    signInWithEmailLink: (email: string, oobCode: string) =>
       call({
         name: 'signInWithEmailLink',
         path: '/v1/accounts:signInWithEmailLink',
@@ -144,10 +134,9 @@ export function getIdentity(): IdentityClient {
   return identity
 }
 
-export type { TotpEnrollment } from './mfa-enrollment'
-export type { CredentialJson, PasskeyInfo } from './passkeys'
+export type { CredentialJson } from './passkeys'
 export type { MfaConfig } from './project'
-export type { Account, ActionCodeInfo, PasswordChangeResult, RecaptchaConfig, RecaptchaEnforcement } from './schemas'
+export type { Account, ActionCodeInfo, RecaptchaConfig, RecaptchaEnforcement } from './schemas'
 export { parseAuthDomain } from './auth-domain'
 export {
   IdentityError,

@@ -16,7 +16,6 @@ const PasskeyListSchema = z.object({
     )
     .default([]),
 })
-export type PasskeyInfo = { credentialId: string; name: string }
 
 export function passkeyCalls(call: Call, options: { projectId: string }) {
   return {
@@ -58,7 +57,7 @@ export function passkeyCalls(call: Call, options: { projectId: string }) {
         schema: z.object({}),
       }),
 
-    async passkeysOf(uid: string, accessToken: string): Promise<PasskeyInfo[]> {
+    async passkeysOf(uid: string, accessToken: string) {
       const answer = await call({
         name: 'passkeyList',
         path: `/v1/projects/${encodeURIComponent(options.projectId)}/accounts:lookup`,
