@@ -1,5 +1,4 @@
 import { getConfig } from '~/.server/config'
-import { logger } from '~/.server/ops/logger'
 import { mfaCalls } from './mfa'
 import { mfaEnrollmentCalls } from './mfa-enrollment'
 import { passkeyCalls } from './passkeys'
@@ -130,7 +129,7 @@ export type IdentityClient = ReturnType<typeof createIdentityClient>
 let identity: IdentityClient | undefined
 
 export function getIdentity(): IdentityClient {
-  identity ??= createIdentityClient({ ...getConfig().identity, logger })
+  identity ??= createIdentityClient(getConfig().identity)
   return identity
 }
 
@@ -147,7 +146,6 @@ export {
   type MfaRequired,
   type SecondFactor,
   groupOf,
-  isAuthCode,
   isLinkFailure,
   type AuthCode,
   type CodeGroup,
