@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { CaptchaAction, CaptchaSettings } from '~/lib/recaptcha'
 import { getConfig } from '~/.server/config'
 import { logger } from '~/.server/ops/logger'
@@ -82,10 +83,7 @@ export async function withCaptcha<T>(
     const code = codeOf(error)
     recordCaptchaOutcome(action, token !== undefined, code)
     if (isCaptchaRefusal(code) && !(state.config.siteKey && active(enforcementFor(action)))) {
-      let timer: NodeJS.Timeout | undefined
-      const waited = new Promise((resolve) => (timer = setTimeout(resolve, DEMAND_REFRESH_WAIT_MS)))
-      await Promise.race([refreshRecaptcha(fetchConfig), waited])
-      clearTimeout(timer)
+      await Promise.race([refreshRecaptcha(fetchConfig), sleep(DEMAND_REFRESH_WAIT_MS, undefined, { ref: false })])
     }
     throw error
   }

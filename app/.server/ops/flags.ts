@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { OFREPProvider } from '@openfeature/ofrep-provider'
 import { ErrorCode, InMemoryProvider, OpenFeature, type Client } from '@openfeature/server-sdk'
 import { z } from 'zod'
@@ -51,7 +52,7 @@ async function startFileProvider(): Promise<boolean> {
     )
     await Promise.race([
       OpenFeature.setProviderAndWait(FILE_DOMAIN, new InMemoryProvider(flags)),
-      sleep(PROVIDER_TIMEOUT_MS).then(() => Promise.reject(new Error('timed out'))),
+      sleep(PROVIDER_TIMEOUT_MS, undefined, { ref: false }).then(() => Promise.reject(new Error('timed out'))),
     ])
     return true
   } catch (error) {
@@ -95,7 +96,7 @@ export class RemoteFlags {
   async get(): Promise<Partial<Flags>> {
     if (!this.refreshing && Date.now() - this.refreshedAt >= this.timing.maxAgeMs) void this.refresh()
     if (!this.firstDone) {
-      this.firstWait ??= Promise.race([this.first, sleep(this.timing.firstWaitMs)])
+      this.firstWait ??= Promise.race([this.first, sleep(this.timing.firstWaitMs, undefined, { ref: false })])
       await this.firstWait
     }
     return this.values
@@ -191,10 +192,6 @@ async function readAtMost(response: Response, max: number): Promise<string> {
     }
     chunks.push(value)
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref())
 }
 
 // Started at module load: it never blocks the server.
