@@ -10,26 +10,14 @@ import { CLIENT_TYPE, captcha, createTransport, type IdentityClientOptions } fro
 import type { CaptchaAction } from '~/lib/recaptcha'
 import { ActionCodeSchema, EmailLinkSchema, Empty, SignInSchema, UpdateSchema, type ActionCodeInfo } from './schemas'
 
-type OobRequestType = 'PASSWORD_RESET' | 'EMAIL_SIGNIN' | 'VERIFY_EMAIL' | 'VERIFY_AND_CHANGE_EMAIL'
-
 export interface SendOobCodeRequest {
-  requestType: OobRequestType
+  requestType: 'PASSWORD_RESET' | 'EMAIL_SIGNIN' | 'VERIFY_EMAIL' | 'VERIFY_AND_CHANGE_EMAIL'
   email?: string
   idToken?: string
   newEmail?: string
   continueUrl?: string
   locale?: string
   captchaResponse?: string
-}
-
-interface UpdateRequest {
-  idToken?: string
-  oobCode?: string
-  email?: string
-  password?: string
-  displayName?: string
-  /** The old tokens stop working after a password or email change. */
-  returnSecureToken?: boolean
 }
 
 const withPassword = (email: string, password: string, captchaResponse: string | undefined) => ({
@@ -97,11 +85,12 @@ export function createIdentityClient(options: IdentityClientOptions) {
     resetPassword: (oobCode: string, newPassword: string): Promise<ActionCodeInfo> =>
       call({ name: 'resetPassword', path: RESET, json: { oobCode, newPassword }, schema: ActionCodeSchema }),
 
-    update: (request: UpdateRequest) =>
+    update: (request: { idToken?: string; oobCode?: string; password?: string }) =>
       call({
         name: 'update',
         path: '/v1/accounts:update',
-        json: { ...request, returnSecureToken: request.returnSecureToken ?? Boolean(request.idToken) },
+        // A password change ends the old tokens: new ones are asked for.
+        json: { ...request, returnSecureToken: Boolean(request.idToken) },
         schema: UpdateSchema,
       }),
 
