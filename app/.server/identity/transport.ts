@@ -72,7 +72,7 @@ export function createTransport(options: IdentityClientOptions) {
     const attempts = spec.read ? 2 : 1
     for (let attempt = 1; ; attempt++) {
       const canRetry = attempt < attempts
-      let response: { status: number; text: string }
+      let response: { status: number; text: string } | null = null
       try {
         // Never more connections than calls in flight: undici keeps one
         // open, unused, after an aborted request (nodejs/undici#5845).
@@ -80,17 +80,10 @@ export function createTransport(options: IdentityClientOptions) {
         const res = await pool.request({ method: spec.method ?? 'POST', path, headers, body, signal })
         response = { status: res.statusCode, text: await res.body.text() }
       } catch {
-        if (canRetry && !signal.aborted) {
-          await pause(signal)
-          continue
-        }
-        throw new IdentityError('auth/network-request-failed')
+        if (!canRetry || signal.aborted) throw new IdentityError('auth/network-request-failed')
       }
-      if (canRetry && RETRY_STATUSES.has(response.status)) {
-        await pause(signal)
-        continue
-      }
-      return response
+      if (response && !(canRetry && RETRY_STATUSES.has(response.status))) return response
+      await pause(signal)
     }
   }
 
