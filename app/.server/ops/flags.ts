@@ -30,11 +30,13 @@ const FILE_DOMAIN = 'flags-file'
 const FlagdFile = z.object({
   flags: z.record(
     z.string(),
-    z.object({
-      state: z.enum(['ENABLED', 'DISABLED']),
-      variants: z.record(z.string(), z.boolean()),
-      defaultVariant: z.string(),
-    }),
+    z
+      .object({
+        state: z.enum(['ENABLED', 'DISABLED']),
+        variants: z.record(z.string(), z.boolean()),
+        defaultVariant: z.string(),
+      })
+      .transform(({ state, ...flag }) => ({ ...flag, disabled: state === 'DISABLED' })),
   ),
 })
 
@@ -43,13 +45,7 @@ async function startFileProvider(): Promise<boolean> {
   const { flagsFile } = getConfig()
   if (!flagsFile) return false
   try {
-    const file = FlagdFile.parse(JSON.parse(await readFile(flagsFile, 'utf8')))
-    const flags = Object.fromEntries(
-      Object.entries(file.flags).map(([key, flag]) => [
-        key,
-        { variants: flag.variants, defaultVariant: flag.defaultVariant, disabled: flag.state === 'DISABLED' },
-      ]),
-    )
+    const { flags } = FlagdFile.parse(JSON.parse(await readFile(flagsFile, 'utf8')))
     await Promise.race([
       OpenFeature.setProviderAndWait(FILE_DOMAIN, new InMemoryProvider(flags)),
       sleep(PROVIDER_TIMEOUT_MS, undefined, { ref: false }).then(() => Promise.reject(new Error('timed out'))),
