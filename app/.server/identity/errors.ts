@@ -1,17 +1,4 @@
 /** Every auth/* code the client reports and its group; then how the service's errors become those codes. */
-export type CodeGroup =
-  | 'credentials'
-  | 'throttled'
-  | 'unavailable'
-  | 'misconfigured'
-  | 'link'
-  | 'captcha'
-  | 'input'
-  | 'session'
-  | 'account-exists'
-  | 'not-allowed'
-  | 'second-factor'
-
 export const CODE_GROUPS = {
   'auth/wrong-password': 'credentials',
   'auth/user-not-found': 'credentials',
@@ -63,9 +50,10 @@ export const CODE_GROUPS = {
   'auth/operation-not-allowed': 'not-allowed',
   'auth/admin-restricted-operation': 'not-allowed',
   'auth/passkey-not-found': 'credentials',
-} as const satisfies Record<`auth/${string}`, CodeGroup>
+} as const satisfies Record<`auth/${string}`, string>
 
 export type AuthCode = keyof typeof CODE_GROUPS
+export type CodeGroup = (typeof CODE_GROUPS)[AuthCode]
 
 export function groupOf(code: AuthCode | null): CodeGroup | null {
   return code === null ? null : CODE_GROUPS[code]
