@@ -146,23 +146,16 @@ function isLanguageTag(value: string): boolean {
 
 export const RECENT_SIGN_IN_SECONDS = 5 * 60
 
+type TokenClaims = { uid: string | null; email: string | null; authTime: number | null; secondFactor: string | null }
+type Payload = { sub?: unknown; email?: unknown; auth_time?: unknown; firebase?: { sign_in_second_factor?: unknown } }
+
 /** What an ID token says. Not verified here: only for an ID token that just came from the identity service. */
-export function tokenClaims(idToken: string): {
-  uid: string | null
-  email: string | null
-  authTime: number | null
-  secondFactor: string | null
-} {
+export function tokenClaims(idToken: string): TokenClaims {
   const none = { uid: null, email: null, authTime: null, secondFactor: null }
   const payload = idToken.split('.')[1]
   if (!payload) return none
   try {
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
-      sub?: unknown
-      email?: unknown
-      auth_time?: unknown
-      firebase?: { sign_in_second_factor?: unknown }
-    }
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Payload
     const factor = claims.firebase?.sign_in_second_factor
     return {
       uid: typeof claims.sub === 'string' && claims.sub ? claims.sub : null,
