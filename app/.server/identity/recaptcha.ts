@@ -114,10 +114,7 @@ export function refreshRecaptcha(fetchConfig: () => Promise<RecaptchaConfig>): P
 }
 
 export function startRecaptchaRefresh(fetchConfig: () => Promise<RecaptchaConfig>, intervalMs = RECAPTCHA_REFRESH_MS): Promise<boolean> {
-  if (!state.timer) {
-    state.timer = setInterval(() => void refreshRecaptcha(fetchConfig), intervalMs)
-    state.timer.unref()
-  }
+  state.timer ??= setInterval(() => void refreshRecaptcha(fetchConfig), intervalMs).unref()
   return refreshRecaptcha(fetchConfig)
 }
 
