@@ -2,7 +2,7 @@ import type { AppLoadContext } from '~/.server/context'
 import type { Locale } from '~/lib/i18n'
 import { getConfig } from '~/.server/config'
 import { logger, securityEvent } from '~/.server/ops/logger'
-import { recordPasswordResetRequest } from '~/.server/ops/metrics'
+import { metrics } from '~/.server/ops/metrics'
 import { consumeReset, deviceIdFor } from '~/.server/policy/rate-limit'
 import { captchaTokenMissing } from '~/.server/identity/recaptcha'
 import { continueUrlFor } from '~/.server/auth/continue-url'
@@ -26,7 +26,7 @@ export async function requestPasswordReset(
   // The owner's usual browser has its own reset budget, so strangers cannot use it up (see ADR 027).
   const device = deviceIdFor(request, input.email)
   const limit = await consumeReset({ ip: context.clientIp, email: input.email, device, reqId: context.requestId })
-  recordPasswordResetRequest(limit.ok ? 'accepted' : 'limited')
+  metrics.passwordResetRequests.inc({ outcome: limit.ok ? 'accepted' : 'limited' })
   if (!limit.ok) {
     if (getConfig().platform === 'local') {
       const minutes = Math.ceil(limit.retryAfterSeconds / 60)

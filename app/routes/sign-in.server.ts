@@ -4,7 +4,7 @@ import { codeOf, getIdentity, mfaRequiredOf, type AuthCode } from '~/.server/ide
 import { signInRefused, type SignInRefusal } from '~/.server/auth/code-messages'
 import { handleNewSession } from '~/.server/auth/session'
 import { beginSecondFactor } from '~/.server/auth/second-factor'
-import { recordSignIn } from '~/.server/ops/metrics'
+import { metrics } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/logger'
 import { consumeSignIn, deviceIdFor } from '~/.server/policy/rate-limit'
 import { checkedRedirect, defaultRedirect, type CheckedRedirect } from '~/.server/policy/redirect'
@@ -45,7 +45,7 @@ export async function signInWithPassword(
   const device = deviceIdFor(request, email)
   const limit = await consumeSignIn({ ip: context.clientIp, email, device, reqId: context.requestId })
   if (!limit.ok) {
-    recordSignIn('auth/too-many-requests')
+    metrics.signIn.inc({ outcome: 'auth/too-many-requests' })
     const retryAt = retryAtAfter(limit.retryAfterSeconds)
     const data = { email, remember, formError: 'error.tooManyRequestsAt' as const, captcha: null, retryAt }
     return page(data, { status: 429, retryAfter: limit.retryAfterSeconds })
@@ -54,7 +54,7 @@ export async function signInWithPassword(
   // A refusal releases the attempt (a failure for wrong credentials, else no verdict) and says why.
   const refuse = async (code: AuthCode): Promise<Result<SignInPage>> => {
     securityEvent('sign-in-failure', { reqId: context.requestId, ip: context.clientIp, email, code })
-    recordSignIn(code)
+    metrics.signIn.inc({ outcome: code })
     const { status, message, captcha } = await signInRefused(code, limit, input.captchaResponse)
     return page({ email, remember, formError: message, captcha: captcha ?? null }, { status })
   }

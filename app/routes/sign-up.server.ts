@@ -2,7 +2,7 @@ import type { AppLoadContext } from '~/.server/context'
 import { getConfig } from '~/.server/config'
 import { codeOf, getIdentity, type AuthCode } from '~/.server/identity'
 import { logger, securityEvent } from '~/.server/ops/logger'
-import { recordSignUp } from '~/.server/ops/metrics'
+import { metrics } from '~/.server/ops/metrics'
 import { refuseNewPassword, serverRuleState, type PasswordRefusal } from '~/.server/policy/common-passwords'
 import { consumeSignUp, deviceIdFor } from '~/.server/policy/rate-limit'
 import { captchaTokenMissing, isCaptchaRefusal } from '~/.server/identity/recaptcha'
@@ -73,7 +73,7 @@ export async function requestSignUp(
   const device = deviceIdFor(request, input.email)
   const limit = await consumeSignUp({ ip: context.clientIp, email: input.email, device, reqId: context.requestId })
   if (!limit.ok) {
-    recordSignUp('limited')
+    metrics.signUps.inc({ outcome: 'limited' })
     if (getConfig().platform === 'local') {
       logger.warn(
         { event: 'sign-up-limited', reqId: context.requestId },
@@ -104,7 +104,7 @@ async function createAccount(input: SignUpInput, reqId: string): Promise<void> {
     if (EXISTS_CODES.includes(code)) return remindOwner(input, continueUrl, reqId)
     return notCreated(code, reqId)
   }
-  recordSignUp('created')
+  metrics.signUps.inc({ outcome: 'created' })
   securityEvent('account-created', { reqId, email: input.email })
   try {
     await getIdentity().sendOobCode({ requestType: 'VERIFY_EMAIL', idToken, locale: input.locale, continueUrl })
@@ -117,7 +117,7 @@ async function createAccount(input: SignUpInput, reqId: string): Promise<void> {
 }
 
 function remindOwner(input: SignUpInput, continueUrl: string, reqId: string): void {
-  recordSignUp('existing')
+  metrics.signUps.inc({ outcome: 'existing' })
   sendProtectedOobCode(
     { requestType: 'PASSWORD_RESET', email: input.email, continueUrl, locale: input.locale },
     input.captcha.reset,
@@ -130,7 +130,7 @@ function remindOwner(input: SignUpInput, continueUrl: string, reqId: string): vo
 }
 
 function notCreated(code: AuthCode, reqId: string): void {
-  recordSignUp(code)
+  metrics.signUps.inc({ outcome: code })
   if (TURNED_OFF_CODES.includes(code)) {
     turnedOffUntil = Date.now() + TURNED_OFF_KEPT_MS
     logger.warn(

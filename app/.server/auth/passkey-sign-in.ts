@@ -1,6 +1,6 @@
 import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity, isIdentityError, tokenClaims, type CredentialJson } from '~/.server/identity'
-import { recordSignIn } from '~/.server/ops/metrics'
+import { metrics } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/logger'
 import { consumePasskey } from '~/.server/policy/rate-limit'
 import type { CheckedRedirect } from '~/.server/policy/redirect'
@@ -75,7 +75,7 @@ export async function finishPasskeySignIn(
   if (signedIn.ok) return page<PasskeyAnswer>({ location: signedIn.location }, { cookies: [...cookies, ...signedIn.setCookies] })
   const code = codeOf(signedIn.error)
   securityEvent('sign-in-failure', { ...who, code })
-  recordSignIn(code)
+  metrics.signIn.inc({ outcome: code })
   const status = isIdentityError(signedIn.error) ? (signedIn.error.status ?? 503) : 503
   const verdict = code === 'auth/passkey-not-found' || code === 'auth/user-disabled' || (status >= 400 && status < 500 && status !== 429)
   await limit.release(verdict ? 'failure' : 'no-verdict')

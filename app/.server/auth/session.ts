@@ -4,7 +4,7 @@ import { getConfig } from '~/.server/config'
 import { COOKIES, clearCookie, getCookie, setCookie } from '~/.server/cookies'
 import { IdentityError, RECENT_SIGN_IN_SECONDS, isRecentSignIn, recentUntil, tokenClaims } from '~/.server/identity'
 import { logger, securityEvent } from '~/.server/ops/logger'
-import { recordSessionVerification, recordSignIn } from '~/.server/ops/metrics'
+import { metrics } from '~/.server/ops/metrics'
 import { rotateCsrf } from '~/.server/policy/csrf'
 import { deviceCookie } from '~/.server/policy/rate-limit'
 import { defaultRedirect, type CheckedRedirect } from '~/.server/policy/redirect'
@@ -86,7 +86,7 @@ export async function handleNewSession(
     method: input.method,
     secondFactor: input.secondFactor,
   })
-  recordSignIn('success')
+  metrics.signIn.inc({ outcome: 'success' })
   return { setCookies, location: input.redirect?.url ?? defaultRedirect() }
 }
 
@@ -125,7 +125,7 @@ export async function getSession(request: Request): Promise<SessionState> {
   if (!id) return { status: 'anonymous' }
   const started = performance.now()
   const state = await verify(id)
-  recordSessionVerification(state.status, (performance.now() - started) / 1000)
+  metrics.sessionVerification.observe({ outcome: state.status }, (performance.now() - started) / 1000)
   return state
 }
 

@@ -5,7 +5,7 @@ import { CSRF_FIELD } from '~/lib/form-fields'
 import { cookiesBlockedInFrame, issueCsrf } from '~/.server/policy/csrf'
 import { getFlags } from '~/.server/ops/flags'
 import { getLocale } from '~/.server/i18n'
-import { recordPageShell } from '~/.server/ops/metrics'
+import { metrics } from '~/.server/ops/metrics'
 import { captchaSettings } from '~/.server/identity/recaptcha'
 
 // A shell is the anonymous, query-less GET of a form page, rendered once per key with holes for the CSP nonce
@@ -68,7 +68,7 @@ export function pageShells(urlOf: (req: express.Request) => string): express.Req
         if (key === null) return next()
         const shell = shells.get(key)
         if (shell && Date.now() - shell.storedAt < TTL_MS) {
-          recordPageShell('hit')
+          metrics.pageShells.inc({ outcome: 'hit' })
           const csrf = issueCsrf(request)
           res.status(200)
           for (const [name, value] of shell.headers) res.setHeader(name, value)
@@ -76,7 +76,7 @@ export function pageShells(urlOf: (req: express.Request) => string): express.Req
           res.end(fill(shell.parts, { nonce: String(res.locals.cspNonce), csrf: csrf.token }))
           return
         }
-        recordPageShell('miss')
+        metrics.pageShells.inc({ outcome: 'miss' })
         res.locals.shellHeaders = headers
         keep(req, res, (rendered, headers) => {
           if (res.locals.renderedUrl !== url) return

@@ -1,17 +1,4 @@
 /** Every auth/* code the client reports and its group; then how the service's errors become those codes. */
-export type CodeGroup =
-  | 'credentials'
-  | 'throttled'
-  | 'unavailable'
-  | 'misconfigured'
-  | 'link'
-  | 'captcha'
-  | 'input'
-  | 'session'
-  | 'account-exists'
-  | 'not-allowed'
-  | 'second-factor'
-
 export const CODE_GROUPS = {
   'auth/wrong-password': 'credentials',
   'auth/user-not-found': 'credentials',
@@ -63,13 +50,10 @@ export const CODE_GROUPS = {
   'auth/operation-not-allowed': 'not-allowed',
   'auth/admin-restricted-operation': 'not-allowed',
   'auth/passkey-not-found': 'credentials',
-} as const satisfies Record<`auth/${string}`, CodeGroup>
+} as const satisfies Record<`auth/${string}`, string>
 
 export type AuthCode = keyof typeof CODE_GROUPS
-
-export function isAuthCode(value: string): value is AuthCode {
-  return Object.hasOwn(CODE_GROUPS, value)
-}
+export type CodeGroup = (typeof CODE_GROUPS)[AuthCode]
 
 export function groupOf(code: AuthCode | null): CodeGroup | null {
   return code === null ? null : CODE_GROUPS[code]
@@ -145,8 +129,6 @@ export const SERVICE_ERRORS = {
   PASSKEY_CREDENTIAL_NOT_FOUND: 'auth/passkey-not-found',
 } as const satisfies Record<string, AuthCode>
 
-export type ServiceError = keyof typeof SERVICE_ERRORS
-
 export function serviceErrorName(message: string): string | null {
   const match = /^\s*([A-Z][A-Z0-9_]*[A-Z0-9])(?=$|[\s:(])/.exec(message)
   return match?.[1] ?? null
@@ -155,7 +137,7 @@ export function serviceErrorName(message: string): string | null {
 export function authCodeFor(serviceMessage: string | null | undefined): AuthCode {
   const name = serviceMessage ? serviceErrorName(serviceMessage) : null
   return name !== null && Object.hasOwn(SERVICE_ERRORS, name)
-    ? SERVICE_ERRORS[name as ServiceError]
+    ? SERVICE_ERRORS[name as keyof typeof SERVICE_ERRORS]
     : 'auth/internal-error'
 }
 

@@ -1,5 +1,4 @@
 import { getConfig } from '~/.server/config'
-import { logger } from '~/.server/ops/logger'
 import { mfaCalls } from './mfa'
 import { mfaEnrollmentCalls } from './mfa-enrollment'
 import { passkeyCalls } from './passkeys'
@@ -9,38 +8,16 @@ import { signedInCalls } from './signed-in'
 import { withCaptcha } from './recaptcha'
 import { CLIENT_TYPE, captcha, createTransport, type IdentityClientOptions } from './transport'
 import type { CaptchaAction } from '~/lib/recaptcha'
-import {
-  ActionCodeSchema,
-  EmailLinkSchema,
-  Empty,
-  SignInSchema,
-  UpdateSchema,
-  type ActionCodeInfo,
-  type EmailLinkSignInResult,
-  type SignInResult,
-  type UpdateResult,
-} from './schemas'
-
-type OobRequestType = 'PASSWORD_RESET' | 'EMAIL_SIGNIN' | 'VERIFY_EMAIL' | 'VERIFY_AND_CHANGE_EMAIL'
+import { ActionCodeSchema, EmailLinkSchema, Empty, SignInSchema, UpdateSchema, type ActionCodeInfo } from './schemas'
 
 export interface SendOobCodeRequest {
-  requestType: OobRequestType
+  requestType: 'PASSWORD_RESET' | 'EMAIL_SIGNIN' | 'VERIFY_EMAIL' | 'VERIFY_AND_CHANGE_EMAIL'
   email?: string
   idToken?: string
   newEmail?: string
   continueUrl?: string
   locale?: string
   captchaResponse?: string
-}
-
-interface UpdateRequest {
-  idToken?: string
-  oobCode?: string
-  email?: string
-  password?: string
-  displayName?: string
-  /** The old tokens stop working after a password or email change. */
-  returnSecureToken?: boolean
 }
 
 const withPassword = (email: string, password: string, captchaResponse: string | undefined) => ({
@@ -65,7 +42,7 @@ export function createIdentityClient(options: IdentityClientOptions) {
   const project = projectCalls(call, options)
   const protect: Protect = (action, posted, send) => withCaptcha(action, posted, send, project.getRecaptchaConfig)
   return {
-    signInWithPassword: (email: string, password: string, extra: { captchaResponse?: string } = {}): Promise<SignInResult> =>
+    signInWithPassword: (email: string, password: string, extra: { captchaResponse?: string } = {}) =>
       protect('signInWithPassword', extra.captchaResponse, (token) =>
         call({
           name: 'signInWithPassword',
@@ -75,7 +52,7 @@ export function createIdentityClient(options: IdentityClientOptions) {
         }),
       ),
 
-    signUp: (email: string, password: string, extra: { captchaResponse?: string } = {}): Promise<SignInResult> =>
+    signUp: (email: string, password: string, extra: { captchaResponse?: string } = {}) =>
       protect('signUpPassword', extra.captchaResponse, (token) =>
         call({ name: 'signUp', path: '/v1/accounts:signUp', json: withPassword(email, password, token), schema: SignInSchema }),
       ),
@@ -108,15 +85,16 @@ export function createIdentityClient(options: IdentityClientOptions) {
     resetPassword: (oobCode: string, newPassword: string): Promise<ActionCodeInfo> =>
       call({ name: 'resetPassword', path: RESET, json: { oobCode, newPassword }, schema: ActionCodeSchema }),
 
-    update: (request: UpdateRequest): Promise<UpdateResult> =>
+    update: (request: { idToken?: string; oobCode?: string; password?: string }) =>
       call({
         name: 'update',
         path: '/v1/accounts:update',
-        json: { ...request, returnSecureToken: request.returnSecureToken ?? Boolean(request.idToken) },
+        // A password change ends the old tokens: new ones are asked for.
+        json: { ...request, returnSecureToken: Boolean(request.idToken) },
         schema: UpdateSchema,
       }),
 
-    signInWithEmailLink: (email: string, oobCode: string): Promise<EmailLinkSignInResult> =>
+    signInWithEmailLink: (email: string, oobCode: string) =>
       call({
         name: 'signInWithEmailLink',
         path: '/v1/accounts:signInWithEmailLink',
@@ -140,14 +118,13 @@ export type IdentityClient = ReturnType<typeof createIdentityClient>
 let identity: IdentityClient | undefined
 
 export function getIdentity(): IdentityClient {
-  identity ??= createIdentityClient({ ...getConfig().identity, logger })
+  identity ??= createIdentityClient(getConfig().identity)
   return identity
 }
 
-export type { TotpEnrollment } from './mfa-enrollment'
-export type { CredentialJson, PasskeyInfo } from './passkeys'
+export type { CredentialJson } from './passkeys'
 export type { MfaConfig } from './project'
-export type { Account, ActionCodeInfo, PasswordChangeResult, RecaptchaConfig, RecaptchaEnforcement } from './schemas'
+export type { Account, ActionCodeInfo, RecaptchaConfig, RecaptchaEnforcement } from './schemas'
 export { parseAuthDomain } from './auth-domain'
 export {
   IdentityError,
@@ -158,7 +135,6 @@ export {
   type MfaRequired,
   type SecondFactor,
   groupOf,
-  isAuthCode,
   isLinkFailure,
   type AuthCode,
   type CodeGroup,
@@ -170,23 +146,16 @@ function isLanguageTag(value: string): boolean {
 
 export const RECENT_SIGN_IN_SECONDS = 5 * 60
 
+type TokenClaims = { uid: string | null; email: string | null; authTime: number | null; secondFactor: string | null }
+type Payload = { sub?: unknown; email?: unknown; auth_time?: unknown; firebase?: { sign_in_second_factor?: unknown } }
+
 /** What an ID token says. Not verified here: only for an ID token that just came from the identity service. */
-export function tokenClaims(idToken: string): {
-  uid: string | null
-  email: string | null
-  authTime: number | null
-  secondFactor: string | null
-} {
+export function tokenClaims(idToken: string): TokenClaims {
   const none = { uid: null, email: null, authTime: null, secondFactor: null }
   const payload = idToken.split('.')[1]
   if (!payload) return none
   try {
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
-      sub?: unknown
-      email?: unknown
-      auth_time?: unknown
-      firebase?: { sign_in_second_factor?: unknown }
-    }
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Payload
     const factor = claims.firebase?.sign_in_second_factor
     return {
       uid: typeof claims.sub === 'string' && claims.sub ? claims.sub : null,

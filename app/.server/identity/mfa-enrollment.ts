@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { MfaFinalizeSchema, type MfaFinalizeResult } from './schemas'
+import { MfaFinalizeSchema } from './schemas'
 import type { Protect } from './index'
 import { CLIENT_TYPE, captcha, type Call } from './transport'
 
@@ -15,7 +15,6 @@ const TotpStartSchema = z
     }),
   })
   .transform((r) => r.totpSessionInfo)
-export type TotpEnrollment = z.output<typeof TotpStartSchema>
 
 const PhoneEnrollmentStartSchema = z
   .object({ phoneSessionInfo: z.object({ sessionInfo: z.string().min(1) }) })
@@ -39,13 +38,8 @@ export function mfaEnrollmentCalls(call: Call, protect: Protect) {
         }),
       ),
 
-    async finalizePhoneEnrollment(request: {
-      idToken: string
-      sessionInfo: string
-      code: string
-      displayName?: string
-    }): Promise<MfaFinalizeResult> {
-      return call({
+    finalizePhoneEnrollment: (request: { idToken: string; sessionInfo: string; code: string; displayName?: string }) =>
+      call({
         name: 'mfaEnrollmentFinalize',
         path: '/v2/accounts/mfaEnrollment:finalize',
         json: {
@@ -54,10 +48,9 @@ export function mfaEnrollmentCalls(call: Call, protect: Protect) {
           ...(request.displayName ? { displayName: request.displayName } : {}),
         },
         schema: MfaFinalizeSchema,
-      })
-    },
+      }),
 
-    startTotpEnrollment: (idToken: string): Promise<TotpEnrollment> =>
+    startTotpEnrollment: (idToken: string) =>
       call({
         name: 'mfaEnrollmentStart',
         path: '/v2/accounts/mfaEnrollment:start',
@@ -70,7 +63,7 @@ export function mfaEnrollmentCalls(call: Call, protect: Protect) {
       sessionInfo: string
       code: string
       displayName: string | null
-    }): Promise<MfaFinalizeResult> =>
+    }) =>
       call({
         name: 'mfaEnrollmentFinalize',
         path: '/v2/accounts/mfaEnrollment:finalize',
@@ -82,7 +75,7 @@ export function mfaEnrollmentCalls(call: Call, protect: Protect) {
         schema: MfaFinalizeSchema,
       }),
 
-    withdrawMfa: (idToken: string, enrollmentId: string): Promise<MfaFinalizeResult> =>
+    withdrawMfa: (idToken: string, enrollmentId: string) =>
       call({
         name: 'mfaEnrollmentWithdraw',
         path: '/v2/accounts/mfaEnrollment:withdraw',

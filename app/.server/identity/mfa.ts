@@ -1,4 +1,4 @@
-import { MfaFinalizeSchema, MfaStartSchema, type MfaFinalizeResult } from './schemas'
+import { MfaFinalizeSchema, MfaStartSchema } from './schemas'
 import type { Protect } from './index'
 import { CLIENT_TYPE, captcha, type Call } from './transport'
 
@@ -21,8 +21,8 @@ export function mfaCalls(call: Call, protect: Protect) {
         }),
       ),
 
-    async finalizeMfaSignIn(pendingCredential: string, verification: MfaVerification): Promise<MfaFinalizeResult> {
-      return call({
+    finalizeMfaSignIn: (pendingCredential: string, verification: MfaVerification) =>
+      call({
         name: 'mfaSignInFinalize',
         path: '/v2/accounts/mfaSignIn:finalize',
         json:
@@ -37,7 +37,6 @@ export function mfaCalls(call: Call, protect: Protect) {
                 totpVerificationInfo: { verificationCode: verification.code },
               },
         schema: MfaFinalizeSchema,
-      })
-    },
+      }),
   }
 }

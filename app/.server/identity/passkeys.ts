@@ -4,8 +4,8 @@ import type { Call } from './transport'
 export type CredentialJson = { id: string; rawId: string; type: 'public-key'; response: Record<string, unknown> }
 
 const Options = z.record(z.string(), z.unknown())
-const SignInOptionsSchema = z.object({ credentialRequestOptions: Options })
-const EnrolOptionsSchema = z.object({ credentialCreationOptions: Options })
+const SignInOptions = z.object({ credentialRequestOptions: Options }).transform((r) => r.credentialRequestOptions)
+const EnrolOptions = z.object({ credentialCreationOptions: Options }).transform((r) => r.credentialCreationOptions)
 const TokenSchema = z.object({ idToken: z.string().min(1) })
 const PasskeyListSchema = z.object({
   users: z
@@ -16,13 +16,11 @@ const PasskeyListSchema = z.object({
     )
     .default([]),
 })
-export type PasskeyInfo = { credentialId: string; name: string }
 
 export function passkeyCalls(call: Call, options: { projectId: string }) {
   return {
-    startPasskeySignIn: async () =>
-      (await call({ name: 'passkeySignInStart', path: '/v2/accounts/passkeySignIn:start', json: {}, schema: SignInOptionsSchema }))
-        .credentialRequestOptions,
+    startPasskeySignIn: () =>
+      call({ name: 'passkeySignInStart', path: '/v2/accounts/passkeySignIn:start', json: {}, schema: SignInOptions }),
 
     finalizePasskeySignIn: (credential: CredentialJson) =>
       call({
@@ -32,15 +30,13 @@ export function passkeyCalls(call: Call, options: { projectId: string }) {
         schema: TokenSchema,
       }),
 
-    startPasskeyEnrollment: async (idToken: string) =>
-      (
-        await call({
-          name: 'passkeyEnrollmentStart',
-          path: '/v2/accounts/passkeyEnrollment:start',
-          json: { idToken },
-          schema: EnrolOptionsSchema,
-        })
-      ).credentialCreationOptions,
+    startPasskeyEnrollment: (idToken: string) =>
+      call({
+        name: 'passkeyEnrollmentStart',
+        path: '/v2/accounts/passkeyEnrollment:start',
+        json: { idToken },
+        schema: EnrolOptions,
+      }),
 
     finalizePasskeyEnrollment: (idToken: string, credential: CredentialJson, name: string) =>
       call({
@@ -58,7 +54,7 @@ export function passkeyCalls(call: Call, options: { projectId: string }) {
         schema: z.object({}),
       }),
 
-    async passkeysOf(uid: string, accessToken: string): Promise<PasskeyInfo[]> {
+    async passkeysOf(uid: string, accessToken: string) {
       const answer = await call({
         name: 'passkeyList',
         path: `/v1/projects/${encodeURIComponent(options.projectId)}/accounts:lookup`,

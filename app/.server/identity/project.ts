@@ -1,12 +1,6 @@
 import { z } from 'zod'
 import { IdentityError } from './errors'
-import {
-  ProjectConfigSchema,
-  RECAPTCHA_OFF,
-  RecaptchaSchema,
-  type ProjectConfig,
-  type RecaptchaConfig,
-} from './schemas'
+import { ProjectConfigSchema, RECAPTCHA_OFF, RecaptchaSchema, type RecaptchaConfig } from './schemas'
 import { CLIENT_TYPE, RECAPTCHA_VERSION, type Call, type IdentityClientOptions } from './transport'
 
 const MfaSchema = z.object({
@@ -18,15 +12,8 @@ export type MfaConfig = z.output<typeof MfaSchema>
 
 export function projectCalls(call: Call, options: Pick<IdentityClientOptions, 'emulatorOrigin' | 'tenantId' | 'projectId'>) {
   return {
-    async getProjectConfig(): Promise<ProjectConfig> {
-      return call({
-        name: 'getProjectConfig',
-        method: 'GET',
-        path: '/v1/projects',
-        read: true,
-        schema: ProjectConfigSchema,
-      })
-    },
+    getProjectConfig: () =>
+      call({ name: 'getProjectConfig', method: 'GET', path: '/v1/projects', read: true, schema: ProjectConfigSchema }),
 
     async getMfaConfig(accessToken: string): Promise<MfaConfig | null> {
       const project = `/v2/projects/${encodeURIComponent(options.projectId)}`

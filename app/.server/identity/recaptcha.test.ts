@@ -1,12 +1,13 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { metrics } from '~/.server/ops/metrics'
 import { IdentityError } from './errors'
+import { captchaSettings, captchaTokenMissing, refreshRecaptcha, withCaptcha as protect } from './recaptcha'
 import type { RecaptchaConfig } from './schemas'
 
 /** The one wrapper every call the identity client sends with a reCAPTCHA token goes through, against a stubbed project setting. */
 
-const { recordCaptcha, getRecaptchaConfig } = vi.hoisted(() => ({ recordCaptcha: vi.fn(), getRecaptchaConfig: vi.fn() }))
-vi.mock('~/.server/ops/metrics', async (original) => ({ ...(await original<object>()), recordCaptcha }))
-const { captchaSettings, captchaTokenMissing, refreshRecaptcha, withCaptcha: protect } = await import('./recaptcha')
+const getRecaptchaConfig = vi.fn()
+const recordCaptcha = vi.spyOn(metrics.captcha, 'inc').mockImplementation(() => undefined)
 const withCaptcha = <T>(action: Parameters<typeof protect>[0], posted: string | undefined, send: (token: string | undefined) => Promise<T>) =>
   protect(action, posted, send, getRecaptchaConfig)
 
@@ -32,14 +33,14 @@ describe('withCaptcha', () => {
   it('sends the posted token while the project enforces it, and counts it passed', async () => {
     await project('ENFORCE')
     expect(await withCaptcha('signInWithPassword', 'posted', async (token) => token)).toBe('posted')
-    expect(recordCaptcha).toHaveBeenCalledWith('signInWithPassword', 'passed')
+    expect(recordCaptcha).toHaveBeenCalledWith({ action: 'signInWithPassword', outcome: 'passed' })
   })
 
   it('throws a refusal of the sent token on, counted refused; the setting known, it asks nothing more', async () => {
     await project('ENFORCE')
     const refusal = new IdentityError('auth/invalid-recaptcha-token', 400)
     await expect(withCaptcha('signUpPassword', 'posted', () => Promise.reject(refusal))).rejects.toBe(refusal)
-    expect(recordCaptcha).toHaveBeenCalledWith('signUpPassword', 'refused')
+    expect(recordCaptcha).toHaveBeenCalledWith({ action: 'signUpPassword', outcome: 'refused' })
     expect(getRecaptchaConfig).not.toHaveBeenCalled()
   })
 
@@ -48,7 +49,7 @@ describe('withCaptcha', () => {
     getRecaptchaConfig.mockResolvedValueOnce(setting('ENFORCE'))
     const refusal = new IdentityError('auth/missing-recaptcha-token', 400)
     await expect(withCaptcha('getOobCode', 'posted', () => Promise.reject(refusal))).rejects.toBe(refusal)
-    expect(recordCaptcha).toHaveBeenCalledWith('getOobCode', 'missing')
+    expect(recordCaptcha).toHaveBeenCalledWith({ action: 'getOobCode', outcome: 'missing' })
     expect(getRecaptchaConfig).toHaveBeenCalledOnce()
     // Asked again: the next call sends the token.
     expect(await withCaptcha('getOobCode', 'posted', async (token) => token)).toBe('posted')
@@ -58,7 +59,7 @@ describe('withCaptcha', () => {
     await project('ENFORCE')
     const wrong = new IdentityError('auth/invalid-credential', 400)
     await expect(withCaptcha('signInWithPassword', 'posted', () => Promise.reject(wrong))).rejects.toBe(wrong)
-    expect(recordCaptcha).toHaveBeenCalledWith('signInWithPassword', 'passed')
+    expect(recordCaptcha).toHaveBeenCalledWith({ action: 'signInWithPassword', outcome: 'passed' })
   })
 })
 
@@ -72,7 +73,7 @@ describe('what the pages are told', () => {
     expect(captchaTokenMissing('getOobCode', 'posted')).toBe(false)
     expect(recordCaptcha).not.toHaveBeenCalled()
     expect(captchaTokenMissing('getOobCode', '')).toBe(true)
-    expect(recordCaptcha).toHaveBeenCalledWith('getOobCode', 'missing')
+    expect(recordCaptcha).toHaveBeenCalledWith({ action: 'getOobCode', outcome: 'missing' })
   })
 
   it('the script to load, only for an action the project checks', async () => {

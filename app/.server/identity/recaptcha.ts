@@ -1,7 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { CaptchaAction, CaptchaSettings } from '~/lib/recaptcha'
 import { getConfig } from '~/.server/config'
 import { logger } from '~/.server/ops/logger'
-import { recordCacheFilled, recordCaptcha } from '~/.server/ops/metrics'
+import { metrics, recordCacheFilled } from '~/.server/ops/metrics'
 import { codeOf, groupOf, type AuthCode } from './errors'
 import { RECAPTCHA_OFF, type RecaptchaConfig, type RecaptchaEnforcement } from './schemas'
 
@@ -59,7 +60,7 @@ export function isCaptchaRefusal(code: AuthCode | null): boolean {
 function recordCaptchaOutcome(action: CaptchaAction, sent: boolean, code: AuthCode | null): void {
   const refusal = isCaptchaRefusal(code)
   if (!sent && !refusal && !active(enforcementFor(action))) return
-  recordCaptcha(action, sent ? (refusal ? 'refused' : 'passed') : refusal ? 'missing' : 'absent')
+  metrics.captcha.inc({ action, outcome: sent ? (refusal ? 'refused' : 'passed') : refusal ? 'missing' : 'absent' })
 }
 
 /**
@@ -82,10 +83,7 @@ export async function withCaptcha<T>(
     const code = codeOf(error)
     recordCaptchaOutcome(action, token !== undefined, code)
     if (isCaptchaRefusal(code) && !(state.config.siteKey && active(enforcementFor(action)))) {
-      let timer: NodeJS.Timeout | undefined
-      const waited = new Promise((resolve) => (timer = setTimeout(resolve, DEMAND_REFRESH_WAIT_MS)))
-      await Promise.race([refreshRecaptcha(fetchConfig), waited])
-      clearTimeout(timer)
+      await Promise.race([refreshRecaptcha(fetchConfig), sleep(DEMAND_REFRESH_WAIT_MS, undefined, { ref: false })])
     }
     throw error
   }
@@ -116,10 +114,7 @@ export function refreshRecaptcha(fetchConfig: () => Promise<RecaptchaConfig>): P
 }
 
 export function startRecaptchaRefresh(fetchConfig: () => Promise<RecaptchaConfig>, intervalMs = RECAPTCHA_REFRESH_MS): Promise<boolean> {
-  if (!state.timer) {
-    state.timer = setInterval(() => void refreshRecaptcha(fetchConfig), intervalMs)
-    state.timer.unref()
-  }
+  state.timer ??= setInterval(() => void refreshRecaptcha(fetchConfig), intervalMs).unref()
   return refreshRecaptcha(fetchConfig)
 }
 

@@ -2,61 +2,41 @@ import { z } from 'zod'
 import type { SecondFactor } from './errors'
 
 const expiresIn = z.coerce.number().int().positive()
+/** A field the service may leave out, read as null. */
+const orNull = <T extends z.ZodType>(schema: T) => schema.optional().transform((value) => value ?? null)
+const optionalText = orNull(z.string())
+const displayName = orNull(z.string().transform((name) => name.trim() || null))
 
-export const SignInSchema = z.object({
-  idToken: z.string().min(1),
-  refreshToken: z.string().min(1),
-  expiresIn,
-  localId: z.string().min(1),
-  email: z.string().default(''),
-})
-export type SignInResult = z.output<typeof SignInSchema>
+const session = { idToken: z.string().min(1), refreshToken: z.string().min(1), expiresIn, localId: z.string().min(1) }
+
+export const SignInSchema = z.object({ ...session, email: z.string().default('') })
 
 export const EmailLinkSchema = SignInSchema.extend({ isNewUser: z.boolean().default(false) })
-export type EmailLinkSignInResult = z.output<typeof EmailLinkSchema>
 
-export const IdpSchema = z
-  .object({
-    idToken: z.string().min(1),
-    refreshToken: z.string().min(1),
-    expiresIn,
-    localId: z.string().min(1),
-    email: z.string().optional(),
-    emailVerified: z.boolean().default(false),
-    providerId: z.string().optional(),
-    federatedId: z.string().optional(),
-    displayName: z.string().optional(),
-    isNewUser: z.boolean().default(false),
-    pendingToken: z.string().optional(),
-    oauthIdToken: z.string().optional(),
-    oauthAccessToken: z.string().optional(),
-  })
-  .transform(
-    ({ email, providerId, federatedId, displayName, pendingToken, oauthIdToken, oauthAccessToken, ...rest }) => ({
-      ...rest,
-      email: email ?? null,
-      providerId: providerId ?? null,
-      federatedId: federatedId ?? null,
-      displayName: displayName ?? null,
-      pendingToken: pendingToken ?? null,
-      oauthIdToken: oauthIdToken ?? null,
-      oauthAccessToken: oauthAccessToken ?? null,
-    }),
-  )
-export type IdpSignInResult = z.output<typeof IdpSchema>
+export const IdpSchema = z.object({
+  ...session,
+  email: optionalText,
+  emailVerified: z.boolean().default(false),
+  providerId: optionalText,
+  federatedId: optionalText,
+  displayName: optionalText,
+  isNewUser: z.boolean().default(false),
+  pendingToken: optionalText,
+  oauthIdToken: optionalText,
+  oauthAccessToken: optionalText,
+})
 
 /** Kinds the portal cannot ask for (passkeys, later kinds) are left out. */
 const MfaEnrollmentSchema = z
   .object({
     mfaEnrollmentId: z.string().min(1),
-    displayName: z.string().optional(),
+    displayName,
     phoneInfo: z.string().optional(),
     totpInfo: z.object({}).passthrough().optional(),
   })
-  .transform((e): SecondFactor | null => {
-    const displayName = e.displayName?.trim() || null
-    if (e.phoneInfo) return { kind: 'phone', id: e.mfaEnrollmentId, displayName, phone: e.phoneInfo }
-    if (e.totpInfo) return { kind: 'totp', id: e.mfaEnrollmentId, displayName }
+  .transform(({ mfaEnrollmentId: id, displayName, phoneInfo, totpInfo }): SecondFactor | null => {
+    if (phoneInfo) return { kind: 'phone', id, displayName, phone: phoneInfo }
+    if (totpInfo) return { kind: 'totp', id, displayName }
     return null
   })
 export const MfaPendingSchema = z.object({
@@ -76,7 +56,6 @@ export const MfaStartSchema = z
   .transform((r) => ({ sessionInfo: r.phoneResponseInfo.sessionInfo }))
 
 export const MfaFinalizeSchema = z.object({ idToken: z.string().min(1), refreshToken: z.string().min(1) })
-export type MfaFinalizeResult = z.output<typeof MfaFinalizeSchema>
 
 export const ActionCodeSchema = z
   .object({
@@ -88,57 +67,42 @@ export const ActionCodeSchema = z
       'VERIFY_AND_CHANGE_EMAIL',
       'REVERT_SECOND_FACTOR_ADDITION',
     ]),
-    email: z.string().optional(),
-    newEmail: z.string().optional(),
+    email: optionalText,
+    newEmail: optionalText,
     mfaInfo: z.unknown().optional(),
   })
-  .transform(({ requestType, email, newEmail, mfaInfo }) => ({
-    requestType,
-    email: email ?? null,
-    newEmail: newEmail ?? null,
+  .transform(({ mfaInfo, ...rest }) => ({
+    ...rest,
     secondFactor: factorsOf(Array.isArray(mfaInfo) ? mfaInfo : mfaInfo === undefined ? [] : [mfaInfo])[0] ?? null,
   }))
 export type ActionCodeInfo = z.output<typeof ActionCodeSchema>
 
 export const UpdateSchema = z
   .object({
-    localId: z.string().optional(),
-    email: z.string().optional(),
+    localId: optionalText,
+    email: optionalText,
     emailVerified: z.boolean().default(false),
     idToken: z.string().optional(),
     refreshToken: z.string().optional(),
     expiresIn: expiresIn.optional(),
   })
-  .transform(({ localId, email, emailVerified, idToken, refreshToken, expiresIn }) => ({
-    localId: localId ?? null,
-    email: email ?? null,
-    emailVerified,
+  .transform(({ idToken, refreshToken, expiresIn, ...rest }) => ({
+    ...rest,
     tokens: idToken && refreshToken && expiresIn ? { idToken, refreshToken, expiresIn } : null,
   }))
-export type UpdateResult = z.output<typeof UpdateSchema>
 
-export const AuthUriSchema = z
-  .object({
-    authUri: z.string().optional(),
-    sessionId: z.string().optional(),
-    providerId: z.string().optional(),
-    registered: z.boolean().default(false),
-    signinMethods: z.array(z.string()).default([]),
-  })
-  .transform((r) => ({
-    authUri: r.authUri ?? null,
-    sessionId: r.sessionId ?? null,
-    providerId: r.providerId ?? null,
-    registered: r.registered,
-    signinMethods: r.signinMethods,
-  }))
-export type AuthUriResult = z.output<typeof AuthUriSchema>
+export const AuthUriSchema = z.object({
+  authUri: optionalText,
+  sessionId: optionalText,
+  providerId: optionalText,
+  registered: z.boolean().default(false),
+  signinMethods: z.array(z.string()).default([]),
+})
 
 export const ProjectConfigSchema = z.object({
   projectId: z.string().optional(),
   authorizedDomains: z.array(z.string()).default([]),
 })
-export type ProjectConfig = z.output<typeof ProjectConfigSchema>
 
 export type RecaptchaEnforcement = 'OFF' | 'AUDIT' | 'ENFORCE'
 const enforcement = (state: string | undefined): RecaptchaEnforcement =>
@@ -173,39 +137,22 @@ export const LookupSchema = z
       .array(
         z.object({
           localId: z.string().min(1),
-          email: z.string().optional(),
+          email: optionalText,
           emailVerified: z.boolean().default(false),
-          displayName: z.string().optional(),
-          providerUserInfo: z
-            .array(z.object({ providerId: z.string().min(1), email: z.string().optional() }))
-            .default([]),
+          displayName,
+          providerUserInfo: z.array(z.object({ providerId: z.string().min(1), email: optionalText })).default([]),
           mfaInfo: z.array(z.unknown()).default([]),
-          createdAt: millis.optional(),
-          lastLoginAt: millis.optional(),
+          createdAt: orNull(millis),
+          lastLoginAt: orNull(millis),
         }),
       )
       .default([]),
   })
-  .transform(({ users }) => {
-    const user = users[0]
+  .transform(({ users: [user] }) => {
     if (!user) return null
-    return {
-      localId: user.localId,
-      email: user.email ?? null,
-      emailVerified: user.emailVerified,
-      displayName: user.displayName?.trim() || null,
-      providers: user.providerUserInfo.map((p) => ({ providerId: p.providerId, email: p.email ?? null })),
-      secondFactors: factorsOf(user.mfaInfo),
-      createdAt: user.createdAt ?? null,
-      lastLoginAt: user.lastLoginAt ?? null,
-    }
+    const { providerUserInfo, mfaInfo, ...account } = user
+    return { ...account, providers: providerUserInfo, secondFactors: factorsOf(mfaInfo) }
   })
 export type Account = NonNullable<z.output<typeof LookupSchema>>
 
-export const PasswordChangeSchema = z.object({
-  localId: z.string().min(1),
-  idToken: z.string().min(1),
-  refreshToken: z.string().min(1),
-  expiresIn,
-})
-export type PasswordChangeResult = z.output<typeof PasswordChangeSchema>
+export const PasswordChangeSchema = z.object(session)

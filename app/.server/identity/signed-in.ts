@@ -1,5 +1,5 @@
 import { IdentityError } from './errors'
-import { Empty, LookupSchema, PasswordChangeSchema, type Account, type PasswordChangeResult } from './schemas'
+import { Empty, LookupSchema, PasswordChangeSchema, type Account } from './schemas'
 import type { Call } from './transport'
 
 export function signedInCalls(call: Call) {
@@ -17,7 +17,7 @@ export function signedInCalls(call: Call) {
       return account
     },
 
-    changePassword: (idToken: string, password: string): Promise<PasswordChangeResult> =>
+    changePassword: (idToken: string, password: string) =>
       call({
         name: 'changePassword',
         path: '/v1/accounts:update',

@@ -3,7 +3,7 @@ import type { Logger } from 'pino'
 import { Pool } from 'undici'
 import { z } from 'zod'
 import { logger as defaultLogger } from '~/.server/ops/logger'
-import { recordIdentityCall, recordIdentityInFlight, recordIdentityMaxInFlight } from '~/.server/ops/metrics'
+import { metrics, recordIdentityCall } from '~/.server/ops/metrics'
 import {
   IdentityError,
   SERVICE_ERRORS,
@@ -60,7 +60,7 @@ export function createTransport(options: IdentityClientOptions) {
   }
   let pool: Pool | null = null
   const maxInFlight = options.maxInFlight ?? 256
-  recordIdentityMaxInFlight(maxInFlight)
+  metrics.identityMaxInFlight.set(maxInFlight)
 
   async function exchange(spec: CallSpec<z.ZodType>): Promise<{ status: number; text: string }> {
     const { origin, path } = requestTarget(options, spec.path, spec.query)
@@ -72,7 +72,7 @@ export function createTransport(options: IdentityClientOptions) {
     const attempts = spec.read ? 2 : 1
     for (let attempt = 1; ; attempt++) {
       const canRetry = attempt < attempts
-      let response: { status: number; text: string }
+      let response: { status: number; text: string } | null = null
       try {
         // Never more connections than calls in flight: undici keeps one
         // open, unused, after an aborted request (nodejs/undici#5845).
@@ -80,31 +80,25 @@ export function createTransport(options: IdentityClientOptions) {
         const res = await pool.request({ method: spec.method ?? 'POST', path, headers, body, signal })
         response = { status: res.statusCode, text: await res.body.text() }
       } catch {
-        if (canRetry && !signal.aborted) {
-          await pause(signal)
-          continue
-        }
-        throw new IdentityError('auth/network-request-failed')
+        if (!canRetry || signal.aborted) throw new IdentityError('auth/network-request-failed')
       }
-      if (canRetry && RETRY_STATUSES.has(response.status)) {
-        await pause(signal)
-        continue
-      }
-      return response
+      if (response && !(canRetry && RETRY_STATUSES.has(response.status))) return response
+      await pause(signal)
     }
   }
 
   let inFlight = 0
+  const occupy = (change: 1 | -1) => {
+    inFlight += change
+    metrics.identityInFlight.inc(change)
+  }
   const tooMany = () => new IdentityError('auth/network-request-failed', undefined, 'TOO_MANY_CALLS_IN_FLIGHT')
 
   async function call<S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>> {
     const started = performance.now()
     let status: number | undefined
     const admitted = inFlight < maxInFlight
-    if (admitted) {
-      inFlight++
-      recordIdentityInFlight(1)
-    }
+    if (admitted) occupy(1)
     try {
       if (!admitted) throw tooMany()
       const response = await exchange(spec)
@@ -125,10 +119,7 @@ export function createTransport(options: IdentityClientOptions) {
       report({ name: spec.name, ms, code: expected ? null : error.code })
       throw error
     } finally {
-      if (admitted) {
-        inFlight--
-        recordIdentityInFlight(-1)
-      }
+      if (admitted) occupy(-1)
     }
   }
 
@@ -139,14 +130,10 @@ export function createTransport(options: IdentityClientOptions) {
       log.info({ call: name, code: 'auth/network-request-failed', reason: 'TOO_MANY_CALLS_IN_FLIGHT' }, 'identity call failed')
       throw tooMany()
     }
-    inFlight++
-    recordIdentityInFlight(1)
+    occupy(1)
     const task = Promise.resolve()
       .then(work)
-      .finally(() => {
-        inFlight--
-        recordIdentityInFlight(-1)
-      })
+      .finally(() => occupy(-1))
     let timer: NodeJS.Timeout | undefined
     const timeout = () => new IdentityError('auth/network-request-failed', undefined, 'TIMEOUT')
     const late = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(timeout()), options.timeoutMs)))

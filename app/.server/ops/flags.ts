@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { OFREPProvider } from '@openfeature/ofrep-provider'
 import { ErrorCode, InMemoryProvider, OpenFeature, type Client } from '@openfeature/server-sdk'
 import { z } from 'zod'
@@ -29,11 +30,13 @@ const FILE_DOMAIN = 'flags-file'
 const FlagdFile = z.object({
   flags: z.record(
     z.string(),
-    z.object({
-      state: z.enum(['ENABLED', 'DISABLED']),
-      variants: z.record(z.string(), z.boolean()),
-      defaultVariant: z.string(),
-    }),
+    z
+      .object({
+        state: z.enum(['ENABLED', 'DISABLED']),
+        variants: z.record(z.string(), z.boolean()),
+        defaultVariant: z.string(),
+      })
+      .transform(({ state, ...flag }) => ({ ...flag, disabled: state === 'DISABLED' })),
   ),
 })
 
@@ -42,16 +45,10 @@ async function startFileProvider(): Promise<boolean> {
   const { flagsFile } = getConfig()
   if (!flagsFile) return false
   try {
-    const file = FlagdFile.parse(JSON.parse(await readFile(flagsFile, 'utf8')))
-    const flags = Object.fromEntries(
-      Object.entries(file.flags).map(([key, flag]) => [
-        key,
-        { variants: flag.variants, defaultVariant: flag.defaultVariant, disabled: flag.state === 'DISABLED' },
-      ]),
-    )
+    const { flags } = FlagdFile.parse(JSON.parse(await readFile(flagsFile, 'utf8')))
     await Promise.race([
       OpenFeature.setProviderAndWait(FILE_DOMAIN, new InMemoryProvider(flags)),
-      sleep(PROVIDER_TIMEOUT_MS).then(() => Promise.reject(new Error('timed out'))),
+      sleep(PROVIDER_TIMEOUT_MS, undefined, { ref: false }).then(() => Promise.reject(new Error('timed out'))),
     ])
     return true
   } catch (error) {
@@ -95,7 +92,7 @@ export class RemoteFlags {
   async get(): Promise<Partial<Flags>> {
     if (!this.refreshing && Date.now() - this.refreshedAt >= this.timing.maxAgeMs) void this.refresh()
     if (!this.firstDone) {
-      this.firstWait ??= Promise.race([this.first, sleep(this.timing.firstWaitMs)])
+      this.firstWait ??= Promise.race([this.first, sleep(this.timing.firstWaitMs, undefined, { ref: false })])
       await this.firstWait
     }
     return this.values
@@ -191,10 +188,6 @@ async function readAtMost(response: Response, max: number): Promise<string> {
     }
     chunks.push(value)
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref())
 }
 
 // Started at module load: it never blocks the server.

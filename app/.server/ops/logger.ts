@@ -60,8 +60,6 @@ export const logger = pino(
   destination,
 )
 
-export type Logger = typeof logger
-
 export function captureLogs(): { lines: string[]; text(): string; stop(): void } {
   const lines: string[] = []
   const listener: Listener = (line) => lines.push(line)

@@ -1,5 +1,4 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
-import type { CaptchaAction } from '~/lib/recaptcha'
 import { version } from '../../../package.json'
 
 declare const __PORTAL_COMMIT__: string | undefined
@@ -121,14 +120,6 @@ metrics.buildInfo.set(
   1,
 )
 
-export function recordIdentityInFlight(change: 1 | -1): void {
-  metrics.identityInFlight.inc(change)
-}
-
-export function recordIdentityMaxInFlight(max: number): void {
-  metrics.identityMaxInFlight.set(max)
-}
-
 export function recordRateLimitStore(mode: 'redis' | 'memory'): void {
   metrics.rateLimitStore.set({ mode }, 1)
   metrics.rateLimitStore.set({ mode: mode === 'redis' ? 'memory' : 'redis' }, 0)
@@ -137,10 +128,6 @@ export function recordRateLimitStore(mode: 'redis' | 'memory'): void {
 /** A failed read is no fill: the age goes on growing. */
 export function recordCacheFilled(cache: CacheName): void {
   cacheFilledAt.set(cache, Date.now())
-}
-
-export function recordSessionVerification(outcome: 'signed-in' | 'invalid' | 'unavailable', seconds: number): void {
-  metrics.sessionVerification.observe({ outcome }, seconds)
 }
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
@@ -152,39 +139,8 @@ export function recordHttpRequest(route: string, method: string, status: number,
   )
 }
 
-export function recordSignIn(outcome: string): void {
-  metrics.signIn.inc({ outcome })
-}
-
 export type SecondFactorOutcome =
   'required' | 'sent' | 'success' | 'wrong-code' | 'expired' | 'invalid' | 'limited' | 'captcha' | 'error'
-
-export function recordSecondFactor(factor: 'phone' | 'totp' | 'none', outcome: SecondFactorOutcome): void {
-  metrics.secondFactor.inc({ factor, outcome })
-}
-
-export function recordPasswordResetRequest(outcome: 'accepted' | 'limited'): void {
-  metrics.passwordResetRequests.inc({ outcome })
-}
-
-export function recordSignUp(outcome: string): void {
-  metrics.signUps.inc({ outcome })
-}
-
-export function recordPageShell(outcome: 'hit' | 'miss'): void {
-  metrics.pageShells.inc({ outcome })
-}
-
-export function recordCaptcha(
-  action: CaptchaAction,
-  outcome: 'passed' | 'refused' | 'missing' | 'absent',
-): void {
-  metrics.captcha.inc({ action, outcome })
-}
-
-export function recordRateLimitHit(limiter: string): void {
-  metrics.rateLimitHits.inc({ limiter })
-}
 
 export function recordDependency(dependency: 'identity' | 'redis', up: boolean): void {
   metrics.dependencyUp.set({ dependency }, up ? 1 : 0)

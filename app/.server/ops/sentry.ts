@@ -46,14 +46,9 @@ function start(core: Sentry): Sentry {
   return core
 }
 
-export interface BrowserSentryConfig {
-  dsn: string
-  environment: string
-  replaySessionSampleRate: number
-  replayOnErrorSampleRate: number
-}
+export type BrowserSentryConfig = NonNullable<ReturnType<typeof browserSentryConfig>>
 
-export function browserSentryConfig(): BrowserSentryConfig | null {
+export function browserSentryConfig() {
   const { sentryDsn, platform, replaySampleRates } = getConfig()
   if (!sentryEnabled()) return null
   return {

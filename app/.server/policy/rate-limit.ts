@@ -5,7 +5,7 @@ import { getConfig } from '~/.server/config'
 import { safeEqual, sign, signedBy, signingKeys } from '~/.server/keys'
 import { COOKIES, cookieName, getCookie, setCookie } from '~/.server/cookies'
 import { hashEmail, logger } from '~/.server/ops/logger'
-import { recordRateLimitHit } from '~/.server/ops/metrics'
+import { metrics } from '~/.server/ops/metrics'
 import { openLimiterStore, type Limiter, type LimiterName, type RateLimitOptions } from './rate-limit-store'
 
 // Every attempt takes its points before it does anything, atomically, so concurrent attempts cannot all pass
@@ -54,7 +54,7 @@ type Entry = readonly [name: LimiterName, key: string, onSuccess?: 'forget']
 
 function attempts(limiters: Record<LimiterName, Limiter>) {
   function hit(name: LimiterName, k: Keys, res: RateLimiterRes) {
-    recordRateLimitHit(name)
+    metrics.rateLimitHits.inc({ limiter: name })
     const fields = { limiter: name, ip: k.ip, emailHash: k.email || undefined, retryAfterSeconds: retryAfter(res) }
     logger.warn({ security: true, event: 'rate-limit', reqId: k.reqId, ...fields }, `rate limit ${name} reached`)
   }

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { getConfig } from '~/.server/config'
 import { COOKIES } from '~/.server/cookies'
 import type { SecondFactor } from '~/.server/identity'
-import { recordSecondFactor, type SecondFactorOutcome } from '~/.server/ops/metrics'
+import { metrics, type SecondFactorOutcome } from '~/.server/ops/metrics'
 import type { AfterConfirmation } from '../recent-login'
 import type { SignInMethod } from '../session-store'
 import { flowCookie } from '../flow-state'
@@ -79,5 +79,5 @@ export const chosenFactor = (p: Pending) => p.factors.find((f) => f.id === p.cho
 export const factorKind = (p: Pending) => chosenFactor(p)?.kind ?? 'none'
 
 export function recordOutcome(p: Pending, outcome: SecondFactorOutcome) {
-  recordSecondFactor(factorKind(p), outcome)
+  metrics.secondFactor.inc({ factor: factorKind(p), outcome })
 }
