@@ -19,8 +19,7 @@ import { signInLink } from '~/lib/sign-in-link'
 import { limitMessage } from '~/lib/limits'
 import { flowCookie } from '~/.server/auth/flow-state'
 import { logger, securityEvent } from '~/.server/ops/logger'
-import { uidOf } from '~/.server/auth/identity-admin'
-import { endEverySession } from '~/.server/auth/session'
+import { revokeSessions, uidOf } from '~/.server/auth/identity-admin'
 
 /** Path=/ because React Router's data requests go to /new-password.data. */
 const resetCodeCookie = flowCookie(COOKIES.resetCode, z.string().min(1))
@@ -117,7 +116,7 @@ export async function completePasswordReset(
   await limit.release('success')
   const uid = await uidOf(email)
   if (uid) {
-    await endEverySession(uid).catch((error: unknown) =>
+    await revokeSessions(uid).catch((error: unknown) =>
       logger.warn({ event: 'revoke-failed', code: (error as { code?: string }).code }, 'could not end the sessions'),
     )
   }

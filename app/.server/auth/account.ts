@@ -15,11 +15,10 @@ import { COOKIES, clearCookie } from '~/.server/cookies'
 import { getLocale } from '~/.server/i18n'
 import { logoutCookies } from './logout'
 import { confirmStep, type ConfirmThen } from './recent-login'
-import { readAccount } from './identity-admin'
+import { readAccount, revokeSessions } from './identity-admin'
+import { getSessionStore } from './session-store'
 import {
   clearSessionCookie,
-  endAccountSessions,
-  endEverySession,
   endSessionOf,
   endThisSession,
   getSession,
@@ -138,7 +137,7 @@ export async function changeOwnPassword(
   }
   await limit.release('success')
   securityEvent('password-changed', { reqId: context.requestId, ip: context.clientIp, email })
-  const signedIn = await Promise.all([endEverySession(user.uid), endThisSession(request)]).then(
+  const signedIn = await Promise.all([revokeSessions(user.uid), endThisSession(request)]).then(
     async () =>
       afterFirstFactor(
         request,
@@ -216,7 +215,7 @@ export async function deleteOwnAccount(
   }
   await limit.release('success')
   securityEvent('account-deleted', { reqId: context.requestId, ip: context.clientIp, email: user.email })
-  await endAccountSessions(user.uid).catch(() => endThisSession(request).catch(() => undefined))
+  await getSessionStore().removeAll(user.uid).catch(() => endThisSession(request).catch(() => undefined))
   await syncToken(null)
   return redirectTo(`${ACCOUNT_PATHS.delete}?deleted`, { cookies: [...logoutCookies(), clearCookie(COOKIES.device)] })
 }

@@ -5,7 +5,8 @@ import { logger, securityEvent } from '~/.server/ops/logger'
 import { consumeLogout } from '~/.server/policy/rate-limit'
 import { errorPage, redirectTo, unavailable, type Result } from '~/.server/result'
 import { flowCookie } from './flow-state'
-import { endEverySession, endThisSession, getSession, syncToken } from './session'
+import { revokeSessions } from './identity-admin'
+import { endThisSession, getSession, syncToken } from './session'
 
 // Answers 503 while the store is down: the visitor must not be told they
 // are signed out when they are not. Then 303 to GET /logout (see ADR 071).
@@ -15,7 +16,7 @@ export async function logOut(request: Request, everywhere: boolean, context: App
   const session = await getSession(request)
   if (session.status === 'unavailable' && !everywhere) return unavailable()
   try {
-    if (session.status === 'signed-in' && everywhere) await endEverySession(session.user.uid)
+    if (session.status === 'signed-in' && everywhere) await revokeSessions(session.user.uid)
     await endThisSession(request)
   } catch (error) {
     logger.warn({ event: 'logout-failed', err: (error as Error).message }, 'the session could not be ended')

@@ -8,7 +8,7 @@ import { recordSessionVerification, recordSignIn } from '~/.server/ops/metrics'
 import { rotateCsrf } from '~/.server/policy/csrf'
 import { deviceCookie } from '~/.server/policy/rate-limit'
 import { defaultRedirect, type CheckedRedirect } from '~/.server/policy/redirect'
-import { createIdentitySession, revokeSessions, verifyIdentitySession } from './identity-admin'
+import { createIdentitySession, verifyIdentitySession } from './identity-admin'
 import { SESSION_ID, deviceOf, getSessionStore, keyOf, open, seal } from './session-store'
 import type { Secrets, SessionRecord, SignInMethod, StoredSession } from './session-store'
 
@@ -94,10 +94,6 @@ export function clearSessionCookie(): string {
   return clearCookie(COOKIES.session)
 }
 
-export function readSessionCookie(request: Request): string | null {
-  return getCookie(request, COOKIES.session)
-}
-
 export async function pageSession(request: Request): Promise<{ session: SessionState; cookies: string[] }> {
   const session = await getSession(request)
   return { session, cookies: session.status === 'invalid' ? [clearSessionCookie()] : [] }
@@ -121,7 +117,7 @@ const VERDICTS = new Set([
 ])
 
 export async function getSession(request: Request): Promise<SessionState> {
-  const id = readSessionCookie(request)
+  const id = getCookie(request, COOKIES.session)
   if (!id) return { status: 'anonymous' }
   const started = performance.now()
   const state = await verify(id)
@@ -176,7 +172,7 @@ async function verify(id: string): Promise<Exclude<SessionState, { status: 'anon
 }
 
 async function thisRecord(request: Request) {
-  const id = readSessionCookie(request)
+  const id = getCookie(request, COOKIES.session)
   if (!id || !SESSION_ID.test(id)) return null
   const record = await getSessionStore().get(keyOf(id))
   const secrets = record && open(id, record.sealed)
@@ -205,16 +201,8 @@ export async function renewIdentitySession(request: Request, user: SessionUser, 
 }
 
 export async function endThisSession(request: Request): Promise<void> {
-  const id = readSessionCookie(request)
+  const id = getCookie(request, COOKIES.session)
   if (id && SESSION_ID.test(id)) await getSessionStore().remove(keyOf(id))
-}
-
-export async function endEverySession(uid: string): Promise<void> {
-  await revokeSessions(uid)
-}
-
-export async function endAccountSessions(uid: string): Promise<void> {
-  await getSessionStore().removeAll(uid)
 }
 
 export async function endSessionOf(user: SessionUser, key: string): Promise<boolean> {
