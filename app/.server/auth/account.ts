@@ -1,7 +1,7 @@
 import type { AppLoadContext } from '~/.server/context'
 import { getConfig } from '~/.server/config'
-import { codeOf, getIdentity } from '~/.server/identity'
-import { messageOf, type MessageKey } from './code-messages'
+import { getIdentity } from '~/.server/identity'
+import { refusalOf, type MessageKey } from './code-messages'
 import { refuseNewPassword, refusedByService, type PasswordRefusal } from '~/.server/policy/common-passwords'
 import { consumeEmailChange, consumeNewPassword } from '~/.server/policy/rate-limit'
 import { checkedRedirect, localPathOr } from '~/.server/policy/redirect'
@@ -126,13 +126,11 @@ export async function changeOwnPassword(
   try {
     await getIdentity().changePassword(idToken, input.password)
   } catch (error) {
-    const code = codeOf(error)
+    const { code, key, status } = await refusalOf(error, limit)
     if (code === 'auth/weak-password') {
       return page({ status: 'invalid', ...(await refusedByService(input.password, policy)) } as const, { status: 400 })
     }
     if (code === 'auth/requires-recent-login') return confirmStep(ACCOUNT_PATHS.password)
-    const { key, status } = messageOf(code)
-    if (status >= 500) await limit.release('no-verdict')
     return page({ status: 'error', message: key } as const, { status })
   }
   await limit.release('success')
@@ -173,16 +171,12 @@ export async function requestEmailChange(
   try {
     await getIdentity().sendOobCode({ requestType: 'VERIFY_AND_CHANGE_EMAIL', idToken, newEmail, locale: getLocale(request) })
   } catch (error) {
-    const code = codeOf(error)
+    const { code, key, status } = await refusalOf(error, limit)
     if (code === 'auth/requires-recent-login') {
       await limit.release('no-verdict')
       return confirmStep(ACCOUNT_PATHS.email)
     }
-    const { key, status } = messageOf(code)
-    if (status >= 500) {
-      await limit.release('no-verdict')
-      return page({ email: newEmail, formError: key }, { status })
-    }
+    if (status >= 500) return page({ email: newEmail, formError: key }, { status })
   }
   securityEvent('email-change-requested', { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined })
   // The page that says it went, with the new address as typed (ADR 083).
@@ -206,10 +200,8 @@ export async function deleteOwnAccount(
   try {
     await getIdentity().deleteAccount(idToken)
   } catch (error) {
-    const code = codeOf(error)
+    const { code, key, status } = await refusalOf(error, limit)
     if (code === 'auth/requires-recent-login') return confirmStep(ACCOUNT_PATHS.delete)
-    const { key, status } = messageOf(code)
-    if (status >= 500) await limit.release('no-verdict')
     const formError = code === 'auth/admin-restricted-operation' ? 'deleteAccount.restricted' : key
     return page({ email: typed, formError }, { status })
   }

@@ -4,7 +4,7 @@ import { z } from 'zod'
 import type { AppLoadContext } from '~/.server/context'
 import { COOKIES } from '~/.server/cookies'
 import { codeOf, getIdentity } from '~/.server/identity'
-import { messageOf, type MessageKey } from './code-messages'
+import { messageOf, refusalOf, type MessageKey } from './code-messages'
 import { FACTOR_NAME_MAX_LENGTH, retryAtAfter } from '~/lib/limits'
 import { securityEvent } from '~/.server/ops/logger'
 import { consumeEnrolStart, consumeMfaCode, consumeNewPassword } from '~/.server/policy/rate-limit'
@@ -115,10 +115,8 @@ export async function totpSetup(
   try {
     started = await getIdentity().startTotpEnrollment(idToken)
   } catch (error) {
-    const code = codeOf(error)
+    const { code, key, status } = await refusalOf(error, limit)
     if (code === 'auth/requires-recent-login') return confirmStep(TOTP_PATH)
-    const { key, status } = messageOf(code)
-    if (status >= 500) await limit.release('no-verdict')
     return failed(status, code === 'auth/operation-not-allowed' ? NOT_OFFERED : key)
   }
   // Never released: every start is a new secret from the service.
@@ -203,9 +201,7 @@ export async function removeFactor(
   try {
     answer = await getIdentity().withdrawMfa(idToken, enrollmentId)
   } catch (error) {
-    const code = codeOf(error)
-    const { key, status } = messageOf(code)
-    if (status >= 500) await limit.release('no-verdict')
+    const { code, key, status } = await refusalOf(error, limit)
     if (code === 'auth/requires-recent-login') return confirmStep(removalPath(enrollmentId))
     if (code === 'auth/multi-factor-info-not-found') return redirectTo('/account')
     return page({ formError: key }, { status })

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from '~/.server/context'
 import { getLocale } from '~/.server/i18n'
-import { codeOf, getIdentity, groupOf } from '~/.server/identity'
-import { messageOf } from './code-messages'
+import { getIdentity, groupOf } from '~/.server/identity'
+import { refusalOf } from './code-messages'
 import { securityEvent } from '~/.server/ops/logger'
 import { consumeReset } from '~/.server/policy/rate-limit'
 import { rememberSent } from './email-sent'
@@ -19,8 +19,7 @@ export async function sendVerificationEmail(
   try {
     await getIdentity().sendOobCode({ requestType: 'VERIFY_EMAIL', idToken, locale: getLocale(request) })
   } catch (error) {
-    const code = codeOf(error)
-    if (messageOf(code).status >= 500) await limit.release('no-verdict')
+    const { code } = await refusalOf(error, limit)
     return groupOf(code) === 'throttled' ? 'limited' : 'failed'
   }
   await limit.release('success')
