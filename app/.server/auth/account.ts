@@ -23,6 +23,7 @@ import {
   endThisSession,
   getSession,
   syncToken,
+  whoOf,
   type SessionUser,
 } from './session'
 import { afterFirstFactor } from './first-factor'
@@ -134,7 +135,7 @@ export async function changeOwnPassword(
     return page({ status: 'error', message: key } as const, { status })
   }
   await limit.release('success')
-  securityEvent('password-changed', { reqId: context.requestId, ip: context.clientIp, email })
+  securityEvent('password-changed', whoOf(context, email))
   const signedIn = await Promise.all([revokeSessions(user.uid), endThisSession(request)]).then(
     async () =>
       afterFirstFactor(
@@ -178,7 +179,7 @@ export async function requestEmailChange(
     }
     if (status >= 500) return page({ email: newEmail, formError: key }, { status })
   }
-  securityEvent('email-change-requested', { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined })
+  securityEvent('email-change-requested', whoOf(context, user.email))
   // The page that says it went, with the new address as typed (ADR 083).
   return redirectTo(`${ACCOUNT_PATHS.email}?sent=1`, { cookies: rememberSent(request, newEmail, 'email-change') })
 }
@@ -206,7 +207,7 @@ export async function deleteOwnAccount(
     return page({ email: typed, formError }, { status })
   }
   await limit.release('success')
-  securityEvent('account-deleted', { reqId: context.requestId, ip: context.clientIp, email: user.email })
+  securityEvent('account-deleted', whoOf(context, user.email))
   await getSessionStore().removeAll(user.uid).catch(() => endThisSession(request).catch(() => undefined))
   await syncToken(null)
   return redirectTo(`${ACCOUNT_PATHS.delete}?deleted`, { cookies: [...logoutCookies(), clearCookie(COOKIES.device)] })
@@ -216,6 +217,6 @@ export async function endOtherSession(user: SessionUser, key: string, context: A
   if (key === user.sessionKey) return redirectTo('/logout')
   const ended = await endSessionOf(user, key).catch(() => null)
   if (ended === null) return unavailable()
-  if (ended) securityEvent('session-ended', { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined })
+  if (ended) securityEvent('session-ended', whoOf(context, user.email))
   return redirectTo(`/account?done=${ended ? 'session-ended' : 'session-gone'}`)
 }

@@ -13,6 +13,7 @@ import { page, redirectTo, type Redirect, type Result } from '~/.server/result'
 import { signInLink } from '~/lib/sign-in-link'
 import { sendProtectedOobCode } from './protected-email'
 import { afterFirstFactor } from './first-factor'
+import { whoOf } from './session'
 import { limitMessage } from '~/lib/limits'
 import { rememberSent, resendable } from './email-sent'
 
@@ -74,13 +75,7 @@ export async function completeEmailLinkSignIn(
   const signedIn = await afterFirstFactor(request, limit, first, answer, context)
   if (signedIn.ok) return signedIn
   const code = codeOf(signedIn.error)
-  securityEvent('sign-in-failure', {
-    reqId: context.requestId,
-    ip: context.clientIp,
-    email: input.email,
-    code,
-    method: 'email-link',
-  })
+  securityEvent('sign-in-failure', { ...whoOf(context, input.email), code, method: 'email-link' })
   await limit.release(code === 'auth/invalid-email' ? 'failure' : 'no-verdict')
   if (isLinkFailure(code)) return { ok: false, status: 400, message: 'error.invalidLink', invalidLink: true }
   if (code === 'auth/invalid-email') return { ok: false, status: 400, message: 'emailLink.emailMismatch' }

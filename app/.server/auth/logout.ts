@@ -6,7 +6,7 @@ import { consumeLogout } from '~/.server/policy/rate-limit'
 import { errorPage, redirectTo, unavailable, type Result } from '~/.server/result'
 import { flowCookie } from './flow-state'
 import { revokeSessions } from './identity-admin'
-import { endThisSession, getSession, syncToken } from './session'
+import { endThisSession, getSession, syncToken, whoOf } from './session'
 
 // Answers 503 while the store is down: the visitor must not be told they
 // are signed out when they are not. Then 303 to GET /logout (see ADR 071).
@@ -23,11 +23,7 @@ export async function logOut(request: Request, everywhere: boolean, context: App
     return unavailable()
   }
   if (session.status === 'signed-in') {
-    securityEvent(everywhere ? 'logout-everywhere' : 'logout', {
-      reqId: context.requestId,
-      ip: context.clientIp,
-      email: session.user.email ?? undefined,
-    })
+    securityEvent(everywhere ? 'logout-everywhere' : 'logout', whoOf(context, session.user.email))
   }
   if (session.status !== 'invalid' || !session.tokenSyncTold) await syncToken(null)
   const done = logoutDone.write(request, everywhere ? 'everywhere' : 'here')

@@ -10,6 +10,7 @@ import { readAccount, readPasskeys } from './identity-admin'
 import { checkAnswer, clearChallenge, issueChallenge } from './passkey-challenge'
 import { creationOptions } from './passkey-options'
 import { confirmStep } from './recent-login'
+import { whoOf } from './session'
 import { limitMessage } from '~/lib/limits'
 
 /** A passkey is named by a digest of its credential id (ref), so no id reaches a URL or a log. */
@@ -76,7 +77,7 @@ export async function finishEnrolment(
     if (code === 'auth/credential-already-in-use') return failed('passkey.exists', 400, cookies)
     return failed(code === 'auth/internal-error' || code === 'auth/network-request-failed' ? 'error.unexpected' : 'passkey.refused', 400, cookies)
   }
-  securityEvent('passkey-added', { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined })
+  securityEvent('passkey-added', whoOf(context, user.email))
   return page<EnrolAnswer>({ location: '/account?done=passkey-added' }, { cookies })
 }
 
@@ -106,6 +107,6 @@ export async function removePasskey(
     return page({ formError: 'error.unexpected' } as const, { status: 503 })
   }
   await limit.release('success')
-  securityEvent('passkey-removed', { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined })
+  securityEvent('passkey-removed', whoOf(context, user.email))
   return redirectTo('/account?done=passkey-removed')
 }

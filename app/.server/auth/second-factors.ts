@@ -13,7 +13,7 @@ import { flowCookie } from './flow-state'
 import { confirmStep } from './recent-login'
 import { readAccount } from './identity-admin'
 import { factorOffered } from './second-factor-kinds'
-import { renewIdentitySession, type SessionUser } from './session'
+import { renewIdentitySession, whoOf, type SessionUser } from './session'
 
 // The TOTP enrolment (service session, secret) is kept in one encrypted
 // cookie sealed to this browser, so a wrong code shows the same secret.
@@ -176,12 +176,7 @@ export async function addTotp(
     return page(key === 'mfa.wrongCode' ? { name: input.name, codeError: key } : { name: input.name, formError: key }, { status })
   }
   await limit.release('success')
-  securityEvent('second-factor-added', {
-    reqId: context.requestId,
-    ip: context.clientIp,
-    email: user.email ?? undefined,
-    factor: 'totp',
-  })
+  securityEvent('second-factor-added', { ...whoOf(context, user.email), factor: 'totp' })
   await keepSignedIn(request, user, answer.idToken)
   const cookies = [enrolmentCookie.clear()]
   return redirectTo('/account?done=totp-added', { cookies })
@@ -207,11 +202,7 @@ export async function removeFactor(
     return page({ formError: key }, { status })
   }
   await limit.release('success')
-  securityEvent('second-factor-removed', {
-    reqId: context.requestId,
-    ip: context.clientIp,
-    email: user.email ?? undefined,
-  })
+  securityEvent('second-factor-removed', whoOf(context, user.email))
   await keepSignedIn(request, user, answer.idToken)
   return redirectTo('/account?done=factor-removed')
 }

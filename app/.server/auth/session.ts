@@ -58,6 +58,13 @@ export async function createSession(idToken: string, session: NewSession, contex
   return setCookie(COOKIES.session, id, session.remember ? { maxAge: lifetime } : {})
 }
 
+/** Whom a security event names: the request, the client's address, and the account's email (the log keeps its hash). */
+export const whoOf = (context: Pick<AppLoadContext, 'requestId' | 'clientIp'>, email?: string | null) => ({
+  reqId: context.requestId,
+  ip: context.clientIp,
+  email: email ?? undefined,
+})
+
 /** A signed-in browser: its session, the CSRF token rotated, the device cookie, the event. */
 export async function handleNewSession(
   idToken: string,
@@ -79,13 +86,8 @@ export async function handleNewSession(
   // A CSRF token seen before sign-in (shared computer, or planted) must not survive it.
   const setCookies = [session, rotateCsrf()]
   if (input.email) setCookies.push(deviceCookie(input.email))
-  securityEvent('sign-in-success', {
-    reqId: context.requestId,
-    ip: context.clientIp,
-    email: input.email ?? undefined,
-    method: input.method,
-    secondFactor: input.secondFactor,
-  })
+  const { method, secondFactor } = input
+  securityEvent('sign-in-success', { ...whoOf(context, input.email), method, secondFactor })
   recordSignIn('success')
   return { setCookies, location: input.redirect?.url ?? defaultRedirect() }
 }

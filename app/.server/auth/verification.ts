@@ -5,6 +5,7 @@ import { refusalOf } from './code-messages'
 import { securityEvent } from '~/.server/ops/logger'
 import { consumeReset } from '~/.server/policy/rate-limit'
 import { rememberSent } from './email-sent'
+import { whoOf } from './session'
 
 export type VerificationOutcome = 'sent' | 'limited' | 'failed'
 
@@ -23,7 +24,7 @@ export async function sendVerificationEmail(
     return groupOf(code) === 'throttled' ? 'limited' : 'failed'
   }
   await limit.release('success')
-  securityEvent('verification-sent', { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined })
+  securityEvent('verification-sent', whoOf(context, user.email))
   return 'sent'
 }
 

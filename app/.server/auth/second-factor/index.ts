@@ -7,6 +7,7 @@ import { captchaSettings } from '~/.server/identity/recaptcha'
 import type { CheckedRedirect } from '~/.server/policy/redirect'
 import { page, redirectTo, type Redirect, type Result } from '~/.server/result'
 import { signInLink } from '~/lib/sign-in-link'
+import { whoOf } from '../session'
 import type { SignInMethod } from '../session-store'
 import {
   PENDING_MAX_AGE,
@@ -59,13 +60,8 @@ export async function beginSecondFactor(
     retryAt: null,
     expires: epochSecondsNow() + PENDING_MAX_AGE,
   }
-  securityEvent('second-factor-required', {
-    reqId: context.requestId,
-    ip: context.clientIp,
-    email: input.email ?? undefined,
-    method: input.method,
-    factors: factors.map((f) => f.kind),
-  })
+  const kinds = factors.map((f) => f.kind)
+  securityEvent('second-factor-required', { ...whoOf(context, input.email), method: input.method, factors: kinds })
   recordOutcome(pending, 'required')
   await sendSms(pending, context)
   return { setCookies: pendingCookie.write(request, pending), location: SECOND_FACTOR_PATH }

@@ -8,7 +8,7 @@ import { page, redirectTo, type Result } from '~/.server/result'
 import { retryAtAfter } from '~/lib/limits'
 import { signInLink } from '~/lib/sign-in-link'
 import { afterConfirmation, confirmPageWith } from '../recent-login'
-import { handleNewSession } from '../session'
+import { handleNewSession, whoOf } from '../session'
 import {
   SECOND_FACTOR_PATH,
   accountOf,
@@ -136,24 +136,13 @@ async function confirmed(
     return end(p, 'expired', 'auth/user-mismatch', context)
   }
   recordOutcome(p, 'success')
-  securityEvent('recent-login', {
-    reqId: context.requestId,
-    ip: context.clientIp,
-    email: p.email ?? undefined,
-    secondFactor: factorKind(p),
-  })
+  securityEvent('recent-login', { ...whoOf(context, p.email), secondFactor: factorKind(p) })
   return redirectTo(done.location, { cookies: [...done.setCookies, pendingCookie.clear()] })
 }
 
 function failure(p: Pending, code: string, context: AppLoadContext) {
-  securityEvent('second-factor-failure', {
-    reqId: context.requestId,
-    ip: context.clientIp,
-    email: p.email ?? undefined,
-    method: p.method,
-    secondFactor: factorKind(p),
-    code,
-  })
+  const fields = { method: p.method, secondFactor: factorKind(p), code }
+  securityEvent('second-factor-failure', { ...whoOf(context, p.email), ...fields })
 }
 
 function end(p: Pending, reason: MfaError, code: string, context: AppLoadContext): Result<StepPage> {

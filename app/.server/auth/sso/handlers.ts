@@ -10,7 +10,7 @@ import { signInLink } from '~/lib/sign-in-link'
 import { afterConfirmation, confirmPageWith, type ConfirmReason } from '../recent-login'
 import { beginSecondFactor } from '../second-factor'
 import type { Confirming } from '../second-factor/pending'
-import { getSession, handleNewSession } from '../session'
+import { getSession, handleNewSession, whoOf } from '../session'
 import type { SsoError } from '../sign-in-page'
 import {
   CALLBACK_PATH,
@@ -116,13 +116,7 @@ export async function handleSsoCallback(request: Request, context: AppLoadContex
   const back = (location: string, cookies: readonly string[] = []) =>
     redirectTo(location, { cookies: [...cookies, stateCookie.clear()] })
   if (!finish.ok) {
-    securityEvent('sign-in-failure', {
-      reqId: context.requestId,
-      ip: context.clientIp,
-      method: 'sso',
-      reason: finish.error,
-      code: finish.code,
-    })
+    securityEvent('sign-in-failure', { ...whoOf(context), method: 'sso', reason: finish.error, code: finish.code })
     return back(signInPageWithError(finish.error, redirect?.param ?? null))
   }
   if ('mfa' in finish) {
@@ -157,7 +151,7 @@ async function confirmedByProvider(
   // Signed out, or someone else, since the start.
   if (session.status !== 'signed-in' || session.user.uid !== confirm.uid) return back(confirmPageWith(confirm))
   const user = session.user
-  const who = { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined, method: 'sso' }
+  const who = { ...whoOf(context, user.email), method: 'sso' }
   const refused = (reason: ConfirmReason, code?: string) => {
     securityEvent('recent-login-failure', { ...who, code })
     return back(confirmPageWith(confirm, reason))
