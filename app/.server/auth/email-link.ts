@@ -20,8 +20,6 @@ import { rememberSent, resendable } from './email-sent'
 // Kept so that opening the link on the same browser needs only a
 // click. On another device Firebase requires the address typed again.
 const LinkRequestSchema = z.object({ email: z.string().min(1), remember: z.boolean() })
-export type LinkRequest = z.output<typeof LinkRequestSchema>
-
 export const emailLinkCookie = flowCookie(COOKIES.emailLink, LinkRequestSchema)
 
 // Same answer whether the account exists or not. Links are counted apart
@@ -98,7 +96,7 @@ export async function sendSignInLink(
 ): Promise<Redirect> {
   const redirect = input.redirect?.param ?? null
   await requestEmailLink({ ...input, redirect }, context)
-  const asked: LinkRequest = { email: input.email, remember: input.remember }
+  const asked = { email: input.email, remember: input.remember }
   const cookies = [...emailLinkCookie.write(request, asked), ...rememberSent(request, input.email, 'sign-in-link')]
   return redirectTo(signInLink(redirect, { emailLink: 'sent' }), { cookies })
 }

@@ -21,8 +21,6 @@ export const removalPath = (ref: string) => `${PASSKEYS_PATH}/remove?${new URLSe
 
 export const refOf = (credentialId: string) => createHash('sha256').update(credentialId).digest('base64url').slice(0, 22)
 
-export type ListedPasskey = { ref: string; name: string }
-
 export async function listPasskeys(uid: string) {
   const [passkeys, account] = await Promise.all([readPasskeys(uid), readAccount(uid)])
   return {

@@ -67,8 +67,14 @@ export async function beginSecondFactor(
   return { setCookies: pendingCookie.write(request, pending), location: SECOND_FACTOR_PATH }
 }
 
-export type SecondFactorView =
-  | { step: 'choose'; factors: SecondFactor[]; redirect: string | null; back: string; confirming: boolean; notice: Notice | null }
+export type SecondFactorView = {
+  redirect: string | null
+  /** The way back: the account for "Confirm it's you"; else sign-in, its redirect and the address given kept. */
+  back: string
+  confirming: boolean
+  notice: Notice | null
+} & (
+  | { step: 'choose'; factors: SecondFactor[] }
   | {
       step: 'code'
       factor: SecondFactor
@@ -78,12 +84,8 @@ export type SecondFactorView =
       sentAt: number | null
       retryAt: number | null
       several: boolean
-      redirect: string | null
-      /** The way back: the account for "Confirm it's you"; else sign-in, its redirect and the address already given kept. */
-      back: string
-      confirming: boolean
-      notice: Notice | null
     }
+)
 
 const expired = (status?: 302): Redirect =>
   redirectTo(signInLink(null, { mfaError: 'expired' }), { status, cookies: [pendingCookie.clear()] })
@@ -95,11 +97,8 @@ export function secondFactorView(request: Request): Result<{ view: SecondFactorV
   const factor = chosenFactor(p)
   const confirming = p.confirm !== null
   const back = confirming ? '/account' : signInLink(p.redirect, p.email ? { email: p.email } : {})
-  if (!factor)
-    return page(
-      { view: { step: 'choose', factors: p.factors, redirect: p.redirect, back, confirming, notice: p.notice } },
-      { cookies },
-    )
+  const shared = { redirect: p.redirect, back, confirming, notice: p.notice }
+  if (!factor) return page({ view: { step: 'choose', factors: p.factors, ...shared } }, { cookies })
   return page(
     {
       view: {
@@ -111,10 +110,7 @@ export function secondFactorView(request: Request): Result<{ view: SecondFactorV
         sentAt: p.sentAt,
         retryAt: p.notice === 'mfa.smsLimitedAt' ? p.retryAt : null,
         several: p.factors.length > 1,
-        redirect: p.redirect,
-        back,
-        confirming,
-        notice: p.notice,
+        ...shared,
       },
     },
     { cookies },

@@ -78,6 +78,9 @@ export async function startSso(
   }
 }
 
+const back = (location: string, cookies: readonly string[] = []) =>
+  redirectTo(location, { cookies: [...cookies, stateCookie.clear()] })
+
 export type CallbackOutcome = Redirect | { kind: 'repost'; action: string; fields: [string, string][] }
 
 export async function handleSsoCallback(request: Request, context: AppLoadContext): Promise<CallbackOutcome> {
@@ -113,8 +116,6 @@ export async function handleSsoCallback(request: Request, context: AppLoadContex
   // It comes back from the sealed state, so it is checked again here.
   const redirect = await checkedRedirect(state?.redirect ?? null, context.publicOrigin)
   const remember = state?.remember ?? false
-  const back = (location: string, cookies: readonly string[] = []) =>
-    redirectTo(location, { cookies: [...cookies, stateCookie.clear()] })
   if (!finish.ok) {
     securityEvent('sign-in-failure', { ...whoOf(context), method: 'sso', reason: finish.error, code: finish.code })
     return back(signInPageWithError(finish.error, redirect?.param ?? null))
@@ -145,8 +146,6 @@ async function confirmedByProvider(
   finish: SsoFinish,
   context: AppLoadContext,
 ): Promise<Redirect> {
-  const back = (location: string, cookies: readonly string[] = []) =>
-    redirectTo(location, { cookies: [...cookies, stateCookie.clear()] })
   const session = await getSession(request)
   // Signed out, or someone else, since the start.
   if (session.status !== 'signed-in' || session.user.uid !== confirm.uid) return back(confirmPageWith(confirm))
