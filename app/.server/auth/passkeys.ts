@@ -4,14 +4,13 @@ import { codeOf, getIdentity, type CredentialJson } from '~/.server/identity'
 import { securityEvent } from '~/.server/ops/logger'
 import { consumeEnrolStart, consumeNewPassword } from '~/.server/policy/rate-limit'
 import { page, redirectTo, unavailable, type Result } from '~/.server/result'
-import { FACTOR_NAME_MAX_LENGTH } from '~/lib/limits'
+import { FACTOR_NAME_MAX_LENGTH, limitMessage } from '~/lib/limits'
 import type { ConfirmedUser } from './account'
 import { readAccount, readPasskeys } from './identity-admin'
 import { checkAnswer, clearChallenge, issueChallenge } from './passkey-challenge'
 import { creationOptions } from './passkey-options'
 import { confirmStep } from './recent-login'
 import { whoOf } from './session'
-import { limitMessage } from '~/lib/limits'
 
 /** A passkey is named by a digest of its credential id (ref), so no id reaches a URL or a log. */
 

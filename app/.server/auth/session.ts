@@ -22,15 +22,13 @@ export interface SessionUser {
   recentIdToken: string | null
 }
 
-export interface NewSession {
-  method: SignInMethod
-  secondFactor: 'phone' | 'totp' | null
-  remember: boolean
-}
-
 // Refuses a token from a sign-in older than 5 minutes, and
 // after a second factor one that does not say so (see ADR 022).
-export async function createSession(idToken: string, session: NewSession, context: Pick<AppLoadContext, 'clientIp' | 'userAgent'>) {
+export async function createSession(
+  idToken: string,
+  session: Pick<SessionRecord, 'method' | 'secondFactor'> & { remember: boolean },
+  context: Pick<AppLoadContext, 'clientIp' | 'userAgent'>,
+) {
   const { uid, authTime, secondFactor } = tokenClaims(idToken)
   if (!uid || !isRecentSignIn(authTime)) throw new Error('the ID token does not come from a recent sign-in')
   if (session.secondFactor && !secondFactor) throw new Error('the ID token does not come from a second factor')
