@@ -27,10 +27,9 @@ export async function logOut(request: Request, everywhere: boolean, context: App
   }
   if (session.status !== 'invalid' || !session.tokenSyncTold) await syncToken(null)
   const done = logoutDone.write(request, everywhere ? 'everywhere' : 'here')
-  return redirectTo(LOGOUT_PATH, { cookies: [...logoutCookies(), ...done] })
+  return redirectTo('/logout', { cookies: [...logoutCookies(), ...done] })
 }
 
-const LOGOUT_PATH = '/logout'
 const logoutDone = flowCookie(COOKIES.logoutDone, z.enum(['here', 'everywhere']))
 
 export const lastLogout = (request: Request) => logoutDone.read(request)

@@ -102,8 +102,7 @@ export async function totpSetup(
   const idToken = user.recentIdToken
   if (!idToken) return confirmStep(TOTP_PATH)
   const shown = (enrolment: TotpEnrolment, cookies: string[] = []) => {
-    const uri = otpauthUri(enrolment, input.issuer, email)
-    const svg = qrSvg(uri)
+    const svg = qrSvg(otpauthUri(enrolment, input.issuer, email))
     const secret = enrolment.secret.match(/.{1,4}/g)?.join(' ') ?? ''
     return page({ setup: { svg, secret, digits: enrolment.digits }, failure: null, expired: input.expired }, { cookies })
   }
