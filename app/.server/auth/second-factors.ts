@@ -147,12 +147,8 @@ export async function addTotp(
   const code = input.code.replace(/\s/g, '')
   if (!/^\d+$/.test(code) || code.length !== enrolment.digits)
     return page({ name: input.name, codeError: 'mfa.codeFormat' }, { status: 400 })
-  const limit = await consumeMfaCode({
-    ip: context.clientIp,
-    reqId: context.requestId,
-    pending: createHash('sha256').update(enrolment.sessionInfo).digest('base64url'),
-    account: user.uid,
-  })
+  const pending = createHash('sha256').update(enrolment.sessionInfo).digest('base64url')
+  const limit = await consumeMfaCode({ ...whoOf(context), pending, account: user.uid })
   if (!limit.ok) return limited({ name: input.name, formError: TOO_MANY }, limit.retryAfterSeconds)
   let answer
   try {

@@ -56,7 +56,7 @@ export async function createSession(
   return setCookie(COOKIES.session, id, session.remember ? { maxAge: lifetime } : {})
 }
 
-/** Whom a security event names: the request, the client's address, and the account's email (the log keeps its hash). */
+/** Whom a security event or a limit names: the request, the client's address, the account's email (logged hashed). */
 export const whoOf = (context: Pick<AppLoadContext, 'requestId' | 'clientIp'>, email?: string | null) => ({
   reqId: context.requestId,
   ip: context.clientIp,

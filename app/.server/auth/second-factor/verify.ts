@@ -66,13 +66,7 @@ export async function verify(
   if (factor.kind === 'phone' && !p.session) return step('mfa.sendFailed', 400)
 
   // Counted before the call, atomically, as sign-in attempts are.
-  const limit = await consumeMfaCode({
-    ip: context.clientIp,
-    pending: p.id,
-    account: accountOf(p),
-    email: p.email ?? undefined,
-    reqId: context.requestId,
-  })
+  const limit = await consumeMfaCode({ ...whoOf(context, p.email), pending: p.id, account: accountOf(p) })
   if (!limit.ok) {
     recordOutcome(p, 'limited')
     return step('error.tooManyRequestsAt', 429, limit.retryAfterSeconds)
