@@ -17,15 +17,7 @@ import { logoutCookies } from './logout'
 import { confirmStep, type ConfirmThen } from './recent-login'
 import { readAccount, revokeSessions } from './identity-admin'
 import { getSessionStore } from './session-store'
-import {
-  clearSessionCookie,
-  endSessionOf,
-  endThisSession,
-  getSession,
-  syncToken,
-  whoOf,
-  type SessionUser,
-} from './session'
+import { endSessionOf, endThisSession, pageSession, syncToken, whoOf, type SessionUser } from './session'
 import { afterFirstFactor } from './first-factor'
 import { ssoOffered } from './sso'
 import { accountPageAfterVerification, sendVerificationEmail } from './verification'
@@ -40,10 +32,9 @@ export const ACCOUNT_PATHS = {
 // Anyone not signed in goes to sign-in and comes back here.
 // A cookie the service could not judge gets the 503 page (see ADR 029).
 export async function requireSignedIn(request: Request): Promise<SessionUser> {
-  const session = await getSession(request)
+  const { session, cookies } = await pageSession(request)
   if (session.status === 'signed-in') return session.user
   if (session.status === 'unavailable') throw respond(unavailable())
-  const cookies = session.status === 'invalid' ? [clearSessionCookie()] : []
   throw respond(redirectTo(signInLink(pageAddress(request.url)), { status: 302, cookies }))
 }
 
@@ -154,7 +145,7 @@ export async function changeOwnPassword(
     (error: unknown) => ({ ok: false as const, error }),
   )
   if (signedIn.ok) return redirectTo(signedIn.location, { cookies: signedIn.setCookies })
-  return page({ status: 'signed-out' } as const, { cookies: [clearSessionCookie()] })
+  return page({ status: 'signed-out' } as const, { cookies: [clearCookie(COOKIES.session)] })
 }
 
 export type EmailChangePage = { email: string; formError: MessageKey | 'error.tooManyRequestsAt'; retryAt?: number }

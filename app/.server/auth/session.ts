@@ -90,13 +90,9 @@ export async function handleNewSession(
   return { setCookies, location: input.redirect?.url ?? defaultRedirect() }
 }
 
-export function clearSessionCookie(): string {
-  return clearCookie(COOKIES.session)
-}
-
 export async function pageSession(request: Request): Promise<{ session: SessionState; cookies: string[] }> {
   const session = await getSession(request)
-  return { session, cookies: session.status === 'invalid' ? [clearSessionCookie()] : [] }
+  return { session, cookies: session.status === 'invalid' ? [clearCookie(COOKIES.session)] : [] }
 }
 
 export type SessionState =
