@@ -4,13 +4,7 @@ import { COOKIES } from '~/.server/cookies'
 import { flowCookie } from './flow-state'
 import { completeEmailLinkSignIn, emailLinkCookie, type EmailLinkMessage } from './email-link'
 import { getFlags } from '~/.server/ops/flags'
-import {
-  codeOf,
-  getIdentity,
-  isLinkFailure,
-  type ActionCodeInfo,
-  type SecondFactor,
-} from '~/.server/identity'
+import { codeOf, getIdentity, isLinkFailure, type ActionCodeInfo, type SecondFactor } from '~/.server/identity'
 import { messageOf, unavailableStatus, type Unavailable } from './code-messages'
 import { logger } from '~/.server/ops/logger'
 import { checkedRedirect } from '~/.server/policy/redirect'

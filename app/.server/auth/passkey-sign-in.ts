@@ -17,10 +17,7 @@ export type PasskeyMessage =
   | 'error.tooManyRequests'
   | 'error.unexpected'
 
-export type PasskeyAnswer =
-  | { options: Record<string, unknown> }
-  | { location: string }
-  | { error: PasskeyMessage }
+export type PasskeyAnswer = { options: Record<string, unknown> } | { location: string } | { error: PasskeyMessage }
 
 const failed = (error: PasskeyMessage, status: number, extras: { retryAfter?: number; cookies?: string[] } = {}) =>
   page<PasskeyAnswer>({ error }, { status, ...extras })
