@@ -38,19 +38,15 @@ export function normaliseCode(value: string): string | null {
 
 // A wrong code keeps the step; an expired session or disabled account
 // ends it; anything else is the service failing (see ADR 022).
+const VERDICTS: Partial<Record<MessageKey, 'wrong-code' | MfaError>> = {
+  'mfa.wrongCode': 'wrong-code',
+  'mfa.codeRequired': 'wrong-code',
+  'mfa.expired': 'expired',
+  'mfa.sessionInvalid': 'invalid',
+}
+
 function verdictOf(code: AuthCode): 'wrong-code' | MfaError | null {
-  if (code === 'auth/user-disabled') return 'invalid'
-  switch (messageOf(code).key) {
-    case 'mfa.wrongCode':
-    case 'mfa.codeRequired':
-      return 'wrong-code'
-    case 'mfa.expired':
-      return 'expired'
-    case 'mfa.sessionInvalid':
-      return 'invalid'
-    default:
-      return null
-  }
+  return code === 'auth/user-disabled' ? 'invalid' : (VERDICTS[messageOf(code).key] ?? null)
 }
 
 export async function verify(
