@@ -33,16 +33,8 @@ const EnrolmentSchema = z.object({
 type Enrolment = z.output<typeof EnrolmentSchema>
 const enrolmentCookie = flowCookie(COOKIE, EnrolmentSchema, { until: (e) => e.expires })
 
-export interface EnrolmentView {
-  phone: string
-  resendIn: number
-  sentAt: number
-}
-
 export type PhoneMessage =
   | MessageKey
-  | 'phoneEnrolment.badNumber'
-  | 'phoneEnrolment.exists'
   | 'phoneEnrolment.expired'
   | 'phoneEnrolment.needsJs'
   | 'mfa.checkFailed'
@@ -64,8 +56,6 @@ const refused = (status: number, refusal: PhoneRefusal, cookies?: string[]) => p
 const limited = (message: 'mfa.smsLimitedAt' | 'error.tooManyRequestsAt', phone: string, seconds: number) =>
   page<PhoneRefusal>({ message, field: null, phone, retryAt: retryAtAfter(seconds) }, { status: 429, retryAfter: seconds })
 
-export const PHONE_ADDED = '/account?done=phone-added'
-
 export function normalisePhone(value: string): string | null {
   const phone = value.trim().replace(/[\s.()-]/g, '')
   return /^\+[1-9]\d{7,14}$/.test(phone) ? phone : null
@@ -76,7 +66,7 @@ function readEnrolment(request: Request, user: SessionUser): Enrolment | null {
   return e && e.uid === user.uid ? e : null
 }
 
-export function enrolmentView(request: Request, user: SessionUser): EnrolmentView | null {
+export function enrolmentView(request: Request, user: SessionUser) {
   const e = readEnrolment(request, user)
   return e && { phone: e.phone, resendIn: resendIn(e.sentAt), sentAt: e.sentAt }
 }
@@ -167,7 +157,7 @@ async function addPhone(
     await limit.release('success')
     securityEvent('second-factor-added', { reqId: context.requestId, ip: context.clientIp, email: user.email, factor: 'phone' })
     await keepSignedIn(request, user, tokens.idToken)
-    return redirectTo(PHONE_ADDED, { cookies: [enrolmentCookie.clear()] })
+    return redirectTo('/account?done=phone-added', { cookies: [enrolmentCookie.clear()] })
   } catch (error) {
     const failedCode = codeOf(error)
     if (failedCode === 'auth/requires-recent-login') {

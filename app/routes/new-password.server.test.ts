@@ -15,7 +15,7 @@ const stubs = vi.hoisted(() => ({
   consumeNewPassword: vi.fn(),
   release: vi.fn(async (_outcome: string) => {}),
   uidOf: vi.fn(async (_email: string): Promise<string | null> => 'ada-uid'),
-  endEverySession: vi.fn(async (_uid: string) => {}),
+  revokeSessions: vi.fn(async (_uid: string) => {}),
 }))
 vi.mock('~/.server/identity', async (original) => ({
   ...(await original<object>()),
@@ -25,10 +25,10 @@ vi.mock('~/.server/policy/rate-limit', async (original) => ({
   ...(await original<object>()),
   consumeNewPassword: stubs.consumeNewPassword,
 }))
-vi.mock('~/.server/auth/identity-admin', async (original) => ({ ...(await original<object>()), uidOf: stubs.uidOf }))
-vi.mock('~/.server/auth/session', async (original) => ({
+vi.mock('~/.server/auth/identity-admin', async (original) => ({
   ...(await original<object>()),
-  endEverySession: stubs.endEverySession,
+  uidOf: stubs.uidOf,
+  revokeSessions: stubs.revokeSessions,
 }))
 const { completePasswordReset, newPasswordPage } = await import('./new-password.server')
 
@@ -92,7 +92,7 @@ describe('the new-password page of an emailed link', () => {
     expect(done).toMatchObject({ kind: 'redirect', location: '/new-password' })
     expect(stubs.resetPassword).toHaveBeenCalledWith('the-code', STRONG)
     expect(stubs.release.mock.calls).toEqual([['success']])
-    expect(stubs.endEverySession).toHaveBeenCalledWith('ada-uid')
+    expect(stubs.revokeSessions).toHaveBeenCalledWith('ada-uid')
     expect(await get(cookieHeader([...cookies, ...(done.cookies ?? [])]))).toMatchObject({ kind: 'page', data: { state: 'done' } })
   })
 
@@ -112,7 +112,7 @@ describe('the new-password page of an emailed link', () => {
     const refused = await post(cookie)
     expect(refused).toMatchObject({ kind: 'page', status: 400, data: { status: 'invalid' } })
     expect(refused.cookies ?? []).toEqual([])
-    expect(stubs.endEverySession).not.toHaveBeenCalled()
+    expect(stubs.revokeSessions).not.toHaveBeenCalled()
   })
 
   it('gives the attempt back when the service fails (503), but not on its refusal or an already used link', async () => {

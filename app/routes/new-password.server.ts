@@ -3,15 +3,9 @@ import type { AppLoadContext } from '~/.server/context'
 import { COOKIES } from '~/.server/cookies'
 import { getConfig } from '~/.server/config'
 import { refuseNewPassword, refusedByService, type PasswordRefusal } from '~/.server/policy/common-passwords'
-import {
-  codeOf,
-  getIdentity,
-  isLinkFailure,
-  type AuthCode,
-} from '~/.server/identity'
-import { messageOf, unavailableStatus, type MessageKey } from '~/.server/auth/code-messages'
+import { codeOf, getIdentity, isLinkFailure } from '~/.server/identity'
+import { refusalOf, unavailableStatus, type MessageKey } from '~/.server/auth/code-messages'
 import { consumeNewPassword } from '~/.server/policy/rate-limit'
-import type { AttemptOutcome } from '~/.server/policy/rate-limit'
 import { page, redirectTo, unavailable, type Result } from '~/.server/result'
 import { redirectFromContinueUrl } from '~/.server/auth/continue-url'
 import { LINK_QUERY_MAX_LENGTH } from '~/.server/auth/email-actions'
@@ -19,8 +13,7 @@ import { signInLink } from '~/lib/sign-in-link'
 import { limitMessage } from '~/lib/limits'
 import { flowCookie } from '~/.server/auth/flow-state'
 import { logger, securityEvent } from '~/.server/ops/logger'
-import { uidOf } from '~/.server/auth/identity-admin'
-import { endEverySession } from '~/.server/auth/session'
+import { revokeSessions, uidOf } from '~/.server/auth/identity-admin'
 
 /** Path=/ because React Router's data requests go to /new-password.data. */
 const resetCodeCookie = flowCookie(COOKIES.resetCode, z.string().min(1))
@@ -98,7 +91,7 @@ export async function completePasswordReset(
     if (info.requestType !== 'PASSWORD_RESET' || !info.email) return INVALID_LINK()
     email = info.email
   } catch (error) {
-    return failure(codeOf(error), limit.release)
+    return failure(error, limit)
   }
 
   const policy = { minLength: getConfig().passwordMinLength, email }
@@ -108,16 +101,15 @@ export async function completePasswordReset(
   try {
     await getIdentity().resetPassword(oobCode, input.password)
   } catch (error) {
-    const code = codeOf(error)
-    if (code === 'auth/weak-password') {
+    if (codeOf(error) === 'auth/weak-password') {
       return page({ status: 'invalid', ...(await refusedByService(input.password, policy)) } as const, { status: 400 })
     }
-    return failure(code, limit.release)
+    return failure(error, limit)
   }
   await limit.release('success')
   const uid = await uidOf(email)
   if (uid) {
-    await endEverySession(uid).catch((error: unknown) =>
+    await revokeSessions(uid).catch((error: unknown) =>
       logger.warn({ event: 'revoke-failed', code: (error as { code?: string }).code }, 'could not end the sessions'),
     )
   }
@@ -125,12 +117,8 @@ export async function completePasswordReset(
   return redirectTo(cleanAddress(url.searchParams), { cookies: [resetCodeCookie.clear(), ...resetDoneCookie.write(request, true)] })
 }
 
-async function failure(
-  code: AuthCode,
-  release: (outcome: AttemptOutcome) => Promise<void>,
-): Promise<Result<NewPasswordRefusal>> {
+async function failure(error: unknown, attempt: { release(outcome: 'no-verdict'): Promise<void> }) {
+  const { code, key, status } = await refusalOf(error, attempt)
   if (isLinkFailure(code)) return INVALID_LINK()
-  const { key, status } = messageOf(code)
-  if (status >= 500) await release('no-verdict')
   return page({ status: 'error', message: key } as const, { status })
 }

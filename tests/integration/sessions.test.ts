@@ -7,7 +7,8 @@ import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createSqliteSessionStore, type SessionRecord, type SessionStore } from '../../app/.server/auth/session-store'
 import { createRedisSessionStore } from '../../app/.server/auth/session-store-redis'
-import { createSession, endEverySession, endThisSession, getSession } from '../../app/.server/auth/session'
+import { revokeSessions } from '../../app/.server/auth/identity-admin'
+import { createSession, endThisSession, getSession } from '../../app/.server/auth/session'
 import { getSessionStore } from '../../app/.server/auth/session-store'
 import { getIdentity } from '../../app/.server/identity'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
@@ -81,7 +82,7 @@ describe('a session record per browser', () => {
     const [a, b] = [await signedIn(email), await signedIn(email)]
     // Revocation is recorded to the second: a session made in the same second would survive it at the service.
     await intoTheNextSecond()
-    await endEverySession(localId)
+    await revokeSessions(localId)
     expect([await status(a), await status(b)]).toEqual(['invalid', 'invalid'])
     expect(await getSessionStore().list(localId)).toEqual([])
   })

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from '~/.server/context'
 import { getConfig } from '~/.server/config'
-import { codeOf, getIdentity } from '~/.server/identity'
-import { messageOf, type MessageKey } from './code-messages'
+import { getIdentity } from '~/.server/identity'
+import { refusalOf, type MessageKey } from './code-messages'
 import { refuseNewPassword, refusedByService, type PasswordRefusal } from '~/.server/policy/common-passwords'
 import { consumeEmailChange, consumeNewPassword } from '~/.server/policy/rate-limit'
 import { checkedRedirect, localPathOr } from '~/.server/policy/redirect'
@@ -15,17 +15,9 @@ import { COOKIES, clearCookie } from '~/.server/cookies'
 import { getLocale } from '~/.server/i18n'
 import { logoutCookies } from './logout'
 import { confirmStep, type ConfirmThen } from './recent-login'
-import { readAccount } from './identity-admin'
-import {
-  clearSessionCookie,
-  endAccountSessions,
-  endEverySession,
-  endSessionOf,
-  endThisSession,
-  getSession,
-  syncToken,
-  type SessionUser,
-} from './session'
+import { readAccount, revokeSessions } from './identity-admin'
+import { getSessionStore } from './session-store'
+import { endSessionOf, endThisSession, pageSession, syncToken, whoOf, type SessionUser } from './session'
 import { afterFirstFactor } from './first-factor'
 import { ssoOffered } from './sso'
 import { accountPageAfterVerification, sendVerificationEmail } from './verification'
@@ -40,10 +32,9 @@ export const ACCOUNT_PATHS = {
 // Anyone not signed in goes to sign-in and comes back here.
 // A cookie the service could not judge gets the 503 page (see ADR 029).
 export async function requireSignedIn(request: Request): Promise<SessionUser> {
-  const session = await getSession(request)
+  const { session, cookies } = await pageSession(request)
   if (session.status === 'signed-in') return session.user
   if (session.status === 'unavailable') throw respond(unavailable())
-  const cookies = session.status === 'invalid' ? [clearSessionCookie()] : []
   throw respond(redirectTo(signInLink(pageAddress(request.url)), { status: 302, cookies }))
 }
 
@@ -127,18 +118,16 @@ export async function changeOwnPassword(
   try {
     await getIdentity().changePassword(idToken, input.password)
   } catch (error) {
-    const code = codeOf(error)
+    const { code, key, status } = await refusalOf(error, limit)
     if (code === 'auth/weak-password') {
       return page({ status: 'invalid', ...(await refusedByService(input.password, policy)) } as const, { status: 400 })
     }
     if (code === 'auth/requires-recent-login') return confirmStep(ACCOUNT_PATHS.password)
-    const { key, status } = messageOf(code)
-    if (status >= 500) await limit.release('no-verdict')
     return page({ status: 'error', message: key } as const, { status })
   }
   await limit.release('success')
-  securityEvent('password-changed', { reqId: context.requestId, ip: context.clientIp, email })
-  const signedIn = await Promise.all([endEverySession(user.uid), endThisSession(request)]).then(
+  securityEvent('password-changed', whoOf(context, email))
+  const signedIn = await Promise.all([revokeSessions(user.uid), endThisSession(request)]).then(
     async () =>
       afterFirstFactor(
         request,
@@ -156,7 +145,7 @@ export async function changeOwnPassword(
     (error: unknown) => ({ ok: false as const, error }),
   )
   if (signedIn.ok) return redirectTo(signedIn.location, { cookies: signedIn.setCookies })
-  return page({ status: 'signed-out' } as const, { cookies: [clearSessionCookie()] })
+  return page({ status: 'signed-out' } as const, { cookies: [clearCookie(COOKIES.session)] })
 }
 
 export type EmailChangePage = { email: string; formError: MessageKey | 'error.tooManyRequestsAt'; retryAt?: number }
@@ -174,18 +163,14 @@ export async function requestEmailChange(
   try {
     await getIdentity().sendOobCode({ requestType: 'VERIFY_AND_CHANGE_EMAIL', idToken, newEmail, locale: getLocale(request) })
   } catch (error) {
-    const code = codeOf(error)
+    const { code, key, status } = await refusalOf(error, limit)
     if (code === 'auth/requires-recent-login') {
       await limit.release('no-verdict')
       return confirmStep(ACCOUNT_PATHS.email)
     }
-    const { key, status } = messageOf(code)
-    if (status >= 500) {
-      await limit.release('no-verdict')
-      return page({ email: newEmail, formError: key }, { status })
-    }
+    if (status >= 500) return page({ email: newEmail, formError: key }, { status })
   }
-  securityEvent('email-change-requested', { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined })
+  securityEvent('email-change-requested', whoOf(context, user.email))
   // The page that says it went, with the new address as typed (ADR 083).
   return redirectTo(`${ACCOUNT_PATHS.email}?sent=1`, { cookies: rememberSent(request, newEmail, 'email-change') })
 }
@@ -207,16 +192,14 @@ export async function deleteOwnAccount(
   try {
     await getIdentity().deleteAccount(idToken)
   } catch (error) {
-    const code = codeOf(error)
+    const { code, key, status } = await refusalOf(error, limit)
     if (code === 'auth/requires-recent-login') return confirmStep(ACCOUNT_PATHS.delete)
-    const { key, status } = messageOf(code)
-    if (status >= 500) await limit.release('no-verdict')
     const formError = code === 'auth/admin-restricted-operation' ? 'deleteAccount.restricted' : key
     return page({ email: typed, formError }, { status })
   }
   await limit.release('success')
-  securityEvent('account-deleted', { reqId: context.requestId, ip: context.clientIp, email: user.email })
-  await endAccountSessions(user.uid).catch(() => endThisSession(request).catch(() => undefined))
+  securityEvent('account-deleted', whoOf(context, user.email))
+  await getSessionStore().removeAll(user.uid).catch(() => endThisSession(request).catch(() => undefined))
   await syncToken(null)
   return redirectTo(`${ACCOUNT_PATHS.delete}?deleted`, { cookies: [...logoutCookies(), clearCookie(COOKIES.device)] })
 }
@@ -225,6 +208,6 @@ export async function endOtherSession(user: SessionUser, key: string, context: A
   if (key === user.sessionKey) return redirectTo('/logout')
   const ended = await endSessionOf(user, key).catch(() => null)
   if (ended === null) return unavailable()
-  if (ended) securityEvent('session-ended', { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined })
+  if (ended) securityEvent('session-ended', whoOf(context, user.email))
   return redirectTo(`/account?done=${ended ? 'session-ended' : 'session-gone'}`)
 }

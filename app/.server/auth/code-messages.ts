@@ -1,4 +1,4 @@
-import { groupOf, type AuthCode, type CodeGroup } from '~/.server/identity'
+import { codeOf, groupOf, type AuthCode, type CodeGroup } from '~/.server/identity'
 import { captchaSettings, isCaptchaRefusal } from '~/.server/identity/recaptcha'
 import type { TranslationKey } from '~/lib/i18n'
 import type { CaptchaSettings } from '~/lib/recaptcha'
@@ -51,6 +51,14 @@ export function messageOf(code: AuthCode): Message {
   // Only the input group has no group message, and each of its codes has its own (the unit test checks them all).
   if (!message) throw new Error(`${code} has no message`)
   return message
+}
+
+/** A refused call's code and message; when the service gave no verdict (a 5xx), the attempt's points come back. */
+export async function refusalOf(error: unknown, attempt: { release(outcome: 'no-verdict'): Promise<void> }) {
+  const code = codeOf(error)
+  const message = messageOf(code)
+  if (message.status >= 500) await attempt.release('no-verdict')
+  return { code, ...message }
 }
 
 export interface Unavailable {

@@ -4,40 +4,26 @@ import { COOKIES } from '~/.server/cookies'
 import { flowCookie } from './flow-state'
 import { completeEmailLinkSignIn, emailLinkCookie, type EmailLinkMessage } from './email-link'
 import { getFlags } from '~/.server/ops/flags'
-import {
-  codeOf,
-  getIdentity,
-  isLinkFailure,
-  type ActionCodeInfo,
-  type SecondFactor,
-} from '~/.server/identity'
+import { codeOf, getIdentity, isLinkFailure, type ActionCodeInfo, type SecondFactor } from '~/.server/identity'
 import { messageOf, unavailableStatus, type Unavailable } from './code-messages'
 import { logger } from '~/.server/ops/logger'
 import { checkedRedirect } from '~/.server/policy/redirect'
 import { page, redirectTo, unavailable, type Result } from '~/.server/result'
 
-export const EMAIL_ACTION_MODES = [
-  'recoverEmail',
-  'verifyEmail',
-  'signIn',
-  'verifyAndChangeEmail',
-  'revertSecondFactorAddition',
-] as const
-export type EmailActionMode = (typeof EMAIL_ACTION_MODES)[number]
-
-const REQUEST_TYPES: Record<EmailActionMode, ActionCodeInfo['requestType']> = {
+const REQUEST_TYPES = {
   recoverEmail: 'RECOVER_EMAIL',
   verifyEmail: 'VERIFY_EMAIL',
   signIn: 'EMAIL_SIGNIN',
   verifyAndChangeEmail: 'VERIFY_AND_CHANGE_EMAIL',
   revertSecondFactorAddition: 'REVERT_SECOND_FACTOR_ADDITION',
-}
+} as const satisfies Record<string, ActionCodeInfo['requestType']>
+export type EmailActionMode = keyof typeof REQUEST_TYPES
 
-function isMode(value: string | null): value is EmailActionMode {
-  return (EMAIL_ACTION_MODES as readonly (string | null)[]).includes(value)
-}
+const isMode = (value: unknown): value is EmailActionMode =>
+  typeof value === 'string' && Object.hasOwn(REQUEST_TYPES, value)
 
-const codeCookie = flowCookie(COOKIES.actionCode, z.object({ mode: z.enum(EMAIL_ACTION_MODES), oobCode: z.string().min(1) }))
+const CodeSchema = z.object({ mode: z.custom<EmailActionMode>(isMode), oobCode: z.string().min(1) })
+const codeCookie = flowCookie(COOKIES.actionCode, CodeSchema)
 
 // A longer query is not a link we sent: the portal repeats its
 // parameters in a Location header, which proxies refuse beyond a few KB.

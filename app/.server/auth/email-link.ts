@@ -13,14 +13,13 @@ import { page, redirectTo, type Redirect, type Result } from '~/.server/result'
 import { signInLink } from '~/lib/sign-in-link'
 import { sendProtectedOobCode } from './protected-email'
 import { afterFirstFactor } from './first-factor'
+import { whoOf } from './session'
 import { limitMessage } from '~/lib/limits'
 import { rememberSent, resendable } from './email-sent'
 
 // Kept so that opening the link on the same browser needs only a
 // click. On another device Firebase requires the address typed again.
 const LinkRequestSchema = z.object({ email: z.string().min(1), remember: z.boolean() })
-export type LinkRequest = z.output<typeof LinkRequestSchema>
-
 export const emailLinkCookie = flowCookie(COOKIES.emailLink, LinkRequestSchema)
 
 // Same answer whether the account exists or not. Links are counted apart
@@ -74,13 +73,7 @@ export async function completeEmailLinkSignIn(
   const signedIn = await afterFirstFactor(request, limit, first, answer, context)
   if (signedIn.ok) return signedIn
   const code = codeOf(signedIn.error)
-  securityEvent('sign-in-failure', {
-    reqId: context.requestId,
-    ip: context.clientIp,
-    email: input.email,
-    code,
-    method: 'email-link',
-  })
+  securityEvent('sign-in-failure', { ...whoOf(context, input.email), code, method: 'email-link' })
   await limit.release(code === 'auth/invalid-email' ? 'failure' : 'no-verdict')
   if (isLinkFailure(code)) return { ok: false, status: 400, message: 'error.invalidLink', invalidLink: true }
   if (code === 'auth/invalid-email') return { ok: false, status: 400, message: 'emailLink.emailMismatch' }
@@ -103,7 +96,7 @@ export async function sendSignInLink(
 ): Promise<Redirect> {
   const redirect = input.redirect?.param ?? null
   await requestEmailLink({ ...input, redirect }, context)
-  const asked: LinkRequest = { email: input.email, remember: input.remember }
+  const asked = { email: input.email, remember: input.remember }
   const cookies = [...emailLinkCookie.write(request, asked), ...rememberSent(request, input.email, 'sign-in-link')]
   return redirectTo(signInLink(redirect, { emailLink: 'sent' }), { cookies })
 }

@@ -10,14 +10,10 @@ export interface FlowCookie<T> {
   clear(): string
 }
 
-export interface FlowCookieOptions<T> {
-  until?: (value: T) => number
-}
-
 export function flowCookie<T>(
   cookie: SealedCookie,
   schema: z.ZodType<T>,
-  { until }: FlowCookieOptions<T> = {},
+  { until }: { until?: (value: T) => number } = {},
 ): FlowCookie<T> {
   return {
     read(request) {

@@ -67,21 +67,14 @@ export function deadlineAgent(secure: boolean, fallbackMs: number): http.Agent {
 function adminApp(): App {
   const existing = getApps().find((app) => app.name === 'auth-portal')
   if (existing) return existing
-  const { identity } = getConfig()
-  if (identity.emulatorOrigin) {
-    // firebase-admin reads the emulator from the environment, as host:port.
-    process.env.FIREBASE_AUTH_EMULATOR_HOST = new URL(identity.emulatorOrigin).host
-    return initializeApp(
-      { projectId: identity.projectId, httpAgent: deadlineAgent(false, identity.timeoutMs) },
-      'auth-portal',
-    )
-  }
+  const { emulatorOrigin, projectId, timeoutMs } = getConfig().identity
+  // firebase-admin reads the emulator from the environment, as host:port.
+  if (emulatorOrigin) process.env.FIREBASE_AUTH_EMULATOR_HOST = new URL(emulatorOrigin).host
   // Every request to Google (service, public keys, credential tokens) goes through the bounded agent.
-  const httpAgent = deadlineAgent(true, identity.timeoutMs)
-  return initializeApp(
-    { projectId: identity.projectId, httpAgent, credential: applicationDefault(httpAgent) },
-    'auth-portal',
-  )
+  const httpAgent = deadlineAgent(!emulatorOrigin, timeoutMs)
+  // Set only when given: firebase-admin refuses a credential present but undefined.
+  const credential = emulatorOrigin ? {} : { credential: applicationDefault(httpAgent) }
+  return initializeApp({ projectId, httpAgent, ...credential }, 'auth-portal')
 }
 
 async function admin<T>(name: string, work: () => Promise<T>): Promise<T> {

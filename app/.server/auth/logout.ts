@@ -5,7 +5,8 @@ import { logger, securityEvent } from '~/.server/ops/logger'
 import { consumeLogout } from '~/.server/policy/rate-limit'
 import { errorPage, redirectTo, unavailable, type Result } from '~/.server/result'
 import { flowCookie } from './flow-state'
-import { endEverySession, endThisSession, getSession, syncToken } from './session'
+import { revokeSessions } from './identity-admin'
+import { endThisSession, getSession, syncToken, whoOf } from './session'
 
 // Answers 503 while the store is down: the visitor must not be told they
 // are signed out when they are not. Then 303 to GET /logout (see ADR 071).
@@ -15,25 +16,20 @@ export async function logOut(request: Request, everywhere: boolean, context: App
   const session = await getSession(request)
   if (session.status === 'unavailable' && !everywhere) return unavailable()
   try {
-    if (session.status === 'signed-in' && everywhere) await endEverySession(session.user.uid)
+    if (session.status === 'signed-in' && everywhere) await revokeSessions(session.user.uid)
     await endThisSession(request)
   } catch (error) {
     logger.warn({ event: 'logout-failed', err: (error as Error).message }, 'the session could not be ended')
     return unavailable()
   }
   if (session.status === 'signed-in') {
-    securityEvent(everywhere ? 'logout-everywhere' : 'logout', {
-      reqId: context.requestId,
-      ip: context.clientIp,
-      email: session.user.email ?? undefined,
-    })
+    securityEvent(everywhere ? 'logout-everywhere' : 'logout', whoOf(context, session.user.email))
   }
   if (session.status !== 'invalid' || !session.tokenSyncTold) await syncToken(null)
   const done = logoutDone.write(request, everywhere ? 'everywhere' : 'here')
-  return redirectTo(LOGOUT_PATH, { cookies: [...logoutCookies(), ...done] })
+  return redirectTo('/logout', { cookies: [...logoutCookies(), ...done] })
 }
 
-const LOGOUT_PATH = '/logout'
 const logoutDone = flowCookie(COOKIES.logoutDone, z.enum(['here', 'everywhere']))
 
 export const lastLogout = (request: Request) => logoutDone.read(request)

@@ -5,7 +5,7 @@ import { securityEvent } from '~/.server/ops/logger'
 import { consumePasskey } from '~/.server/policy/rate-limit'
 import type { CheckedRedirect } from '~/.server/policy/redirect'
 import { page, type Result } from '~/.server/result'
-import { checkAnswer, clearChallenge, issueChallenge, type ChallengeRefusal } from './passkey-challenge'
+import { checkAnswer, clearChallenge, issueChallenge } from './passkey-challenge'
 import { requestOptions } from './passkey-options'
 import { afterFirstFactor } from './first-factor'
 
@@ -17,10 +17,7 @@ export type PasskeyMessage =
   | 'error.tooManyRequests'
   | 'error.unexpected'
 
-export type PasskeyAnswer =
-  | { options: Record<string, unknown> }
-  | { location: string }
-  | { error: PasskeyMessage }
+export type PasskeyAnswer = { options: Record<string, unknown> } | { location: string } | { error: PasskeyMessage }
 
 const failed = (error: PasskeyMessage, status: number, extras: { retryAfter?: number; cookies?: string[] } = {}) =>
   page<PasskeyAnswer>({ error }, { status, ...extras })
@@ -40,13 +37,6 @@ export async function startPasskeySignIn(request: Request, context: AppLoadConte
   }
 }
 
-const REFUSALS: Record<ChallengeRefusal, PasskeyMessage> = {
-  missing: 'passkey.refused',
-  expired: 'passkey.timedOut',
-  mismatch: 'passkey.refused',
-  replayed: 'passkey.refused',
-}
-
 export async function finishPasskeySignIn(
   request: Request,
   input: { credential: CredentialJson; redirect: CheckedRedirect | null; remember: boolean },
@@ -59,7 +49,7 @@ export async function finishPasskeySignIn(
   const bound = await checkAnswer(request, input.credential, { ceremony: 'get', origin: context.publicOrigin })
   if (!bound.ok) {
     securityEvent('passkey-refused', { ...who, reason: bound.reason })
-    return failed(REFUSALS[bound.reason], 400, { cookies })
+    return failed(bound.reason === 'expired' ? 'passkey.timedOut' : 'passkey.refused', 400, { cookies })
   }
   const first = { method: 'passkey' as const, email: '', redirect: input.redirect, remember: input.remember }
   const signedIn = await afterFirstFactor(

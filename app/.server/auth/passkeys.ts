@@ -4,13 +4,13 @@ import { codeOf, getIdentity, type CredentialJson } from '~/.server/identity'
 import { securityEvent } from '~/.server/ops/logger'
 import { consumeEnrolStart, consumeNewPassword } from '~/.server/policy/rate-limit'
 import { page, redirectTo, unavailable, type Result } from '~/.server/result'
-import { FACTOR_NAME_MAX_LENGTH } from '~/lib/limits'
+import { FACTOR_NAME_MAX_LENGTH, limitMessage } from '~/lib/limits'
 import type { ConfirmedUser } from './account'
 import { readAccount, readPasskeys } from './identity-admin'
 import { checkAnswer, clearChallenge, issueChallenge } from './passkey-challenge'
 import { creationOptions } from './passkey-options'
 import { confirmStep } from './recent-login'
-import { limitMessage } from '~/lib/limits'
+import { whoOf } from './session'
 
 /** A passkey is named by a digest of its credential id (ref), so no id reaches a URL or a log. */
 
@@ -19,8 +19,6 @@ export const ADD_PATH = `${PASSKEYS_PATH}/add`
 export const removalPath = (ref: string) => `${PASSKEYS_PATH}/remove?${new URLSearchParams({ passkey: ref })}`
 
 export const refOf = (credentialId: string) => createHash('sha256').update(credentialId).digest('base64url').slice(0, 22)
-
-export type ListedPasskey = { ref: string; name: string }
 
 export async function listPasskeys(uid: string) {
   const [passkeys, account] = await Promise.all([readPasskeys(uid), readAccount(uid)])
@@ -76,7 +74,7 @@ export async function finishEnrolment(
     if (code === 'auth/credential-already-in-use') return failed('passkey.exists', 400, cookies)
     return failed(code === 'auth/internal-error' || code === 'auth/network-request-failed' ? 'error.unexpected' : 'passkey.refused', 400, cookies)
   }
-  securityEvent('passkey-added', { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined })
+  securityEvent('passkey-added', whoOf(context, user.email))
   return page<EnrolAnswer>({ location: '/account?done=passkey-added' }, { cookies })
 }
 
@@ -106,6 +104,6 @@ export async function removePasskey(
     return page({ formError: 'error.unexpected' } as const, { status: 503 })
   }
   await limit.release('success')
-  securityEvent('passkey-removed', { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined })
+  securityEvent('passkey-removed', whoOf(context, user.email))
   return redirectTo('/account?done=passkey-removed')
 }

@@ -4,7 +4,7 @@ import { z } from 'zod'
 import type { AppLoadContext } from '~/.server/context'
 import { COOKIES } from '~/.server/cookies'
 import { codeOf, getIdentity } from '~/.server/identity'
-import { messageOf, type MessageKey } from './code-messages'
+import { messageOf, refusalOf, type MessageKey } from './code-messages'
 import { FACTOR_NAME_MAX_LENGTH, retryAtAfter } from '~/lib/limits'
 import { securityEvent } from '~/.server/ops/logger'
 import { consumeEnrolStart, consumeMfaCode, consumeNewPassword } from '~/.server/policy/rate-limit'
@@ -13,7 +13,7 @@ import { flowCookie } from './flow-state'
 import { confirmStep } from './recent-login'
 import { readAccount } from './identity-admin'
 import { factorOffered } from './second-factor-kinds'
-import { renewIdentitySession, type SessionUser } from './session'
+import { renewIdentitySession, whoOf, type SessionUser } from './session'
 
 // The TOTP enrolment (service session, secret) is kept in one encrypted
 // cookie sealed to this browser, so a wrong code shows the same secret.
@@ -102,8 +102,7 @@ export async function totpSetup(
   const idToken = user.recentIdToken
   if (!idToken) return confirmStep(TOTP_PATH)
   const shown = (enrolment: TotpEnrolment, cookies: string[] = []) => {
-    const uri = otpauthUri(enrolment, input.issuer, email)
-    const svg = qrSvg(uri)
+    const svg = qrSvg(otpauthUri(enrolment, input.issuer, email))
     const secret = enrolment.secret.match(/.{1,4}/g)?.join(' ') ?? ''
     return page({ setup: { svg, secret, digits: enrolment.digits }, failure: null, expired: input.expired }, { cookies })
   }
@@ -115,10 +114,8 @@ export async function totpSetup(
   try {
     started = await getIdentity().startTotpEnrollment(idToken)
   } catch (error) {
-    const code = codeOf(error)
+    const { code, key, status } = await refusalOf(error, limit)
     if (code === 'auth/requires-recent-login') return confirmStep(TOTP_PATH)
-    const { key, status } = messageOf(code)
-    if (status >= 500) await limit.release('no-verdict')
     return failed(status, code === 'auth/operation-not-allowed' ? NOT_OFFERED : key)
   }
   // Never released: every start is a new secret from the service.
@@ -150,12 +147,8 @@ export async function addTotp(
   const code = input.code.replace(/\s/g, '')
   if (!/^\d+$/.test(code) || code.length !== enrolment.digits)
     return page({ name: input.name, codeError: 'mfa.codeFormat' }, { status: 400 })
-  const limit = await consumeMfaCode({
-    ip: context.clientIp,
-    reqId: context.requestId,
-    pending: createHash('sha256').update(enrolment.sessionInfo).digest('base64url'),
-    account: user.uid,
-  })
+  const pending = createHash('sha256').update(enrolment.sessionInfo).digest('base64url')
+  const limit = await consumeMfaCode({ ...whoOf(context), pending, account: user.uid })
   if (!limit.ok) return limited({ name: input.name, formError: TOO_MANY }, limit.retryAfterSeconds)
   let answer
   try {
@@ -178,12 +171,7 @@ export async function addTotp(
     return page(key === 'mfa.wrongCode' ? { name: input.name, codeError: key } : { name: input.name, formError: key }, { status })
   }
   await limit.release('success')
-  securityEvent('second-factor-added', {
-    reqId: context.requestId,
-    ip: context.clientIp,
-    email: user.email ?? undefined,
-    factor: 'totp',
-  })
+  securityEvent('second-factor-added', { ...whoOf(context, user.email), factor: 'totp' })
   await keepSignedIn(request, user, answer.idToken)
   const cookies = [enrolmentCookie.clear()]
   return redirectTo('/account?done=totp-added', { cookies })
@@ -203,19 +191,13 @@ export async function removeFactor(
   try {
     answer = await getIdentity().withdrawMfa(idToken, enrollmentId)
   } catch (error) {
-    const code = codeOf(error)
-    const { key, status } = messageOf(code)
-    if (status >= 500) await limit.release('no-verdict')
+    const { code, key, status } = await refusalOf(error, limit)
     if (code === 'auth/requires-recent-login') return confirmStep(removalPath(enrollmentId))
     if (code === 'auth/multi-factor-info-not-found') return redirectTo('/account')
     return page({ formError: key }, { status })
   }
   await limit.release('success')
-  securityEvent('second-factor-removed', {
-    reqId: context.requestId,
-    ip: context.clientIp,
-    email: user.email ?? undefined,
-  })
+  securityEvent('second-factor-removed', whoOf(context, user.email))
   await keepSignedIn(request, user, answer.idToken)
   return redirectTo('/account?done=factor-removed')
 }

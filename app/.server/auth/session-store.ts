@@ -3,7 +3,6 @@ import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import Bowser from 'bowser'
-import type { Redis } from 'ioredis'
 import { getConfig } from '~/.server/config'
 import { connectRedis } from '~/.server/redis'
 import { createRedisSessionStore } from './session-store-redis'
@@ -107,10 +106,6 @@ export function createSqliteSessionStore(file: string): SessionStore {
   }
 }
 
-export function createSessionStore(options: { redis: Redis | null; file: string; waitForReplica: boolean }): SessionStore {
-  return options.redis ? createRedisSessionStore(options.redis, options.waitForReplica) : createSqliteSessionStore(options.file)
-}
-
 // The store knows a record by the SHA-256 of the cookie's id, and its secrets are sealed
 // with a key derived from the id: a copy of the store opens nothing (see ADR 063).
 
@@ -146,12 +141,10 @@ export function open(id: string, sealed: string): Secrets | null {
 let store: SessionStore | null = null
 
 export function getSessionStore(): SessionStore {
-  const config = getConfig()
-  store ??= createSessionStore({
-    redis: connectRedis(config.redis),
-    file: config.sessionStorePath,
-    waitForReplica: config.redis.sentinels !== null,
-  })
+  if (store) return store
+  const { redis, sessionStorePath: file } = getConfig()
+  const client = connectRedis(redis)
+  store = client ? createRedisSessionStore(client, redis.sentinels !== null) : createSqliteSessionStore(file)
   return store
 }
 

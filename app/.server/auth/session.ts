@@ -8,7 +8,7 @@ import { metrics } from '~/.server/ops/metrics'
 import { rotateCsrf } from '~/.server/policy/csrf'
 import { deviceCookie } from '~/.server/policy/rate-limit'
 import { defaultRedirect, type CheckedRedirect } from '~/.server/policy/redirect'
-import { createIdentitySession, revokeSessions, verifyIdentitySession } from './identity-admin'
+import { createIdentitySession, verifyIdentitySession } from './identity-admin'
 import { SESSION_ID, deviceOf, getSessionStore, keyOf, open, seal } from './session-store'
 import type { Secrets, SessionRecord, SignInMethod, StoredSession } from './session-store'
 
@@ -22,15 +22,13 @@ export interface SessionUser {
   recentIdToken: string | null
 }
 
-export interface NewSession {
-  method: SignInMethod
-  secondFactor: 'phone' | 'totp' | null
-  remember: boolean
-}
-
 // Refuses a token from a sign-in older than 5 minutes, and
 // after a second factor one that does not say so (see ADR 022).
-export async function createSession(idToken: string, session: NewSession, context: Pick<AppLoadContext, 'clientIp' | 'userAgent'>) {
+export async function createSession(
+  idToken: string,
+  session: Pick<SessionRecord, 'method' | 'secondFactor'> & { remember: boolean },
+  context: Pick<AppLoadContext, 'clientIp' | 'userAgent'>,
+) {
   const { uid, authTime, secondFactor } = tokenClaims(idToken)
   if (!uid || !isRecentSignIn(authTime)) throw new Error('the ID token does not come from a recent sign-in')
   if (session.secondFactor && !secondFactor) throw new Error('the ID token does not come from a second factor')
@@ -58,6 +56,13 @@ export async function createSession(idToken: string, session: NewSession, contex
   return setCookie(COOKIES.session, id, session.remember ? { maxAge: lifetime } : {})
 }
 
+/** Whom a security event or a limit names: the request, the client's address, the account's email (logged hashed). */
+export const whoOf = (context: Pick<AppLoadContext, 'requestId' | 'clientIp'>, email?: string | null) => ({
+  reqId: context.requestId,
+  ip: context.clientIp,
+  email: email ?? undefined,
+})
+
 /** A signed-in browser: its session, the CSRF token rotated, the device cookie, the event. */
 export async function handleNewSession(
   idToken: string,
@@ -79,28 +84,15 @@ export async function handleNewSession(
   // A CSRF token seen before sign-in (shared computer, or planted) must not survive it.
   const setCookies = [session, rotateCsrf()]
   if (input.email) setCookies.push(deviceCookie(input.email))
-  securityEvent('sign-in-success', {
-    reqId: context.requestId,
-    ip: context.clientIp,
-    email: input.email ?? undefined,
-    method: input.method,
-    secondFactor: input.secondFactor,
-  })
+  const { method, secondFactor } = input
+  securityEvent('sign-in-success', { ...whoOf(context, input.email), method, secondFactor })
   metrics.signIn.inc({ outcome: 'success' })
   return { setCookies, location: input.redirect?.url ?? defaultRedirect() }
 }
 
-export function clearSessionCookie(): string {
-  return clearCookie(COOKIES.session)
-}
-
-export function readSessionCookie(request: Request): string | null {
-  return getCookie(request, COOKIES.session)
-}
-
 export async function pageSession(request: Request): Promise<{ session: SessionState; cookies: string[] }> {
   const session = await getSession(request)
-  return { session, cookies: session.status === 'invalid' ? [clearSessionCookie()] : [] }
+  return { session, cookies: session.status === 'invalid' ? [clearCookie(COOKIES.session)] : [] }
 }
 
 export type SessionState =
@@ -121,7 +113,7 @@ const VERDICTS = new Set([
 ])
 
 export async function getSession(request: Request): Promise<SessionState> {
-  const id = readSessionCookie(request)
+  const id = getCookie(request, COOKIES.session)
   if (!id) return { status: 'anonymous' }
   const started = performance.now()
   const state = await verify(id)
@@ -176,7 +168,7 @@ async function verify(id: string): Promise<Exclude<SessionState, { status: 'anon
 }
 
 async function thisRecord(request: Request) {
-  const id = readSessionCookie(request)
+  const id = getCookie(request, COOKIES.session)
   if (!id || !SESSION_ID.test(id)) return null
   const record = await getSessionStore().get(keyOf(id))
   const secrets = record && open(id, record.sealed)
@@ -205,16 +197,8 @@ export async function renewIdentitySession(request: Request, user: SessionUser, 
 }
 
 export async function endThisSession(request: Request): Promise<void> {
-  const id = readSessionCookie(request)
+  const id = getCookie(request, COOKIES.session)
   if (id && SESSION_ID.test(id)) await getSessionStore().remove(keyOf(id))
-}
-
-export async function endEverySession(uid: string): Promise<void> {
-  await revokeSessions(uid)
-}
-
-export async function endAccountSessions(uid: string): Promise<void> {
-  await getSessionStore().removeAll(uid)
 }
 
 export async function endSessionOf(user: SessionUser, key: string): Promise<boolean> {

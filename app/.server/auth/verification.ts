@@ -1,10 +1,11 @@
 import type { AppLoadContext } from '~/.server/context'
 import { getLocale } from '~/.server/i18n'
-import { codeOf, getIdentity, groupOf } from '~/.server/identity'
-import { messageOf } from './code-messages'
+import { getIdentity, groupOf } from '~/.server/identity'
+import { refusalOf } from './code-messages'
 import { securityEvent } from '~/.server/ops/logger'
 import { consumeReset } from '~/.server/policy/rate-limit'
 import { rememberSent } from './email-sent'
+import { whoOf } from './session'
 
 export type VerificationOutcome = 'sent' | 'limited' | 'failed'
 
@@ -19,12 +20,11 @@ export async function sendVerificationEmail(
   try {
     await getIdentity().sendOobCode({ requestType: 'VERIFY_EMAIL', idToken, locale: getLocale(request) })
   } catch (error) {
-    const code = codeOf(error)
-    if (messageOf(code).status >= 500) await limit.release('no-verdict')
+    const { code } = await refusalOf(error, limit)
     return groupOf(code) === 'throttled' ? 'limited' : 'failed'
   }
   await limit.release('success')
-  securityEvent('verification-sent', { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined })
+  securityEvent('verification-sent', whoOf(context, user.email))
   return 'sent'
 }
 

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type * as configModule from '~/.server/config'
 import type { Config } from '~/.server/config'
 import { CSRF_FIELD } from '~/lib/form-fields'
-import { csrfCookieName, issueCsrf, verifyCsrf } from './csrf'
+import { COOKIES, cookieName } from '~/.server/cookies'
+import { issueCsrf, verifyCsrf } from './csrf'
 
 const overrides = vi.hoisted(() => ({ value: {} as Partial<Config> }))
 vi.mock('~/.server/config', async (importOriginal) => {
@@ -31,7 +32,7 @@ function form(fields: Record<string, string>): FormData {
 /** A token as a browser would hold it: the loader's Set-Cookie value, sent back as a Cookie. */
 function mint(): string {
   const { token, setCookie } = issueCsrf(new Request(`${ORIGIN}/`))
-  expect(setCookie).toContain(`${csrfCookieName()}=${token}`)
+  expect(setCookie).toContain(`${cookieName(COOKIES.csrf)}=${token}`)
   return token
 }
 
@@ -41,7 +42,8 @@ function verify(request: Request, body: FormData) {
 }
 
 function submit(token: string, field = token, headers: Record<string, string> = { Origin: ORIGIN }) {
-  return verify(post({ ...headers, Cookie: `other=1; ${csrfCookieName()}=${token}` }), form({ [CSRF_FIELD]: field }))
+  const cookie = `other=1; ${cookieName(COOKIES.csrf)}=${token}`
+  return verify(post({ ...headers, Cookie: cookie }), form({ [CSRF_FIELD]: field }))
 }
 
 describe('issueCsrf', () => {
@@ -62,7 +64,7 @@ describe('issueCsrf', () => {
 
   it('uses the __Host- prefix and Secure over https', () => {
     overrides.value = { publicOrigin: 'https://login.example.com' }
-    expect(csrfCookieName()).toBe('__Host-csrf')
+    expect(cookieName(COOKIES.csrf)).toBe('__Host-csrf')
     expect(issueCsrf(new Request('https://login.example.com/')).setCookie).toMatch(/^__Host-csrf=.*; Secure$/)
   })
 })

@@ -1,15 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { safeEqual, sign, signedBy } from '~/.server/keys'
-import { COOKIES, cookieName, getCookie, setCookie } from '~/.server/cookies'
+import { COOKIES, getCookie, setCookie } from '~/.server/cookies'
 import { CSRF_FIELD } from '~/lib/form-fields'
 
 // The CSRF tokens, which every POST's guard (guardForm, result.ts) checks.
 // Signed double-submit tokens: a cross-site page can neither read nor guess the
 // value, and the HMAC stops a value planted by a sibling subdomain (cookie tossing).
-
-export function csrfCookieName(): string {
-  return cookieName(COOKIES.csrf)
-}
 
 export type CsrfRefusal = 'cookie-missing' | 'token-mismatch' | 'bad-origin' | 'cross-site'
 export type CsrfResult = { ok: true } | { ok: false; reason: CsrfRefusal }

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type * as configModule from '~/.server/config'
 import type { Config } from '~/.server/config'
-import { DEVICE_MAX_AGE, deviceCookie, deviceCookieName, deviceIdFor } from './rate-limit'
+import { COOKIES, cookieName } from '~/.server/cookies'
+import { deviceCookie, deviceIdFor } from './rate-limit'
 
 const overrides = vi.hoisted(() => ({ value: {} as Partial<Config> }))
 vi.mock('~/.server/config', async (importOriginal) => {
@@ -19,7 +20,7 @@ afterEach(() => {
 })
 
 /** The browser's request after it got `setCookie`. */
-function requestWith(setCookie: string, name = deviceCookieName()): Request {
+function requestWith(setCookie: string, name = cookieName(COOKIES.device)): Request {
   const value = setCookie.split(';')[0]!.slice(setCookie.indexOf('=') + 1)
   return new Request('http://localhost:3000/', { headers: { Cookie: `csrf=x; ${name}=${value}` } })
 }
@@ -30,7 +31,7 @@ describe('device cookie', () => {
   it('is HttpOnly, SameSite=Lax, Path=/, long-lived, and names the account without the address', () => {
     const cookie = deviceCookie(EMAIL)
     expect(cookie).toMatch(/^device=[\w.-]+; Path=\/; SameSite=Lax; Max-Age=31536000; HttpOnly$/)
-    expect(DEVICE_MAX_AGE).toBe(365 * 24 * 3600)
+    expect(COOKIES.device.maxAge).toBe(365 * 24 * 3600)
     expect(cookie.toLowerCase()).not.toContain('owner')
     expect(cookie.toLowerCase()).not.toContain('example')
   })
@@ -69,7 +70,7 @@ describe('device cookie', () => {
     expect(deviceIdFor(forged([id, expiry, account, mac, 'x'].join('.')), EMAIL)).toBeNull()
     expect(deviceIdFor(forged(''), EMAIL)).toBeNull()
     expect(deviceIdFor(new Request('http://localhost/'), EMAIL)).toBeNull()
-    vi.useFakeTimers({ now: Date.now() + (DEVICE_MAX_AGE + 60) * 1000 })
+    vi.useFakeTimers({ now: Date.now() + (COOKIES.device.maxAge + 60) * 1000 })
     expect(deviceIdFor(requestWith(cookie), EMAIL)).toBeNull()
   })
 

@@ -1,4 +1,4 @@
-import { type Redis, ReplyError } from 'ioredis'
+import { ReplyError } from 'ioredis'
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible'
 import type { Config } from '~/.server/config'
 import { logger } from '~/.server/ops/logger'
@@ -52,13 +52,6 @@ export interface Limiter {
   consume(key: string): Promise<RateLimiterRes>
   reward(key: string, points?: number): Promise<RateLimiterRes>
   delete(key: string): Promise<boolean>
-}
-
-export interface LimiterStore {
-  limiters: Record<LimiterName, Limiter>
-  redis: Redis | null
-  memoryKeys(): number
-  close(): Promise<void>
 }
 
 // An unreachable Redis sends the call to memory. A Redis that answers with an error (full,
@@ -193,7 +186,7 @@ export function openLimiterStore({
   redisUrl = null,
   keyPrefix = 'portal:rl',
   memoryMaxKeys = 100_000,
-}: RateLimitOptions): LimiterStore {
+}: RateLimitOptions) {
   const redis = newRedis(target ?? { url: redisUrl, sentinels: null, sentinelMaster: null, password: null, tls: false }, {
     // Fail fast to memory instead of queueing sign-ins behind a dead Redis.
     enableOfflineQueue: false,

@@ -3,7 +3,7 @@ import { isIPv4 } from 'node:net'
 import { RateLimiterRes } from 'rate-limiter-flexible'
 import { getConfig } from '~/.server/config'
 import { safeEqual, sign, signedBy, signingKeys } from '~/.server/keys'
-import { COOKIES, cookieName, getCookie, setCookie } from '~/.server/cookies'
+import { COOKIES, getCookie, setCookie } from '~/.server/cookies'
 import { hashEmail, logger } from '~/.server/ops/logger'
 import { metrics } from '~/.server/ops/metrics'
 import { openLimiterStore, type Limiter, type LimiterName, type RateLimitOptions } from './rate-limit-store'
@@ -215,19 +215,13 @@ export async function closeRateLimits(): Promise<void> {
 
 // The device cookie. A browser holding this signed cookie has its own per-device limit instead of the per-account one, which
 // strangers could fill to lock the owner out (see ADR 015). It names the account by a keyed hash, never the email.
-export const DEVICE_MAX_AGE = COOKIES.device.maxAge
-
-export function deviceCookieName(): string {
-  return cookieName(COOKIES.device)
-}
-
 function accountTag(email: string, key: Buffer): string {
   return sign('device', `device-account:${email.trim().toLowerCase()}`, key).slice(0, 22)
 }
 
 export function deviceCookie(email: string): string {
   const [key] = signingKeys('device')
-  const expiry = Math.floor(Date.now() / 1000) + DEVICE_MAX_AGE
+  const expiry = Math.floor(Date.now() / 1000) + COOKIES.device.maxAge
   const body = `${randomBytes(16).toString('base64url')}.${expiry}.${accountTag(email, key)}`
   return setCookie(COOKIES.device, `${body}.${sign('device', `device:${body}`, key)}`)
 }

@@ -7,6 +7,7 @@ import { captchaSettings } from '~/.server/identity/recaptcha'
 import type { CheckedRedirect } from '~/.server/policy/redirect'
 import { page, redirectTo, type Redirect, type Result } from '~/.server/result'
 import { signInLink } from '~/lib/sign-in-link'
+import { whoOf } from '../session'
 import type { SignInMethod } from '../session-store'
 import {
   PENDING_MAX_AGE,
@@ -59,20 +60,21 @@ export async function beginSecondFactor(
     retryAt: null,
     expires: epochSecondsNow() + PENDING_MAX_AGE,
   }
-  securityEvent('second-factor-required', {
-    reqId: context.requestId,
-    ip: context.clientIp,
-    email: input.email ?? undefined,
-    method: input.method,
-    factors: factors.map((f) => f.kind),
-  })
+  const kinds = factors.map((f) => f.kind)
+  securityEvent('second-factor-required', { ...whoOf(context, input.email), method: input.method, factors: kinds })
   recordOutcome(pending, 'required')
   await sendSms(pending, context)
   return { setCookies: pendingCookie.write(request, pending), location: SECOND_FACTOR_PATH }
 }
 
-export type SecondFactorView =
-  | { step: 'choose'; factors: SecondFactor[]; redirect: string | null; back: string; confirming: boolean; notice: Notice | null }
+export type SecondFactorView = {
+  redirect: string | null
+  /** The way back: the account for "Confirm it's you"; else sign-in, its redirect and the address given kept. */
+  back: string
+  confirming: boolean
+  notice: Notice | null
+} & (
+  | { step: 'choose'; factors: SecondFactor[] }
   | {
       step: 'code'
       factor: SecondFactor
@@ -82,12 +84,8 @@ export type SecondFactorView =
       sentAt: number | null
       retryAt: number | null
       several: boolean
-      redirect: string | null
-      /** The way back: the account for "Confirm it's you"; else sign-in, its redirect and the address already given kept. */
-      back: string
-      confirming: boolean
-      notice: Notice | null
     }
+)
 
 const expired = (status?: 302): Redirect =>
   redirectTo(signInLink(null, { mfaError: 'expired' }), { status, cookies: [pendingCookie.clear()] })
@@ -99,11 +97,8 @@ export function secondFactorView(request: Request): Result<{ view: SecondFactorV
   const factor = chosenFactor(p)
   const confirming = p.confirm !== null
   const back = confirming ? '/account' : signInLink(p.redirect, p.email ? { email: p.email } : {})
-  if (!factor)
-    return page(
-      { view: { step: 'choose', factors: p.factors, redirect: p.redirect, back, confirming, notice: p.notice } },
-      { cookies },
-    )
+  const shared = { redirect: p.redirect, back, confirming, notice: p.notice }
+  if (!factor) return page({ view: { step: 'choose', factors: p.factors, ...shared } }, { cookies })
   return page(
     {
       view: {
@@ -115,10 +110,7 @@ export function secondFactorView(request: Request): Result<{ view: SecondFactorV
         sentAt: p.sentAt,
         retryAt: p.notice === 'mfa.smsLimitedAt' ? p.retryAt : null,
         several: p.factors.length > 1,
-        redirect: p.redirect,
-        back,
-        confirming,
-        notice: p.notice,
+        ...shared,
       },
     },
     { cookies },

@@ -1,10 +1,7 @@
 import { z } from 'zod'
 import { getConfig } from '~/.server/config'
 import { COOKIES } from '~/.server/cookies'
-import type { SecondFactor } from '~/.server/identity'
 import { metrics, type SecondFactorOutcome } from '~/.server/ops/metrics'
-import type { AfterConfirmation } from '../recent-login'
-import type { SignInMethod } from '../session-store'
 import { flowCookie } from '../flow-state'
 
 /** The pending credential and SMS session live only in this cookie, never in a page, URL or log (see ADR 022). */
@@ -17,31 +14,11 @@ export const resendIn = (sentAt: number) => Math.max(0, sentAt + getConfig().res
 const NOTICES = ['mfa.resent', 'mfa.sendFailed', 'error.tooManyRequests', 'mfa.smsLimitedAt', 'mfa.resendWait', 'mfa.checkFailed'] as const
 export type Notice = (typeof NOTICES)[number]
 
-export interface Pending {
-  id: string
-  credential: string
-  factors: SecondFactor[]
-  method: SignInMethod
-  email: string | null
-  redirect: string | null
-  remember: boolean
-  confirm: Confirming | null
-  chosen: string | null
-  session: string | null
-  sentAt: number | null
-  captcha: boolean
-  notice: Notice | null
-  retryAt: number | null
-  expires: number
-}
-
-export interface Confirming extends AfterConfirmation {
-  uid: string
-}
-
 export const epochSecondsNow = () => Math.floor(Date.now() / 1000)
 
 export const ConfirmingSchema = z.object({ uid: z.string(), next: z.string(), then: z.literal('verify').nullable() })
+/** "Confirm it's you" under way: the account, and what it goes on to once confirmed. */
+export type Confirming = z.output<typeof ConfirmingSchema>
 
 const FactorSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('phone'), id: z.string(), displayName: z.string().nullable(), phone: z.string() }),
@@ -65,6 +42,7 @@ const PendingSchema = z.object({
   retryAt: z.number().nullable().default(null),
   expires: z.number(),
 })
+export type Pending = z.output<typeof PendingSchema>
 
 // Never past the first factor's time plus PENDING_MAX_AGE: choosing, resending or reading a notice does not extend it.
 export const pendingCookie = flowCookie<Pending>(COOKIES.mfaPending, PendingSchema, { until: (p) => p.expires })

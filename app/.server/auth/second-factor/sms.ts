@@ -3,6 +3,7 @@ import { codeOf, getIdentity } from '~/.server/identity'
 import { consumeMfaSms } from '~/.server/policy/rate-limit'
 import { captchaSettings, isCaptchaRefusal } from '~/.server/identity/recaptcha'
 import { retryAtAfter } from '~/lib/limits'
+import { whoOf } from '../session'
 import { accountOf, chosenFactor, epochSecondsNow, recordOutcome, type Pending } from './pending'
 
 export async function sendSms(p: Pending, context: AppLoadContext, captchaResponse?: string): Promise<void> {
@@ -13,13 +14,7 @@ export async function sendSms(p: Pending, context: AppLoadContext, captchaRespon
     p.notice = 'mfa.checkFailed'
     return
   }
-  const limit = await consumeMfaSms({
-    ip: context.clientIp,
-    pending: p.id,
-    account: accountOf(p),
-    phone: factor.id,
-    reqId: context.requestId,
-  })
+  const limit = await consumeMfaSms({ ...whoOf(context), pending: p.id, account: accountOf(p), phone: factor.id })
   if (!limit.ok) {
     p.notice = 'mfa.smsLimitedAt'
     p.retryAt = retryAtAfter(limit.retryAfterSeconds)

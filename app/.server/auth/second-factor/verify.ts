@@ -8,7 +8,7 @@ import { page, redirectTo, type Result } from '~/.server/result'
 import { retryAtAfter } from '~/lib/limits'
 import { signInLink } from '~/lib/sign-in-link'
 import { afterConfirmation, confirmPageWith } from '../recent-login'
-import { handleNewSession } from '../session'
+import { handleNewSession, whoOf } from '../session'
 import {
   SECOND_FACTOR_PATH,
   accountOf,
@@ -38,19 +38,15 @@ export function normaliseCode(value: string): string | null {
 
 // A wrong code keeps the step; an expired session or disabled account
 // ends it; anything else is the service failing (see ADR 022).
+const VERDICTS: Partial<Record<MessageKey, 'wrong-code' | MfaError>> = {
+  'mfa.wrongCode': 'wrong-code',
+  'mfa.codeRequired': 'wrong-code',
+  'mfa.expired': 'expired',
+  'mfa.sessionInvalid': 'invalid',
+}
+
 function verdictOf(code: AuthCode): 'wrong-code' | MfaError | null {
-  if (code === 'auth/user-disabled') return 'invalid'
-  switch (messageOf(code).key) {
-    case 'mfa.wrongCode':
-    case 'mfa.codeRequired':
-      return 'wrong-code'
-    case 'mfa.expired':
-      return 'expired'
-    case 'mfa.sessionInvalid':
-      return 'invalid'
-    default:
-      return null
-  }
+  return code === 'auth/user-disabled' ? 'invalid' : (VERDICTS[messageOf(code).key] ?? null)
 }
 
 export async function verify(
@@ -66,13 +62,7 @@ export async function verify(
   if (factor.kind === 'phone' && !p.session) return step('mfa.sendFailed', 400)
 
   // Counted before the call, atomically, as sign-in attempts are.
-  const limit = await consumeMfaCode({
-    ip: context.clientIp,
-    pending: p.id,
-    account: accountOf(p),
-    email: p.email ?? undefined,
-    reqId: context.requestId,
-  })
+  const limit = await consumeMfaCode({ ...whoOf(context, p.email), pending: p.id, account: accountOf(p) })
   if (!limit.ok) {
     recordOutcome(p, 'limited')
     return step('error.tooManyRequestsAt', 429, limit.retryAfterSeconds)
@@ -136,24 +126,13 @@ async function confirmed(
     return end(p, 'expired', 'auth/user-mismatch', context)
   }
   recordOutcome(p, 'success')
-  securityEvent('recent-login', {
-    reqId: context.requestId,
-    ip: context.clientIp,
-    email: p.email ?? undefined,
-    secondFactor: factorKind(p),
-  })
+  securityEvent('recent-login', { ...whoOf(context, p.email), secondFactor: factorKind(p) })
   return redirectTo(done.location, { cookies: [...done.setCookies, pendingCookie.clear()] })
 }
 
 function failure(p: Pending, code: string, context: AppLoadContext) {
-  securityEvent('second-factor-failure', {
-    reqId: context.requestId,
-    ip: context.clientIp,
-    email: p.email ?? undefined,
-    method: p.method,
-    secondFactor: factorKind(p),
-    code,
-  })
+  const fields = { method: p.method, secondFactor: factorKind(p), code }
+  securityEvent('second-factor-failure', { ...whoOf(context, p.email), ...fields })
 }
 
 function end(p: Pending, reason: MfaError, code: string, context: AppLoadContext): Result<StepPage> {

@@ -10,7 +10,7 @@ import { signInLink } from '~/lib/sign-in-link'
 import { afterConfirmation, confirmPageWith, type ConfirmReason } from '../recent-login'
 import { beginSecondFactor } from '../second-factor'
 import type { Confirming } from '../second-factor/pending'
-import { getSession, handleNewSession } from '../session'
+import { getSession, handleNewSession, whoOf } from '../session'
 import type { SsoError } from '../sign-in-page'
 import {
   CALLBACK_PATH,
@@ -78,6 +78,9 @@ export async function startSso(
   }
 }
 
+const back = (location: string, cookies: readonly string[] = []) =>
+  redirectTo(location, { cookies: [...cookies, stateCookie.clear()] })
+
 export type CallbackOutcome = Redirect | { kind: 'repost'; action: string; fields: [string, string][] }
 
 export async function handleSsoCallback(request: Request, context: AppLoadContext): Promise<CallbackOutcome> {
@@ -113,16 +116,8 @@ export async function handleSsoCallback(request: Request, context: AppLoadContex
   // It comes back from the sealed state, so it is checked again here.
   const redirect = await checkedRedirect(state?.redirect ?? null, context.publicOrigin)
   const remember = state?.remember ?? false
-  const back = (location: string, cookies: readonly string[] = []) =>
-    redirectTo(location, { cookies: [...cookies, stateCookie.clear()] })
   if (!finish.ok) {
-    securityEvent('sign-in-failure', {
-      reqId: context.requestId,
-      ip: context.clientIp,
-      method: 'sso',
-      reason: finish.error,
-      code: finish.code,
-    })
+    securityEvent('sign-in-failure', { ...whoOf(context), method: 'sso', reason: finish.error, code: finish.code })
     return back(signInPageWithError(finish.error, redirect?.param ?? null))
   }
   if ('mfa' in finish) {
@@ -151,13 +146,11 @@ async function confirmedByProvider(
   finish: SsoFinish,
   context: AppLoadContext,
 ): Promise<Redirect> {
-  const back = (location: string, cookies: readonly string[] = []) =>
-    redirectTo(location, { cookies: [...cookies, stateCookie.clear()] })
   const session = await getSession(request)
   // Signed out, or someone else, since the start.
   if (session.status !== 'signed-in' || session.user.uid !== confirm.uid) return back(confirmPageWith(confirm))
   const user = session.user
-  const who = { reqId: context.requestId, ip: context.clientIp, email: user.email ?? undefined, method: 'sso' }
+  const who = { ...whoOf(context, user.email), method: 'sso' }
   const refused = (reason: ConfirmReason, code?: string) => {
     securityEvent('recent-login-failure', { ...who, code })
     return back(confirmPageWith(confirm, reason))

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { z } from 'zod'
 import {
   codeOf,
   groupOf,
@@ -10,7 +11,7 @@ import {
 } from '~/.server/identity'
 import { logger } from '~/.server/ops/logger'
 import { checkedRedirect } from '~/.server/policy/redirect'
-import type { Confirming } from '../second-factor/pending'
+import { ConfirmingSchema } from '../second-factor/pending'
 import type { SsoError } from '../sign-in-page'
 
 export const CALLBACK_PATH = '/sso/callback'
@@ -18,14 +19,15 @@ export const RELAY_PARAM = 'portal_relay'
 export const REPOST_PARAM = 'portal_repost'
 const EMULATOR_PARAM = 'emulator'
 
-export interface SsoState {
-  sessionId: string
-  redirect: string | null
-  callbackOrigin: string
-  nonce: string
-  remember: boolean
-  confirm: Confirming | null
-}
+export const SsoStateSchema = z.object({
+  sessionId: z.string(),
+  callbackOrigin: z.string(),
+  nonce: z.string(),
+  redirect: z.string().nullable(),
+  remember: z.boolean(),
+  confirm: ConfirmingSchema.nullable(),
+})
+export type SsoState = z.output<typeof SsoStateSchema>
 
 export type SsoIntent = Pick<SsoState, 'redirect' | 'callbackOrigin' | 'remember' | 'confirm'>
 
