@@ -1,13 +1,9 @@
-import {
-  Link,
-  useActionData,
-  useLoaderData,
-} from 'react-router'
+import { Link } from 'react-router'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
 import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
-import { Say } from '~/components/local-time'
+import { ErrorAlert } from '~/components/local-time'
 import { ResendForm } from '~/components/resend-code'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
@@ -62,19 +58,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   return respond<ActionData>(await enrolPhone(request, user, { ...parsed.data, captchaResponse }, context))
 }
 
-export default function AddPhone() {
+export default function AddPhone({ loaderData: page, actionData: result }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const page = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>()
   const alert = result && result.field === null ? result.message : null
   return (
     <>
       <h1>{t('phoneEnrolment.title')}</h1>
-      {alert ? (
-        <FormAlert>
-          <Say message={alert} at={result?.retryAt} />
-        </FormAlert>
-      ) : null}
+      <ErrorAlert message={alert} at={result?.retryAt} />
       {page.step === 'not-offered' ? (
         <FormAlert>{t('phoneEnrolment.notOffered')}</FormAlert>
       ) : page.step === 'unverified' ? (

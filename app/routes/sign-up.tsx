@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, Link, useActionData, useLoaderData, useSearchParams } from 'react-router'
+import { isRouteErrorResponse, Link, useSearchParams } from 'react-router'
 import { lazy, Suspense, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
@@ -87,10 +87,9 @@ const LABELS: PasswordFormLabels = {
   pending: 'signUp.pending',
 }
 
-export default function SignUp() {
+export default function SignUp({ loaderData, actionData: result }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const { sent, address, turnedOff, minLength, captcha } = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>()
+  const { sent, address, turnedOff, minLength, captcha } = loaderData
   const [searchParams] = useSearchParams()
   const redirectTo = searchParams.get('redirect')
   const formRef = useRef<HTMLFormElement>(null)

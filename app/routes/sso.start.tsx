@@ -1,4 +1,4 @@
-import { Link, useActionData } from 'react-router'
+import { Link } from 'react-router'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { routeHeaders } from '~/lib/headers'
@@ -38,10 +38,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   return respond(await startSso(request, { redirect: redirectOf(redirect), authDomain: authDomain || null, remember, confirm }, context))
 }
 
-export default function SsoStart() {
+export default function SsoStart({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const result = useActionData<typeof action>()
-  const authUri = result?.authUri
+  const authUri = actionData?.authUri
   useEffect(() => {
     if (authUri) window.location.assign(authUri)
   }, [authUri])
