@@ -145,6 +145,4 @@ export default function SignUp({ loaderData, actionData: result }: Route.Compone
   )
 }
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export const ErrorBoundary = GeneralErrorBoundary
