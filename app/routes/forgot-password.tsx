@@ -74,18 +74,8 @@ export default function ForgotPassword({ loaderData: { sent, view, captcha }, ac
   const resendRef = useRef<HTMLFormElement>(null)
   useAfterSubmission(formRef, actionData)
   // The answer is the same whatever the service decides (no enumeration): nothing to retry.
-  const { onSubmit } = useCaptchaForm({
-    form: formRef,
-    settings: captcha,
-    result: undefined,
-    actionFor: () => 'getOobCode',
-  })
-  const resend = useCaptchaForm({
-    form: resendRef,
-    settings: captcha,
-    result: undefined,
-    actionFor: () => 'getOobCode',
-  })
+  const { onSubmit } = useCaptchaForm({ form: formRef, settings: captcha, actionFor: () => 'getOobCode' })
+  const resend = useCaptchaForm({ form: resendRef, settings: captcha, actionFor: () => 'getOobCode' })
   const back = signInLink(redirectTo)
   const emailError = actionData?.fieldErrors?.email
 

@@ -98,7 +98,6 @@ export default function SignUp({ loaderData, actionData: result }: Route.Compone
   const { onSubmit } = useCaptchaForm({
     form: formRef,
     settings: captcha,
-    result: undefined,
     actionFor: () => 'signUpPassword',
     alsoFor: ['getOobCode'],
   })
