@@ -145,15 +145,6 @@ export function Checkbox({ label, ...input }: { label: string } & Omit<InputProp
   )
 }
 
-/** What every email input is: its name, type, autocomplete (password managers) and bound. */
-const EMAIL_INPUT = {
-  name: 'email',
-  type: 'email',
-  autoComplete: 'username',
-  required: true,
-  maxLength: EMAIL_MAX_LENGTH,
-}
-
 /** The email field of every form: one label, type, autocomplete (password managers) and bound. */
 export function EmailField({
   errorKey,
@@ -165,7 +156,11 @@ export function EmailField({
       label={t('signIn.email')}
       placeholder={t('signIn.emailPlaceholder')}
       error={errorKey ? t(errorKey) : null}
-      {...EMAIL_INPUT}
+      name="email"
+      type="email"
+      autoComplete="username"
+      required
+      maxLength={EMAIL_MAX_LENGTH}
       {...input}
     />
   )

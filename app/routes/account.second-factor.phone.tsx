@@ -80,7 +80,7 @@ export default function AddPhone({ loaderData: page, actionData: result }: Route
       ) : page.step === 'number' ? (
         <NumberStep captcha={page.captcha} result={result} />
       ) : (
-        <CodeStep phone={page.phone} resendIn={page.resendIn} sentAt={page.sentAt} captcha={page.captcha} result={result} />
+        <CodeStep view={page} result={result} />
       )}
       <p className="links">
         <Link to="/account">{t('account.back')}</Link>
@@ -90,10 +90,11 @@ export default function AddPhone({ loaderData: page, actionData: result }: Route
 }
 
 type Result = ActionData | undefined
+type CodeView = Extract<Route.ComponentProps['loaderData'], { step: 'code' }>
 
 /** The check runs on submit, for the action mfaSmsEnrollment (ADR 020); without JavaScript the button waits for it. */
 function useSmsCaptcha(form: React.RefObject<HTMLFormElement | null>, captcha: CaptchaSettings | null) {
-  const { onSubmit } = useCaptchaForm({ form, settings: captcha, result: undefined, actionFor: () => 'mfaSmsEnrollment' })
+  const { onSubmit } = useCaptchaForm({ form, settings: captcha, actionFor: () => 'mfaSmsEnrollment' })
   const [hydrated, setHydrated] = useState(false)
   useEffect(() => setHydrated(true), [])
   return { onSubmit, blocked: captcha !== null && !hydrated }
@@ -143,19 +144,7 @@ function NumberStep({ captcha, result }: { captcha: CaptchaSettings | null; resu
   )
 }
 
-function CodeStep({
-  phone,
-  resendIn,
-  sentAt,
-  captcha,
-  result,
-}: {
-  phone: string
-  resendIn: number
-  sentAt: number
-  captcha: CaptchaSettings | null
-  result: Result
-}) {
+function CodeStep({ view: { phone, resendIn, sentAt, captcha }, result }: { view: CodeView; result: Result }) {
   const { t } = useTranslation()
   const formRef = useRef<HTMLFormElement>(null)
   const codeRef = useRef<HTMLInputElement>(null)
