@@ -146,7 +146,6 @@ function NumberStep({ captcha, result }: { captcha: CaptchaSettings | null; resu
 
 function CodeStep({ view: { phone, resendIn, sentAt, captcha }, result }: { view: CodeView; result: Result }) {
   const { t } = useTranslation()
-  const formRef = useRef<HTMLFormElement>(null)
   const codeRef = useRef<HTMLInputElement>(null)
   const resendRef = useRef<HTMLFormElement>(null)
   const { onSubmit } = useSmsCaptcha(resendRef, captcha)
@@ -163,7 +162,7 @@ function CodeStep({ view: { phone, resendIn, sentAt, captcha }, result }: { view
       <p className="subtitle" data-personal>
         {t('mfa.smsSent', { phone })}
       </p>
-      <SecureForm ref={formRef} className="stack" noValidate>
+      <SecureForm className="stack" noValidate>
         <Field
           inputRef={codeRef}
           label={t('phoneEnrolment.code')}

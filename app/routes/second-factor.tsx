@@ -91,7 +91,6 @@ function CodeStep({
 }) {
   const { t } = useTranslation()
   const { factor } = view
-  const formRef = useRef<HTMLFormElement>(null)
   const codeRef = useRef<HTMLInputElement>(null)
   const phone = factor.kind === 'phone' ? factor.phone : null
   let where: string
@@ -115,7 +114,7 @@ function CodeStep({
       <p className="subtitle">{where}</p>
       {view.captcha ? <SmsCaptcha settings={view.captcha} /> : null}
       {canVerify ? (
-        <SecureForm ref={formRef} className="stack" noValidate>
+        <SecureForm className="stack" noValidate>
           <Field
             inputRef={codeRef}
             label={t('mfa.code')}
