@@ -17,6 +17,7 @@ import { getConfig } from '~/.server/config'
 import { getLocale } from '~/.server/i18n'
 import { getFlags } from '~/.server/ops/flags'
 import { captchaSettings } from '~/.server/identity/recaptcha'
+import { redirectOf } from '~/.server/policy/redirect'
 import { errorPage, guardForm, page, postedCaptchaToken, respond } from '~/.server/result'
 import type { Route } from './+types/sign-up'
 
@@ -69,15 +70,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { form, redirect, captchaResponse } = await guardForm(request, context)
   // Any text parses: the flow judges the address and the password together.
   const input = SignUpFormSchema.parse(Object.fromEntries(form))
-  // Only a redirect the policy accepts travels in the emails' links, as it was given.
   const captcha = { signUp: captchaResponse, reset: postedCaptchaToken(form, extraTokenField('getOobCode')) }
-  return respond(
-    await requestSignUp(
-      request,
-      { ...input, locale: getLocale(request), redirect: redirect.kind === 'ok' ? redirect.redirect.param : null, captcha },
-      context,
-    ),
-  )
+  // Only a redirect the policy accepts travels in the emails' links, as it was given.
+  const signUp = { ...input, locale: getLocale(request), redirect: redirectOf(redirect)?.param ?? null, captcha }
+  return respond(await requestSignUp(request, signUp, context))
 }
 
 const LABELS: PasswordFormLabels = {
