@@ -63,7 +63,10 @@ export default function NewPassword({ loaderData, actionData: result }: Route.Co
   return (
     <>
       <h1>{t('newPassword.title')}</h1>
-      <Subtitle email={loaderData.email} />
+      {/* Its {{user}} is the account's address, shown whole (wrapped when long). */}
+      <p className="subtitle" data-personal>
+        {withAddresses(t('newPassword.subtitle', { user: loaderData.email }), [loaderData.email])}
+      </p>
       <ErrorAlert message={failed?.message} at={failed?.retryAt} />
       <NewPasswordForm
         email={loaderData.email}
@@ -72,15 +75,5 @@ export default function NewPassword({ loaderData, actionData: result }: Route.Co
         rejection={result?.status === 'invalid' ? result : null}
       />
     </>
-  )
-}
-
-/** The subtitle, its {{user}} the account's address, shown whole (wrapped when long). */
-function Subtitle({ email }: { email: string }) {
-  const { t } = useTranslation()
-  return (
-    <p className="subtitle" data-personal>
-      {withAddresses(t('newPassword.subtitle', { user: email }), [email])}
-    </p>
   )
 }
