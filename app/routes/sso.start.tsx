@@ -27,14 +27,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = parseForm(SsoStartFormSchema, form, {})
   if (!parsed.ok) return respond(errorPage(400, 'bad-form'))
   const { intent, next, then, authDomain, remember } = parsed.data
-  const confirm =
-    intent === 'confirm'
-      ? {
-          uid: (await requireSignedIn(request)).uid,
-          next: accountPath(next || null),
-          then: confirmThenOf(then || null),
-        }
-      : null
+  const uid = intent === 'confirm' ? (await requireSignedIn(request)).uid : null
+  const confirm = uid === null ? null : { uid, next: accountPath(next || null), then: confirmThenOf(then || null) }
   return respond(await startSso(request, { redirect: redirectOf(redirect), authDomain: authDomain || null, remember, confirm }, context))
 }
 
