@@ -10,7 +10,6 @@ import {
   useState,
   type ChangeEvent,
   type InputHTMLAttributes,
-  type MutableRefObject,
   type ReactNode,
   type Ref,
   type RefObject,
@@ -98,7 +97,7 @@ function PasswordInput({ inputRef, ...input }: { inputRef?: Ref<HTMLInputElement
     (element: HTMLInputElement | null) => {
       own.current = element
       if (typeof inputRef === 'function') inputRef(element)
-      else if (inputRef) (inputRef as MutableRefObject<HTMLInputElement | null>).current = element
+      else if (inputRef) inputRef.current = element
     },
     [inputRef],
   )
