@@ -40,8 +40,8 @@ interface CaptchaFormOptions {
   form: RefObject<HTMLFormElement | null>
   /** The loader's settings: null while reCAPTCHA is off. */
   settings: CaptchaSettings | null | undefined
-  /** The action's answer; `captcha` in it means the service refused for the captcha: retry once. */
-  result: { captcha?: CaptchaSettings | null } | undefined
+  /** The action's answer; `captcha` in it means the service refused for the captcha: retry once. None: never retried. */
+  result?: { captcha?: CaptchaSettings | null }
   /**
    * The action of a submission, from the button that made it (a form may have two); null for a
    * button that calls nothing the captcha protects (single sign-on): it is submitted as it is.
@@ -68,19 +68,17 @@ export function useCaptchaForm({ form, settings, result, actionFor, alsoFor = []
     submitter: null as HTMLElement | null,
     busy: false,
   })
-  const latestActionFor = useRef(actionFor)
-  latestActionFor.current = actionFor
-  const latestAlsoFor = useRef(alsoFor)
-  latestAlsoFor.current = alsoFor
+  const latest = useRef({ actionFor, alsoFor })
+  latest.current = { actionFor, alsoFor }
 
   const send = useCallback(
     async (element: HTMLFormElement, submitter: HTMLElement | null) => {
       if (state.current.busy) return
       state.current.busy = true
       try {
-        const action = latestActionFor.current(submitter)
+        const action = latest.current.actionFor(submitter)
         const token = action === null ? undefined : await getToken(action)
-        const extra = action === null ? [] : latestAlsoFor.current
+        const extra = action === null ? [] : latest.current.alsoFor
         const extraTokens = await Promise.all(extra.map(async (also) => [also, await getToken(also)] as const))
         const data = new FormData(element, submitter?.getAttribute('type') === 'submit' ? submitter : null)
         if (token !== undefined) data.set(CAPTCHA_TOKEN_FIELD, token)
@@ -98,7 +96,7 @@ export function useCaptchaForm({ form, settings, result, actionFor, alsoFor = []
     state.current.phase = 'first'
     state.current.submitter = (event.nativeEvent as SubmitEvent).submitter ?? null
     // Not protected: React Router submits the form as it is.
-    if (!protectedNow || latestActionFor.current(state.current.submitter) === null) return
+    if (!protectedNow || latest.current.actionFor(state.current.submitter) === null) return
     event.preventDefault()
     void send(event.currentTarget, state.current.submitter)
   }

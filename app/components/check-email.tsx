@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { withAddresses } from './address'
 import { FormAlert } from './forms'
-import { Say } from './local-time'
+import { ErrorAlert } from './local-time'
 
 /**
  * A page that says an email is on its way (ADR 075): the flow's neutral sentence, the address as
@@ -30,11 +30,7 @@ export function CheckEmail({
       {/* Typed by the visitor: kept out of Session Replay (ADR 030). */}
       {address ? <p data-personal>{withAddresses(t(ownAddress ? 'checkEmail.sentToAccount' : 'checkEmail.sentTo', { email: address }), [address])}</p> : null}
       <p>{t('checkEmail.spam')}</p>
-      {retryAt ? (
-        <FormAlert>
-          <Say message="error.tooManyRequestsAt" at={retryAt} />
-        </FormAlert>
-      ) : null}
+      {retryAt ? <ErrorAlert message="error.tooManyRequestsAt" at={retryAt} /> : null}
       {address ? children : null}
     </>
   )

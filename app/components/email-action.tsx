@@ -5,7 +5,7 @@ import type { ActionPage, ActionResult } from '~/.server/auth/email-actions'
 import { withAddresses } from './address'
 import { useFactorLabel } from './second-factor-name'
 import { EmailField, FormAlert, SubmitButton } from './forms'
-import { Say } from './local-time'
+import { ErrorAlert } from './local-time'
 import { SecureForm } from './secure-form'
 
 type ConfirmPage = Exclude<ActionPage, { mode: 'invalid' }>
@@ -63,11 +63,7 @@ export function EmailActionConfirm({
   return (
     <>
       <h1>{t(TITLES[page.mode])}</h1>
-      {error ? (
-        <FormAlert>
-          <Say message={error.message} at={error.retryAt} />
-        </FormAlert>
-      ) : null}
+      <ErrorAlert message={error?.message} at={error?.retryAt} />
       {/* The explanation names the account's address: kept out of Session Replay (ADR 030). */}
       <p className="subtitle" data-personal>
         {withAddresses(explanation, [page.email, 'newEmail' in page ? page.newEmail : null])}

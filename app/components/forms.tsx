@@ -10,7 +10,6 @@ import {
   useState,
   type ChangeEvent,
   type InputHTMLAttributes,
-  type MutableRefObject,
   type ReactNode,
   type Ref,
   type RefObject,
@@ -98,7 +97,7 @@ function PasswordInput({ inputRef, ...input }: { inputRef?: Ref<HTMLInputElement
     (element: HTMLInputElement | null) => {
       own.current = element
       if (typeof inputRef === 'function') inputRef(element)
-      else if (inputRef) (inputRef as MutableRefObject<HTMLInputElement | null>).current = element
+      else if (inputRef) inputRef.current = element
     },
     [inputRef],
   )
@@ -145,15 +144,6 @@ export function Checkbox({ label, ...input }: { label: string } & Omit<InputProp
   )
 }
 
-/** What every email input is: its name, type, autocomplete (password managers) and bound. */
-const EMAIL_INPUT = {
-  name: 'email',
-  type: 'email',
-  autoComplete: 'username',
-  required: true,
-  maxLength: EMAIL_MAX_LENGTH,
-}
-
 /** The email field of every form: one label, type, autocomplete (password managers) and bound. */
 export function EmailField({
   errorKey,
@@ -165,7 +155,11 @@ export function EmailField({
       label={t('signIn.email')}
       placeholder={t('signIn.emailPlaceholder')}
       error={errorKey ? t(errorKey) : null}
-      {...EMAIL_INPUT}
+      name="email"
+      type="email"
+      autoComplete="username"
+      required
+      maxLength={EMAIL_MAX_LENGTH}
       {...input}
     />
   )

@@ -25,7 +25,7 @@ export default function LinkSent({
 }) {
   const { t } = useTranslation()
   const formRef = useRef<HTMLFormElement>(null)
-  const { onSubmit } = useCaptchaForm({ form: formRef, settings: captcha, result: undefined, actionFor: () => 'getOobCode' })
+  const { onSubmit } = useCaptchaForm({ form: formRef, settings: captcha, actionFor: () => 'getOobCode' })
   return (
     <>
       <h1>{t('emailLink.sentTitle')}</h1>

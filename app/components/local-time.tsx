@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { TranslationKey } from '~/lib/i18n'
+import { FormAlert } from './forms'
 
 const MARK = '\u0000'
 
@@ -24,7 +25,7 @@ export function LocalTime({ at }: { at: number }) {
  * A message: its translation, or, with `at`, its sentence with that time in place of `{{time}}`
  * ("You can try again at 18:05"), as a limit says when it lets go.
  */
-export function Say({ message, at }: { message: TranslationKey; at?: number | null }) {
+function Say({ message, at }: { message: TranslationKey; at?: number | null }) {
   const { t } = useTranslation()
   if (!at) return t(message)
   const [before, after = ''] = t(message, { time: MARK }).split(MARK)
@@ -34,5 +35,24 @@ export function Say({ message, at }: { message: TranslationKey; at?: number | nu
       <LocalTime at={at} />
       {after}
     </>
+  )
+}
+
+/** A form's error message (FormAlert), said as {@link Say} says it, with `children` after it; nothing without one. */
+export function ErrorAlert({
+  message,
+  at,
+  children,
+}: {
+  message: TranslationKey | null | undefined
+  at?: number | null
+  children?: ReactNode
+}) {
+  if (!message) return null
+  return (
+    <FormAlert>
+      <Say message={message} at={at} />
+      {children}
+    </FormAlert>
   )
 }

@@ -17,12 +17,7 @@ import {
 const NO_PROBLEMS = { passwordError: null, confirmationError: null } as const
 
 /** What the form's fields and button say; a new account's password (/sign-up) is worded as such. */
-export interface PasswordFormLabels {
-  password: TranslationKey
-  confirm: TranslationKey
-  submit: TranslationKey
-  pending: TranslationKey
-}
+export type PasswordFormLabels = Record<'password' | 'confirm' | 'submit' | 'pending', TranslationKey>
 
 const NEW_PASSWORD_LABELS: PasswordFormLabels = {
   password: 'newPassword.password',

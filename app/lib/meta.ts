@@ -10,10 +10,6 @@ function rootLocale(matches: Matches): Locale | null {
   return isLocale(data?.locale) ? data.locale : null
 }
 
-export function localeOf(matches: Matches): Locale {
-  return rootLocale(matches) ?? DEFAULT_LOCALE
-}
-
 // It does not run when a form post fails before it (a 400, 403, 405 or 413 page of
 // a route without its own error boundary): the layout then writes the title itself.
 export function rootLoaded(matches: Matches): boolean {
@@ -25,7 +21,7 @@ export function titleText(locale: Locale, key: string): string {
 }
 
 export function pageTitle(matches: Matches, key: string, extra: MetaDescriptor[] = []): MetaDescriptor[] {
-  const locale = localeOf(matches)
+  const locale = rootLocale(matches) ?? DEFAULT_LOCALE
   return [
     { title: titleText(locale, key) },
     { name: 'description', content: translate(locale, 'meta.description') },

@@ -12,21 +12,9 @@ export interface PasswordPolicyOptions {
   email?: string | null
 }
 
-export interface PasswordChecklist {
-  length: boolean
-  lower: boolean
-  upper: boolean
-  digit: boolean
-  special: boolean
-  classes: boolean
-  notTooLong: boolean
-  notEmail: boolean
-  unguessable: boolean
-}
-
 const MIN_LOCAL_PART = 3
 
-export function evaluatePassword(password: string, { minLength, email }: PasswordPolicyOptions): PasswordChecklist {
+export function evaluatePassword(password: string, { minLength, email }: PasswordPolicyOptions) {
   // Code points, not UTF-16 units, so '😀' counts as one. No Unicode
   // normalisation: we measure exactly what the identity service will receive.
   const length = [...password].length
@@ -50,6 +38,8 @@ export function evaluatePassword(password: string, { minLength, email }: Passwor
   }
 }
 
+export type PasswordChecklist = ReturnType<typeof evaluatePassword>
+
 export function passwordProblem(password: string, options: PasswordPolicyOptions): PasswordProblem | null {
   const check = evaluatePassword(password, options)
   if (!check.length) return 'newPassword.tooShort'
@@ -59,19 +49,12 @@ export function passwordProblem(password: string, options: PasswordPolicyOptions
   return null
 }
 
-export function newPasswordProblem(password: string, options: PasswordPolicyOptions): PasswordProblem | GuessReason | null {
-  return passwordProblem(password, options) ?? guessabilityProblem(password, options)
-}
-
-export type PasswordRuleState = Pick<
-  PasswordChecklist,
-  'length' | 'lower' | 'upper' | 'digit' | 'special' | 'classes' | 'unguessable'
->
-
-export function ruleStateOf(password: string, options: PasswordPolicyOptions): PasswordRuleState {
+export function ruleStateOf(password: string, options: PasswordPolicyOptions) {
   const { length, lower, upper, digit, special, classes, unguessable } = evaluatePassword(password, options)
   return { length, lower, upper, digit, special, classes, unguessable }
 }
+
+export type PasswordRuleState = ReturnType<typeof ruleStateOf>
 
 export interface NewPasswordProblems {
   passwordError: PasswordProblem | GuessReason | 'validation.passwordRequired' | null
@@ -89,7 +72,9 @@ export function newPasswordProblems(
   options: PasswordPolicyOptions,
 ): NewPasswordProblems {
   return {
-    passwordError: password ? newPasswordProblem(password, options) : 'validation.passwordRequired',
+    passwordError: password
+      ? (passwordProblem(password, options) ?? guessabilityProblem(password, options))
+      : 'validation.passwordRequired',
     confirmationError: !confirmation
       ? 'validation.confirmRequired'
       : password && confirmation !== password

@@ -30,6 +30,4 @@ export default function NotFound() {
   return null
 }
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export const ErrorBoundary = GeneralErrorBoundary

@@ -1,9 +1,9 @@
-import { Link, useActionData, useLoaderData, useSearchParams } from 'react-router'
+import { Link, useSearchParams } from 'react-router'
 import { lazy, Suspense, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
-import { Checkbox, EmailField, Field, FormAlert, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
-import { Say } from '~/components/local-time'
+import { Checkbox, EmailField, Field, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
+import { ErrorAlert } from '~/components/local-time'
 import { PasskeySignIn } from '~/components/passkey-sign-in'
 import { ProviderMark } from '~/components/provider-mark'
 import { RedirectHelp } from '~/components/redirect-help'
@@ -119,11 +119,10 @@ type ActionData = {
   resend?: boolean
 }
 
-export default function SignIn() {
+export default function SignIn({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation()
   const { user, continueTo, redirectError, sso, ssoButton, ssoName, ssoMark, ssoError, emailLink, sent, passkeys, captcha, signUp } =
-    useLoaderData<typeof loader>()
-  const actionData = useActionData<typeof action>()
+    loaderData
   const [searchParams] = useSearchParams()
   const redirectTo = searchParams.get('redirect')
   const { value: email, field: emailField } = useFieldValue(actionData?.email ?? searchParams.get('email') ?? '')
@@ -162,12 +161,9 @@ export default function SignIn() {
   return (
     <>
       <h1>{sso ? <WholeWords text={t('signIn.titleSso')} /> : t('signIn.title')}</h1>
-      {formError ? (
-        <FormAlert>
-          <Say message={formError} at={retrying ? null : actionData?.retryAt} />
-          <RedirectHelp error={formError} />
-        </FormAlert>
-      ) : null}
+      <ErrorAlert message={formError} at={retrying ? null : actionData?.retryAt}>
+        <RedirectHelp error={formError} />
+      </ErrorAlert>
       <SecureForm ref={formRef} className="stack" noValidate onSubmit={onSubmit}>
         {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
         {ssoButton ? (

@@ -1,4 +1,4 @@
-import { Link, useActionData, useLoaderData, useSearchParams } from 'react-router'
+import { Link, useSearchParams } from 'react-router'
 import { lazy, Suspense } from 'react'
 import { useTranslation } from 'react-i18next'
 import { FormAlert } from '~/components/forms'
@@ -114,11 +114,10 @@ const VERIFICATION_ERRORS: Partial<Record<string, TranslationKey>> = {
   failed: 'error.unexpected',
 }
 
-export default function Account() {
+export default function Account({ loaderData, actionData: tooSoon }: Route.ComponentProps) {
   const { t } = useTranslation()
   const { email, verified, sent, methods, secondFactors, offered, created, lastSignIn, hasPassword, passkeys, sessions } =
-    useLoaderData<typeof loader>()
-  const tooSoon = useActionData<typeof action>()
+    loaderData
   const [searchParams] = useSearchParams()
   const done = DONE[searchParams.get('done') ?? ''] ?? null
   const verificationError = VERIFICATION_ERRORS[searchParams.get('verification') ?? ''] ?? null

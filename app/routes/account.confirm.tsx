@@ -1,14 +1,10 @@
-import {
-  Link,
-  useActionData,
-  useLoaderData,
-} from 'react-router'
+import { Link } from 'react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { AccountChip } from '~/components/account-chip'
 import { useCaptchaForm } from '~/components/captcha'
-import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
-import { Say } from '~/components/local-time'
+import { Field, SubmitButton, useAfterSubmission } from '~/components/forms'
+import { ErrorAlert } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
 import type { TranslationKey } from '~/lib/i18n'
@@ -78,10 +74,9 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   return respond<ActionData>(await confirmPassword(request, user, input, after, context))
 }
 
-export default function ConfirmItsYou() {
+export default function ConfirmItsYou({ loaderData, actionData: result }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const { email, next, then, noPassword, stepError, captcha } = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>()
+  const { email, next, then, noPassword, stepError, captcha } = loaderData
   const formRef = useRef<HTMLFormElement>(null)
   const { onSubmit, retrying } = useCaptchaForm({
     form: formRef,
@@ -107,11 +102,7 @@ export default function ConfirmItsYou() {
               : t('confirm.noPassword')}
       </p>
       {email ? <AccountChip email={email} /> : null}
-      {formError && (!noPassword || noPassword.sso) ? (
-        <FormAlert>
-          <Say message={formError} at={retrying ? null : result?.retryAt} />
-        </FormAlert>
-      ) : null}
+      {!noPassword || noPassword.sso ? <ErrorAlert message={formError} at={retrying ? null : result?.retryAt} /> : null}
       {noPassword?.sso ? (
         <SecureForm action="/sso/start" className="stack">
           <input type="hidden" name="intent" value="confirm" />

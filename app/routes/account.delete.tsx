@@ -1,12 +1,8 @@
-import {
-  Link,
-  useActionData,
-  useLoaderData,
-} from 'react-router'
+import { Link } from 'react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
-import { Say } from '~/components/local-time'
+import { ErrorAlert } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
 import { EMAIL_MAX_LENGTH } from '~/lib/limits'
@@ -47,10 +43,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return respond(await deleteOwnAccount(request, confirmed, email, context))
 }
 
-export default function DeleteAccount() {
+export default function DeleteAccount({ loaderData: { deleted, email }, actionData: result }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const { deleted, email } = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>()
   const formRef = useRef<HTMLFormElement>(null)
   useAfterSubmission(formRef, result)
   if (deleted) {
@@ -80,11 +74,7 @@ export default function DeleteAccount() {
     <>
       <h1>{t('deleteAccount.title')}</h1>
       <p className="subtitle">{t('deleteAccount.intro')}</p>
-      {result?.formError ? (
-        <FormAlert>
-          <Say message={result.formError} at={result.retryAt} />
-        </FormAlert>
-      ) : null}
+      <ErrorAlert message={result?.formError} at={result?.retryAt} />
       <SecureForm ref={formRef} className="stack" noValidate>
         <Field
           label={<ConfirmLabel email={email} />}

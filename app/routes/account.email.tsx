@@ -1,8 +1,8 @@
-import { Link, useActionData, useLoaderData } from 'react-router'
+import { Link } from 'react-router'
 import { lazy, Suspense, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
-import { Say } from '~/components/local-time'
+import { ErrorAlert } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
 import type { TranslationKey } from '~/lib/i18n'
@@ -54,10 +54,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 /** What the page reads from any answer: the form again with what went wrong (once sent, the page is `?sent=1`). */
 type ActionData = { email?: string; fieldErrors?: FieldErrors; formError?: TranslationKey; retryAt?: number }
 
-export default function ChangeEmail() {
+export default function ChangeEmail({ loaderData: { sent }, actionData: result }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const { sent } = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>()
   const formRef = useRef<HTMLFormElement>(null)
   useAfterSubmission(formRef, result)
   return (
@@ -77,11 +75,7 @@ export default function ChangeEmail() {
       ) : (
         <>
           <p className="subtitle">{t('changeEmail.intro')}</p>
-          {result?.formError ? (
-            <FormAlert>
-              <Say message={result.formError} at={result.retryAt} />
-            </FormAlert>
-          ) : null}
+          <ErrorAlert message={result?.formError} at={result?.retryAt} />
           <SecureForm ref={formRef} className="stack" noValidate>
             <Field
               label={t('changeEmail.newEmail')}

@@ -1,10 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import {
-  Link,
-  useLoaderData,
-  useRouteLoaderData,
-} from 'react-router'
+import { Link, useRouteLoaderData } from 'react-router'
 import { Field, FormAlert } from '~/components/forms'
 import { routeHeaders } from '~/lib/headers'
 import type { TranslationKey } from '~/lib/i18n'
@@ -39,9 +35,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return respond(page({ name: name.slice(0, FACTOR_NAME_MAX_LENGTH) }))
 }
 
-export default function AddPasskey() {
+export default function AddPasskey({ loaderData: { name } }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const { name } = useLoaderData<typeof loader>()
   const csrf = useRouteLoaderData<typeof rootLoader>('root')?.csrf ?? ''
   const [canAdd, setCanAdd] = useState<boolean | null>(null)
   const [busy, setBusy] = useState(false)

@@ -17,4 +17,3 @@ export async function action({ request, context }: Route.ActionArgs) {
   const name = formText(form, 'name').trim() || 'Passkey'
   return respond(await finishEnrolment(request, confirmed, { credential, name }, context))
 }
-

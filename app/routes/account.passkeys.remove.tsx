@@ -1,11 +1,7 @@
-import {
-  Link,
-  useActionData,
-  useLoaderData,
-} from 'react-router'
+import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
-import { FormAlert, SubmitButton } from '~/components/forms'
-import { Say } from '~/components/local-time'
+import { SubmitButton } from '~/components/forms'
+import { ErrorAlert } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
 import { formText } from '~/lib/form-text'
 import { routeHeaders } from '~/lib/headers'
@@ -45,19 +41,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   return respond(await removePasskey(request, confirmed, ref, context))
 }
 
-export default function RemovePasskey() {
+export default function RemovePasskey({ loaderData: { ref, name, last }, actionData: result }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const { ref, name, last } = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>()
   const formError = result?.formError ?? (last ? 'passkeys.lastMethod' : null)
   return (
     <>
       <h1>{t('passkeys.removeTitle')}</h1>
-      {formError ? (
-        <FormAlert>
-          <Say message={formError} at={result?.retryAt} />
-        </FormAlert>
-      ) : null}
+      <ErrorAlert message={formError} at={result?.retryAt} />
       <p>{t('passkeys.removeIntro')}</p>
       <div className="factor-card">
         <p className="factor-name" data-personal>

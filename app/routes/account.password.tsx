@@ -1,11 +1,7 @@
-import {
-  Link,
-  useActionData,
-  useLoaderData,
-} from 'react-router'
+import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { FormAlert } from '~/components/forms'
-import { Say } from '~/components/local-time'
+import { ErrorAlert } from '~/components/local-time'
 import { NewPasswordForm } from '~/components/new-password-form'
 import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
@@ -42,10 +38,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return respond(await changeOwnPassword(request, confirmed, input, context))
 }
 
-export default function ChangePassword() {
+export default function ChangePassword({ loaderData: { email, minLength }, actionData: result }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const { email, minLength } = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>()
 
   if (result?.status === 'signed-out') {
     return (
@@ -63,11 +57,7 @@ export default function ChangePassword() {
     <>
       <h1>{t('changePassword.title')}</h1>
       <p className="subtitle">{t('changePassword.intro')}</p>
-      {failed ? (
-        <FormAlert>
-          <Say message={failed.message} at={failed.retryAt} />
-        </FormAlert>
-      ) : null}
+      <ErrorAlert message={failed?.message} at={failed?.retryAt} />
       <NewPasswordForm
         email={email}
         minLength={minLength}

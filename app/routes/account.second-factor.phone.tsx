@@ -1,13 +1,9 @@
-import {
-  Link,
-  useActionData,
-  useLoaderData,
-} from 'react-router'
+import { Link } from 'react-router'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
 import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
-import { Say } from '~/components/local-time'
+import { ErrorAlert } from '~/components/local-time'
 import { ResendForm } from '~/components/resend-code'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
@@ -62,19 +58,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   return respond<ActionData>(await enrolPhone(request, user, { ...parsed.data, captchaResponse }, context))
 }
 
-export default function AddPhone() {
+export default function AddPhone({ loaderData: page, actionData: result }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const page = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>()
   const alert = result && result.field === null ? result.message : null
   return (
     <>
       <h1>{t('phoneEnrolment.title')}</h1>
-      {alert ? (
-        <FormAlert>
-          <Say message={alert} at={result?.retryAt} />
-        </FormAlert>
-      ) : null}
+      <ErrorAlert message={alert} at={result?.retryAt} />
       {page.step === 'not-offered' ? (
         <FormAlert>{t('phoneEnrolment.notOffered')}</FormAlert>
       ) : page.step === 'unverified' ? (
@@ -90,7 +80,7 @@ export default function AddPhone() {
       ) : page.step === 'number' ? (
         <NumberStep captcha={page.captcha} result={result} />
       ) : (
-        <CodeStep phone={page.phone} resendIn={page.resendIn} sentAt={page.sentAt} captcha={page.captcha} result={result} />
+        <CodeStep view={page} result={result} />
       )}
       <p className="links">
         <Link to="/account">{t('account.back')}</Link>
@@ -100,10 +90,11 @@ export default function AddPhone() {
 }
 
 type Result = ActionData | undefined
+type CodeView = Extract<Route.ComponentProps['loaderData'], { step: 'code' }>
 
 /** The check runs on submit, for the action mfaSmsEnrollment (ADR 020); without JavaScript the button waits for it. */
 function useSmsCaptcha(form: React.RefObject<HTMLFormElement | null>, captcha: CaptchaSettings | null) {
-  const { onSubmit } = useCaptchaForm({ form, settings: captcha, result: undefined, actionFor: () => 'mfaSmsEnrollment' })
+  const { onSubmit } = useCaptchaForm({ form, settings: captcha, actionFor: () => 'mfaSmsEnrollment' })
   const [hydrated, setHydrated] = useState(false)
   useEffect(() => setHydrated(true), [])
   return { onSubmit, blocked: captcha !== null && !hydrated }
@@ -153,21 +144,8 @@ function NumberStep({ captcha, result }: { captcha: CaptchaSettings | null; resu
   )
 }
 
-function CodeStep({
-  phone,
-  resendIn,
-  sentAt,
-  captcha,
-  result,
-}: {
-  phone: string
-  resendIn: number
-  sentAt: number
-  captcha: CaptchaSettings | null
-  result: Result
-}) {
+function CodeStep({ view: { phone, resendIn, sentAt, captcha }, result }: { view: CodeView; result: Result }) {
   const { t } = useTranslation()
-  const formRef = useRef<HTMLFormElement>(null)
   const codeRef = useRef<HTMLInputElement>(null)
   const resendRef = useRef<HTMLFormElement>(null)
   const { onSubmit } = useSmsCaptcha(resendRef, captcha)
@@ -184,7 +162,7 @@ function CodeStep({
       <p className="subtitle" data-personal>
         {t('mfa.smsSent', { phone })}
       </p>
-      <SecureForm ref={formRef} className="stack" noValidate>
+      <SecureForm className="stack" noValidate>
         <Field
           inputRef={codeRef}
           label={t('phoneEnrolment.code')}

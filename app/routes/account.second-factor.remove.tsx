@@ -1,11 +1,7 @@
-import {
-  Link,
-  useActionData,
-  useLoaderData,
-} from 'react-router'
+import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
-import { FormAlert, SubmitButton } from '~/components/forms'
-import { Say } from '~/components/local-time'
+import { SubmitButton } from '~/components/forms'
+import { ErrorAlert } from '~/components/local-time'
 import { SecondFactorName } from '~/components/second-factor-name'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
@@ -49,18 +45,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   return respond<ActionData>(await removeFactor(request, user, parsed.data.factor, context))
 }
 
-export default function RemoveSecondFactor() {
+export default function RemoveSecondFactor({ loaderData: { factor, last }, actionData: result }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const { factor, last } = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>()
   return (
     <>
       <h1>{t('secondFactors.removeTitle')}</h1>
-      {result?.formError ? (
-        <FormAlert>
-          <Say message={result.formError} at={result.retryAt} />
-        </FormAlert>
-      ) : null}
+      <ErrorAlert message={result?.formError} at={result?.retryAt} />
       <p>{t('secondFactors.removeIntro')}</p>
       <div className="factor-card">
         <SecondFactorName factor={factor} />

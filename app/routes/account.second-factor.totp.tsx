@@ -1,8 +1,8 @@
-import { Link, useActionData, useLoaderData } from 'react-router'
+import { Link } from 'react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Field, FormAlert, SubmitButton, useAfterSubmission } from '~/components/forms'
-import { Say } from '~/components/local-time'
+import { ErrorAlert } from '~/components/local-time'
 import { SecureForm } from '~/components/secure-form'
 import { brandName } from '~/lib/brand'
 import { routeHeaders } from '~/lib/headers'
@@ -41,28 +41,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   return respond<ActionData>(await addTotp(request, user, parsed.data, context))
 }
 
-export default function AddAuthenticatorApp() {
+export default function AddAuthenticatorApp({ loaderData, actionData: result }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const { setup, failure, expired, retryAt } = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>()
+  const { setup, failure, expired, retryAt } = loaderData
   const formRef = useRef<HTMLFormElement>(null)
   useAfterSubmission(formRef, result)
   return (
     <>
       <h1>{t('secondFactors.addTotp')}</h1>
-      {failure ? (
-        <FormAlert>
-          <Say message={failure} at={retryAt} />
-        </FormAlert>
-      ) : null}
+      <ErrorAlert message={failure} at={retryAt} />
       {setup ? (
         <>
           {expired ? <FormAlert tone="info">{t('secondFactors.expired')}</FormAlert> : null}
-          {result?.formError ? (
-            <FormAlert>
-              <Say message={result.formError} at={result.retryAt} />
-            </FormAlert>
-          ) : null}
+          <ErrorAlert message={result?.formError} at={result?.retryAt} />
           <p className="subtitle">{t('secondFactors.totpIntro')}</p>
           {/* Drawn on the server: shown without JavaScript, named for screen readers. data-secret: never in a replay. */}
           <div

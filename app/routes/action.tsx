@@ -1,4 +1,4 @@
-import { useActionData, useLoaderData, type ShouldRevalidateFunction } from 'react-router'
+import type { ShouldRevalidateFunction } from 'react-router'
 import { useRef } from 'react'
 import { actionTitle, EmailActionConfirm, EmailActionDone } from '~/components/email-action'
 import { ExpiredLink, type Recovery } from '~/components/expired-link'
@@ -36,9 +36,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return respond(await applyEmailAction(request, email, context))
 }
 
-export default function EmailAction() {
-  const { page } = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>()?.result
+export default function EmailAction({ loaderData: { page }, actionData }: Route.ComponentProps) {
+  const result = actionData?.result
   const formRef = useRef<HTMLFormElement>(null)
   useAfterSubmission(formRef, result)
 

@@ -1,4 +1,4 @@
-import { Link, useActionData, useLoaderData, useSearchParams } from 'react-router'
+import { Link, useSearchParams } from 'react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
@@ -66,28 +66,16 @@ const forgotLink = (form: FormData) =>
     ? `/forgot-password?${new URLSearchParams({ redirect: formText(form, 'redirect') })}`
     : '/forgot-password'
 
-export default function ForgotPassword() {
+export default function ForgotPassword({ loaderData: { sent, view, captcha }, actionData }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const { sent, view, captcha } = useLoaderData<typeof loader>()
-  const actionData = useActionData<typeof action>()
   const [searchParams] = useSearchParams()
   const redirectTo = searchParams.get('redirect')
   const formRef = useRef<HTMLFormElement>(null)
   const resendRef = useRef<HTMLFormElement>(null)
   useAfterSubmission(formRef, actionData)
   // The answer is the same whatever the service decides (no enumeration): nothing to retry.
-  const { onSubmit } = useCaptchaForm({
-    form: formRef,
-    settings: captcha,
-    result: undefined,
-    actionFor: () => 'getOobCode',
-  })
-  const resend = useCaptchaForm({
-    form: resendRef,
-    settings: captcha,
-    result: undefined,
-    actionFor: () => 'getOobCode',
-  })
+  const { onSubmit } = useCaptchaForm({ form: formRef, settings: captcha, actionFor: () => 'getOobCode' })
+  const resend = useCaptchaForm({ form: resendRef, settings: captcha, actionFor: () => 'getOobCode' })
   const back = signInLink(redirectTo)
   const emailError = actionData?.fieldErrors?.email
 

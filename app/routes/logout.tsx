@@ -1,4 +1,4 @@
-import { Link, useLoaderData } from 'react-router'
+import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { FormAlert, SubmitButton } from '~/components/forms'
 import { SecureForm } from '~/components/secure-form'
@@ -31,9 +31,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return respond(await logOut(request, parsed.data.intent === 'everywhere', context))
 }
 
-export default function Logout() {
+export default function Logout({ loaderData: { signedIn, everywhere } }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const { signedIn, everywhere } = useLoaderData<typeof loader>()
   return (
     <>
       <h1>{t(signedIn ? 'logout.title' : 'logout.doneTitle')}</h1>

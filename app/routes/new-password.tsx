@@ -1,9 +1,9 @@
-import { Link, useActionData, useLoaderData } from 'react-router'
+import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { withAddresses } from '~/components/address'
 import { ExpiredLink } from '~/components/expired-link'
 import { FormAlert } from '~/components/forms'
-import { Say } from '~/components/local-time'
+import { ErrorAlert } from '~/components/local-time'
 import { NewPasswordForm } from '~/components/new-password-form'
 import { routeHeaders } from '~/lib/headers'
 import { NOT_INDEXED, pageTitle } from '~/lib/meta'
@@ -36,10 +36,8 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   return respond(await completePasswordReset(request, url, input, context))
 }
 
-export default function NewPassword() {
+export default function NewPassword({ loaderData, actionData: result }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const loaderData = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>()
   const signInLink = loaderData.signIn
 
   // This submission's own answer first: a link spent meanwhile (in another tab, which then set the done flag).
@@ -65,12 +63,11 @@ export default function NewPassword() {
   return (
     <>
       <h1>{t('newPassword.title')}</h1>
-      <Subtitle email={loaderData.email} />
-      {failed ? (
-        <FormAlert>
-          <Say message={failed.message} at={failed.retryAt} />
-        </FormAlert>
-      ) : null}
+      {/* Its {{user}} is the account's address, shown whole (wrapped when long). */}
+      <p className="subtitle" data-personal>
+        {withAddresses(t('newPassword.subtitle', { user: loaderData.email }), [loaderData.email])}
+      </p>
+      <ErrorAlert message={failed?.message} at={failed?.retryAt} />
       <NewPasswordForm
         email={loaderData.email}
         minLength={loaderData.minLength}
@@ -78,15 +75,5 @@ export default function NewPassword() {
         rejection={result?.status === 'invalid' ? result : null}
       />
     </>
-  )
-}
-
-/** The subtitle, its {{user}} the account's address, shown whole (wrapped when long). */
-function Subtitle({ email }: { email: string }) {
-  const { t } = useTranslation()
-  return (
-    <p className="subtitle" data-personal>
-      {withAddresses(t('newPassword.subtitle', { user: email }), [email])}
-    </p>
   )
 }

@@ -1,14 +1,10 @@
-import {
-  Link,
-  useActionData,
-  useLoaderData,
-} from 'react-router'
+import { Link } from 'react-router'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaToken } from '~/components/captcha'
 import { phoneEnding, useFactorLabel } from '~/components/second-factor-name'
-import { Field, FormAlert, SubmitButton } from '~/components/forms'
-import { Say } from '~/components/local-time'
+import { Field, SubmitButton } from '~/components/forms'
+import { ErrorAlert } from '~/components/local-time'
 import { ResendForm } from '~/components/resend-code'
 import { SecureForm } from '~/components/secure-form'
 import { routeHeaders } from '~/lib/headers'
@@ -39,10 +35,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return respond(await secondFactorAction(request, parsed.data, context))
 }
 
-export default function SecondFactorStep() {
+export default function SecondFactorStep({ loaderData: { view }, actionData: answer }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const { view } = useLoaderData<typeof loader>()
-  const answer = useActionData<typeof action>()
   const message = answer?.message
   // A wrong code is about the one field: it stands under it. What ends or stops the step is at the top.
   const codeError = message === 'mfa.wrongCode' ? message : null
@@ -55,11 +49,7 @@ export default function SecondFactorStep() {
   return (
     <>
       <h1>{t('mfa.title')}</h1>
-      {alert ? (
-        <FormAlert>
-          <Say message={alert} at={retryAt} />
-        </FormAlert>
-      ) : null}
+      <ErrorAlert message={alert} at={retryAt} />
       {view.notice === 'mfa.resent' && !message ? <p role="status">{t('mfa.resent')}</p> : null}
       {view.step === 'choose' ? <Chooser view={view} /> : <CodeStep view={view} hasError={Boolean(message)} codeError={codeError} />}
       <p className="links">
@@ -101,7 +91,6 @@ function CodeStep({
 }) {
   const { t } = useTranslation()
   const { factor } = view
-  const formRef = useRef<HTMLFormElement>(null)
   const codeRef = useRef<HTMLInputElement>(null)
   const phone = factor.kind === 'phone' ? factor.phone : null
   let where: string
@@ -125,7 +114,7 @@ function CodeStep({
       <p className="subtitle">{where}</p>
       {view.captcha ? <SmsCaptcha settings={view.captcha} /> : null}
       {canVerify ? (
-        <SecureForm ref={formRef} className="stack" noValidate>
+        <SecureForm className="stack" noValidate>
           <Field
             inputRef={codeRef}
             label={t('mfa.code')}

@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, Link, useActionData, useLoaderData, useSearchParams } from 'react-router'
+import { isRouteErrorResponse, Link, useSearchParams } from 'react-router'
 import { lazy, Suspense, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
@@ -17,6 +17,7 @@ import { getConfig } from '~/.server/config'
 import { getLocale } from '~/.server/i18n'
 import { getFlags } from '~/.server/ops/flags'
 import { captchaSettings } from '~/.server/identity/recaptcha'
+import { redirectOf } from '~/.server/policy/redirect'
 import { errorPage, guardForm, page, postedCaptchaToken, respond } from '~/.server/result'
 import type { Route } from './+types/sign-up'
 
@@ -69,15 +70,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { form, redirect, captchaResponse } = await guardForm(request, context)
   // Any text parses: the flow judges the address and the password together.
   const input = SignUpFormSchema.parse(Object.fromEntries(form))
-  // Only a redirect the policy accepts travels in the emails' links, as it was given.
   const captcha = { signUp: captchaResponse, reset: postedCaptchaToken(form, extraTokenField('getOobCode')) }
-  return respond(
-    await requestSignUp(
-      request,
-      { ...input, locale: getLocale(request), redirect: redirect.kind === 'ok' ? redirect.redirect.param : null, captcha },
-      context,
-    ),
-  )
+  // Only a redirect the policy accepts travels in the emails' links, as it was given.
+  const signUp = { ...input, locale: getLocale(request), redirect: redirectOf(redirect)?.param ?? null, captcha }
+  return respond(await requestSignUp(request, signUp, context))
 }
 
 const LABELS: PasswordFormLabels = {
@@ -87,10 +83,9 @@ const LABELS: PasswordFormLabels = {
   pending: 'signUp.pending',
 }
 
-export default function SignUp() {
+export default function SignUp({ loaderData, actionData: result }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const { sent, address, turnedOff, minLength, captcha } = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>()
+  const { sent, address, turnedOff, minLength, captcha } = loaderData
   const [searchParams] = useSearchParams()
   const redirectTo = searchParams.get('redirect')
   const formRef = useRef<HTMLFormElement>(null)
@@ -99,7 +94,6 @@ export default function SignUp() {
   const { onSubmit } = useCaptchaForm({
     form: formRef,
     settings: captcha,
-    result: undefined,
     actionFor: () => 'signUpPassword',
     alsoFor: ['getOobCode'],
   })
@@ -146,6 +140,4 @@ export default function SignUp() {
   )
 }
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export const ErrorBoundary = GeneralErrorBoundary

@@ -1,4 +1,4 @@
-import { Link, useActionData } from 'react-router'
+import { Link } from 'react-router'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { routeHeaders } from '~/lib/headers'
@@ -27,21 +27,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = parseForm(SsoStartFormSchema, form, {})
   if (!parsed.ok) return respond(errorPage(400, 'bad-form'))
   const { intent, next, then, authDomain, remember } = parsed.data
-  const confirm =
-    intent === 'confirm'
-      ? {
-          uid: (await requireSignedIn(request)).uid,
-          next: accountPath(next || null),
-          then: confirmThenOf(then || null),
-        }
-      : null
+  const uid = intent === 'confirm' ? (await requireSignedIn(request)).uid : null
+  const confirm = uid === null ? null : { uid, next: accountPath(next || null), then: confirmThenOf(then || null) }
   return respond(await startSso(request, { redirect: redirectOf(redirect), authDomain: authDomain || null, remember, confirm }, context))
 }
 
-export default function SsoStart() {
+export default function SsoStart({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const result = useActionData<typeof action>()
-  const authUri = result?.authUri
+  const authUri = actionData?.authUri
   useEffect(() => {
     if (authUri) window.location.assign(authUri)
   }, [authUri])
