@@ -5,7 +5,7 @@ import { COOKIES } from '~/.server/cookies'
 import { codeOf, getIdentity, groupOf } from '~/.server/identity'
 import { messageOf, type MessageKey } from '~/.server/auth/code-messages'
 import { securityEvent } from '~/.server/ops/logger'
-import { consumeEnrolSms, consumeEnrolStart, consumeMfaCode } from '~/.server/policy/rate-limit'
+import { getRateLimits } from '~/.server/policy/rate-limit'
 import { captchaTokenMissing, isCaptchaRefusal } from '~/.server/identity/recaptcha'
 import { page, redirectTo, type Result } from '~/.server/result'
 import { retryAtAfter } from '~/lib/limits'
@@ -15,7 +15,7 @@ import { normaliseCode } from '~/.server/auth/second-factor/verify'
 import { confirmStep } from '~/.server/auth/recent-login'
 import { keepSignedIn } from '~/.server/auth/second-factors'
 import { factorOffered } from '~/.server/auth/second-factor-kinds'
-import type { SessionUser } from '~/.server/auth/session'
+import { whoOf, type SessionUser } from '~/.server/auth/session'
 
 /** The enrolment in progress lives in one cookie sealed to this browser, never in a page or a URL. */
 
@@ -112,9 +112,9 @@ async function sendCode(
   if (captchaTokenMissing('mfaSmsEnrollment', input.captchaResponse)) return failed(400, noToken)
   const id = resending ? current!.id : randomBytes(16).toString('base64url')
   // A new number is a new enrolment and counts in enrolment starts.
-  const start = resending ? null : await consumeEnrolStart({ ip: context.clientIp, account: user.uid, reqId: context.requestId })
+  const start = resending ? null : await getRateLimits().consumeEnrolStart({ ...whoOf(context), account: user.uid })
   if (start && !start.ok) return limited('error.tooManyRequestsAt', typed, start.retryAfterSeconds)
-  const limit = await consumeEnrolSms({ ip: context.clientIp, pending: id, account: user.email, phone, reqId: context.requestId })
+  const limit = await getRateLimits().consumeEnrolSms({ ...whoOf(context), pending: id, account: user.email, phone })
   if (!limit.ok) return limited('mfa.smsLimitedAt', typed, limit.retryAfterSeconds)
   try {
     const { sessionInfo } = await getIdentity().startPhoneEnrollment({ idToken, phoneNumber: phone, captchaResponse: input.captchaResponse })
@@ -150,7 +150,7 @@ async function addPhone(
   if (!e) return ended()
   const code = normaliseCode(typed)
   if (!code) return failed(400, 'mfa.codeFormat', 'code')
-  const limit = await consumeMfaCode({ ip: context.clientIp, pending: e.id, account: user.email, reqId: context.requestId })
+  const limit = await getRateLimits().consumeMfaCode({ ...whoOf(context), pending: e.id, account: user.email })
   if (!limit.ok) return limited('error.tooManyRequestsAt', '', limit.retryAfterSeconds)
   try {
     const tokens = await getIdentity().finalizePhoneEnrollment({ idToken, sessionInfo: e.session, code })

@@ -2,11 +2,11 @@ import { z } from 'zod'
 import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity, mfaRequiredOf, type AuthCode } from '~/.server/identity'
 import { signInRefused, type SignInRefusal } from '~/.server/auth/code-messages'
-import { handleNewSession } from '~/.server/auth/session'
+import { handleNewSession, whoOf } from '~/.server/auth/session'
 import { beginSecondFactor } from '~/.server/auth/second-factor'
 import { metrics } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/logger'
-import { consumeSignIn, deviceIdFor } from '~/.server/policy/rate-limit'
+import { deviceIdFor, getRateLimits } from '~/.server/policy/rate-limit'
 import { checkedRedirect, defaultRedirect, type CheckedRedirect } from '~/.server/policy/redirect'
 import { page, redirectTo, type Result } from '~/.server/result'
 import { retryAtAfter } from '~/lib/limits'
@@ -43,7 +43,7 @@ export async function signInWithPassword(
 
   // 1. The limit: per address, per IP, per device.
   const device = deviceIdFor(request, email)
-  const limit = await consumeSignIn({ ip: context.clientIp, email, device, reqId: context.requestId })
+  const limit = await getRateLimits().consumeSignIn({ ...whoOf(context), email: email, device })
   if (!limit.ok) {
     metrics.signIn.inc({ outcome: 'auth/too-many-requests' })
     const retryAt = retryAtAfter(limit.retryAfterSeconds)

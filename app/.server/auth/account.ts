@@ -3,7 +3,7 @@ import { getConfig } from '~/.server/config'
 import { getIdentity } from '~/.server/identity'
 import { refusalOf, type MessageKey } from './code-messages'
 import { refuseNewPassword, refusedByService, type PasswordRefusal } from '~/.server/policy/common-passwords'
-import { consumeEmailChange, consumeNewPassword } from '~/.server/policy/rate-limit'
+import { getRateLimits } from '~/.server/policy/rate-limit'
 import { checkedRedirect, localPathOr } from '~/.server/policy/redirect'
 import { getFlags } from '~/.server/ops/flags'
 import { securityEvent } from '~/.server/ops/logger'
@@ -113,7 +113,7 @@ export async function changeOwnPassword(
   const refusal = await refuseNewPassword(input, policy)
   if (refusal) return page({ status: 'invalid', ...refusal } as const, { status: 400 })
 
-  const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
+  const limit = await getRateLimits().consumeNewPassword(whoOf(context))
   if (!limit.ok) return page({ status: 'error', message: 'error.tooManyRequestsAt', ...limitMessage(limit.retryAfterSeconds) } as const, { status: 429 })
   try {
     await getIdentity().changePassword(idToken, input.password)
@@ -158,7 +158,7 @@ export async function requestEmailChange(
   newEmail: string,
   context: AppLoadContext,
 ): Promise<Result<EmailChangePage>> {
-  const limit = await consumeEmailChange({ ip: context.clientIp, email: newEmail, account: user.uid, reqId: context.requestId })
+  const limit = await getRateLimits().consumeEmailChange({ ...whoOf(context), email: newEmail, account: user.uid })
   if (!limit.ok) return page({ email: newEmail, formError: 'error.tooManyRequestsAt', ...limitMessage(limit.retryAfterSeconds) }, { status: 429 })
   try {
     await getIdentity().sendOobCode({ requestType: 'VERIFY_AND_CHANGE_EMAIL', idToken, newEmail, locale: getLocale(request) })
@@ -187,7 +187,7 @@ export async function deleteOwnAccount(
   if (typed.trim().toLowerCase() !== user.email.toLowerCase()) {
     return page({ email: typed, emailError: 'deleteAccount.mismatch' }, { status: 400 })
   }
-  const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
+  const limit = await getRateLimits().consumeNewPassword(whoOf(context))
   if (!limit.ok) return page({ email: typed, formError: 'error.tooManyRequestsAt', ...limitMessage(limit.retryAfterSeconds) }, { status: 429 })
   try {
     await getIdentity().deleteAccount(idToken)

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import { COOKIES } from '~/.server/cookies'
 import type { CredentialJson } from '~/.server/identity'
-import { spendChallenge } from '~/.server/policy/rate-limit'
+import { getRateLimits } from '~/.server/policy/rate-limit'
 import { flowCookie } from './flow-state'
 
 // The challenge is sealed to this browser, lives 5 minutes and is spent
@@ -52,7 +52,7 @@ export async function checkAnswer(
   request: Request,
   credential: CredentialJson,
   expected: { ceremony: Ceremony; origin: string },
-  spend: (id: string) => Promise<boolean> = spendChallenge,
+  spend = (id: string) => getRateLimits().spendChallenge(id),
 ): Promise<{ ok: true } | { ok: false; reason: ChallengeRefusal }> {
   const state = pending.read(request)
   if (!state || state.ceremony !== expected.ceremony) return { ok: false, reason: 'missing' }

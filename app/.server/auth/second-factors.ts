@@ -7,7 +7,7 @@ import { codeOf, getIdentity } from '~/.server/identity'
 import { messageOf, refusalOf, type MessageKey } from './code-messages'
 import { FACTOR_NAME_MAX_LENGTH, retryAtAfter } from '~/lib/limits'
 import { securityEvent } from '~/.server/ops/logger'
-import { consumeEnrolStart, consumeMfaCode, consumeNewPassword } from '~/.server/policy/rate-limit'
+import { getRateLimits } from '~/.server/policy/rate-limit'
 import { page, redirectTo, unavailable, type Result } from '~/.server/result'
 import { flowCookie } from './flow-state'
 import { confirmStep } from './recent-login'
@@ -108,7 +108,7 @@ export async function totpSetup(
   }
   const kept = readEnrolment(request, user)
   if (kept) return shown(kept)
-  const limit = await consumeEnrolStart({ ip: context.clientIp, account: user.uid, reqId: context.requestId })
+  const limit = await getRateLimits().consumeEnrolStart({ ...whoOf(context), account: user.uid })
   if (!limit.ok) return limited({ setup: null, failure: TOO_MANY, expired: false }, limit.retryAfterSeconds)
   let started
   try {
@@ -148,7 +148,7 @@ export async function addTotp(
   if (!/^\d+$/.test(code) || code.length !== enrolment.digits)
     return page({ name: input.name, codeError: 'mfa.codeFormat' }, { status: 400 })
   const pending = createHash('sha256').update(enrolment.sessionInfo).digest('base64url')
-  const limit = await consumeMfaCode({ ...whoOf(context), pending, account: user.uid })
+  const limit = await getRateLimits().consumeMfaCode({ ...whoOf(context), pending, account: user.uid })
   if (!limit.ok) return limited({ name: input.name, formError: TOO_MANY }, limit.retryAfterSeconds)
   let answer
   try {
@@ -185,7 +185,7 @@ export async function removeFactor(
 ): Promise<Result<RemovalRefusal>> {
   const idToken = user.recentIdToken
   if (!idToken) return confirmStep(removalPath(enrollmentId))
-  const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
+  const limit = await getRateLimits().consumeNewPassword(whoOf(context))
   if (!limit.ok) return limited({ formError: TOO_MANY }, limit.retryAfterSeconds)
   let answer
   try {

@@ -3,7 +3,7 @@ import { getLocale } from '~/.server/i18n'
 import { getIdentity, groupOf } from '~/.server/identity'
 import { refusalOf } from './code-messages'
 import { securityEvent } from '~/.server/ops/logger'
-import { consumeReset } from '~/.server/policy/rate-limit'
+import { getRateLimits } from '~/.server/policy/rate-limit'
 import { rememberSent } from './email-sent'
 import { whoOf } from './session'
 
@@ -15,7 +15,7 @@ export async function sendVerificationEmail(
   idToken: string,
   context: Pick<AppLoadContext, 'clientIp' | 'requestId'>,
 ): Promise<VerificationOutcome> {
-  const limit = await consumeReset({ ip: context.clientIp, email: user.email ?? user.uid, reqId: context.requestId })
+  const limit = await getRateLimits().consumeReset({ ...whoOf(context), email: user.email ?? user.uid })
   if (!limit.ok) return 'limited'
   try {
     await getIdentity().sendOobCode({ requestType: 'VERIFY_EMAIL', idToken, locale: getLocale(request) })

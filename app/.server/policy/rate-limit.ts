@@ -193,20 +193,6 @@ export function getRateLimits(): RateLimits {
   return current
 }
 
-export const consumeSignIn: RateLimits['consumeSignIn'] = (who) => getRateLimits().consumeSignIn(who)
-export const consumeReset: RateLimits['consumeReset'] = (who) => getRateLimits().consumeReset(who)
-export const consumeEmailLink: RateLimits['consumeEmailLink'] = (who) => getRateLimits().consumeEmailLink(who)
-export const consumeNewPassword: RateLimits['consumeNewPassword'] = (who) => getRateLimits().consumeNewPassword(who)
-export const consumeMfaCode: RateLimits['consumeMfaCode'] = (who) => getRateLimits().consumeMfaCode(who)
-export const consumeMfaSms: RateLimits['consumeMfaSms'] = (who) => getRateLimits().consumeMfaSms(who)
-export const consumeEnrolStart: RateLimits['consumeEnrolStart'] = (who) => getRateLimits().consumeEnrolStart(who)
-export const consumeEnrolSms: RateLimits['consumeEnrolSms'] = (who) => getRateLimits().consumeEnrolSms(who)
-export const consumeLogout: RateLimits['consumeLogout'] = (who) => getRateLimits().consumeLogout(who)
-export const consumeEmailChange: RateLimits['consumeEmailChange'] = (who) => getRateLimits().consumeEmailChange(who)
-export const consumePasskey: RateLimits['consumePasskey'] = (who) => getRateLimits().consumePasskey(who)
-export const spendChallenge: RateLimits['spendChallenge'] = (id) => getRateLimits().spendChallenge(id)
-export const consumeSignUp: RateLimits['consumeSignUp'] = (who) => getRateLimits().consumeSignUp(who)
-
 export async function closeRateLimits(): Promise<void> {
   const closing = current
   current = null

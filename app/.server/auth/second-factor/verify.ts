@@ -2,7 +2,7 @@ import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity, groupOf, type AuthCode } from '~/.server/identity'
 import { messageOf, type MessageKey } from '../code-messages'
 import { securityEvent } from '~/.server/ops/logger'
-import { consumeMfaCode } from '~/.server/policy/rate-limit'
+import { getRateLimits } from '~/.server/policy/rate-limit'
 import { checkedRedirect } from '~/.server/policy/redirect'
 import { page, redirectTo, type Result } from '~/.server/result'
 import { retryAtAfter } from '~/lib/limits'
@@ -62,7 +62,8 @@ export async function verify(
   if (factor.kind === 'phone' && !p.session) return step('mfa.sendFailed', 400)
 
   // Counted before the call, atomically, as sign-in attempts are.
-  const limit = await consumeMfaCode({ ...whoOf(context, p.email), pending: p.id, account: accountOf(p) })
+  const who = { ...whoOf(context, p.email), pending: p.id, account: accountOf(p) }
+  const limit = await getRateLimits().consumeMfaCode(who)
   if (!limit.ok) {
     recordOutcome(p, 'limited')
     return step('error.tooManyRequestsAt', 429, limit.retryAfterSeconds)
