@@ -20,7 +20,7 @@ import { getSessionStore } from './session-store'
 import { endSessionOf, endThisSession, pageSession, syncToken, whoOf, type SessionUser } from './session'
 import { afterFirstFactor } from './first-factor'
 import { ssoOffered } from './sso'
-import { accountPageAfterVerification, sendVerificationEmail } from './verification'
+import { sendVerificationEmail } from './verification'
 import { rememberSent, resendable } from './email-sent'
 
 export const ACCOUNT_PATHS = {
@@ -88,7 +88,7 @@ export async function verifyOwnEmail(
   if (again && 'retryAt' in again) return page(again, { status: 429 })
   const idToken = user.recentIdToken
   if (!idToken) return confirmStep('/account', 'verify')
-  const { location, cookies } = accountPageAfterVerification(request, user, await sendVerificationEmail(request, user, idToken, context))
+  const { location, cookies } = await sendVerificationEmail(request, user, idToken, context)
   return redirectTo(location, { cookies })
 }
 
