@@ -57,41 +57,28 @@ export interface Limiter {
 // An unreachable Redis sends the call to memory. A Redis that answers with an error (full,
 // read-only) still holds the counters, which empty memory would reset: then a consume is refused and
 // a failed give-back keeps the point. `insuranceLimiter` would send both to memory (see ADR 061).
-class RedisWithFallback implements Limiter {
-  private lastReport = 0
-
-  constructor(
-    private readonly redis: RateLimiterRedis,
-    private readonly memory: Limiter,
-  ) {}
-
-  consume(key: string) {
-    return this.call((l) => l.consume(key), new RateLimiterRes(0, NO_ROOM_RETRY_MS, NO_ROOM, false))
-  }
-
-  reward(key: string, points = 1) {
-    return this.call((l) => l.reward(key, points))
-  }
-
-  delete(key: string) {
-    return this.call((l) => l.delete(key))
-  }
-
-  private async call<T>(op: (limiter: Limiter) => Promise<T>, refusal?: RateLimiterRes): Promise<T> {
+function withFallback(redis: RateLimiterRedis, memory: Limiter): Limiter {
+  let lastReport = 0
+  async function call<T>(op: (limiter: Limiter) => Promise<T>, refusal?: RateLimiterRes): Promise<T> {
     try {
-      return await op(this.redis)
+      return await op(redis)
     } catch (err) {
       if (err instanceof RateLimiterRes) throw err
-      if (!(err instanceof ReplyError)) return op(this.memory)
-      if (Date.now() - this.lastReport > 60_000) {
-        this.lastReport = Date.now()
+      if (!(err instanceof ReplyError)) return op(memory)
+      if (Date.now() - lastReport > 60_000) {
+        lastReport = Date.now()
         logger.error(
-          { event: 'rate-limit-store-full', limiter: this.redis.keyPrefix, err },
+          { event: 'rate-limit-store-full', limiter: redis.keyPrefix, err },
           'Redis refused a rate-limit write: attempts are refused until it accepts writes (check maxmemory)',
         )
       }
       throw refusal ?? err
     }
+  }
+  return {
+    consume: (key) => call((l) => l.consume(key), new RateLimiterRes(0, NO_ROOM_RETRY_MS, NO_ROOM, false)),
+    reward: (key, points = 1) => call((l) => l.reward(key, points)),
+    delete: (key) => call((l) => l.delete(key)),
   }
 }
 
@@ -219,10 +206,8 @@ export function openLimiterStore({
     const settings = { keyPrefix: `${keyPrefix}:${name}`, points: limits[name], duration: WINDOWS[name] }
     const inMemory = memory.limiter(settings.keyPrefix, settings.points, settings.duration, name.endsWith('PerIp'))
     if (!redis) return inMemory
-    return new RedisWithFallback(
-      new RateLimiterRedis({ ...settings, storeClient: redis, rejectIfRedisNotReady: true }),
-      inMemory,
-    )
+    const shared = new RateLimiterRedis({ ...settings, storeClient: redis, rejectIfRedisNotReady: true })
+    return withFallback(shared, inMemory)
   }
 
   const limiters = Object.fromEntries(
