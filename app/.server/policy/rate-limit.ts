@@ -212,17 +212,12 @@ export function deviceCookie(email: string): string {
   return setCookie(COOKIES.device, `${body}.${sign('device', `device:${body}`, key)}`)
 }
 
-function openDeviceCookie(request: Request): { id: string; expiry: number; account: string; key: Buffer } | null {
+export function deviceIdFor(request: Request, email: string): string | null {
   const raw = getCookie(request, COOKIES.device)
   const [id, expiry, account, given, ...rest] = raw?.split('.') ?? []
   if (!raw || !id || !expiry || !account || !given || rest.length > 0) return null
   if (!(Number(expiry) > Date.now() / 1000)) return null
   // The key that signed it also made its account hash.
   const key = signedBy('device', `device:${id}.${expiry}.${account}`, given)
-  return key === null ? null : { id, expiry: Number(expiry), account, key }
-}
-
-export function deviceIdFor(request: Request, email: string): string | null {
-  const device = openDeviceCookie(request)
-  return device && safeEqual(device.account, accountTag(email, device.key)) ? device.id : null
+  return key !== null && safeEqual(account, accountTag(email, key)) ? id : null
 }
