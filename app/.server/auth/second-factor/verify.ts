@@ -45,10 +45,6 @@ const VERDICTS: Partial<Record<MessageKey, 'wrong-code' | MfaError>> = {
   'mfa.sessionInvalid': 'invalid',
 }
 
-function verdictOf(code: AuthCode): 'wrong-code' | MfaError | null {
-  return code === 'auth/user-disabled' ? 'invalid' : (VERDICTS[messageOf(code).key] ?? null)
-}
-
 export async function verify(
   request: Request,
   p: Pending,
@@ -96,7 +92,7 @@ export async function verify(
     errorCode = codeOf(error)
   }
 
-  const verdict = verdictOf(errorCode)
+  const verdict = errorCode === 'auth/user-disabled' ? 'invalid' : (VERDICTS[messageOf(errorCode).key] ?? null)
   if (verdict === 'wrong-code') {
     await limit.release('failure')
     recordOutcome(p, 'wrong-code')
