@@ -37,12 +37,6 @@ export function readEnrolment(request: Request, user: SessionUser): TotpEnrolmen
   return enrolment && enrolment.uid === user.uid && enrolment.expiresAt > Date.now() ? enrolment : null
 }
 
-export function otpauthUri(enrolment: TotpEnrolment, issuer: string, account: string): string {
-  const { secret, algorithm, digits, period } = enrolment
-  const params = new URLSearchParams({ secret, issuer, algorithm, digits: String(digits), period: String(period) })
-  return `otpauth://totp/${encodeURIComponent(issuer)}:${encodeURIComponent(account)}?${params}`
-}
-
 /**
  * Dark on white with a 4-module quiet zone whatever the colour scheme (what cameras read), drawn as one path
  * of each row's dark runs: well under half the bytes of a square per module.
@@ -101,10 +95,12 @@ export async function totpSetup(
   if (!account.emailVerified || !email) return redirectTo('/account', { status: 302 })
   const idToken = user.recentIdToken
   if (!idToken) return confirmStep(TOTP_PATH)
-  const shown = (enrolment: TotpEnrolment, cookies: string[] = []) => {
-    const svg = qrSvg(otpauthUri(enrolment, input.issuer, email))
-    const secret = enrolment.secret.match(/.{1,4}/g)?.join(' ') ?? ''
-    return page({ setup: { svg, secret, digits: enrolment.digits }, failure: null, expired: input.expired }, { cookies })
+  const shown = ({ secret, algorithm, digits, period }: TotpEnrolment, cookies: string[] = []) => {
+    const { issuer } = input
+    const params = new URLSearchParams({ secret, issuer, algorithm, digits: String(digits), period: String(period) })
+    const svg = qrSvg(`otpauth://totp/${encodeURIComponent(issuer)}:${encodeURIComponent(email)}?${params}`)
+    const grouped = secret.match(/.{1,4}/g)?.join(' ') ?? ''
+    return page({ setup: { svg, secret: grouped, digits }, failure: null, expired: input.expired }, { cookies })
   }
   const kept = readEnrolment(request, user)
   if (kept) return shown(kept)
