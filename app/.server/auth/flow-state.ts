@@ -14,8 +14,7 @@ export function flowCookie<T>(
       const json = openValue(cookie.sealedAs, getCookie(request, cookie), csrfBinding(request))
       if (json === null) return null
       try {
-        const parsed = schema.safeParse(JSON.parse(json))
-        return parsed.success ? parsed.data : null
+        return schema.parse(JSON.parse(json))
       } catch {
         return null
       }

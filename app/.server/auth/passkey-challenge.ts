@@ -41,8 +41,7 @@ function clientDataOf(credential: CredentialJson) {
   const encoded = credential.response.clientDataJSON
   if (typeof encoded !== 'string') return null
   try {
-    const parsed = ClientData.safeParse(JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')))
-    return parsed.success ? parsed.data : null
+    return ClientData.parse(JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')))
   } catch {
     return null
   }
