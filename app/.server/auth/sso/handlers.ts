@@ -120,20 +120,13 @@ export async function handleSsoCallback(request: Request, context: AppLoadContex
     securityEvent('sign-in-failure', { ...whoOf(context), method: 'sso', reason: finish.error, code: finish.code })
     return back(signInPageWithError(finish.error, redirect?.param ?? null))
   }
+  const signIn = { method: 'sso' as const, email: finish.email, redirect, remember }
   if ('mfa' in finish) {
-    const step = await beginSecondFactor(
-      request,
-      { mfa: finish.mfa, method: 'sso', email: finish.email, redirect, remember },
-      context,
-    )
+    const step = await beginSecondFactor(request, { mfa: finish.mfa, ...signIn }, context)
     return back(step.location, step.setCookies)
   }
   try {
-    const session = await handleNewSession(
-      finish.idToken,
-      { email: finish.email, method: 'sso', redirect, remember },
-      context,
-    )
+    const session = await handleNewSession(finish.idToken, signIn, context)
     return back(session.location, session.setCookies)
   } catch {
     return back(signInPageWithError('unavailable', redirect?.param ?? null))
@@ -157,11 +150,8 @@ async function confirmedByProvider(
   }
   if (!finish.ok) return refused({ ssoError: finish.error }, finish.code)
   if ('mfa' in finish) {
-    const step = await beginSecondFactor(
-      request,
-      { mfa: finish.mfa, method: 'sso', email: user.email, redirect: null, remember: user.remembered, confirm },
-      context,
-    )
+    const signIn = { method: 'sso' as const, email: user.email, redirect: null, remember: user.remembered, confirm }
+    const step = await beginSecondFactor(request, { mfa: finish.mfa, ...signIn }, context)
     return back(step.location, step.setCookies)
   }
   if (tokenClaims(finish.idToken).uid !== user.uid) return refused({ ssoError: 'mismatch' }, 'auth/user-mismatch')
