@@ -155,23 +155,17 @@ async function addPhone(
   try {
     const tokens = await getIdentity().finalizePhoneEnrollment({ idToken, sessionInfo: e.session, code })
     await limit.release('success')
-    securityEvent('second-factor-added', { reqId: context.requestId, ip: context.clientIp, email: user.email, factor: 'phone' })
+    securityEvent('second-factor-added', { ...whoOf(context, user.email), factor: 'phone' })
     await keepSignedIn(request, user, tokens.idToken)
     return redirectTo('/account?done=phone-added', { cookies: [enrolmentCookie.clear()] })
   } catch (error) {
-    const failedCode = codeOf(error)
-    if (failedCode === 'auth/requires-recent-login') {
-      await limit.release('no-verdict')
-      return confirmStep(PHONE_PATH)
-    }
-    const { key, status } = messageOf(failedCode)
-    const group = groupOf(failedCode)
-    if (key === 'mfa.wrongCode' || key === 'mfa.codeRequired') {
-      await limit.release('failure')
-      return failed(status, key, 'code')
-    }
-    await limit.release('no-verdict')
-    if (group === 'second-factor') return ended()
-    return failed(status, key)
+    const code = codeOf(error)
+    const { key, status } = messageOf(code)
+    // Only a wrong or missing code is the service's verdict on the attempt.
+    const wrongCode = key === 'mfa.wrongCode' || key === 'mfa.codeRequired'
+    await limit.release(wrongCode ? 'failure' : 'no-verdict')
+    if (code === 'auth/requires-recent-login') return confirmStep(PHONE_PATH)
+    if (wrongCode) return failed(status, key, 'code')
+    return groupOf(code) === 'second-factor' ? ended() : failed(status, key)
   }
 }

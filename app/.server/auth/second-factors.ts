@@ -164,13 +164,12 @@ export async function addTotp(
     if (failed === 'auth/requires-recent-login') return confirmStep(TOTP_PATH)
     if (failed === 'auth/code-expired' || failed === 'auth/invalid-verification-id') return expired
     const { key, status } = messageOf(failed)
-    return page(key === 'mfa.wrongCode' ? { name: input.name, codeError: key } : { name: input.name, formError: key }, { status })
+    return page({ name: input.name, formError: key }, { status })
   }
   await limit.release('success')
   securityEvent('second-factor-added', { ...whoOf(context, user.email), factor: 'totp' })
   await keepSignedIn(request, user, answer.idToken)
-  const cookies = [enrolmentCookie.clear()]
-  return redirectTo('/account?done=totp-added', { cookies })
+  return redirectTo('/account?done=totp-added', { cookies: [enrolmentCookie.clear()] })
 }
 
 export async function removeFactor(
