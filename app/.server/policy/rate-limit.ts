@@ -125,6 +125,13 @@ export function createRateLimits(options: RateLimitOptions) {
       return take(counters(who, k), k)
     }
   const resetOrDevice = (who: SignInWho, k: Keys): Entry => (who.device ? ['resetPerDevice', who.device] : ['resetPerEmail', k.email])
+  const sms = (perNumber: 'mfaSmsPerPhone' | 'enrolSmsPerNumber') =>
+    limit((who: MfaWho & { phone: string }, k) => [
+      ['mfaSmsPerIp', k.ip],
+      ['mfaSmsPerPending', who.pending],
+      ['mfaSmsPerAccount', hashEmail(who.account)],
+      [perNumber, hashEmail(who.phone)],
+    ])
 
   return {
     redis,
@@ -145,22 +152,12 @@ export function createRateLimits(options: RateLimitOptions) {
       ['mfaCodePerPending', who.pending, 'forget'],
       ['mfaCodePerAccount', hashEmail(who.account)],
     ]),
-    consumeMfaSms: limit((who: MfaWho & { phone: string }, k) => [
-      ['mfaSmsPerIp', k.ip],
-      ['mfaSmsPerPending', who.pending],
-      ['mfaSmsPerAccount', hashEmail(who.account)],
-      ['mfaSmsPerPhone', hashEmail(who.phone)],
-    ]),
+    consumeMfaSms: sms('mfaSmsPerPhone'),
     consumeEnrolStart: limit((who: Who & { account: string }, k) => [
       ['enrolPerIp', k.ip],
       ['enrolPerAccount', hashEmail(who.account)],
     ]),
-    consumeEnrolSms: limit((who: MfaWho & { phone: string }, k) => [
-      ['mfaSmsPerIp', k.ip],
-      ['mfaSmsPerPending', who.pending],
-      ['mfaSmsPerAccount', hashEmail(who.account)],
-      ['enrolSmsPerNumber', hashEmail(who.phone)],
-    ]),
+    consumeEnrolSms: sms('enrolSmsPerNumber'),
     consumeEmailChange: limit((who: Who & { account: string; email: string }, k) => [
       ['resetPerIp', k.ip],
       ['resetPerEmail', k.email],
