@@ -3,11 +3,12 @@ import { z } from 'zod'
 import type { AppLoadContext } from '~/.server/context'
 import { COOKIES } from '~/.server/cookies'
 import { codeOf, getIdentity, groupOf } from '~/.server/identity'
-import { messageOf, type MessageKey } from '~/.server/auth/code-messages'
+import { messageOf } from '~/.server/auth/code-messages'
 import { securityEvent } from '~/.server/ops/logger'
 import { getRateLimits } from '~/.server/policy/rate-limit'
 import { captchaTokenMissing, isCaptchaRefusal } from '~/.server/identity/recaptcha'
 import { page, redirectTo, type Result } from '~/.server/result'
+import type { TranslationKey } from '~/lib/i18n'
 import { retryAtAfter } from '~/lib/limits'
 import { flowCookie } from '~/.server/auth/flow-state'
 import { epochSecondsNow, resendIn } from '~/.server/auth/second-factor/pending'
@@ -33,19 +34,8 @@ const EnrolmentSchema = z.object({
 type Enrolment = z.output<typeof EnrolmentSchema>
 const enrolmentCookie = flowCookie(COOKIE, EnrolmentSchema, { until: (e) => e.expires })
 
-export type PhoneMessage =
-  | MessageKey
-  | 'phoneEnrolment.expired'
-  | 'phoneEnrolment.needsJs'
-  | 'mfa.checkFailed'
-  | 'mfa.smsLimitedAt'
-  | 'error.tooManyRequestsAt'
-  | 'mfa.codeFormat'
-  | 'mfa.resendWait'
-  | 'mfa.sendFailed'
-
 export interface PhoneRefusal {
-  message: PhoneMessage
+  message: TranslationKey
   field: 'phone' | 'code' | null
   phone: string
   retryAt?: number
@@ -100,7 +90,7 @@ async function sendCode(
   context: AppLoadContext,
 ): Promise<Result<PhoneRefusal>> {
   const typed = input.phone ?? ''
-  const failed = (status: number, message: PhoneMessage, field: 'phone' | null = null) =>
+  const failed = (status: number, message: TranslationKey, field: 'phone' | null = null) =>
     refused(status, { message, field, phone: typed })
   const current = readEnrolment(request, user)
   const resending = input.phone === null
@@ -143,7 +133,7 @@ async function addPhone(
   typed: string,
   context: AppLoadContext,
 ): Promise<Result<PhoneRefusal>> {
-  const failed = (status: number, message: PhoneMessage, field: 'code' | null = null, cookies?: string[]) =>
+  const failed = (status: number, message: TranslationKey, field: 'code' | null = null, cookies?: string[]) =>
     refused(status, { message, field, phone: '' }, cookies)
   const ended = () => failed(400, 'phoneEnrolment.expired', null, [enrolmentCookie.clear()])
   const e = readEnrolment(request, user)
