@@ -16,7 +16,6 @@ import {
   factorKind,
   pendingCookie,
   recordOutcome,
-  type Confirming,
   type Pending,
 } from './pending'
 import type { MfaError } from '../sign-in-page'
@@ -73,7 +72,17 @@ export async function verify(
         : { kind: 'totp', enrollmentId: factor.id, code },
     )
     await limit.release('success')
-    if (p.confirm) return await confirmed(request, p, p.confirm, tokens.idToken, context)
+    if (p.confirm) {
+      const user = { uid: p.confirm.uid, email: p.email }
+      const done = await afterConfirmation(request, user, tokens.idToken, p.confirm, context)
+      if (!done) {
+        recordOutcome(p, 'expired')
+        return end(p, 'expired', 'auth/user-mismatch', context)
+      }
+      recordOutcome(p, 'success')
+      securityEvent('recent-login', { ...whoOf(context, p.email), secondFactor: factorKind(p) })
+      return redirectTo(done.location, { cookies: [...done.setCookies, pendingCookie.clear()] })
+    }
     try {
       // It comes back from the cookie, so it is checked again here.
       const redirect = await checkedRedirect(p.redirect, context.publicOrigin)
@@ -108,23 +117,6 @@ export async function verify(
   await limit.release('no-verdict')
   recordOutcome(p, 'error')
   return groupOf(errorCode) === 'throttled' ? step('error.tooManyRequests', 429) : step('error.unexpected', 503)
-}
-
-async function confirmed(
-  request: Request,
-  p: Pending,
-  confirm: Confirming,
-  idToken: string,
-  context: AppLoadContext,
-): Promise<Result<StepPage>> {
-  const done = await afterConfirmation(request, { uid: confirm.uid, email: p.email }, idToken, confirm, context)
-  if (!done) {
-    recordOutcome(p, 'expired')
-    return end(p, 'expired', 'auth/user-mismatch', context)
-  }
-  recordOutcome(p, 'success')
-  securityEvent('recent-login', { ...whoOf(context, p.email), secondFactor: factorKind(p) })
-  return redirectTo(done.location, { cookies: [...done.setCookies, pendingCookie.clear()] })
 }
 
 function failure(p: Pending, code: string, context: AppLoadContext) {
