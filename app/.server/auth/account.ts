@@ -127,23 +127,16 @@ export async function changeOwnPassword(
   }
   await limit.release('success')
   securityEvent('password-changed', whoOf(context, email))
-  const signedIn = await Promise.all([revokeSessions(user.uid), endThisSession(request)]).then(
-    async () =>
-      afterFirstFactor(
-        request,
-        // The password was just set here: this sign-in is not a guess and takes no points.
-        { release: async () => undefined },
-        {
-          method: 'password',
-          email,
-          redirect: await checkedRedirect(PASSWORD_CHANGED, context.publicOrigin),
-          remember: user.remembered,
-        },
-        () => getIdentity().signInWithPassword(email, input.password),
-        context,
-      ),
-    (error: unknown) => ({ ok: false as const, error }),
-  )
+  const signIn = async () => {
+    const redirect = await checkedRedirect(PASSWORD_CHANGED, context.publicOrigin)
+    const first = { method: 'password' as const, email, redirect, remember: user.remembered }
+    // The password was just set here: this sign-in is not a guess and takes no points.
+    const free = { release: async () => undefined }
+    const answer = () => getIdentity().signInWithPassword(email, input.password)
+    return afterFirstFactor(request, free, first, answer, context)
+  }
+  const failed = (error: unknown) => ({ ok: false as const, error })
+  const signedIn = await Promise.all([revokeSessions(user.uid), endThisSession(request)]).then(signIn, failed)
   if (signedIn.ok) return redirectTo(signedIn.location, { cookies: signedIn.setCookies })
   return page({ status: 'signed-out' } as const, { cookies: [clearCookie(COOKIES.session)] })
 }
