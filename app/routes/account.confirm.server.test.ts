@@ -18,7 +18,7 @@ vi.mock('~/.server/identity', async (original) => ({
 }))
 vi.mock('~/.server/policy/rate-limit', async (original) => ({
   ...(await original<object>()),
-  consumeSignIn: stubs.consumeSignIn,
+  getRateLimits: () => ({ consumeSignIn: stubs.consumeSignIn }),
 }))
 vi.mock('~/.server/auth/recent-login', async (original) => ({
   ...(await original<object>()),

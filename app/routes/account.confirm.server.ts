@@ -2,7 +2,7 @@ import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity, mfaRequiredOf } from '~/.server/identity'
 import { messageOf, signInRefused } from '~/.server/auth/code-messages'
 import { securityEvent } from '~/.server/ops/logger'
-import { consumeSignIn, deviceIdFor } from '~/.server/policy/rate-limit'
+import { deviceIdFor, getRateLimits } from '~/.server/policy/rate-limit'
 import { page, redirectTo, type Result } from '~/.server/result'
 import type { TranslationKey } from '~/lib/i18n'
 import { retryAtAfter } from '~/lib/limits'
@@ -28,7 +28,7 @@ export async function confirmPassword(
   const email = user.email
   if (!email) return refused(403, 'confirm.noPassword')
   const who = { reqId: context.requestId, ip: context.clientIp, email }
-  const limit = await consumeSignIn({ ...who, device: deviceIdFor(request, email) })
+  const limit = await getRateLimits().consumeSignIn({ ...who, device: deviceIdFor(request, email) })
   if (!limit.ok) return refused(429, 'error.tooManyRequestsAt', { retryAfter: limit.retryAfterSeconds })
   let answer: { idToken: string; localId: string }
   try {

@@ -3,11 +3,12 @@ import { z } from 'zod'
 import type { AppLoadContext } from '~/.server/context'
 import { COOKIES } from '~/.server/cookies'
 import { codeOf, getIdentity, groupOf } from '~/.server/identity'
-import { messageOf, type MessageKey } from '~/.server/auth/code-messages'
+import { messageOf } from '~/.server/auth/code-messages'
 import { securityEvent } from '~/.server/ops/logger'
-import { consumeEnrolSms, consumeEnrolStart, consumeMfaCode } from '~/.server/policy/rate-limit'
+import { getRateLimits } from '~/.server/policy/rate-limit'
 import { captchaTokenMissing, isCaptchaRefusal } from '~/.server/identity/recaptcha'
 import { page, redirectTo, type Result } from '~/.server/result'
+import type { TranslationKey } from '~/lib/i18n'
 import { retryAtAfter } from '~/lib/limits'
 import { flowCookie } from '~/.server/auth/flow-state'
 import { epochSecondsNow, resendIn } from '~/.server/auth/second-factor/pending'
@@ -15,7 +16,7 @@ import { normaliseCode } from '~/.server/auth/second-factor/verify'
 import { confirmStep } from '~/.server/auth/recent-login'
 import { keepSignedIn } from '~/.server/auth/second-factors'
 import { factorOffered } from '~/.server/auth/second-factor-kinds'
-import type { SessionUser } from '~/.server/auth/session'
+import { whoOf, type SessionUser } from '~/.server/auth/session'
 
 /** The enrolment in progress lives in one cookie sealed to this browser, never in a page or a URL. */
 
@@ -33,19 +34,8 @@ const EnrolmentSchema = z.object({
 type Enrolment = z.output<typeof EnrolmentSchema>
 const enrolmentCookie = flowCookie(COOKIE, EnrolmentSchema, { until: (e) => e.expires })
 
-export type PhoneMessage =
-  | MessageKey
-  | 'phoneEnrolment.expired'
-  | 'phoneEnrolment.needsJs'
-  | 'mfa.checkFailed'
-  | 'mfa.smsLimitedAt'
-  | 'error.tooManyRequestsAt'
-  | 'mfa.codeFormat'
-  | 'mfa.resendWait'
-  | 'mfa.sendFailed'
-
 export interface PhoneRefusal {
-  message: PhoneMessage
+  message: TranslationKey
   field: 'phone' | 'code' | null
   phone: string
   retryAt?: number
@@ -100,7 +90,7 @@ async function sendCode(
   context: AppLoadContext,
 ): Promise<Result<PhoneRefusal>> {
   const typed = input.phone ?? ''
-  const failed = (status: number, message: PhoneMessage, field: 'phone' | null = null) =>
+  const failed = (status: number, message: TranslationKey, field: 'phone' | null = null) =>
     refused(status, { message, field, phone: typed })
   const current = readEnrolment(request, user)
   const resending = input.phone === null
@@ -112,9 +102,9 @@ async function sendCode(
   if (captchaTokenMissing('mfaSmsEnrollment', input.captchaResponse)) return failed(400, noToken)
   const id = resending ? current!.id : randomBytes(16).toString('base64url')
   // A new number is a new enrolment and counts in enrolment starts.
-  const start = resending ? null : await consumeEnrolStart({ ip: context.clientIp, account: user.uid, reqId: context.requestId })
+  const start = resending ? null : await getRateLimits().consumeEnrolStart({ ...whoOf(context), account: user.uid })
   if (start && !start.ok) return limited('error.tooManyRequestsAt', typed, start.retryAfterSeconds)
-  const limit = await consumeEnrolSms({ ip: context.clientIp, pending: id, account: user.email, phone, reqId: context.requestId })
+  const limit = await getRateLimits().consumeEnrolSms({ ...whoOf(context), pending: id, account: user.email, phone })
   if (!limit.ok) return limited('mfa.smsLimitedAt', typed, limit.retryAfterSeconds)
   try {
     const { sessionInfo } = await getIdentity().startPhoneEnrollment({ idToken, phoneNumber: phone, captchaResponse: input.captchaResponse })
@@ -143,35 +133,29 @@ async function addPhone(
   typed: string,
   context: AppLoadContext,
 ): Promise<Result<PhoneRefusal>> {
-  const failed = (status: number, message: PhoneMessage, field: 'code' | null = null, cookies?: string[]) =>
+  const failed = (status: number, message: TranslationKey, field: 'code' | null = null, cookies?: string[]) =>
     refused(status, { message, field, phone: '' }, cookies)
   const ended = () => failed(400, 'phoneEnrolment.expired', null, [enrolmentCookie.clear()])
   const e = readEnrolment(request, user)
   if (!e) return ended()
   const code = normaliseCode(typed)
   if (!code) return failed(400, 'mfa.codeFormat', 'code')
-  const limit = await consumeMfaCode({ ip: context.clientIp, pending: e.id, account: user.email, reqId: context.requestId })
+  const limit = await getRateLimits().consumeMfaCode({ ...whoOf(context), pending: e.id, account: user.email })
   if (!limit.ok) return limited('error.tooManyRequestsAt', '', limit.retryAfterSeconds)
   try {
     const tokens = await getIdentity().finalizePhoneEnrollment({ idToken, sessionInfo: e.session, code })
     await limit.release('success')
-    securityEvent('second-factor-added', { reqId: context.requestId, ip: context.clientIp, email: user.email, factor: 'phone' })
+    securityEvent('second-factor-added', { ...whoOf(context, user.email), factor: 'phone' })
     await keepSignedIn(request, user, tokens.idToken)
     return redirectTo('/account?done=phone-added', { cookies: [enrolmentCookie.clear()] })
   } catch (error) {
-    const failedCode = codeOf(error)
-    if (failedCode === 'auth/requires-recent-login') {
-      await limit.release('no-verdict')
-      return confirmStep(PHONE_PATH)
-    }
-    const { key, status } = messageOf(failedCode)
-    const group = groupOf(failedCode)
-    if (key === 'mfa.wrongCode' || key === 'mfa.codeRequired') {
-      await limit.release('failure')
-      return failed(status, key, 'code')
-    }
-    await limit.release('no-verdict')
-    if (group === 'second-factor') return ended()
-    return failed(status, key)
+    const code = codeOf(error)
+    const { key, status } = messageOf(code)
+    // Only a wrong or missing code is the service's verdict on the attempt.
+    const wrongCode = key === 'mfa.wrongCode' || key === 'mfa.codeRequired'
+    await limit.release(wrongCode ? 'failure' : 'no-verdict')
+    if (code === 'auth/requires-recent-login') return confirmStep(PHONE_PATH)
+    if (wrongCode) return failed(status, key, 'code')
+    return groupOf(code) === 'second-factor' ? ended() : failed(status, key)
   }
 }

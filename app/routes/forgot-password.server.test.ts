@@ -16,7 +16,7 @@ vi.mock('~/.server/identity/recaptcha', async (original) => ({
 }))
 vi.mock('~/.server/policy/rate-limit', async (original) => ({
   ...(await original<object>()),
-  consumeReset: stubs.consumeReset,
+  getRateLimits: () => ({ consumeReset: stubs.consumeReset }),
 }))
 vi.mock('~/.server/auth/email-sent', async (original) => ({
   ...(await original<object>()),

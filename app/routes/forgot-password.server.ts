@@ -3,11 +3,12 @@ import type { Locale } from '~/lib/i18n'
 import { getConfig } from '~/.server/config'
 import { logger, securityEvent } from '~/.server/ops/logger'
 import { metrics } from '~/.server/ops/metrics'
-import { consumeReset, deviceIdFor } from '~/.server/policy/rate-limit'
+import { deviceIdFor, getRateLimits } from '~/.server/policy/rate-limit'
 import { captchaTokenMissing } from '~/.server/identity/recaptcha'
 import { continueUrlFor } from '~/.server/auth/continue-url'
 import { rememberSent } from '~/.server/auth/email-sent'
 import { sendProtectedOobCode } from '~/.server/auth/protected-email'
+import { whoOf } from '~/.server/auth/session'
 import { page, redirectTo, type Result } from '~/.server/result'
 
 /** Same answer, in the same time, whether the account exists or not: the email goes off the response path. */
@@ -25,7 +26,7 @@ export async function requestPasswordReset(
   )
   // The owner's usual browser has its own reset budget, so strangers cannot use it up (see ADR 027).
   const device = deviceIdFor(request, input.email)
-  const limit = await consumeReset({ ip: context.clientIp, email: input.email, device, reqId: context.requestId })
+  const limit = await getRateLimits().consumeReset({ ...whoOf(context), email: input.email, device })
   metrics.passwordResetRequests.inc({ outcome: limit.ok ? 'accepted' : 'limited' })
   if (!limit.ok) {
     if (getConfig().platform === 'local') {

@@ -23,7 +23,7 @@ vi.mock('~/.server/identity', async (original) => ({
 }))
 vi.mock('~/.server/policy/rate-limit', async (original) => ({
   ...(await original<object>()),
-  consumeNewPassword: stubs.consumeNewPassword,
+  getRateLimits: () => ({ consumeNewPassword: stubs.consumeNewPassword }),
 }))
 vi.mock('~/.server/auth/identity-admin', async (original) => ({
   ...(await original<object>()),

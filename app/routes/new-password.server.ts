@@ -5,7 +5,7 @@ import { getConfig } from '~/.server/config'
 import { refuseNewPassword, refusedByService, type PasswordRefusal } from '~/.server/policy/common-passwords'
 import { codeOf, getIdentity, isLinkFailure } from '~/.server/identity'
 import { refusalOf, unavailableStatus, type MessageKey } from '~/.server/auth/code-messages'
-import { consumeNewPassword } from '~/.server/policy/rate-limit'
+import { getRateLimits } from '~/.server/policy/rate-limit'
 import { page, redirectTo, unavailable, type Result } from '~/.server/result'
 import { redirectFromContinueUrl } from '~/.server/auth/continue-url'
 import { LINK_QUERY_MAX_LENGTH } from '~/.server/auth/email-actions'
@@ -14,6 +14,7 @@ import { limitMessage } from '~/lib/limits'
 import { flowCookie } from '~/.server/auth/flow-state'
 import { logger, securityEvent } from '~/.server/ops/logger'
 import { revokeSessions, uidOf } from '~/.server/auth/identity-admin'
+import { whoOf } from '~/.server/auth/session'
 
 /** Path=/ because React Router's data requests go to /new-password.data. */
 const resetCodeCookie = flowCookie(COOKIES.resetCode, z.string().min(1))
@@ -78,7 +79,7 @@ export async function completePasswordReset(
   input: { password: string; confirmation: string },
   context: AppLoadContext,
 ): Promise<Result<NewPasswordRefusal>> {
-  const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
+  const limit = await getRateLimits().consumeNewPassword(whoOf(context))
   if (!limit.ok) {
     return page({ status: 'error', message: 'error.tooManyRequestsAt', ...limitMessage(limit.retryAfterSeconds) } as const, { status: 429 })
   }

@@ -19,7 +19,7 @@ vi.mock('~/.server/identity', async (original) => ({
 }))
 vi.mock('~/.server/policy/rate-limit', async (original) => ({
   ...(await original<object>()),
-  consumeSignUp: stubs.consumeSignUp,
+  getRateLimits: () => ({ consumeSignUp: stubs.consumeSignUp }),
 }))
 const { requestSignUp } = await import('./sign-up.server')
 

@@ -4,7 +4,7 @@ import { codeOf, getIdentity, type AuthCode } from '~/.server/identity'
 import { logger, securityEvent } from '~/.server/ops/logger'
 import { metrics } from '~/.server/ops/metrics'
 import { refuseNewPassword, serverRuleState, type PasswordRefusal } from '~/.server/policy/common-passwords'
-import { consumeSignUp, deviceIdFor } from '~/.server/policy/rate-limit'
+import { deviceIdFor, getRateLimits } from '~/.server/policy/rate-limit'
 import { captchaTokenMissing, isCaptchaRefusal } from '~/.server/identity/recaptcha'
 import { page, redirectTo, type Result } from '~/.server/result'
 import { rememberSent } from '~/.server/auth/email-sent'
@@ -12,6 +12,7 @@ import type { Locale, TranslationKey } from '~/lib/i18n'
 import { emailProblem } from '~/lib/schemas'
 import { continueUrlFor } from '~/.server/auth/continue-url'
 import { sendProtectedOobCode } from '~/.server/auth/protected-email'
+import { whoOf } from '~/.server/auth/session'
 
 // The answer never depends on whether the address has an account: the service is asked
 // off the response path, and its answer only picks which email goes out (see ADR 066).
@@ -71,7 +72,7 @@ export async function requestSignUp(
     { cookies: rememberSent(request, input.email, 'sign-up') },
   )
   const device = deviceIdFor(request, input.email)
-  const limit = await consumeSignUp({ ip: context.clientIp, email: input.email, device, reqId: context.requestId })
+  const limit = await getRateLimits().consumeSignUp({ ...whoOf(context), email: input.email, device })
   if (!limit.ok) {
     metrics.signUps.inc({ outcome: 'limited' })
     if (getConfig().platform === 'local') {

@@ -5,7 +5,7 @@ import { createSession, getSession, keepRecentSignIn, type SessionUser } from '.
 import { getSessionStore } from '../../app/.server/auth/session-store'
 import { createPortalContext } from '../../app/.server/http/router-handler'
 import { getIdentity } from '../../app/.server/identity'
-import { consumeSignIn } from '../../app/.server/policy/rate-limit'
+import { getRateLimits } from '../../app/.server/policy/rate-limit'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 
 /**
@@ -138,7 +138,7 @@ describe('confirmPassword', () => {
     const limited = await confirmPassword(browser.request(), user, { password: PASSWORD }, BACK, browser.context())
     expect(limited).toMatchObject({ kind: 'page', status: 429, data: { formError: 'error.tooManyRequestsAt' } })
     expect(limited.retryAfter).toBeGreaterThan(0)
-    expect(await consumeSignIn({ ip: browser.ip, email: user.email })).toMatchObject({ ok: false })
+    expect(await getRateLimits().consumeSignIn({ ip: browser.ip, email: user.email })).toMatchObject({ ok: false })
     // Another client is not limited by them.
     const other = await signedIn(user)
     await confirmed(other, await other.user())
@@ -147,7 +147,7 @@ describe('confirmPassword', () => {
   it('failed sign-ins count against it too', async () => {
     const { browser, user } = await signedInLongAgo(await account('signin-failures'))
     for (let i = 0; i < 5; i++) {
-      const attempt = await consumeSignIn({ ip: browser.ip, email: user.email })
+      const attempt = await getRateLimits().consumeSignIn({ ip: browser.ip, email: user.email })
       if (!attempt.ok) throw new Error('expected the attempt to pass')
       await attempt.release('failure')
     }

@@ -2,7 +2,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { createIdentityClient, type IdentityClient } from '../../app/.server/identity'
-import { beginSso, callbackOriginFor, finishSso, type SsoSettings, type SsoState } from '../../app/.server/auth/sso'
+import { beginSso, callbackOriginFor, finishSso, type SsoSettings, type SsoState } from '../../app/.server/auth/sso/protocol'
 
 /**
  * The production single-sign-on calls, which the Auth emulator does not implement for providers

@@ -3,7 +3,7 @@ import { getConfig } from '~/.server/config'
 import { getIdentity } from '~/.server/identity'
 import { refusalOf, type MessageKey } from './code-messages'
 import { refuseNewPassword, refusedByService, type PasswordRefusal } from '~/.server/policy/common-passwords'
-import { consumeEmailChange, consumeNewPassword } from '~/.server/policy/rate-limit'
+import { getRateLimits } from '~/.server/policy/rate-limit'
 import { checkedRedirect, localPathOr } from '~/.server/policy/redirect'
 import { getFlags } from '~/.server/ops/flags'
 import { securityEvent } from '~/.server/ops/logger'
@@ -20,7 +20,7 @@ import { getSessionStore } from './session-store'
 import { endSessionOf, endThisSession, pageSession, syncToken, whoOf, type SessionUser } from './session'
 import { afterFirstFactor } from './first-factor'
 import { ssoOffered } from './sso'
-import { accountPageAfterVerification, sendVerificationEmail } from './verification'
+import { sendVerificationEmail } from './verification'
 import { rememberSent, resendable } from './email-sent'
 
 export const ACCOUNT_PATHS = {
@@ -88,7 +88,7 @@ export async function verifyOwnEmail(
   if (again && 'retryAt' in again) return page(again, { status: 429 })
   const idToken = user.recentIdToken
   if (!idToken) return confirmStep('/account', 'verify')
-  const { location, cookies } = accountPageAfterVerification(request, user, await sendVerificationEmail(request, user, idToken, context))
+  const { location, cookies } = await sendVerificationEmail(request, user, idToken, context)
   return redirectTo(location, { cookies })
 }
 
@@ -113,7 +113,7 @@ export async function changeOwnPassword(
   const refusal = await refuseNewPassword(input, policy)
   if (refusal) return page({ status: 'invalid', ...refusal } as const, { status: 400 })
 
-  const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
+  const limit = await getRateLimits().consumeNewPassword(whoOf(context))
   if (!limit.ok) return page({ status: 'error', message: 'error.tooManyRequestsAt', ...limitMessage(limit.retryAfterSeconds) } as const, { status: 429 })
   try {
     await getIdentity().changePassword(idToken, input.password)
@@ -127,23 +127,16 @@ export async function changeOwnPassword(
   }
   await limit.release('success')
   securityEvent('password-changed', whoOf(context, email))
-  const signedIn = await Promise.all([revokeSessions(user.uid), endThisSession(request)]).then(
-    async () =>
-      afterFirstFactor(
-        request,
-        // The password was just set here: this sign-in is not a guess and takes no points.
-        { release: async () => undefined },
-        {
-          method: 'password',
-          email,
-          redirect: await checkedRedirect(PASSWORD_CHANGED, context.publicOrigin),
-          remember: user.remembered,
-        },
-        () => getIdentity().signInWithPassword(email, input.password),
-        context,
-      ),
-    (error: unknown) => ({ ok: false as const, error }),
-  )
+  const signIn = async () => {
+    const redirect = await checkedRedirect(PASSWORD_CHANGED, context.publicOrigin)
+    const first = { method: 'password' as const, email, redirect, remember: user.remembered }
+    // The password was just set here: this sign-in is not a guess and takes no points.
+    const free = { release: async () => undefined }
+    const answer = () => getIdentity().signInWithPassword(email, input.password)
+    return afterFirstFactor(request, free, first, answer, context)
+  }
+  const failed = (error: unknown) => ({ ok: false as const, error })
+  const signedIn = await Promise.all([revokeSessions(user.uid), endThisSession(request)]).then(signIn, failed)
   if (signedIn.ok) return redirectTo(signedIn.location, { cookies: signedIn.setCookies })
   return page({ status: 'signed-out' } as const, { cookies: [clearCookie(COOKIES.session)] })
 }
@@ -158,7 +151,7 @@ export async function requestEmailChange(
   newEmail: string,
   context: AppLoadContext,
 ): Promise<Result<EmailChangePage>> {
-  const limit = await consumeEmailChange({ ip: context.clientIp, email: newEmail, account: user.uid, reqId: context.requestId })
+  const limit = await getRateLimits().consumeEmailChange({ ...whoOf(context), email: newEmail, account: user.uid })
   if (!limit.ok) return page({ email: newEmail, formError: 'error.tooManyRequestsAt', ...limitMessage(limit.retryAfterSeconds) }, { status: 429 })
   try {
     await getIdentity().sendOobCode({ requestType: 'VERIFY_AND_CHANGE_EMAIL', idToken, newEmail, locale: getLocale(request) })
@@ -187,7 +180,7 @@ export async function deleteOwnAccount(
   if (typed.trim().toLowerCase() !== user.email.toLowerCase()) {
     return page({ email: typed, emailError: 'deleteAccount.mismatch' }, { status: 400 })
   }
-  const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
+  const limit = await getRateLimits().consumeNewPassword(whoOf(context))
   if (!limit.ok) return page({ email: typed, formError: 'error.tooManyRequestsAt', ...limitMessage(limit.retryAfterSeconds) }, { status: 429 })
   try {
     await getIdentity().deleteAccount(idToken)

@@ -29,11 +29,8 @@ const codeCookie = flowCookie(COOKIES.actionCode, CodeSchema)
 // parameters in a Location header, which proxies refuse beyond a few KB.
 export const LINK_QUERY_MAX_LENGTH = 2048
 
-function cleanLinkQuery(params: URLSearchParams): string {
-  const kept = new URLSearchParams(params)
-  for (const name of ['mode', 'apiKey', 'oobCode']) kept.delete(name)
-  return kept.size ? `?${kept}` : ''
-}
+const without = (params: URLSearchParams, names: string[]) =>
+  new URLSearchParams([...params].filter(([name]) => !names.includes(name)))
 
 // GETs only check the code (mail scanners open links); the 'Continue' POST spends it.
 // The first GET moves the code into a cookie and reloads on a clean URL (see ADR 011).
@@ -47,15 +44,11 @@ export async function emailActionPage(request: Request, url: URL): Promise<Resul
   if (url.search.length > LINK_QUERY_MAX_LENGTH) return invalid
   if (!oobCode || !params.get('apiKey') || (mode !== 'resetPassword' && !isMode(mode))) return invalid
   if (mode === 'resetPassword') {
-    const next = new URLSearchParams(params)
-    next.delete('mode')
-    next.delete('apiKey')
-    return redirectTo(`/new-password?${next}`, { status: 302 })
+    return redirectTo(`/new-password?${without(params, ['mode', 'apiKey'])}`, { status: 302 })
   }
-  return redirectTo(`/action${cleanLinkQuery(params)}`, {
-    status: 302,
-    cookies: codeCookie.write(request, { mode, oobCode }),
-  })
+  const kept = without(params, ['mode', 'apiKey', 'oobCode'])
+  const cookies = codeCookie.write(request, { mode, oobCode })
+  return redirectTo(`/action${kept.size ? `?${kept}` : ''}`, { status: 302, cookies })
 }
 
 async function readCode(request: Request): Promise<{ mode: EmailActionMode; oobCode: string } | null> {

@@ -14,8 +14,7 @@ const stubs = vi.hoisted(() => ({
 }))
 vi.mock('~/.server/policy/rate-limit', async (original) => ({
   ...(await original<object>()),
-  consumeSignIn: stubs.consumeSignIn,
-  consumeEmailLink: stubs.consumeEmailLink,
+  getRateLimits: () => ({ consumeSignIn: stubs.consumeSignIn, consumeEmailLink: stubs.consumeEmailLink }),
 }))
 vi.mock('~/.server/identity', async (original) => ({
   ...(await original<object>()),

@@ -7,7 +7,7 @@ import { flowCookie } from './flow-state'
 import { codeOf, getIdentity, isLinkFailure } from '~/.server/identity'
 import { messageOf, type MessageKey } from './code-messages'
 import { logger, hashEmail, securityEvent } from '~/.server/ops/logger'
-import { consumeEmailLink, consumeSignIn, deviceIdFor } from '~/.server/policy/rate-limit'
+import { deviceIdFor, getRateLimits } from '~/.server/policy/rate-limit'
 import { checkedRedirect, type CheckedRedirect } from '~/.server/policy/redirect'
 import { page, redirectTo, type Redirect, type Result } from '~/.server/result'
 import { signInLink } from '~/lib/sign-in-link'
@@ -28,7 +28,7 @@ export async function requestEmailLink(
   input: { email: string; locale: Locale; redirect: string | null; captchaResponse?: string },
   context: AppLoadContext,
 ): Promise<void> {
-  const limit = await consumeEmailLink({ ip: context.clientIp, email: input.email, reqId: context.requestId })
+  const limit = await getRateLimits().consumeEmailLink({ ...whoOf(context), email: input.email })
   if (!limit.ok) return
   logger.info(
     { event: 'email-link-requested', reqId: context.requestId, emailHash: hashEmail(input.email) },
@@ -61,7 +61,7 @@ export async function completeEmailLinkSignIn(
   context: AppLoadContext,
 ): Promise<EmailLinkOutcome> {
   const device = deviceIdFor(request, input.email)
-  const limit = await consumeSignIn({ ip: context.clientIp, email: input.email, device, reqId: context.requestId })
+  const limit = await getRateLimits().consumeSignIn({ ...whoOf(context), email: input.email, device })
   if (!limit.ok) return { ok: false, status: 429, message: 'error.tooManyRequestsAt', ...limitMessage(limit.retryAfterSeconds) }
   const first = {
     method: 'email-link' as const,

@@ -15,19 +15,13 @@ export type SentKind = (typeof KINDS)[number]
 const SentSchema = z.object({ email: z.string().min(1), sentAt: z.number().int(), kind: z.enum(KINDS).default('reset') })
 const sentCookie = flowCookie(COOKIES.emailSent, SentSchema)
 
-export interface SentView {
-  /** As typed; null when this browser did not ask (an old tab, another browser). */
-  address: string | null
-  resendIn: number
-  sentAt: number | null
-}
-
 const read = (request: Request, kind: SentKind) => {
   const sent = sentCookie.read(request)
   return sent?.kind === kind ? sent : null
 }
 
-export function sentView(request: Request, kind: SentKind = 'reset'): SentView {
+/** The address as typed (null when this browser did not ask: an old tab, another browser), the wait, when it went. */
+export function sentView(request: Request, kind: SentKind = 'reset') {
   const sent = read(request, kind)
   if (!sent) return { address: null, resendIn: 0, sentAt: null }
   return { address: sent.email, resendIn: resendIn(sent.sentAt), sentAt: sent.sentAt }

@@ -4,29 +4,22 @@ import { clearCookie, getCookie, setCookie, type SealedCookie } from '~/.server/
 import { csrfBinding, issueCsrf } from '~/.server/policy/csrf'
 
 /** Values are encrypted and bound to this browser: planted, altered, expired or old-format cookies read as absent. */
-export interface FlowCookie<T> {
-  read(request: Request): T | null
-  write(request: Request, value: T): string[]
-  clear(): string
-}
-
 export function flowCookie<T>(
   cookie: SealedCookie,
   schema: z.ZodType<T>,
   { until }: { until?: (value: T) => number } = {},
-): FlowCookie<T> {
+) {
   return {
-    read(request) {
+    read(request: Request): T | null {
       const json = openValue(cookie.sealedAs, getCookie(request, cookie), csrfBinding(request))
       if (json === null) return null
       try {
-        const parsed = schema.safeParse(JSON.parse(json))
-        return parsed.success ? parsed.data : null
+        return schema.parse(JSON.parse(json))
       } catch {
         return null
       }
     },
-    write(request, value) {
+    write(request: Request, value: T) {
       const left = until ? until(value) - Math.floor(Date.now() / 1000) : cookie.maxAge
       const maxAge = Math.max(1, Math.min(cookie.maxAge, left))
       const { token, setCookie: minted } = issueCsrf(request)

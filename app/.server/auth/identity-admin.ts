@@ -10,18 +10,13 @@ import { getIdentity, IdentityError, type Account, type SecondFactor } from '~/.
 // firebase-admin alone gives each try 25 s and retries 4 times (a hung service held a visitor 132 s). Every call runs
 // in withDeadline() and its connections go through deadlineAgent(), which destroys them at the deadline. See ADR 029.
 
-interface AdminCall {
-  deadline: number
-  networkFailed: boolean
-}
-
-const calls = new AsyncLocalStorage<AdminCall>()
+const calls = new AsyncLocalStorage<{ deadline: number; networkFailed: boolean }>()
 
 export async function withDeadline<T>(
   ms: number,
   work: () => Promise<T>,
 ): Promise<{ ok: true; value: T } | { ok: false; error: unknown; networkFailed: boolean }> {
-  const call: AdminCall = { deadline: Date.now() + ms, networkFailed: false }
+  const call = { deadline: Date.now() + ms, networkFailed: false }
   return calls.run(call, async () => {
     try {
       return { ok: true, value: await work() }

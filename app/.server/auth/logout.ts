@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { AppLoadContext } from '~/.server/context'
 import { COOKIES, clearCookie, type CookieSpec } from '~/.server/cookies'
 import { logger, securityEvent } from '~/.server/ops/logger'
-import { consumeLogout } from '~/.server/policy/rate-limit'
+import { getRateLimits } from '~/.server/policy/rate-limit'
 import { errorPage, redirectTo, unavailable, type Result } from '~/.server/result'
 import { flowCookie } from './flow-state'
 import { revokeSessions } from './identity-admin'
@@ -11,7 +11,7 @@ import { endThisSession, getSession, syncToken, whoOf } from './session'
 // Answers 503 while the store is down: the visitor must not be told they
 // are signed out when they are not. Then 303 to GET /logout (see ADR 071).
 export async function logOut(request: Request, everywhere: boolean, context: AppLoadContext): Promise<Result<never>> {
-  const limit = await consumeLogout({ ip: context.clientIp, reqId: context.requestId })
+  const limit = await getRateLimits().consumeLogout(whoOf(context))
   if (!limit.ok) return errorPage(429, 'rate-limited', { retryAfter: limit.retryAfterSeconds })
   const session = await getSession(request)
   if (session.status === 'unavailable' && !everywhere) return unavailable()

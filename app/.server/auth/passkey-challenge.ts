@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import { COOKIES } from '~/.server/cookies'
 import type { CredentialJson } from '~/.server/identity'
-import { spendChallenge } from '~/.server/policy/rate-limit'
+import { getRateLimits } from '~/.server/policy/rate-limit'
 import { flowCookie } from './flow-state'
 
 // The challenge is sealed to this browser, lives 5 minutes and is spent
@@ -41,8 +41,7 @@ function clientDataOf(credential: CredentialJson) {
   const encoded = credential.response.clientDataJSON
   if (typeof encoded !== 'string') return null
   try {
-    const parsed = ClientData.safeParse(JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')))
-    return parsed.success ? parsed.data : null
+    return ClientData.parse(JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')))
   } catch {
     return null
   }
@@ -52,7 +51,7 @@ export async function checkAnswer(
   request: Request,
   credential: CredentialJson,
   expected: { ceremony: Ceremony; origin: string },
-  spend: (id: string) => Promise<boolean> = spendChallenge,
+  spend = (id: string) => getRateLimits().spendChallenge(id),
 ): Promise<{ ok: true } | { ok: false; reason: ChallengeRefusal }> {
   const state = pending.read(request)
   if (!state || state.ceremony !== expected.ceremony) return { ok: false, reason: 'missing' }

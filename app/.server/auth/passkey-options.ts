@@ -76,8 +76,7 @@ export const CredentialSchema = z.object({
 export function postedCredential(text: string | null): CredentialJson | null {
   if (!text || text.length > 65_536) return null
   try {
-    const parsed = CredentialSchema.safeParse(JSON.parse(text))
-    return parsed.success ? parsed.data : null
+    return CredentialSchema.parse(JSON.parse(text))
   } catch {
     return null
   }

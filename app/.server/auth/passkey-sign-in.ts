@@ -2,12 +2,13 @@ import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity, isIdentityError, tokenClaims, type CredentialJson } from '~/.server/identity'
 import { metrics } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/logger'
-import { consumePasskey } from '~/.server/policy/rate-limit'
+import { getRateLimits } from '~/.server/policy/rate-limit'
 import type { CheckedRedirect } from '~/.server/policy/redirect'
 import { page, type Result } from '~/.server/result'
 import { checkAnswer, clearChallenge, issueChallenge } from './passkey-challenge'
 import { requestOptions } from './passkey-options'
 import { afterFirstFactor } from './first-factor'
+import { whoOf } from './session'
 
 export type PasskeyMessage =
   | 'passkey.notFound'
@@ -23,7 +24,7 @@ const failed = (error: PasskeyMessage, status: number, extras: { retryAfter?: nu
   page<PasskeyAnswer>({ error }, { status, ...extras })
 
 export async function startPasskeySignIn(request: Request, context: AppLoadContext): Promise<Result<PasskeyAnswer>> {
-  const limit = await consumePasskey({ ip: context.clientIp, reqId: context.requestId })
+  const limit = await getRateLimits().consumePasskey(whoOf(context))
   if (!limit.ok) return failed('error.tooManyRequests', 429, { retryAfter: limit.retryAfterSeconds })
   try {
     const served = await getIdentity().startPasskeySignIn()
@@ -43,7 +44,7 @@ export async function finishPasskeySignIn(
   context: AppLoadContext,
 ): Promise<Result<PasskeyAnswer>> {
   const who = { reqId: context.requestId, ip: context.clientIp, method: 'passkey' }
-  const limit = await consumePasskey({ ip: context.clientIp, reqId: context.requestId, credential: input.credential.id })
+  const limit = await getRateLimits().consumePasskey({ ...whoOf(context), credential: input.credential.id })
   if (!limit.ok) return failed('error.tooManyRequests', 429, { retryAfter: limit.retryAfterSeconds })
   const cookies = [clearChallenge()]
   const bound = await checkAnswer(request, input.credential, { ceremony: 'get', origin: context.publicOrigin })

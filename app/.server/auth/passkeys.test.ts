@@ -32,8 +32,7 @@ vi.mock('~/.server/identity', async (original) => ({
 }))
 vi.mock('~/.server/policy/rate-limit', async (original) => ({
   ...(await original<object>()),
-  consumeEnrolStart: stubs.limit,
-  consumeNewPassword: stubs.limit,
+  getRateLimits: () => ({ consumeEnrolStart: stubs.limit, consumeNewPassword: stubs.limit }),
 }))
 vi.mock('./passkey-challenge', async (original) => ({ ...(await original<object>()), checkAnswer: stubs.checkAnswer }))
 const { finishEnrolment, refOf, removePasskey, startEnrolment } = await import('./passkeys')

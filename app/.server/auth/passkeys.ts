@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity, type CredentialJson } from '~/.server/identity'
 import { securityEvent } from '~/.server/ops/logger'
-import { consumeEnrolStart, consumeNewPassword } from '~/.server/policy/rate-limit'
+import { getRateLimits } from '~/.server/policy/rate-limit'
 import { page, redirectTo, unavailable, type Result } from '~/.server/result'
 import { FACTOR_NAME_MAX_LENGTH, limitMessage } from '~/lib/limits'
 import type { ConfirmedUser } from './account'
@@ -41,7 +41,7 @@ export async function startEnrolment(
   { user, idToken }: ConfirmedUser,
   context: AppLoadContext,
 ): Promise<Result<EnrolAnswer>> {
-  const limit = await consumeEnrolStart({ ip: context.clientIp, account: user.uid, reqId: context.requestId })
+  const limit = await getRateLimits().consumeEnrolStart({ ...whoOf(context), account: user.uid })
   if (!limit.ok) return page<EnrolAnswer>({ error: 'error.tooManyRequests' }, { status: 429, retryAfter: limit.retryAfterSeconds })
   try {
     const served = await getIdentity().startPasskeyEnrollment(idToken)
@@ -91,7 +91,7 @@ export async function removePasskey(
   const passkey = listed.passkeys.find((p) => p.ref === ref)
   if (!passkey) return redirectTo('/account')
   if (!listed.otherWayIn && listed.passkeys.length === 1) return page({ formError: 'passkeys.lastMethod' } as const, { status: 400 })
-  const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
+  const limit = await getRateLimits().consumeNewPassword(whoOf(context))
   if (!limit.ok) {
     const data = { formError: 'error.tooManyRequestsAt', ...limitMessage(limit.retryAfterSeconds) } as const
     return page(data, { status: 429, retryAfter: limit.retryAfterSeconds })

@@ -15,7 +15,10 @@ const stubs = vi.hoisted(() => ({
   sendOobCode: vi.fn(async () => {}),
 }))
 vi.mock('./session', async (original) => ({ ...(await original<object>()), keepRecentSignIn: stubs.keepRecentSignIn }))
-vi.mock('~/.server/policy/rate-limit', async (original) => ({ ...(await original<object>()), consumeReset: stubs.consumeReset }))
+vi.mock('~/.server/policy/rate-limit', async (original) => ({
+  ...(await original<object>()),
+  getRateLimits: () => ({ consumeReset: stubs.consumeReset }),
+}))
 vi.mock('~/.server/identity', async (original) => ({ ...(await original<object>()), getIdentity: () => ({ sendOobCode: stubs.sendOobCode }) }))
 const { afterConfirmation, confirmPageWith } = await import('./recent-login')
 

@@ -2,7 +2,7 @@ import type { PortalContext } from '~/.server/context'
 import { redirectTo, type Redirect } from '~/.server/result'
 import { keepRecentSignIn, type SessionUser } from './session'
 import type { MfaError, SsoError } from './sign-in-page'
-import { accountPageAfterVerification, sendVerificationEmail } from './verification'
+import { sendVerificationEmail } from './verification'
 
 /** The fresh ID token stays sealed in the session record; it never reaches a page, a URL or a log (see ADR 036). */
 
@@ -22,7 +22,7 @@ export async function afterConfirmation(
 ): Promise<{ setCookies: string[]; location: string } | null> {
   if (!(await keepRecentSignIn(request, user, idToken))) return null
   if (after.then !== 'verify') return { setCookies: [], location: after.next }
-  const { location, cookies } = accountPageAfterVerification(request, user, await sendVerificationEmail(request, user, idToken, context))
+  const { location, cookies } = await sendVerificationEmail(request, user, idToken, context)
   return { setCookies: cookies, location }
 }
 

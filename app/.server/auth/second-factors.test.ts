@@ -33,9 +33,7 @@ vi.mock('~/.server/identity', async (original) => ({
 }))
 vi.mock('~/.server/policy/rate-limit', async (original) => ({
   ...(await original<object>()),
-  consumeEnrolStart: stubs.limit,
-  consumeMfaCode: stubs.limit,
-  consumeNewPassword: stubs.limit,
+  getRateLimits: () => ({ consumeEnrolStart: stubs.limit, consumeMfaCode: stubs.limit, consumeNewPassword: stubs.limit }),
 }))
 const { addTotp, qrSvg, removeFactor, totpSetup } = await import('./second-factors')
 

@@ -7,7 +7,7 @@ import { codeOf, getIdentity } from '~/.server/identity'
 import { messageOf, refusalOf, type MessageKey } from './code-messages'
 import { FACTOR_NAME_MAX_LENGTH, retryAtAfter } from '~/lib/limits'
 import { securityEvent } from '~/.server/ops/logger'
-import { consumeEnrolStart, consumeMfaCode, consumeNewPassword } from '~/.server/policy/rate-limit'
+import { getRateLimits } from '~/.server/policy/rate-limit'
 import { page, redirectTo, unavailable, type Result } from '~/.server/result'
 import { flowCookie } from './flow-state'
 import { confirmStep } from './recent-login'
@@ -35,12 +35,6 @@ const enrolmentCookie = flowCookie(COOKIES.mfaEnrollment, EnrolmentSchema)
 export function readEnrolment(request: Request, user: SessionUser): TotpEnrolment | null {
   const enrolment = enrolmentCookie.read(request)
   return enrolment && enrolment.uid === user.uid && enrolment.expiresAt > Date.now() ? enrolment : null
-}
-
-export function otpauthUri(enrolment: TotpEnrolment, issuer: string, account: string): string {
-  const { secret, algorithm, digits, period } = enrolment
-  const params = new URLSearchParams({ secret, issuer, algorithm, digits: String(digits), period: String(period) })
-  return `otpauth://totp/${encodeURIComponent(issuer)}:${encodeURIComponent(account)}?${params}`
 }
 
 /**
@@ -101,14 +95,16 @@ export async function totpSetup(
   if (!account.emailVerified || !email) return redirectTo('/account', { status: 302 })
   const idToken = user.recentIdToken
   if (!idToken) return confirmStep(TOTP_PATH)
-  const shown = (enrolment: TotpEnrolment, cookies: string[] = []) => {
-    const svg = qrSvg(otpauthUri(enrolment, input.issuer, email))
-    const secret = enrolment.secret.match(/.{1,4}/g)?.join(' ') ?? ''
-    return page({ setup: { svg, secret, digits: enrolment.digits }, failure: null, expired: input.expired }, { cookies })
+  const shown = ({ secret, algorithm, digits, period }: TotpEnrolment, cookies: string[] = []) => {
+    const { issuer } = input
+    const params = new URLSearchParams({ secret, issuer, algorithm, digits: String(digits), period: String(period) })
+    const svg = qrSvg(`otpauth://totp/${encodeURIComponent(issuer)}:${encodeURIComponent(email)}?${params}`)
+    const grouped = secret.match(/.{1,4}/g)?.join(' ') ?? ''
+    return page({ setup: { svg, secret: grouped, digits }, failure: null, expired: input.expired }, { cookies })
   }
   const kept = readEnrolment(request, user)
   if (kept) return shown(kept)
-  const limit = await consumeEnrolStart({ ip: context.clientIp, account: user.uid, reqId: context.requestId })
+  const limit = await getRateLimits().consumeEnrolStart({ ...whoOf(context), account: user.uid })
   if (!limit.ok) return limited({ setup: null, failure: TOO_MANY, expired: false }, limit.retryAfterSeconds)
   let started
   try {
@@ -148,7 +144,7 @@ export async function addTotp(
   if (!/^\d+$/.test(code) || code.length !== enrolment.digits)
     return page({ name: input.name, codeError: 'mfa.codeFormat' }, { status: 400 })
   const pending = createHash('sha256').update(enrolment.sessionInfo).digest('base64url')
-  const limit = await consumeMfaCode({ ...whoOf(context), pending, account: user.uid })
+  const limit = await getRateLimits().consumeMfaCode({ ...whoOf(context), pending, account: user.uid })
   if (!limit.ok) return limited({ name: input.name, formError: TOO_MANY }, limit.retryAfterSeconds)
   let answer
   try {
@@ -168,13 +164,12 @@ export async function addTotp(
     if (failed === 'auth/requires-recent-login') return confirmStep(TOTP_PATH)
     if (failed === 'auth/code-expired' || failed === 'auth/invalid-verification-id') return expired
     const { key, status } = messageOf(failed)
-    return page(key === 'mfa.wrongCode' ? { name: input.name, codeError: key } : { name: input.name, formError: key }, { status })
+    return page({ name: input.name, formError: key }, { status })
   }
   await limit.release('success')
   securityEvent('second-factor-added', { ...whoOf(context, user.email), factor: 'totp' })
   await keepSignedIn(request, user, answer.idToken)
-  const cookies = [enrolmentCookie.clear()]
-  return redirectTo('/account?done=totp-added', { cookies })
+  return redirectTo('/account?done=totp-added', { cookies: [enrolmentCookie.clear()] })
 }
 
 export async function removeFactor(
@@ -185,7 +180,7 @@ export async function removeFactor(
 ): Promise<Result<RemovalRefusal>> {
   const idToken = user.recentIdToken
   if (!idToken) return confirmStep(removalPath(enrollmentId))
-  const limit = await consumeNewPassword({ ip: context.clientIp, reqId: context.requestId })
+  const limit = await getRateLimits().consumeNewPassword(whoOf(context))
   if (!limit.ok) return limited({ formError: TOO_MANY }, limit.retryAfterSeconds)
   let answer
   try {

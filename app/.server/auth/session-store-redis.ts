@@ -28,7 +28,6 @@ export function createRedisSessionStore(redis: Redis, waitForReplica: boolean): 
   }
 
   return {
-    kind: 'redis',
     async add(key, record, maxPerAccount) {
       const ttl = Math.max(1, record.expiresAt - Date.now())
       const set = accountKey(record.uid)

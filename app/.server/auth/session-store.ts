@@ -25,7 +25,6 @@ export interface SessionRecord {
 export type StoredSession = SessionRecord & { key: string }
 
 export interface SessionStore {
-  readonly kind: 'sqlite' | 'memory' | 'redis'
   add(key: string, record: SessionRecord, maxPerAccount: number): Promise<void>
   get(key: string): Promise<SessionRecord | null>
   update(key: string, changes: Partial<Pick<SessionRecord, 'lastSeenAt' | 'sealed'>>): Promise<void>
@@ -77,7 +76,6 @@ export function createSqliteSessionStore(file: string): SessionStore {
   const parse = (json: unknown) => JSON.parse(String(json)) as SessionRecord
 
   return {
-    kind: file === ':memory:' ? 'memory' : 'sqlite',
     async add(key, record, maxPerAccount) {
       statements.insert.run(key, record.uid, record.createdAt, record.expiresAt, JSON.stringify(record))
       statements.beyond.run(record.uid, maxPerAccount)

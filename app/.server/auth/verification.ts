@@ -3,33 +3,31 @@ import { getLocale } from '~/.server/i18n'
 import { getIdentity, groupOf } from '~/.server/identity'
 import { refusalOf } from './code-messages'
 import { securityEvent } from '~/.server/ops/logger'
-import { consumeReset } from '~/.server/policy/rate-limit'
+import { getRateLimits } from '~/.server/policy/rate-limit'
 import { rememberSent } from './email-sent'
 import { whoOf } from './session'
 
-export type VerificationOutcome = 'sent' | 'limited' | 'failed'
-
+/**
+ * The account page that says how it went; once sent, this browser keeps when,
+ * for the wait before "Send the email again" (ADR 083).
+ */
 export async function sendVerificationEmail(
   request: Request,
   user: { uid: string; email: string | null },
   idToken: string,
   context: Pick<AppLoadContext, 'clientIp' | 'requestId'>,
-): Promise<VerificationOutcome> {
-  const limit = await consumeReset({ ip: context.clientIp, email: user.email ?? user.uid, reqId: context.requestId })
-  if (!limit.ok) return 'limited'
+): Promise<{ location: string; cookies: string[] }> {
+  const answer = (outcome: 'sent' | 'limited' | 'failed', cookies: string[] = []) =>
+    ({ location: `/account?verification=${outcome}`, cookies })
+  const limit = await getRateLimits().consumeReset({ ...whoOf(context), email: user.email ?? user.uid })
+  if (!limit.ok) return answer('limited')
   try {
     await getIdentity().sendOobCode({ requestType: 'VERIFY_EMAIL', idToken, locale: getLocale(request) })
   } catch (error) {
     const { code } = await refusalOf(error, limit)
-    return groupOf(code) === 'throttled' ? 'limited' : 'failed'
+    return answer(groupOf(code) === 'throttled' ? 'limited' : 'failed')
   }
   await limit.release('success')
   securityEvent('verification-sent', whoOf(context, user.email))
-  return 'sent'
+  return answer('sent', user.email ? rememberSent(request, user.email, 'verify') : [])
 }
-
-/** The account page that says how it went; once sent, this browser keeps when, for the wait before "Send the email again" (ADR 083). */
-export const accountPageAfterVerification = (request: Request, user: { email: string | null }, outcome: VerificationOutcome) => ({
-  location: `/account?verification=${outcome}`,
-  cookies: outcome === 'sent' && user.email ? rememberSent(request, user.email, 'verify') : [],
-})

@@ -57,41 +57,28 @@ export interface Limiter {
 // An unreachable Redis sends the call to memory. A Redis that answers with an error (full,
 // read-only) still holds the counters, which empty memory would reset: then a consume is refused and
 // a failed give-back keeps the point. `insuranceLimiter` would send both to memory (see ADR 061).
-class RedisWithFallback implements Limiter {
-  private lastReport = 0
-
-  constructor(
-    private readonly redis: RateLimiterRedis,
-    private readonly memory: Limiter,
-  ) {}
-
-  consume(key: string) {
-    return this.call((l) => l.consume(key), new RateLimiterRes(0, NO_ROOM_RETRY_MS, NO_ROOM, false))
-  }
-
-  reward(key: string, points = 1) {
-    return this.call((l) => l.reward(key, points))
-  }
-
-  delete(key: string) {
-    return this.call((l) => l.delete(key))
-  }
-
-  private async call<T>(op: (limiter: Limiter) => Promise<T>, refusal?: RateLimiterRes): Promise<T> {
+function withFallback(redis: RateLimiterRedis, memory: Limiter): Limiter {
+  let lastReport = 0
+  async function call<T>(op: (limiter: Limiter) => Promise<T>, refusal?: RateLimiterRes): Promise<T> {
     try {
-      return await op(this.redis)
+      return await op(redis)
     } catch (err) {
       if (err instanceof RateLimiterRes) throw err
-      if (!(err instanceof ReplyError)) return op(this.memory)
-      if (Date.now() - this.lastReport > 60_000) {
-        this.lastReport = Date.now()
+      if (!(err instanceof ReplyError)) return op(memory)
+      if (Date.now() - lastReport > 60_000) {
+        lastReport = Date.now()
         logger.error(
-          { event: 'rate-limit-store-full', limiter: this.redis.keyPrefix, err },
+          { event: 'rate-limit-store-full', limiter: redis.keyPrefix, err },
           'Redis refused a rate-limit write: attempts are refused until it accepts writes (check maxmemory)',
         )
       }
       throw refusal ?? err
     }
+  }
+  return {
+    consume: (key) => call((l) => l.consume(key), new RateLimiterRes(0, NO_ROOM_RETRY_MS, NO_ROOM, false)),
+    reward: (key, points = 1) => call((l) => l.reward(key, points)),
+    delete: (key) => call((l) => l.delete(key)),
   }
 }
 
@@ -104,54 +91,43 @@ const NO_ROOM_RETRY_MS = 60_000
 // One bounded set for every limiter. When full, expired counters go, then the oldest per-client one (a `…PerIp`
 // limiter's); a live per-account counter is never dropped, so with no room its attempt is refused.
 // RateLimiterMemory has no bound and a timer per key (see ADR 061).
-class MemoryCounters {
-  private readonly perClient = new Map<string, Counter>()
-  private readonly perAccount = new Map<string, Counter>()
-  private lastSweep = 0
-  private lastReport = 0
-  private readonly sweeper: NodeJS.Timeout
+function memoryCounters(maxKeys: number) {
+  const clients = new Map<string, Counter>()
+  const accounts = new Map<string, Counter>()
+  let lastSweep = 0
+  let lastReport = 0
+  const size = () => clients.size + accounts.size
 
-  constructor(private readonly maxKeys: number) {
-    this.sweeper = setInterval(() => this.sweep(), 60_000).unref()
-  }
-
-  get size() {
-    return this.perClient.size + this.perAccount.size
-  }
-
-  close() {
-    clearInterval(this.sweeper)
-  }
-
-  private sweep() {
-    const now = (this.lastSweep = Date.now())
-    for (const map of [this.perClient, this.perAccount]) {
+  function sweep() {
+    const now = (lastSweep = Date.now())
+    for (const map of [clients, accounts]) {
       for (const [key, c] of map) if (c.expiresAt <= now) map.delete(key)
     }
   }
+  const sweeper = setInterval(sweep, 60_000).unref()
 
-  private room(): boolean {
-    if (this.size < this.maxKeys) return true
+  function room(): boolean {
+    if (size() < maxKeys) return true
     // At most one full sweep a second: under a flood the bound costs no O(n) work per request.
-    if (Date.now() - this.lastSweep > 1_000) this.sweep()
-    if (this.size < this.maxKeys) return true
-    const oldest = this.perClient.keys().next()
+    if (Date.now() - lastSweep > 1_000) sweep()
+    if (size() < maxKeys) return true
+    const oldest = clients.keys().next()
     if (!oldest.done) {
-      this.perClient.delete(oldest.value)
+      clients.delete(oldest.value)
       return true
     }
-    if (Date.now() - this.lastReport > 60_000) {
-      this.lastReport = Date.now()
+    if (Date.now() - lastReport > 60_000) {
+      lastReport = Date.now()
       logger.error(
-        { event: 'rate-limit-memory-full', maxKeys: this.maxKeys },
+        { event: 'rate-limit-memory-full', maxKeys },
         'rate-limit memory full of live per-account counters: attempts that need a new one are refused (RATE_LIMIT_MEMORY_MAX_KEYS)',
       )
     }
     return false
   }
 
-  limiter(keyPrefix: string, points: number, durationSec: number, perClient: boolean): Limiter {
-    const map = perClient ? this.perClient : this.perAccount
+  function limiter(keyPrefix: string, points: number, durationSec: number, perClient: boolean): Limiter {
+    const map = perClient ? clients : accounts
     const res = (consumed: number, msBeforeNext: number, first: boolean) =>
       new RateLimiterRes(Math.max(points - consumed, 0), msBeforeNext, consumed, first)
     const add = (key: string, change: number): RateLimiterRes => {
@@ -164,7 +140,7 @@ class MemoryCounters {
       }
       map.delete(key)
       if (change <= 0) return res(0, 0, true)
-      if (!this.room()) return new RateLimiterRes(0, NO_ROOM_RETRY_MS, NO_ROOM, true)
+      if (!room()) return new RateLimiterRes(0, NO_ROOM_RETRY_MS, NO_ROOM, true)
       map.set(key, { value: change, expiresAt: Date.now() + durationSec * 1000 })
       return res(change, durationSec * 1000, true)
     }
@@ -178,6 +154,8 @@ class MemoryCounters {
       delete: (key) => Promise.resolve(map.delete(keyOf(key))),
     }
   }
+
+  return { size, limiter, close: () => clearInterval(sweeper) }
 }
 
 export function openLimiterStore({
@@ -213,16 +191,14 @@ export function openLimiterStore({
   }
 
   if (!redis) recordRateLimitStore('memory')
-  const memory = new MemoryCounters(memoryMaxKeys)
+  const memory = memoryCounters(memoryMaxKeys)
 
   function limiter(name: LimiterName): Limiter {
     const settings = { keyPrefix: `${keyPrefix}:${name}`, points: limits[name], duration: WINDOWS[name] }
     const inMemory = memory.limiter(settings.keyPrefix, settings.points, settings.duration, name.endsWith('PerIp'))
     if (!redis) return inMemory
-    return new RedisWithFallback(
-      new RateLimiterRedis({ ...settings, storeClient: redis, rejectIfRedisNotReady: true }),
-      inMemory,
-    )
+    const shared = new RateLimiterRedis({ ...settings, storeClient: redis, rejectIfRedisNotReady: true })
+    return withFallback(shared, inMemory)
   }
 
   const limiters = Object.fromEntries(
@@ -232,7 +208,7 @@ export function openLimiterStore({
   return {
     limiters,
     redis,
-    memoryKeys: () => memory.size,
+    memoryKeys: memory.size,
     async close() {
       memory.close()
       if (!redis) return

@@ -125,6 +125,13 @@ export function createRateLimits(options: RateLimitOptions) {
       return take(counters(who, k), k)
     }
   const resetOrDevice = (who: SignInWho, k: Keys): Entry => (who.device ? ['resetPerDevice', who.device] : ['resetPerEmail', k.email])
+  const sms = (perNumber: 'mfaSmsPerPhone' | 'enrolSmsPerNumber') =>
+    limit((who: MfaWho & { phone: string }, k) => [
+      ['mfaSmsPerIp', k.ip],
+      ['mfaSmsPerPending', who.pending],
+      ['mfaSmsPerAccount', hashEmail(who.account)],
+      [perNumber, hashEmail(who.phone)],
+    ])
 
   return {
     redis,
@@ -145,22 +152,12 @@ export function createRateLimits(options: RateLimitOptions) {
       ['mfaCodePerPending', who.pending, 'forget'],
       ['mfaCodePerAccount', hashEmail(who.account)],
     ]),
-    consumeMfaSms: limit((who: MfaWho & { phone: string }, k) => [
-      ['mfaSmsPerIp', k.ip],
-      ['mfaSmsPerPending', who.pending],
-      ['mfaSmsPerAccount', hashEmail(who.account)],
-      ['mfaSmsPerPhone', hashEmail(who.phone)],
-    ]),
+    consumeMfaSms: sms('mfaSmsPerPhone'),
     consumeEnrolStart: limit((who: Who & { account: string }, k) => [
       ['enrolPerIp', k.ip],
       ['enrolPerAccount', hashEmail(who.account)],
     ]),
-    consumeEnrolSms: limit((who: MfaWho & { phone: string }, k) => [
-      ['mfaSmsPerIp', k.ip],
-      ['mfaSmsPerPending', who.pending],
-      ['mfaSmsPerAccount', hashEmail(who.account)],
-      ['enrolSmsPerNumber', hashEmail(who.phone)],
-    ]),
+    consumeEnrolSms: sms('enrolSmsPerNumber'),
     consumeEmailChange: limit((who: Who & { account: string; email: string }, k) => [
       ['resetPerIp', k.ip],
       ['resetPerEmail', k.email],
@@ -193,20 +190,6 @@ export function getRateLimits(): RateLimits {
   return current
 }
 
-export const consumeSignIn: RateLimits['consumeSignIn'] = (who) => getRateLimits().consumeSignIn(who)
-export const consumeReset: RateLimits['consumeReset'] = (who) => getRateLimits().consumeReset(who)
-export const consumeEmailLink: RateLimits['consumeEmailLink'] = (who) => getRateLimits().consumeEmailLink(who)
-export const consumeNewPassword: RateLimits['consumeNewPassword'] = (who) => getRateLimits().consumeNewPassword(who)
-export const consumeMfaCode: RateLimits['consumeMfaCode'] = (who) => getRateLimits().consumeMfaCode(who)
-export const consumeMfaSms: RateLimits['consumeMfaSms'] = (who) => getRateLimits().consumeMfaSms(who)
-export const consumeEnrolStart: RateLimits['consumeEnrolStart'] = (who) => getRateLimits().consumeEnrolStart(who)
-export const consumeEnrolSms: RateLimits['consumeEnrolSms'] = (who) => getRateLimits().consumeEnrolSms(who)
-export const consumeLogout: RateLimits['consumeLogout'] = (who) => getRateLimits().consumeLogout(who)
-export const consumeEmailChange: RateLimits['consumeEmailChange'] = (who) => getRateLimits().consumeEmailChange(who)
-export const consumePasskey: RateLimits['consumePasskey'] = (who) => getRateLimits().consumePasskey(who)
-export const spendChallenge: RateLimits['spendChallenge'] = (id) => getRateLimits().spendChallenge(id)
-export const consumeSignUp: RateLimits['consumeSignUp'] = (who) => getRateLimits().consumeSignUp(who)
-
 export async function closeRateLimits(): Promise<void> {
   const closing = current
   current = null
@@ -226,17 +209,12 @@ export function deviceCookie(email: string): string {
   return setCookie(COOKIES.device, `${body}.${sign('device', `device:${body}`, key)}`)
 }
 
-function openDeviceCookie(request: Request): { id: string; expiry: number; account: string; key: Buffer } | null {
+export function deviceIdFor(request: Request, email: string): string | null {
   const raw = getCookie(request, COOKIES.device)
   const [id, expiry, account, given, ...rest] = raw?.split('.') ?? []
   if (!raw || !id || !expiry || !account || !given || rest.length > 0) return null
   if (!(Number(expiry) > Date.now() / 1000)) return null
   // The key that signed it also made its account hash.
   const key = signedBy('device', `device:${id}.${expiry}.${account}`, given)
-  return key === null ? null : { id, expiry: Number(expiry), account, key }
-}
-
-export function deviceIdFor(request: Request, email: string): string | null {
-  const device = openDeviceCookie(request)
-  return device && safeEqual(device.account, accountTag(email, device.key)) ? device.id : null
+  return key !== null && safeEqual(account, accountTag(email, key)) ? id : null
 }

@@ -132,8 +132,7 @@ export interface CheckedRedirect {
   readonly url: string
 }
 
-export type RedirectParam =
-  { kind: 'none' } | { kind: 'missing' } | { kind: 'invalid' } | { kind: 'ok'; redirect: CheckedRedirect }
+export type RedirectParam = Exclude<RedirectCheck, { kind: 'ok' }> | { kind: 'ok'; redirect: CheckedRedirect }
 
 export async function checkRedirectParam(raw: string | null, publicOrigin: string): Promise<RedirectParam> {
   if (raw === null) return { kind: 'none' }
@@ -208,14 +207,8 @@ export async function getAuthorizedDomains(): Promise<ReadonlySet<string>> {
       })
       .catch((error: unknown) => {
         cache.nextReadAt = Date.now() + FAILURE_BACKOFF_MS
-        logger.warn(
-          {
-            event: 'authorized-domains-failed',
-            code: (error as { code?: string }).code,
-            retryInMs: FAILURE_BACKOFF_MS,
-          },
-          'could not read authorizedDomains',
-        )
+        const fields = { code: (error as { code?: string }).code, retryInMs: FAILURE_BACKOFF_MS }
+        logger.warn({ event: 'authorized-domains-failed', ...fields }, 'could not read authorizedDomains')
       })
       .finally(() => {
         cache.pending = null

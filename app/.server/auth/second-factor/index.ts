@@ -99,22 +99,18 @@ export function secondFactorView(request: Request): Result<{ view: SecondFactorV
   const back = confirming ? '/account' : signInLink(p.redirect, p.email ? { email: p.email } : {})
   const shared = { redirect: p.redirect, back, confirming, notice: p.notice }
   if (!factor) return page({ view: { step: 'choose', factors: p.factors, ...shared } }, { cookies })
-  return page(
-    {
-      view: {
-        step: 'code',
-        factor,
-        sent: factor.kind === 'phone' && p.session !== null,
-        captcha: factor.kind === 'phone' && !p.session && p.captcha ? captchaSettings('mfaSmsSignIn') : null,
-        resendIn: p.sentAt === null ? 0 : resendIn(p.sentAt),
-        sentAt: p.sentAt,
-        retryAt: p.notice === 'mfa.smsLimitedAt' ? p.retryAt : null,
-        several: p.factors.length > 1,
-        ...shared,
-      },
-    },
-    { cookies },
-  )
+  const view: SecondFactorView = {
+    step: 'code',
+    factor,
+    sent: factor.kind === 'phone' && p.session !== null,
+    captcha: factor.kind === 'phone' && !p.session && p.captcha ? captchaSettings('mfaSmsSignIn') : null,
+    resendIn: p.sentAt === null ? 0 : resendIn(p.sentAt),
+    sentAt: p.sentAt,
+    retryAt: p.notice === 'mfa.smsLimitedAt' ? p.retryAt : null,
+    several: p.factors.length > 1,
+    ...shared,
+  }
+  return page({ view }, { cookies })
 }
 
 export async function secondFactorAction(

@@ -11,7 +11,10 @@ const stubs = vi.hoisted(() => ({
   startMfaSignIn: vi.fn(),
   captchaSettings: vi.fn((): object | null => null),
 }))
-vi.mock('~/.server/policy/rate-limit', async (original) => ({ ...(await original<object>()), consumeMfaSms: stubs.consumeMfaSms }))
+vi.mock('~/.server/policy/rate-limit', async (original) => ({
+  ...(await original<object>()),
+  getRateLimits: () => ({ consumeMfaSms: stubs.consumeMfaSms }),
+}))
 vi.mock('~/.server/identity', async (original) => ({
   ...(await original<object>()),
   getIdentity: () => ({ startMfaSignIn: stubs.startMfaSignIn }),

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity } from '~/.server/identity'
-import { consumeMfaSms } from '~/.server/policy/rate-limit'
+import { getRateLimits } from '~/.server/policy/rate-limit'
 import { captchaSettings, isCaptchaRefusal } from '~/.server/identity/recaptcha'
 import { retryAtAfter } from '~/lib/limits'
 import { whoOf } from '../session'
@@ -14,7 +14,8 @@ export async function sendSms(p: Pending, context: AppLoadContext, captchaRespon
     p.notice = 'mfa.checkFailed'
     return
   }
-  const limit = await consumeMfaSms({ ...whoOf(context), pending: p.id, account: accountOf(p), phone: factor.id })
+  const who = { ...whoOf(context), pending: p.id, account: accountOf(p), phone: factor.id }
+  const limit = await getRateLimits().consumeMfaSms(who)
   if (!limit.ok) {
     p.notice = 'mfa.smsLimitedAt'
     p.retryAt = retryAtAfter(limit.retryAfterSeconds)

@@ -23,7 +23,10 @@ vi.mock('~/.server/identity', async (original) => ({
   // The project's authorizedDomains, which the redirect policy reads.
   getIdentity: () => ({ finalizeMfaSignIn: stubs.finalizeMfaSignIn, getProjectConfig: async () => ({ authorizedDomains: ['app.example'] }) }),
 }))
-vi.mock('~/.server/policy/rate-limit', async (original) => ({ ...(await original<object>()), consumeMfaCode: stubs.consumeMfaCode }))
+vi.mock('~/.server/policy/rate-limit', async (original) => ({
+  ...(await original<object>()),
+  getRateLimits: () => ({ consumeMfaCode: stubs.consumeMfaCode }),
+}))
 vi.mock('~/.server/auth/session', async (original) => ({ ...(await original<object>()), handleNewSession: stubs.handleNewSession }))
 vi.mock('~/.server/auth/recent-login', async (original) => ({
   ...(await original<object>()),

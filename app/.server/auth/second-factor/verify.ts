@@ -2,7 +2,7 @@ import type { AppLoadContext } from '~/.server/context'
 import { codeOf, getIdentity, groupOf, type AuthCode } from '~/.server/identity'
 import { messageOf, type MessageKey } from '../code-messages'
 import { securityEvent } from '~/.server/ops/logger'
-import { consumeMfaCode } from '~/.server/policy/rate-limit'
+import { getRateLimits } from '~/.server/policy/rate-limit'
 import { checkedRedirect } from '~/.server/policy/redirect'
 import { page, redirectTo, type Result } from '~/.server/result'
 import { retryAtAfter } from '~/lib/limits'
@@ -16,7 +16,6 @@ import {
   factorKind,
   pendingCookie,
   recordOutcome,
-  type Confirming,
   type Pending,
 } from './pending'
 import type { MfaError } from '../sign-in-page'
@@ -45,10 +44,6 @@ const VERDICTS: Partial<Record<MessageKey, 'wrong-code' | MfaError>> = {
   'mfa.sessionInvalid': 'invalid',
 }
 
-function verdictOf(code: AuthCode): 'wrong-code' | MfaError | null {
-  return code === 'auth/user-disabled' ? 'invalid' : (VERDICTS[messageOf(code).key] ?? null)
-}
-
 export async function verify(
   request: Request,
   p: Pending,
@@ -62,7 +57,8 @@ export async function verify(
   if (factor.kind === 'phone' && !p.session) return step('mfa.sendFailed', 400)
 
   // Counted before the call, atomically, as sign-in attempts are.
-  const limit = await consumeMfaCode({ ...whoOf(context, p.email), pending: p.id, account: accountOf(p) })
+  const who = { ...whoOf(context, p.email), pending: p.id, account: accountOf(p) }
+  const limit = await getRateLimits().consumeMfaCode(who)
   if (!limit.ok) {
     recordOutcome(p, 'limited')
     return step('error.tooManyRequestsAt', 429, limit.retryAfterSeconds)
@@ -76,7 +72,17 @@ export async function verify(
         : { kind: 'totp', enrollmentId: factor.id, code },
     )
     await limit.release('success')
-    if (p.confirm) return await confirmed(request, p, p.confirm, tokens.idToken, context)
+    if (p.confirm) {
+      const user = { uid: p.confirm.uid, email: p.email }
+      const done = await afterConfirmation(request, user, tokens.idToken, p.confirm, context)
+      if (!done) {
+        recordOutcome(p, 'expired')
+        return end(p, 'expired', 'auth/user-mismatch', context)
+      }
+      recordOutcome(p, 'success')
+      securityEvent('recent-login', { ...whoOf(context, p.email), secondFactor: factorKind(p) })
+      return redirectTo(done.location, { cookies: [...done.setCookies, pendingCookie.clear()] })
+    }
     try {
       // It comes back from the cookie, so it is checked again here.
       const redirect = await checkedRedirect(p.redirect, context.publicOrigin)
@@ -95,7 +101,7 @@ export async function verify(
     errorCode = codeOf(error)
   }
 
-  const verdict = verdictOf(errorCode)
+  const verdict = errorCode === 'auth/user-disabled' ? 'invalid' : (VERDICTS[messageOf(errorCode).key] ?? null)
   if (verdict === 'wrong-code') {
     await limit.release('failure')
     recordOutcome(p, 'wrong-code')
@@ -111,23 +117,6 @@ export async function verify(
   await limit.release('no-verdict')
   recordOutcome(p, 'error')
   return groupOf(errorCode) === 'throttled' ? step('error.tooManyRequests', 429) : step('error.unexpected', 503)
-}
-
-async function confirmed(
-  request: Request,
-  p: Pending,
-  confirm: Confirming,
-  idToken: string,
-  context: AppLoadContext,
-): Promise<Result<StepPage>> {
-  const done = await afterConfirmation(request, { uid: confirm.uid, email: p.email }, idToken, confirm, context)
-  if (!done) {
-    recordOutcome(p, 'expired')
-    return end(p, 'expired', 'auth/user-mismatch', context)
-  }
-  recordOutcome(p, 'success')
-  securityEvent('recent-login', { ...whoOf(context, p.email), secondFactor: factorKind(p) })
-  return redirectTo(done.location, { cookies: [...done.setCookies, pendingCookie.clear()] })
 }
 
 function failure(p: Pending, code: string, context: AppLoadContext) {

@@ -85,6 +85,8 @@ export type CallbackOutcome = Redirect | { kind: 'repost'; action: string; field
 
 export async function handleSsoCallback(request: Request, context: AppLoadContext): Promise<CallbackOutcome> {
   const url = new URL(request.url)
+  /** The callback with its query and a marker that it was handed over once (never twice). */
+  const marked = (param: string) => `${CALLBACK_PATH}?${new URLSearchParams([...url.searchParams, [param, '1']])}`
   const state = stateCookie.read(request)
   const settings = await ssoSettings()
   const publicHost = new URL(context.publicOrigin).host
@@ -94,20 +96,15 @@ export async function handleSsoCallback(request: Request, context: AppLoadContex
   if (settings && !state && arrivedAt !== publicHost && !url.searchParams.has(RELAY_PARAM)) {
     // The authDomain host has no state cookie (host-only): hand
     // over to our own public origin, once. Never an open redirect.
-    const search = new URLSearchParams(url.search)
-    search.set(RELAY_PARAM, '1')
-    return redirectTo(`${context.publicOrigin}${CALLBACK_PATH}?${search}`, {
-      status: request.method === 'POST' ? 307 : 303,
-    })
+    const status = request.method === 'POST' ? 307 : 303
+    return redirectTo(`${context.publicOrigin}${marked(RELAY_PARAM)}`, { status })
   }
 
   const postBody = request.method === 'POST' ? await request.text() : null
   if (postBody !== null && !state && settings && !url.searchParams.has(REPOST_PARAM)) {
     // A form_post provider posts cross-site, so the browser withholds the Lax
     // cookie the state is bound to: our own page posts it again, same-site, once.
-    const search = new URLSearchParams(url.search)
-    search.set(REPOST_PARAM, '1')
-    return { kind: 'repost', action: `${CALLBACK_PATH}?${search}`, fields: [...new URLSearchParams(postBody)] }
+    return { kind: 'repost', action: marked(REPOST_PARAM), fields: [...new URLSearchParams(postBody)] }
   }
   const finish: SsoFinish = settings
     ? await finishSso({ search: url.searchParams, postBody, state }, settings)
@@ -120,20 +117,13 @@ export async function handleSsoCallback(request: Request, context: AppLoadContex
     securityEvent('sign-in-failure', { ...whoOf(context), method: 'sso', reason: finish.error, code: finish.code })
     return back(signInPageWithError(finish.error, redirect?.param ?? null))
   }
+  const signIn = { method: 'sso' as const, email: finish.email, redirect, remember }
   if ('mfa' in finish) {
-    const step = await beginSecondFactor(
-      request,
-      { mfa: finish.mfa, method: 'sso', email: finish.email, redirect, remember },
-      context,
-    )
+    const step = await beginSecondFactor(request, { mfa: finish.mfa, ...signIn }, context)
     return back(step.location, step.setCookies)
   }
   try {
-    const session = await handleNewSession(
-      finish.idToken,
-      { email: finish.email, method: 'sso', redirect, remember },
-      context,
-    )
+    const session = await handleNewSession(finish.idToken, signIn, context)
     return back(session.location, session.setCookies)
   } catch {
     return back(signInPageWithError('unavailable', redirect?.param ?? null))
@@ -157,11 +147,8 @@ async function confirmedByProvider(
   }
   if (!finish.ok) return refused({ ssoError: finish.error }, finish.code)
   if ('mfa' in finish) {
-    const step = await beginSecondFactor(
-      request,
-      { mfa: finish.mfa, method: 'sso', email: user.email, redirect: null, remember: user.remembered, confirm },
-      context,
-    )
+    const signIn = { method: 'sso' as const, email: user.email, redirect: null, remember: user.remembered, confirm }
+    const step = await beginSecondFactor(request, { mfa: finish.mfa, ...signIn }, context)
     return back(step.location, step.setCookies)
   }
   if (tokenClaims(finish.idToken).uid !== user.uid) return refused({ ssoError: 'mismatch' }, 'auth/user-mismatch')
