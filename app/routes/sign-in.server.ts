@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import type { AppLoadContext } from '~/.server/context'
-import { codeOf, getIdentity, type AuthCode } from '~/.server/identity'
+import { codeOf, getIdentity, mfaRequiredOf, type AuthCode } from '~/.server/identity'
 import { signInRefused, type SignInRefusal } from '~/.server/auth/code-messages'
-import { afterFirstFactor } from '~/.server/auth/first-factor'
-import { whoOf } from '~/.server/auth/session'
+import { handleNewSession, whoOf } from '~/.server/auth/session'
+import { beginSecondFactor } from '~/.server/auth/second-factor'
 import { metrics } from '~/.server/ops/metrics'
 import { securityEvent } from '~/.server/ops/logger'
 import { deviceIdFor, getRateLimits } from '~/.server/policy/rate-limit'
@@ -39,11 +39,11 @@ export async function signInWithPassword(
   },
   context: AppLoadContext,
 ): Promise<Result<SignInPage>> {
-  const { email, remember, captchaResponse } = input
+  const { email, remember } = input
 
   // 1. The limit: per address, per IP, per device.
   const device = deviceIdFor(request, email)
-  const limit = await getRateLimits().consumeSignIn({ ...whoOf(context), email, device })
+  const limit = await getRateLimits().consumeSignIn({ ...whoOf(context), email: email, device })
   if (!limit.ok) {
     metrics.signIn.inc({ outcome: 'auth/too-many-requests' })
     const retryAt = retryAtAfter(limit.retryAfterSeconds)
@@ -55,21 +55,35 @@ export async function signInWithPassword(
   const refuse = async (code: AuthCode): Promise<Result<SignInPage>> => {
     securityEvent('sign-in-failure', { reqId: context.requestId, ip: context.clientIp, email, code })
     metrics.signIn.inc({ outcome: code })
-    const { status, message, captcha } = await signInRefused(code, limit, captchaResponse)
+    const { status, message, captcha } = await signInRefused(code, limit, input.captchaResponse)
     return page({ email, remember, formError: message, captcha: captcha ?? null }, { status })
   }
 
   // 2. The identity service checks the password (and the reCAPTCHA token, when the project asks for one).
-  // 3. A second factor asked (no verdict yet: the second-factor page takes over), or a session, named by the
-  // address as typed; else refused.
   const first = { method: 'password' as const, email, redirect: input.redirect, remember }
-  const answer = async () => {
-    const { idToken } = await getIdentity().signInWithPassword(email, input.password, { captchaResponse })
-    return { idToken }
+  let idToken: string
+  try {
+    ;({ idToken } = await getIdentity().signInWithPassword(email, input.password, { captchaResponse: input.captchaResponse }))
+  } catch (error) {
+    // 3a. A second factor asked: no verdict yet on the attempt; the second-factor page takes over.
+    const mfa = mfaRequiredOf(error)
+    if (mfa) {
+      await limit.release('no-verdict')
+      const next = await beginSecondFactor(request, { mfa, ...first, email: mfa.email ?? email }, context)
+      return redirectTo(next.location, { cookies: next.setCookies })
+    }
+    // 3b. Refused.
+    return refuse(codeOf(error))
   }
-  const signedIn = await afterFirstFactor(request, limit, first, answer, context)
-  if (signedIn.ok) return redirectTo(signedIn.location, { cookies: signedIn.setCookies })
-  return refuse(codeOf(signedIn.error))
+
+  // 3c. A session.
+  try {
+    const session = await handleNewSession(idToken, first, context)
+    await limit.release('success')
+    return redirectTo(session.location, { cookies: session.setCookies })
+  } catch (error) {
+    return refuse(codeOf(error))
+  }
 }
 
 /**

@@ -5,8 +5,9 @@ import { handleNewSession } from './session'
 import { beginSecondFactor } from './second-factor'
 
 /**
- * How a sign-in (password, email link, passkey) ends once its first factor is answered: a session,
- * or the second factor when the account asks for one.
+ * How the email link, a passkey and a recent login end once their first factor is answered: a session,
+ * or the second factor when the account asks for one. The password sign-in writes the same steps out in
+ * routes/sign-in.server.ts.
  */
 export async function afterFirstFactor(
   request: Request,
