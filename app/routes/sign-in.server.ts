@@ -43,7 +43,7 @@ export async function signInWithPassword(
 
   // 1. The limit: per address, per IP, per device.
   const device = deviceIdFor(request, email)
-  const limit = await getRateLimits().consumeSignIn({ ...whoOf(context), email: email, device })
+  const limit = await getRateLimits().consumeSignIn({ ...whoOf(context), email, device })
   if (!limit.ok) {
     metrics.signIn.inc({ outcome: 'auth/too-many-requests' })
     const retryAt = retryAtAfter(limit.retryAfterSeconds)
