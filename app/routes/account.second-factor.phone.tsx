@@ -24,14 +24,13 @@ export const headers = routeHeaders
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'phoneEnrolment.title', NOT_INDEXED)
 
+export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
+
 /**
  * Adding a phone as a second factor (ADR 042): a verified address and a recent "Confirm it's you"
  * (ADR 036) first; then the number, "Send code", the SMS code, "Add". The enrolment in progress is
  * in a cookie sealed to this browser (account.second-factor.phone.server.ts).
  */
-/** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
-
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireSignedIn(request)
   if (!user.email) throw backToAccount()
