@@ -146,8 +146,6 @@ function NumberStep({ captcha, result }: { captcha: CaptchaSettings | null; resu
 function CodeStep({ view: { phone, resendIn, sentAt, captcha }, result }: { view: CodeView; result: Result }) {
   const { t } = useTranslation()
   const codeRef = useRef<HTMLInputElement>(null)
-  const resendRef = useRef<HTMLFormElement>(null)
-  const { onSubmit } = useSmsCaptcha(resendRef, captcha)
   const error = result?.field === 'code' ? t(result.message) : null
   useEffect(() => {
     // After a wrong code the field is emptied for the next one, and focused with its message.
@@ -182,7 +180,7 @@ function CodeStep({ view: { phone, resendIn, sentAt, captcha }, result }: { view
         <SubmitButton pendingLabel={t('phoneEnrolment.adding')}>{t('phoneEnrolment.add')}</SubmitButton>
       </SecureForm>
       {captcha ? <NeedsJs /> : null}
-      <ResendForm resendIn={resendIn} sentAt={sentAt} formRef={resendRef} onSubmit={onSubmit} />
+      <ResendForm resendIn={resendIn} sentAt={sentAt} captcha={{ settings: captcha, action: 'mfaSmsEnrollment' }} />
       <SecureForm className="stack">
         <button type="submit" name="intent" value="another" className="button-text">
           {t('phoneEnrolment.another')}
