@@ -91,14 +91,6 @@ export default function AddPhone({ loaderData: page, actionData: result }: Route
 type Result = ActionData | undefined
 type CodeView = Extract<Route.ComponentProps['loaderData'], { step: 'code' }>
 
-/** The check runs on submit, for the action mfaSmsEnrollment (ADR 020); without JavaScript the button waits for it. */
-function useSmsCaptcha(form: React.RefObject<HTMLFormElement | null>, captcha: CaptchaSettings | null) {
-  const { onSubmit } = useCaptchaForm({ form, settings: captcha, actionFor: () => 'mfaSmsEnrollment' })
-  const [hydrated, setHydrated] = useState(false)
-  useEffect(() => setHydrated(true), [])
-  return { onSubmit, blocked: captcha !== null && !hydrated }
-}
-
 function NeedsJs() {
   const { t } = useTranslation()
   return (
@@ -111,7 +103,10 @@ function NeedsJs() {
 function NumberStep({ captcha, result }: { captcha: CaptchaSettings | null; result: Result }) {
   const { t } = useTranslation()
   const formRef = useRef<HTMLFormElement>(null)
-  const { onSubmit, blocked } = useSmsCaptcha(formRef, captcha)
+  // The check runs on submit, for the action mfaSmsEnrollment (ADR 020); without JavaScript the button waits for it.
+  const { onSubmit } = useCaptchaForm({ form: formRef, settings: captcha, actionFor: () => 'mfaSmsEnrollment' })
+  const [hydrated, setHydrated] = useState(false)
+  useEffect(() => setHydrated(true), [])
   useAfterSubmission(formRef, result)
   const error = result?.field === 'phone' ? t(result.message) : null
   return (
@@ -131,7 +126,7 @@ function NumberStep({ captcha, result }: { captcha: CaptchaSettings | null; resu
           error={error}
           hint={t('phoneEnrolment.phoneHint')}
         />
-        {blocked ? (
+        {captcha !== null && !hydrated ? (
           <button type="submit" className="button-primary" disabled>
             {t('mfa.send')}
           </button>
