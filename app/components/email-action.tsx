@@ -76,28 +76,21 @@ export function EmailActionConfirm({
   )
 }
 
+/** After the code was spent: what changed, and for an undone change, the advice to reset the password. */
+const DONE = {
+  verifyEmail: ['emailAction.verifyEmailDone', null],
+  recoverEmail: ['emailAction.recoverEmailDone', 'emailAction.recoverEmailAdvice'],
+  verifyAndChangeEmail: ['emailAction.changeEmailDone', null],
+  revertSecondFactorAddition: ['emailAction.revertDone', 'emailAction.revertAdvice'],
+} as const
+
 /** After the code was spent: what changed, and where to go next. */
 export function EmailActionDone({ result }: { result: Done }) {
   const { t } = useTranslation()
   const resetLink = `/forgot-password?${new URLSearchParams({ email: result.email })}`
-  let message: string
-  let advice: string | null = null
-  switch (result.mode) {
-    case 'verifyEmail':
-      message = t('emailAction.verifyEmailDone')
-      break
-    case 'recoverEmail':
-      message = t('emailAction.recoverEmailDone', { email: result.email })
-      advice = t('emailAction.recoverEmailAdvice')
-      break
-    case 'verifyAndChangeEmail':
-      message = t('emailAction.changeEmailDone', { newEmail: result.newEmail ?? '' })
-      break
-    case 'revertSecondFactorAddition':
-      message = t('emailAction.revertDone')
-      advice = t('emailAction.revertAdvice')
-      break
-  }
+  const [messageKey, adviceKey] = DONE[result.mode]
+  const message = t(messageKey, { email: result.email, newEmail: result.newEmail ?? '' })
+  const advice = adviceKey ? t(adviceKey) : null
   return (
     <>
       <h1>{t(TITLES[result.mode])}</h1>

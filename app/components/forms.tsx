@@ -31,25 +31,14 @@ export function Field({
   const errorId = `${id}-error`
   const hintId = `${id}-hint`
   const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined
+  const props = { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy, ...input }
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>{' '}
       {input.type === 'password' ? (
-        <PasswordInput
-          inputRef={inputRef}
-          id={id}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
-          {...input}
-        />
+        <PasswordInput inputRef={inputRef} {...props} />
       ) : (
-        <input
-          ref={inputRef}
-          id={id}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
-          {...input}
-        />
+        <input ref={inputRef} {...props} />
       )}
       {error ? (
         <p id={errorId} className="field-error">

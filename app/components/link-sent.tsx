@@ -1,9 +1,7 @@
-import { useRef } from 'react'
 import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import type { CaptchaSettings } from '~/lib/recaptcha'
 import { signInLink } from '~/lib/sign-in-link'
-import { useCaptchaForm } from './captcha'
 import { CheckEmail } from './check-email'
 import { ResendForm } from './resend-code'
 
@@ -24,8 +22,6 @@ export default function LinkSent({
   retryAt?: number | null
 }) {
   const { t } = useTranslation()
-  const formRef = useRef<HTMLFormElement>(null)
-  const { onSubmit } = useCaptchaForm({ form: formRef, settings: captcha, actionFor: () => 'getOobCode' })
   return (
     <>
       <h1>{t('emailLink.sentTitle')}</h1>
@@ -34,8 +30,7 @@ export default function LinkSent({
           label="checkEmail.resendLink"
           resendIn={sent?.resendIn ?? 0}
           sentAt={sent?.sentAt ?? null}
-          formRef={formRef}
-          onSubmit={onSubmit}
+          captcha={{ settings: captcha, action: 'getOobCode' }}
         >
           {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
         </ResendForm>

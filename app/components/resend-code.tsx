@@ -1,6 +1,8 @@
-import { useEffect, useState, type FormEventHandler, type ReactNode, type Ref } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { TranslationKey } from '~/lib/i18n'
+import type { CaptchaAction, CaptchaSettings } from '~/lib/recaptcha'
+import { useCaptchaForm } from './captcha'
 import { SecureForm } from './secure-form'
 
 /**
@@ -15,22 +17,23 @@ import { SecureForm } from './secure-form'
 export function ResendForm({
   resendIn,
   sentAt,
-  onSubmit,
-  formRef,
+  captcha,
   label = 'mfa.resend',
   children,
 }: {
   resendIn: number
   /** When the server sent the code that the wait follows. */
   sentAt: number | null
-  /** Where the page protects its SMS with reCAPTCHA: gets the token first (useCaptchaForm). */
-  onSubmit?: FormEventHandler<HTMLFormElement>
-  formRef?: Ref<HTMLFormElement>
+  /** Where the page protects what it sends with reCAPTCHA: gets the token for `action` first (useCaptchaForm). */
+  captcha?: { settings: CaptchaSettings | null; action: CaptchaAction }
   /** An email, not an SMS code: its own words. */
   label?: TranslationKey
   children?: ReactNode
 }) {
   const { t } = useTranslation()
+  const formRef = useRef<HTMLFormElement>(null)
+  const action = captcha?.action ?? null
+  const { onSubmit } = useCaptchaForm({ form: formRef, settings: captcha?.settings, actionFor: () => action })
   const [left, setLeft] = useState(resendIn)
   useEffect(() => {
     setLeft(resendIn)

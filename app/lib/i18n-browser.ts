@@ -45,7 +45,7 @@ function loadPart(locale: Locale, part: Part): Promise<void> {
   return load
 }
 
-/** A page's clientLoader: the strings files its path needs (`partsFor`) before its data. */
+/** A page's clientLoader: coming from another page, its strings (`partsFor`) load before its data (ADR 068). */
 export async function withPageStrings<Data>({ serverLoader, request }: { serverLoader: () => Promise<Data>; request: Request }): Promise<Data> {
   const url = new URL(request.url)
   await loadStrings(currentLocale, url.pathname, url.search)

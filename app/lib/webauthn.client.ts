@@ -37,7 +37,10 @@ function creationOptions(json: Json): PublicKeyCredentialCreationOptions {
   }
 }
 
-function toJson(credential: PublicKeyCredential): Json {
+/** The credential the browser made or chose, as JSON; none is a refusal. */
+function toJson(found: Credential | null): Json {
+  if (!found) throw new DOMException('no credential', 'NotAllowedError')
+  const credential = found as PublicKeyCredential
   const own = (credential as unknown as { toJSON?: () => Json }).toJSON
   if (typeof own === 'function') return own.call(credential)
   const r = credential.response
@@ -60,13 +63,9 @@ export async function autofillAvailable(): Promise<boolean> {
 }
 
 export async function getPasskey(options: Json, mediation: 'conditional' | 'optional', signal?: AbortSignal): Promise<Json> {
-  const credential = await navigator.credentials.get({ publicKey: requestOptions(options), mediation, signal })
-  if (!credential) throw new DOMException('no credential', 'NotAllowedError')
-  return toJson(credential as PublicKeyCredential)
+  return toJson(await navigator.credentials.get({ publicKey: requestOptions(options), mediation, signal }))
 }
 
 export async function createPasskey(options: Json): Promise<Json> {
-  const credential = await navigator.credentials.create({ publicKey: creationOptions(options) })
-  if (!credential) throw new DOMException('no credential', 'NotAllowedError')
-  return toJson(credential as PublicKeyCredential)
+  return toJson(await navigator.credentials.create({ publicKey: creationOptions(options) }))
 }

@@ -32,7 +32,6 @@ const CheckEmailAgain = import.meta.env.SSR
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'meta.account', NOT_INDEXED)
 
-/** Coming from another page, the account area's strings load before its data (ADR 068). */
 export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -40,7 +40,6 @@ const SSO_ERRORS: Partial<Record<string, TranslationKey>> = {
   mismatch: 'confirm.userMismatch',
 }
 
-/** Coming from another page, the account area's strings load before its data (ADR 068). */
 export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
 
 export async function loader({ request, url }: Route.LoaderArgs) {

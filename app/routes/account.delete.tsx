@@ -20,13 +20,12 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
 
 const PATH = ACCOUNT_PATHS.delete
 
+export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
+
 /**
  * The form needs "Confirm it's you" (ADR 036). `?deleted` is the page after the deletion, signed
  * out by then: it says only that, to anyone.
  */
-/** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
-
 export async function loader({ request, url }: Route.LoaderArgs) {
   if (url.searchParams.has('deleted')) return respond(page({ deleted: true, email: '' }))
   const user = await requireSignedIn(request)

@@ -26,10 +26,9 @@ export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'met
 
 const PATH = ACCOUNT_PATHS.email
 
-/** Sending the link needs the fresh ID token of "Confirm it's you" (ADR 036). */
-/** Coming from another page, the account area's strings load before its data (ADR 068). */
 export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
 
+/** Sending the link needs the fresh ID token of "Confirm it's you" (ADR 036). */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireConfirmed(request, PATH)
   const sent = new URL(request.url).searchParams.get('sent') === '1'

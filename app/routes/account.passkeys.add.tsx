@@ -21,10 +21,9 @@ export const headers = routeHeaders
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'passkeys.add', NOT_INDEXED)
 
-/** After "Confirm it's you"; the name it offers is the browser and system ("Chrome on Linux"), in the page's language. */
-/** Coming from another page, the account area's strings load before its data (ADR 068). */
 export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
 
+/** After "Confirm it's you"; the name it offers is the browser and system ("Chrome on Linux"), in the page's language. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   if (!(await getFlags()).passkeys) throw respond(errorPage(404, 'not-found'))
   const user = await requireSignedIn(request)

@@ -17,10 +17,9 @@ export const headers = routeHeaders
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'passkeys.removeTitle', NOT_INDEXED)
 
-/** Names the passkey (`passkey`: its ref) after "Confirm it's you"; says so when it is the account's only way in. */
-/** Coming from another page, the account area's strings load before its data (ADR 068). */
 export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
 
+/** Names the passkey (`passkey`: its ref) after "Confirm it's you"; says so when it is the account's only way in. */
 export async function loader({ request, url }: Route.LoaderArgs) {
   if (!(await getFlags()).passkeys) throw respond(errorPage(404, 'not-found'))
   const user = await requireSignedIn(request)

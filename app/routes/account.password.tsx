@@ -19,10 +19,9 @@ export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'met
 
 const PATH = ACCOUNT_PATHS.password
 
-/** The form needs a sign-in less than 5 minutes old ("Confirm it's you", ADR 036), and a password to change. */
-/** Coming from another page, the account area's strings load before its data (ADR 068). */
 export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
 
+/** The form needs a sign-in less than 5 minutes old ("Confirm it's you", ADR 036), and a password to change. */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireSignedIn(request)
   if (!user.email) throw backToAccount()

@@ -24,14 +24,13 @@ export const headers = routeHeaders
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'phoneEnrolment.title', NOT_INDEXED)
 
+export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
+
 /**
  * Adding a phone as a second factor (ADR 042): a verified address and a recent "Confirm it's you"
  * (ADR 036) first; then the number, "Send code", the SMS code, "Add". The enrolment in progress is
  * in a cookie sealed to this browser (account.second-factor.phone.server.ts).
  */
-/** Coming from another page, the account area's strings load before its data (ADR 068). */
-export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
-
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireSignedIn(request)
   if (!user.email) throw backToAccount()
@@ -92,14 +91,6 @@ export default function AddPhone({ loaderData: page, actionData: result }: Route
 type Result = ActionData | undefined
 type CodeView = Extract<Route.ComponentProps['loaderData'], { step: 'code' }>
 
-/** The check runs on submit, for the action mfaSmsEnrollment (ADR 020); without JavaScript the button waits for it. */
-function useSmsCaptcha(form: React.RefObject<HTMLFormElement | null>, captcha: CaptchaSettings | null) {
-  const { onSubmit } = useCaptchaForm({ form, settings: captcha, actionFor: () => 'mfaSmsEnrollment' })
-  const [hydrated, setHydrated] = useState(false)
-  useEffect(() => setHydrated(true), [])
-  return { onSubmit, blocked: captcha !== null && !hydrated }
-}
-
 function NeedsJs() {
   const { t } = useTranslation()
   return (
@@ -112,7 +103,10 @@ function NeedsJs() {
 function NumberStep({ captcha, result }: { captcha: CaptchaSettings | null; result: Result }) {
   const { t } = useTranslation()
   const formRef = useRef<HTMLFormElement>(null)
-  const { onSubmit, blocked } = useSmsCaptcha(formRef, captcha)
+  // The check runs on submit, for the action mfaSmsEnrollment (ADR 020); without JavaScript the button waits for it.
+  const { onSubmit } = useCaptchaForm({ form: formRef, settings: captcha, actionFor: () => 'mfaSmsEnrollment' })
+  const [hydrated, setHydrated] = useState(false)
+  useEffect(() => setHydrated(true), [])
   useAfterSubmission(formRef, result)
   const error = result?.field === 'phone' ? t(result.message) : null
   return (
@@ -132,7 +126,7 @@ function NumberStep({ captcha, result }: { captcha: CaptchaSettings | null; resu
           error={error}
           hint={t('phoneEnrolment.phoneHint')}
         />
-        {blocked ? (
+        {captcha !== null && !hydrated ? (
           <button type="submit" className="button-primary" disabled>
             {t('mfa.send')}
           </button>
@@ -147,8 +141,6 @@ function NumberStep({ captcha, result }: { captcha: CaptchaSettings | null; resu
 function CodeStep({ view: { phone, resendIn, sentAt, captcha }, result }: { view: CodeView; result: Result }) {
   const { t } = useTranslation()
   const codeRef = useRef<HTMLInputElement>(null)
-  const resendRef = useRef<HTMLFormElement>(null)
-  const { onSubmit } = useSmsCaptcha(resendRef, captcha)
   const error = result?.field === 'code' ? t(result.message) : null
   useEffect(() => {
     // After a wrong code the field is emptied for the next one, and focused with its message.
@@ -183,7 +175,7 @@ function CodeStep({ view: { phone, resendIn, sentAt, captcha }, result }: { view
         <SubmitButton pendingLabel={t('phoneEnrolment.adding')}>{t('phoneEnrolment.add')}</SubmitButton>
       </SecureForm>
       {captcha ? <NeedsJs /> : null}
-      <ResendForm resendIn={resendIn} sentAt={sentAt} formRef={resendRef} onSubmit={onSubmit} />
+      <ResendForm resendIn={resendIn} sentAt={sentAt} captcha={{ settings: captcha, action: 'mfaSmsEnrollment' }} />
       <SecureForm className="stack">
         <button type="submit" name="intent" value="another" className="button-text">
           {t('phoneEnrolment.another')}

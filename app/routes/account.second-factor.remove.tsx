@@ -19,10 +19,9 @@ export const headers = routeHeaders
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'secondFactors.removeTitle', NOT_INDEXED)
 
-/** Names the factor, and says so when it is the last one: the account then has its password only. */
-/** Coming from another page, the account area's strings load before its data (ADR 068). */
 export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
 
+/** Names the factor, and says so when it is the last one: the account then has its password only. */
 export async function loader({ request, url }: Route.LoaderArgs) {
   const user = await requireSignedIn(request)
   const id = url.searchParams.get('factor') ?? ''

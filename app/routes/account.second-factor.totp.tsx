@@ -20,10 +20,9 @@ export const headers = routeHeaders
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, 'secondFactors.addTotp', NOT_INDEXED)
 
-/** Needs a verified address and "Confirm it's you" (ADR 036); shows this browser's enrolment (ADR 041). */
-/** Coming from another page, the account area's strings load before its data (ADR 068). */
 export const clientLoader = (args: Route.ClientLoaderArgs) => withPageStrings(args)
 
+/** Needs a verified address and "Confirm it's you" (ADR 036); shows this browser's enrolment (ADR 041). */
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireSignedIn(request)
   const input = { expired: url.searchParams.has('expired'), issuer: brandName(getLocale(request)) }

@@ -71,11 +71,9 @@ export default function ForgotPassword({ loaderData: { sent, view, captcha }, ac
   const [searchParams] = useSearchParams()
   const redirectTo = searchParams.get('redirect')
   const formRef = useRef<HTMLFormElement>(null)
-  const resendRef = useRef<HTMLFormElement>(null)
   useAfterSubmission(formRef, actionData)
   // The answer is the same whatever the service decides (no enumeration): nothing to retry.
   const { onSubmit } = useCaptchaForm({ form: formRef, settings: captcha, actionFor: () => 'getOobCode' })
-  const resend = useCaptchaForm({ form: resendRef, settings: captcha, actionFor: () => 'getOobCode' })
   const back = signInLink(redirectTo)
   const emailError = actionData?.fieldErrors?.email
 
@@ -92,8 +90,7 @@ export default function ForgotPassword({ loaderData: { sent, view, captcha }, ac
             label="checkEmail.resend"
             resendIn={view?.resendIn ?? 0}
             sentAt={view?.sentAt ?? null}
-            formRef={resendRef}
-            onSubmit={resend.onSubmit}
+            captcha={{ settings: captcha, action: 'getOobCode' }}
           >
             {redirectTo !== null ? <input type="hidden" name="redirect" value={redirectTo} /> : null}
           </ResendForm>
