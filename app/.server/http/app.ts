@@ -153,7 +153,9 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
     }
     next()
   })
-  app.use(pageShells((req) => renderedUrl(config.publicOrigin, req)))
+  const shells = pageShells((req) => renderedUrl(config.publicOrigin, req))
+  // A page shell only ever answers a GET: a post goes straight on.
+  app.use((req, res, next) => (req.method === 'GET' ? shells(req, res, next) : next()))
   const remix = createRouterHandler({
     build,
     publicOrigin: config.publicOrigin,
@@ -183,7 +185,7 @@ export function createApp({ config, build, clientDir, recaptcha, readiness = get
   return app
 }
 
-const TARGET_MAX_LENGTH = 8 * 1024
+export const TARGET_MAX_LENGTH = 8 * 1024
 
 const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
 

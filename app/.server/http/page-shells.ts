@@ -58,8 +58,7 @@ export function pageShells(urlOf: (req: express.Request) => string): express.Req
   const candidates = new Map<string, string[]>()
 
   return (req, res, next) => {
-    // Only a GET is ever answered from a shell: a post goes straight on.
-    if (req.method !== 'GET' || res.locals.errorStatus || res.locals.bodyTooLarge) return next()
+    if (res.locals.errorStatus || res.locals.bodyTooLarge) return next()
     const url = urlOf(req)
     const headers = Object.fromEntries(KEY_HEADERS.map((name) => [name, String(req.headers[name] ?? '')]))
     const request = new Request(url, { headers })
