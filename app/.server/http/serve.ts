@@ -25,6 +25,7 @@ export async function serve(build: ServerBuild, { clientDir }: { clientDir: stri
   await Promise.race([Promise.all([startRecaptchaRefresh(() => getIdentity().getRecaptchaConfig()), getAuthorizedDomains()]), sleep(2_000)])
 
   const readiness = getReadiness()
+  let shuttingDown = false
   const app = createApp({
     config,
     build,
@@ -33,7 +34,7 @@ export async function serve(build: ServerBuild, { clientDir }: { clientDir: stri
     readiness,
   })
   const server = createServer((req, res) => {
-    if (readiness.shuttingDown) res.setHeader('Connection', 'close')
+    if (shuttingDown) res.setHeader('Connection', 'close')
     app(req, res)
   })
   server.listen(config.port, config.host, () => {
@@ -57,7 +58,8 @@ export async function serve(build: ServerBuild, { clientDir }: { clientDir: stri
   // removes endpoints asynchronously and requests keep arriving. SIGINT skips the delay.
   async function shutdown(signal: string) {
     // A repeated signal (Ctrl-C reaches `npm start` and the portal both) changes nothing.
-    if (readiness.shuttingDown) return logger.debug({ signal }, 'already shutting down')
+    if (shuttingDown) return logger.debug({ signal }, 'already shutting down')
+    shuttingDown = true
     readiness.startShutdown()
     const started = Date.now()
     const delayMs = signal === 'SIGTERM' ? config.shutdownDelayMs : 0
