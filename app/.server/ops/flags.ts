@@ -11,8 +11,7 @@ import { recordCacheFilled } from './metrics'
 // refreshed in the background, never waited on but once at start), then the flagd
 // file, then false. A service that is down leaves its last values (see ADR 008).
 export const FLAG_NAMES = ['sso', 'emailLinkSignIn', 'passkeys', 'signUp'] as const
-export type FlagName = (typeof FLAG_NAMES)[number]
-export type Flags = Record<FlagName, boolean>
+export type Flags = Record<(typeof FLAG_NAMES)[number], boolean>
 
 const PROVIDER_TIMEOUT_MS = 2_000
 const REMOTE_CALL_TIMEOUT_MS = 2_000
