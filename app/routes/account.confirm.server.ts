@@ -9,7 +9,7 @@ import { retryAtAfter } from '~/lib/limits'
 import type { CaptchaSettings } from '~/lib/recaptcha'
 import { afterConfirmation, type AfterConfirmation } from '~/.server/auth/recent-login'
 import { beginSecondFactor } from '~/.server/auth/second-factor'
-import type { SessionUser } from '~/.server/auth/session'
+import { whoOf, type SessionUser } from '~/.server/auth/session'
 
 export interface ConfirmRefusal {
   formError: TranslationKey
@@ -27,7 +27,7 @@ export async function confirmPassword(
 ): Promise<Result<ConfirmRefusal>> {
   const email = user.email
   if (!email) return refused(403, 'confirm.noPassword')
-  const who = { reqId: context.requestId, ip: context.clientIp, email }
+  const who = { ...whoOf(context), email }
   const limit = await getRateLimits().consumeSignIn({ ...who, device: deviceIdFor(request, email) })
   if (!limit.ok) return refused(429, 'error.tooManyRequestsAt', { retryAfter: limit.retryAfterSeconds })
   let answer: { idToken: string; localId: string }

@@ -38,7 +38,7 @@ export async function requestPasswordReset(
     }
     return sent
   }
-  securityEvent('reset-requested', { reqId: context.requestId, ip: context.clientIp, email: input.email })
+  securityEvent('reset-requested', whoOf(context, input.email))
   sendProtectedOobCode(
     {
       requestType: 'PASSWORD_RESET',

@@ -114,7 +114,7 @@ export async function completePasswordReset(
       logger.warn({ event: 'revoke-failed', code: (error as { code?: string }).code }, 'could not end the sessions'),
     )
   }
-  securityEvent('reset-done', { reqId: context.requestId, ip: context.clientIp, email })
+  securityEvent('reset-done', whoOf(context, email))
   return redirectTo(cleanAddress(url.searchParams), { cookies: [resetCodeCookie.clear(), ...resetDoneCookie.write(request, true)] })
 }
 

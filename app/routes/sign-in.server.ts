@@ -53,7 +53,7 @@ export async function signInWithPassword(
 
   // A refusal releases the attempt (a failure for wrong credentials, else no verdict) and says why.
   const refuse = async (code: AuthCode): Promise<Result<SignInPage>> => {
-    securityEvent('sign-in-failure', { reqId: context.requestId, ip: context.clientIp, email, code })
+    securityEvent('sign-in-failure', { ...whoOf(context, email), code })
     metrics.signIn.inc({ outcome: code })
     const { status, message, captcha } = await signInRefused(code, limit, input.captchaResponse)
     return page({ email, remember, formError: message, captcha: captcha ?? null }, { status })

@@ -83,7 +83,7 @@ export async function requestSignUp(
     }
     return sent
   }
-  securityEvent('sign-up-requested', { reqId: context.requestId, ip: context.clientIp, email: input.email })
+  securityEvent('sign-up-requested', whoOf(context, input.email))
   // Not even the service's first answer may land while this response is on its way (see ADR 066).
   const afterResponse = context.afterResponse ?? setImmediate
   afterResponse(

@@ -43,7 +43,7 @@ export async function finishPasskeySignIn(
   input: { credential: CredentialJson; redirect: CheckedRedirect | null; remember: boolean },
   context: AppLoadContext,
 ): Promise<Result<PasskeyAnswer>> {
-  const who = { reqId: context.requestId, ip: context.clientIp, method: 'passkey' }
+  const who = { ...whoOf(context), method: 'passkey' }
   const limit = await getRateLimits().consumePasskey({ ...whoOf(context), credential: input.credential.id })
   if (!limit.ok) return failed('error.tooManyRequests', 429, { retryAfter: limit.retryAfterSeconds })
   const cookies = [clearChallenge()]
