@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { gzipSync, inflateSync } from 'node:zlib'
@@ -101,6 +102,18 @@ async function startRecordedTotp(emulatorOrigin: string) {
   }
 }
 
+/**
+ * What `collector` has received, once the page's replay was told the window lost focus: Replay then sends what
+ * it holds at once, as when a visitor switches away, instead of on its next 5-second flush.
+ */
+async function recordedBy(page: Page, collector: Collector): Promise<string> {
+  await page.evaluate(() => {
+    window.dispatchEvent(new Event('blur'))
+    window.dispatchEvent(new Event('focus'))
+  })
+  return collector.recordings().join('\n')
+}
+
 test('a replayed sign-in with a second factor holds no address, password, code or CSRF token @js-only', async ({
   page,
   admin,
@@ -132,7 +145,7 @@ test('a replayed sign-in with a second factor holds no address, password, code o
 
   // The recording covers the whole visit: the signed-in page's heading (text is recorded) arrived.
   await expect
-    .poll(() => collector.recordings().join('\n'), { timeout: 30_000, message: 'the signed-in page was recorded' })
+    .poll(() => recordedBy(page, collector), { timeout: 30_000, message: 'the signed-in page was recorded' })
     .toContain('Votre session est ouverte')
   const sent = [...collector.envelopes(), ...collector.recordings()].join('\n')
   expect(sent).toContain('replay_recording')
@@ -158,7 +171,7 @@ test('a replay of an emailed reset link holds neither its code nor the address @
   await page.goto(link)
   await expect(page.getByRole('heading', { name: 'Veuillez saisir un nouveau mot de passe' })).toBeVisible()
   await expect
-    .poll(() => collector.recordings().join('\n'), { timeout: 30_000, message: 'the new-password page was recorded' })
+    .poll(() => recordedBy(page, collector), { timeout: 30_000, message: 'the new-password page was recorded' })
     .toContain('Veuillez saisir un nouveau mot de passe')
   const sent = [...collector.envelopes(), ...collector.recordings()].join('\n')
   const leaked = Object.entries({ oobCode, email }).filter(([, secret]) => sent.includes(secret))
@@ -215,7 +228,7 @@ totpTest(
     expect(qrPath.length, 'the QR code is drawn as a path').toBeGreaterThan(100)
     // The page as recorded (its text is kept): the secret's page reached the collector.
     await expect
-      .poll(() => collector.recordings().join('\n'), { timeout: 30_000, message: 'the enrolment page was recorded' })
+      .poll(() => recordedBy(page, collector), { timeout: 30_000, message: 'the enrolment page was recorded' })
       .toContain('Ajouter une application d’authentification')
 
     await page.getByLabel('Code de l’application').fill(totpCode(secret))
@@ -223,7 +236,7 @@ totpTest(
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Votre compte')
     await expect(page.getByRole('status')).toContainText('L’application d’authentification a été ajoutée.')
     await expect
-      .poll(() => collector.recordings().join('\n'), { timeout: 30_000, message: 'the account page was recorded' })
+      .poll(() => recordedBy(page, collector), { timeout: 30_000, message: 'the account page was recorded' })
       .toContain('L’application d’authentification a été ajoutée.')
 
     const sent = [...collector.envelopes(), ...collector.recordings()].join('\n')
