@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next'
 import type { TranslationKey } from '~/lib/i18n'
 import { EMAIL_MAX_LENGTH } from '~/lib/limits'
 import {
-  useCallback,
   useEffect,
   useId,
+  useImperativeHandle,
   useRef,
   useState,
   type ChangeEvent,
@@ -71,7 +71,9 @@ export function Field({
  */
 function PasswordInput({ inputRef, ...input }: { inputRef?: Ref<HTMLInputElement> } & InputProps) {
   const { t } = useTranslation()
-  const own = useRef<HTMLInputElement | null>(null)
+  const own = useRef<HTMLInputElement>(null)
+  // The caller's ref gets the same element.
+  useImperativeHandle(inputRef, () => own.current!, [])
   const [hydrated, setHydrated] = useState(false)
   const [shown, setShown] = useState(false)
   useEffect(() => setHydrated(true), [])
@@ -82,14 +84,6 @@ function PasswordInput({ inputRef, ...input }: { inputRef?: Ref<HTMLInputElement
     form.addEventListener('submit', hide)
     return () => form.removeEventListener('submit', hide)
   }, [])
-  const ref = useCallback(
-    (element: HTMLInputElement | null) => {
-      own.current = element
-      if (typeof inputRef === 'function') inputRef(element)
-      else if (inputRef) inputRef.current = element
-    },
-    [inputRef],
-  )
   const toggle = () => {
     const field = own.current
     const [start, end, direction] = [field?.selectionStart, field?.selectionEnd, field?.selectionDirection]
@@ -98,7 +92,7 @@ function PasswordInput({ inputRef, ...input }: { inputRef?: Ref<HTMLInputElement
   }
   return (
     <div className="password-input" data-toggle={hydrated || undefined}>
-      <input ref={ref} {...input} type={shown ? 'text' : 'password'} />
+      <input ref={own} {...input} type={shown ? 'text' : 'password'} />
       {hydrated ? (
         <button
           type="button"
@@ -170,23 +164,18 @@ export function FormAlert({ children, tone = 'error' }: { children: ReactNode; t
   )
 }
 
-/** The submit button, saying so while in flight (with an `intent` button, only the one pressed); `danger`: can't be undone. */
+/** The submit button, saying so while in flight (not while an `intent` button's post is); `danger`: can't be undone. */
 export function SubmitButton({
   children,
   pendingLabel,
-  action,
   danger,
 }: {
   children: ReactNode
   pendingLabel: string
-  action?: string
   danger?: boolean
 }) {
   const navigation = useNavigation()
-  const pending =
-    navigation.state === 'submitting' &&
-    (action === undefined || navigation.formAction === action) &&
-    !navigation.formData?.has('intent')
+  const pending = navigation.state === 'submitting' && !navigation.formData?.has('intent')
   return (
     <button
       type="submit"
