@@ -114,19 +114,6 @@ function PasswordInput({ inputRef, ...input }: { inputRef?: Ref<HTMLInputElement
   )
 }
 
-/** A checkbox with its label beside it: the label wraps it, so the whole line toggles it. */
-export function Checkbox({ label, ...input }: { label: string } & Omit<InputProps, 'type'>) {
-  return (
-    // In a block of its own: a text browser (w3m) shows it on its own line, not run into the button.
-    <div>
-      <label className="checkbox">
-        <input type="checkbox" {...input} />
-        <span>{label}</span>
-      </label>
-    </div>
-  )
-}
-
 /** The email field of every form: one label, type, autocomplete (password managers) and bound. */
 export function EmailField({
   errorKey,
