@@ -31,15 +31,11 @@ export function Field({
   const errorId = `${id}-error`
   const hintId = `${id}-hint`
   const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined
-  const props = { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy, ...input }
+  const Input = input.type === 'password' ? PasswordInput : 'input'
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>{' '}
-      {input.type === 'password' ? (
-        <PasswordInput inputRef={inputRef} {...props} />
-      ) : (
-        <input ref={inputRef} {...props} />
-      )}
+      <Input ref={inputRef} id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
       {error ? (
         <p id={errorId} className="field-error">
           {error}
@@ -69,11 +65,11 @@ export function Field({
  * When the form is sent the password is hidden again: it never leaves the page as a text field (which
  * a browser may remember), and what empties password fields after a submission still finds it.
  */
-function PasswordInput({ inputRef, ...input }: { inputRef?: Ref<HTMLInputElement> } & InputProps) {
+function PasswordInput({ ref, ...input }: { ref?: Ref<HTMLInputElement> } & InputProps) {
   const { t } = useTranslation()
   const own = useRef<HTMLInputElement>(null)
   // The caller's ref gets the same element.
-  useImperativeHandle(inputRef, () => own.current!, [])
+  useImperativeHandle(ref, () => own.current!, [])
   const [hydrated, setHydrated] = useState(false)
   const [shown, setShown] = useState(false)
   useEffect(() => setHydrated(true), [])
