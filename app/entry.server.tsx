@@ -12,8 +12,7 @@ import { initSentry, reportError } from '~/.server/ops/sentry'
 
 void initSentry()
 
-const ABORT_DELAY = 5_000
-export const streamTimeout = ABORT_DELAY
+export const streamTimeout = 5_000
 
 export default async function handleRequest(
   request: Request,
@@ -30,7 +29,7 @@ export default async function handleRequest(
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
     // Cleared when the render ends: a pending timer would keep each finished render in memory for the whole delay.
-    const timer = setTimeout(() => abort(), ABORT_DELAY)
+    const timer = setTimeout(() => abort(), streamTimeout)
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
         <I18nextProvider i18n={i18n}>

@@ -53,8 +53,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   )
 }
 
-export const handle = { i18n: 'common' }
-
 export function Layout({ children }: { children: ReactNode }) {
   const root = useRouteLoaderData<typeof loader>('root')
   const nonce = useNonce()

@@ -25,26 +25,17 @@ export function Address({ email, after = '' }: { email: string; after?: string }
   )
 }
 
-/** The punctuation right after an address, which stays with it: everything up to the next space. */
-const GLUED = /^[^\s]*/u
-
 /**
  * A translated sentence with the given addresses shown as {@link Address}: each occurrence of an
- * address in `text` is wrapped, with the punctuation that follows it.
+ * address in `text` is wrapped, with the punctuation that follows it (everything up to the next space).
  */
 export function withAddresses(text: string, addresses: Array<string | null | undefined>): ReactNode {
   const wanted = [...new Set(addresses.filter((a): a is string => Boolean(a)))].sort((a, b) => b.length - a.length)
   if (wanted.length === 0) return text
-  const parts: ReactNode[] = []
-  let rest = text
-  for (;;) {
-    const hits = wanted.map((a) => ({ a, at: rest.indexOf(a) })).filter((h) => h.at !== -1)
-    if (hits.length === 0) break
-    const { a, at } = hits.reduce((x, y) => (y.at < x.at ? y : x))
-    const after = GLUED.exec(rest.slice(at + a.length))?.[0] ?? ''
-    parts.push(rest.slice(0, at), <Address email={a} after={after} />)
-    rest = rest.slice(at + a.length + after.length)
-  }
-  parts.push(rest)
-  return parts.map((part, i) => <Fragment key={i}>{part}</Fragment>)
+  // Split out: text, address, punctuation, text… (the longest address first where two start at one place).
+  const escaped = wanted.map((a) => a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  const parts = text.split(new RegExp(`(${escaped.join('|')})(\\S*)`, 'u'))
+  return parts.map((part, i) =>
+    i % 3 === 1 ? <Address key={i} email={part} after={parts[i + 1]} /> : i % 3 === 0 ? part : null,
+  )
 }

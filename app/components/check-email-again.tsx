@@ -1,3 +1,4 @@
+import type { ComponentProps } from 'react'
 import type { TranslationKey } from '~/lib/i18n'
 import { CheckEmail } from './check-email'
 import { ResendForm } from './resend-code'
@@ -7,21 +8,16 @@ import { ResendForm } from './resend-code'
  * posted to the page's own action as `intent=resend`. Its own module: the page's first visit loads none of it.
  */
 export default function CheckEmailAgain({
-  message,
   sent,
-  ownAddress,
-  retryAt,
   label,
+  ...checkEmail
 }: {
-  message: string
   /** The email this browser had sent: to which address, and the wait before it may go again. */
   sent: { address: string | null; resendIn: number; sentAt: number | null }
-  ownAddress?: boolean
-  retryAt?: number | null
   label: TranslationKey
-}) {
+} & Omit<ComponentProps<typeof CheckEmail>, 'address' | 'children'>) {
   return (
-    <CheckEmail message={message} address={sent.address} ownAddress={ownAddress} retryAt={retryAt}>
+    <CheckEmail {...checkEmail} address={sent.address}>
       <ResendForm label={label} resendIn={sent.resendIn} sentAt={sent.sentAt} />
     </CheckEmail>
   )

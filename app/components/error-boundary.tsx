@@ -26,6 +26,8 @@ export function GeneralErrorBoundary() {
   }, [error, location.pathname])
 
   const status = isRouteErrorResponse(error) ? error.status : null
+  // An over-long path, shortened by the server (app/routes/$.tsx), is named by the 404's data.
+  const path: unknown = isRouteErrorResponse(error) ? error.data?.path : null
   const copy = errorCopy(status)
   const title = t(copy.title.key, copy.title.values)
   // 404: 'Page not found' and the path, the path set apart; the heading says 'Page not found'.
@@ -33,7 +35,7 @@ export function GeneralErrorBoundary() {
     status === 404 ? (
       <>
         {`${title} `}
-        <code className="error-path">{shownPath(error) ?? location.pathname + location.search}</code>
+        <code className="error-path">{typeof path === 'string' ? path : location.pathname + location.search}</code>
       </>
     ) : (
       title
@@ -86,10 +88,4 @@ export function ErrorPage({ heading, retry, children }: { heading: ReactNode; re
       </div>
     </section>
   )
-}
-
-/** The path a 404 names when its data says (an over-long path, shortened by the server: app/routes/$.tsx). */
-function shownPath(error: unknown): string | null {
-  const path = (error as { data?: { path?: unknown } | null }).data?.path
-  return typeof path === 'string' ? path : null
 }

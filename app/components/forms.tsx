@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next'
 import type { TranslationKey } from '~/lib/i18n'
 import { EMAIL_MAX_LENGTH } from '~/lib/limits'
 import {
-  useCallback,
   useEffect,
   useId,
+  useImperativeHandle,
   useRef,
   useState,
   type ChangeEvent,
@@ -31,15 +31,11 @@ export function Field({
   const errorId = `${id}-error`
   const hintId = `${id}-hint`
   const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined
-  const props = { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy, ...input }
+  const Input = input.type === 'password' ? PasswordInput : 'input'
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>{' '}
-      {input.type === 'password' ? (
-        <PasswordInput inputRef={inputRef} {...props} />
-      ) : (
-        <input ref={inputRef} {...props} />
-      )}
+      <Input ref={inputRef} id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
       {error ? (
         <p id={errorId} className="field-error">
           {error}
@@ -69,9 +65,11 @@ export function Field({
  * When the form is sent the password is hidden again: it never leaves the page as a text field (which
  * a browser may remember), and what empties password fields after a submission still finds it.
  */
-function PasswordInput({ inputRef, ...input }: { inputRef?: Ref<HTMLInputElement> } & InputProps) {
+function PasswordInput({ ref, ...input }: { ref?: Ref<HTMLInputElement> } & InputProps) {
   const { t } = useTranslation()
-  const own = useRef<HTMLInputElement | null>(null)
+  const own = useRef<HTMLInputElement>(null)
+  // The caller's ref gets the same element.
+  useImperativeHandle(ref, () => own.current!, [])
   const [hydrated, setHydrated] = useState(false)
   const [shown, setShown] = useState(false)
   useEffect(() => setHydrated(true), [])
@@ -82,14 +80,6 @@ function PasswordInput({ inputRef, ...input }: { inputRef?: Ref<HTMLInputElement
     form.addEventListener('submit', hide)
     return () => form.removeEventListener('submit', hide)
   }, [])
-  const ref = useCallback(
-    (element: HTMLInputElement | null) => {
-      own.current = element
-      if (typeof inputRef === 'function') inputRef(element)
-      else if (inputRef) inputRef.current = element
-    },
-    [inputRef],
-  )
   const toggle = () => {
     const field = own.current
     const [start, end, direction] = [field?.selectionStart, field?.selectionEnd, field?.selectionDirection]
@@ -98,7 +88,7 @@ function PasswordInput({ inputRef, ...input }: { inputRef?: Ref<HTMLInputElement
   }
   return (
     <div className="password-input" data-toggle={hydrated || undefined}>
-      <input ref={ref} {...input} type={shown ? 'text' : 'password'} />
+      <input ref={own} {...input} type={shown ? 'text' : 'password'} />
       {hydrated ? (
         <button
           type="button"
@@ -116,19 +106,6 @@ function PasswordInput({ inputRef, ...input }: { inputRef?: Ref<HTMLInputElement
           </svg>
         </button>
       ) : null}
-    </div>
-  )
-}
-
-/** A checkbox with its label beside it: the label wraps it, so the whole line toggles it. */
-export function Checkbox({ label, ...input }: { label: string } & Omit<InputProps, 'type'>) {
-  return (
-    // In a block of its own: a text browser (w3m) shows it on its own line, not run into the button.
-    <div>
-      <label className="checkbox">
-        <input type="checkbox" {...input} />
-        <span>{label}</span>
-      </label>
     </div>
   )
 }
@@ -170,23 +147,18 @@ export function FormAlert({ children, tone = 'error' }: { children: ReactNode; t
   )
 }
 
-/** The submit button, saying so while in flight (with an `intent` button, only the one pressed); `danger`: can't be undone. */
+/** The submit button, saying so while in flight (not while an `intent` button's post is); `danger`: can't be undone. */
 export function SubmitButton({
   children,
   pendingLabel,
-  action,
   danger,
 }: {
   children: ReactNode
   pendingLabel: string
-  action?: string
   danger?: boolean
 }) {
   const navigation = useNavigation()
-  const pending =
-    navigation.state === 'submitting' &&
-    (action === undefined || navigation.formAction === action) &&
-    !navigation.formData?.has('intent')
+  const pending = navigation.state === 'submitting' && !navigation.formData?.has('intent')
   return (
     <button
       type="submit"

@@ -22,23 +22,9 @@ export function LocalTime({ at }: { at: number }) {
 }
 
 /**
- * A message: its translation, or, with `at`, its sentence with that time in place of `{{time}}`
- * ("You can try again at 18:05"), as a limit says when it lets go.
+ * A form's error message (FormAlert), with `children` after it; nothing without one. With `at`, its
+ * sentence has that time in place of `{{time}}` ("You can try again at 18:05"), as a limit says when it lets go.
  */
-function Say({ message, at }: { message: TranslationKey; at?: number | null }) {
-  const { t } = useTranslation()
-  if (!at) return t(message)
-  const [before, after = ''] = t(message, { time: MARK }).split(MARK)
-  return (
-    <>
-      {before}
-      <LocalTime at={at} />
-      {after}
-    </>
-  )
-}
-
-/** A form's error message (FormAlert), said as {@link Say} says it, with `children` after it; nothing without one. */
 export function ErrorAlert({
   message,
   at,
@@ -48,10 +34,14 @@ export function ErrorAlert({
   at?: number | null
   children?: ReactNode
 }) {
+  const { t } = useTranslation()
   if (!message) return null
+  const [before, after] = at ? t(message, { time: MARK }).split(MARK) : [t(message)]
   return (
     <FormAlert>
-      <Say message={message} at={at} />
+      {before}
+      {at ? <LocalTime at={at} /> : null}
+      {after}
       {children}
     </FormAlert>
   )

@@ -1,16 +1,8 @@
 import { useTranslation } from 'react-i18next'
+import type { Route } from '../routes/+types/account._index'
 import { SecureForm } from './secure-form'
 
-export interface SessionView {
-  key: string
-  current: boolean
-  device: { browser: string | null; os: string | null }
-  ip: string
-  method: 'password' | 'email-link' | 'sso' | 'passkey'
-  secondFactor: 'phone' | 'totp' | null
-  signedIn: string
-  lastActive: string
-}
+type SessionView = Route.ComponentProps['loaderData']['sessions'][number]
 
 /**
  * "Where you're signed in": every live session of the account, this browser first and marked; each

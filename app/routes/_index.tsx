@@ -2,7 +2,7 @@ import { Link, useSearchParams } from 'react-router'
 import { lazy, Suspense, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCaptchaForm } from '~/components/captcha'
-import { Checkbox, EmailField, Field, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
+import { EmailField, Field, SubmitButton, useAfterSubmission, useFieldValue } from '~/components/forms'
 import { ErrorAlert } from '~/components/local-time'
 import { PasskeySignIn } from '~/components/passkey-sign-in'
 import { ProviderMark } from '~/components/provider-mark'
@@ -204,7 +204,14 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
           required
           error={fieldErrors.password ? t(fieldErrors.password) : null}
         />
-        <Checkbox label={t('signIn.remember')} name="remember" defaultChecked={actionData?.remember ?? false} />
+        {/* The label wraps the box, so the whole line toggles it; in a block of its own, so that a text browser
+            (w3m) shows it on its own line, not run into the button. */}
+        <div>
+          <label className="checkbox">
+            <input type="checkbox" name="remember" defaultChecked={actionData?.remember ?? false} />
+            <span>{t('signIn.remember')}</span>
+          </label>
+        </div>
         <SubmitButton pendingLabel={t('signIn.pending')}>{t('signIn.submit')}</SubmitButton>
         {emailLink ? (
           <button type="submit" name="intent" value="email-link" className="button-secondary">

@@ -57,37 +57,29 @@ export default function DeleteAccount({ loaderData: { deleted, email }, actionDa
       </>
     )
   }
-  if (result?.formError === 'deleteAccount.restricted') {
-    // The project forbids it: nothing to type again or press, only the way back.
-    return (
-      <>
-        <h1>{t('deleteAccount.title')}</h1>
-        <FormAlert>{t(result.formError)}</FormAlert>
-        <p>
-          <Link to="/account">{t('account.back')}</Link>
-        </p>
-      </>
-    )
-  }
+  // The project forbids it: its message, and nothing to type again or press, only the way back.
+  const restricted = result?.formError === 'deleteAccount.restricted'
   return (
     <>
       <h1>{t('deleteAccount.title')}</h1>
-      <p className="subtitle">{t('deleteAccount.intro')}</p>
+      {restricted ? null : <p className="subtitle">{t('deleteAccount.intro')}</p>}
       <ErrorAlert message={result?.formError} at={result?.retryAt} />
-      <SecureForm ref={formRef} className="stack" noValidate>
-        <Field
-          label={<ConfirmLabel email={email} />}
-          name="email"
-          type="email"
-          autoComplete="off"
-          required
-          maxLength={EMAIL_MAX_LENGTH}
-          defaultValue={result?.email ?? ''}
-          error={result?.emailError ? t(result.emailError) : null}
-          data-personal
-        />
-        <SubmitButton danger pendingLabel={t('deleteAccount.pending')}>{t('deleteAccount.submit')}</SubmitButton>
-      </SecureForm>
+      {restricted ? null : (
+        <SecureForm ref={formRef} className="stack" noValidate>
+          <Field
+            label={<ConfirmLabel email={email} />}
+            name="email"
+            type="email"
+            autoComplete="off"
+            required
+            maxLength={EMAIL_MAX_LENGTH}
+            defaultValue={result?.email ?? ''}
+            error={result?.emailError ? t(result.emailError) : null}
+            data-personal
+          />
+          <SubmitButton danger pendingLabel={t('deleteAccount.pending')}>{t('deleteAccount.submit')}</SubmitButton>
+        </SecureForm>
+      )}
       <p>
         <Link to="/account">{t('account.back')}</Link>
       </p>

@@ -38,14 +38,13 @@ export async function action({ request, url, context }: Route.ActionArgs) {
 
 export default function NewPassword({ loaderData, actionData: result }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const signInLink = loaderData.signIn
 
   // This submission's own answer first: a link spent meanwhile (in another tab, which then set the done flag).
   if (loaderData.state === 'invalid' || result?.status === 'invalid-link') {
     const again = loaderData.email
       ? `/forgot-password?${new URLSearchParams({ email: loaderData.email })}`
       : '/forgot-password'
-    return <ExpiredLink again={{ to: again, label: 'newPassword.requestNew' }} signIn={signInLink} />
+    return <ExpiredLink again={{ to: again, label: 'newPassword.requestNew' }} signIn={loaderData.signIn} />
   }
 
   if (loaderData.state === 'done') {
@@ -53,7 +52,7 @@ export default function NewPassword({ loaderData, actionData: result }: Route.Co
       <>
         <h1>{t('newPassword.doneTitle')}</h1>
         <FormAlert tone="success">{t('newPassword.success')}</FormAlert>
-        <Link to={signInLink} className="button-primary button-link">
+        <Link to={loaderData.signIn} className="button-primary button-link">
           {t('newPassword.backToSignIn')}
         </Link>
       </>
