@@ -3,6 +3,19 @@ import { z } from 'zod'
 import { MIN_TEXT_CONTRAST, darkAccent, parseHex, ratioText, toHex, weakest, type Rgb } from '~/lib/contrast'
 import { readLogo, type LogoFile } from './brand-logo'
 
+declare module 'zod' {
+  interface GlobalMeta {
+    /** The environment variable a setting is read from. */
+    env?: string
+  }
+}
+
+/** A setting, read from the environment variable `env`; `description` is its line in docs/settings.md. */
+export const from = <T extends z.ZodType>(env: string, schema: T, description: string): T =>
+  schema.meta({ env, description })
+
+export const variableOf = (schema: z.core.$ZodType) => z.globalRegistry.get(schema)?.env
+
 export const port = z.coerce.number().int().min(0).max(65535)
 export const positiveInt = z.coerce.number().int().positive()
 export const ratio = z.coerce.number().min(0).max(1)
@@ -50,7 +63,12 @@ export function parseDarkAccent(value: string, ctx: z.RefinementCtx): string {
   return rgb === z.NEVER ? z.NEVER : toHex(rgb)
 }
 
-export function publicUrlProblem(text: string): string | null {
+export const publicUrl = z.string().superRefine((text, ctx) => {
+  const problem = publicUrlProblem(text)
+  if (problem) ctx.addIssue({ code: 'custom', message: problem })
+})
+
+function publicUrlProblem(text: string): string | null {
   if (!URL.canParse(text)) return 'must be a URL such as https://login.example.com'
   const url = new URL(text)
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return `must start with https:// (or http://), not ${url.protocol}//`
@@ -142,7 +160,10 @@ export function parseHeaderList(value: string, ctx: z.RefinementCtx): Array<[str
 }
 
 export const between = (min: number, max: number) => z.coerce.number().int().min(min).max(max)
-export const flag = z.enum(['true', 'false']).transform((value) => value === 'true').optional()
+/** Unset: null. */
+export const orNull = <T extends z.ZodType>(schema: T) => schema.nullable().default(null)
+
+export const flag = orNull(z.enum(['true', 'false']).transform((value) => value === 'true'))
 
 export const scriptUrl = z
   .url({ protocol: /^https?$/ })
