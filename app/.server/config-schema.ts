@@ -204,9 +204,9 @@ const brand = {
       'SVG or PNG file, at most 20 KB, shown instead of the mark and the name.'),
     logoDark: from('BRAND_LOGO_DARK', orNull(value.logoFile),
       'The logo of the dark colour scheme; needs `BRAND_LOGO`.'),
-    accent: from('BRAND_ACCENT', orNull(z.string().transform(value.parseAccent)),
+    accent: from('BRAND_ACCENT', orNull(value.accent('light')),
       'Colour of buttons, links and focus rings, `#rgb` or `#rrggbb`, refused under 4.5:1 contrast.'),
-    accentDark: from('BRAND_ACCENT_DARK', orNull(z.string().transform(value.parseDarkAccent)),
+    accentDark: from('BRAND_ACCENT_DARK', orNull(value.accent('dark')),
       "The dark scheme's accent, as `BRAND_ACCENT` (needs it) but 4.5:1 on the dark card; unset: derived from it."),
   }),
 }

@@ -1,3 +1,4 @@
+import { darkAccent, toHex } from '~/lib/contrast'
 import { providerName } from '~/lib/providers'
 import { z } from 'zod'
 import { LOCAL_PLATFORMS, SETTINGS } from './config-schema'
@@ -84,7 +85,7 @@ function toConfig(settings: z.output<typeof SettingsSchema>) {
       name: { fr: brand.nameFr ?? brand.name, en: brand.nameEn ?? brand.name },
       logo: brand.logo,
       logoDark: brand.logoDark,
-      accent: brand.accent && { ...brand.accent, ...(brand.accentDark ? { dark: brand.accentDark } : {}) },
+      accent: brand.accent && { light: toHex(brand.accent), dark: toHex(brand.accentDark ?? darkAccent(brand.accent)) },
     },
   }
 }
