@@ -138,14 +138,10 @@ let cached: Config | undefined
 export function getConfig(): Config {
   if (cached) return cached
   const result = parseConfig(process.env)
-  if (!result.ok) throw new ConfigError(result.errors)
+  if (!result.ok) {
+    const error = new Error(`Invalid configuration:\n${result.errors.join('\n')}`)
+    throw Object.assign(error, { name: 'ConfigError' })
+  }
   cached = result.config
   return cached
-}
-
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.join('\n')}`)
-    this.name = 'ConfigError'
-  }
 }
