@@ -151,6 +151,7 @@ export const scriptUrl = z
 export const flagServiceUrl = z
   .url({ protocol: /^https?$/ })
   .refine((u) => !URL.canParse(u) || !new URL(u).username, 'must not hold credentials: put them in FLAGS_OFREP_HEADERS')
+  .transform((url) => url.replace(/\/+$/, ''))
 
 /** One secret, never rotated: rotating it would change every stored hash (docs/operations.md). */
 export const oneSecret = z

@@ -74,11 +74,7 @@ function toConfig(settings: z.output<typeof SettingsSchema>) {
       passkeyChallenge: 1,
     },
     flagsRemote: flagService.url
-      ? {
-          url: flagService.url.replace(/\/+$/, ''),
-          headers: flagService.headers ?? [],
-          maxAgeMs: flagService.maxAge * 1000,
-        }
+      ? { url: flagService.url, headers: flagService.headers ?? [], maxAgeMs: flagService.maxAge * 1000 }
       : null,
     ssoProviderName: config.ssoProviderId ? providerName(config.ssoProviderId, ssoProviderName) : null,
     brand: {
