@@ -49,19 +49,17 @@ export const accent = (scheme: 'light' | 'dark') =>
   })
 
 export const publicUrl = z.string().superRefine((text, ctx) => {
-  const problem = publicUrlProblem(text)
-  if (problem) ctx.addIssue({ code: 'custom', message: problem })
-})
-
-function publicUrlProblem(text: string): string | null {
-  if (!URL.canParse(text)) return 'must be a URL such as https://login.example.com'
+  const refuse = (message: string) => ctx.addIssue({ code: 'custom', message })
+  if (!URL.canParse(text)) return refuse('must be a URL such as https://login.example.com')
   const url = new URL(text)
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `must start with https:// (or http://), not ${url.protocol}//`
-  if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
-    return `must be an origin only, such as ${url.origin}: the portal serves from the root of its host, not under a path`
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return refuse(`must start with https:// (or http://), not ${url.protocol}//`)
   }
-  return null
-}
+  if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
+    const why = 'the portal serves from the root of its host, not under a path'
+    refuse(`must be an origin only, such as ${url.origin}: ${why}`)
+  }
+})
 
 export function isLoopbackUrl(url: string): boolean {
   if (!URL.canParse(url)) return false
