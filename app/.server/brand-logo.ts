@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer'
 import { readFileSync } from 'node:fs'
 
 /** Read by content, not name, with the size its <img> reserves so that nothing moves when it loads. */
@@ -36,12 +37,8 @@ export function readLogo(file: string): LogoFile | string {
 }
 
 function svgSize(bytes: Buffer): { width: number; height: number } | null | 'not-svg' {
-  let text: string
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-  } catch {
-    return 'not-svg'
-  }
+  if (!isUtf8(bytes)) return 'not-svg'
+  const text = bytes.toString()
   const start = /^\uFEFF?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*|<!DOCTYPE[^>]*>\s*)*<svg\b([^>]*)>/i.exec(text)
   if (!start) return 'not-svg'
   const attrs = start[1] ?? ''
