@@ -10,7 +10,7 @@ export interface LogoFile {
 }
 
 /** The same bound as any image the portal serves (tests/support/page-size.ts). */
-export const LOGO_MAX_BYTES = 20 * 1024
+const LOGO_MAX_BYTES = 20 * 1024
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 
