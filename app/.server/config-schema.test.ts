@@ -6,7 +6,7 @@ import { SETTINGS } from './config-schema'
 describe('the settings reference, docs/settings.md', () => {
   it('describes every setting in the schema', () => {
     const bare = settingsOf(SETTINGS).flatMap(([name, schema]) => (schema.description?.trim() ? [] : [name]))
-    expect(bare, 'give each a .describe() in app/.server/config-schema.ts, then run `npm run settings-doc`').toEqual([])
+    expect(bare, 'declare each with from() and its description in app/.server/config-schema.ts, then run `npm run settings-doc`').toEqual([])
   })
 
   it('is what `npm run settings-doc` writes from the schema now', () => {
