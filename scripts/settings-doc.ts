@@ -4,8 +4,9 @@
  */
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
-import type { z } from 'zod'
-import { EnvSchema, SETTING_GROUPS } from '../app/.server/config-schema'
+import { z } from 'zod'
+import { SETTING_GROUPS } from '../app/.server/config-schema'
+import { variableOf } from '../app/.server/config-values'
 
 export const SETTINGS_DOC = path.join(import.meta.dirname, '../docs/settings.md')
 
@@ -28,11 +29,18 @@ const TAIL = `
 | \`GOOGLE_APPLICATION_CREDENTIALS\` | unset | The service account's key file, which firebase-admin needs for sessions in production (or the platform's workload identity). |
 `
 
+/** Each setting under `shape`, in order, by its environment variable. */
+export function settingsOf(shape: z.ZodRawShape): Array<[string, z.ZodType]> {
+  return Object.values(shape).flatMap((schema) =>
+    schema instanceof z.ZodObject ? settingsOf(schema.shape) : [[variableOf(schema)!, schema as z.ZodType]],
+  )
+}
+
 /** What the schema gives for an unset variable. */
 function defaultOf(schema: z.ZodType): string {
   const parsed = schema.safeParse(undefined)
   if (!parsed.success) return 'required'
-  return parsed.data === undefined ? 'unset' : `\`${String(parsed.data)}\``
+  return parsed.data === null ? 'unset' : `\`${String(parsed.data)}\``
 }
 
 /** One table cell; `docs/x.md` becomes a link, as this file sits beside it. */
@@ -45,21 +53,12 @@ const cell = (text: string) =>
 
 /** The whole of docs/settings.md: the same schema always gives the same text. */
 export function settingsDoc(): string {
-  const shape: Record<string, z.ZodType> = EnvSchema.shape
-  const grouped = new Set<string>(SETTING_GROUPS.flatMap(([, settings]) => Object.keys(settings)))
-  const groups: Array<[string, string[]]> = [
-    ...SETTING_GROUPS.map(([title, settings]): [string, string[]] => [title, Object.keys(settings)]),
-    ['Other', Object.keys(shape).filter((name) => !grouped.has(name))],
-  ]
-  const sections = groups
-    .filter(([, names]) => names.length > 0)
-    .map(([title, names]) => {
-      const rows = names.map((name) => {
-        const schema = shape[name]!
-        return `| \`${name}\` | ${defaultOf(schema)} | ${cell(schema.description ?? '')} |`
-      })
-      return [`\n## ${title}\n`, '| Setting | Default | Description |', '|---|---|---|', ...rows].join('\n')
-    })
+  const sections = SETTING_GROUPS.map(([title, group]) => {
+    const rows = settingsOf(group).map(
+      ([name, schema]) => `| \`${name}\` | ${defaultOf(schema)} | ${cell(schema.description ?? '')} |`,
+    )
+    return [`\n## ${title}\n`, '| Setting | Default | Description |', '|---|---|---|', ...rows].join('\n')
+  })
   return `${HEAD}${sections.join('\n')}\n${TAIL}`
 }
 

@@ -8,7 +8,8 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { parseConfig } from '../app/.server/config'
-import { EnvSchema } from '../app/.server/config-schema'
+import { SETTINGS } from '../app/.server/config-schema'
+import { settingsOf } from './settings-doc'
 import { emulatorAdmin, startEmulator } from '../dev/emulator'
 import { getFreePort } from '../dev/ports'
 import { SERVER_ENTRY, startPortal } from '../dev/portal'
@@ -23,7 +24,7 @@ const SOURCES = ['app', 'server', 'locales', 'public', 'vite.config.ts', 'react-
 
 /** The variables of this environment that the portal reads (docs/settings.md). */
 function portalSettingsFrom(env: NodeJS.ProcessEnv): Record<string, string> {
-  return Object.fromEntries(Object.keys(EnvSchema.shape).flatMap((name) => (env[name] ? [[name, env[name]]] : [])))
+  return Object.fromEntries(settingsOf(SETTINGS).flatMap(([name]) => (env[name] ? [[name, env[name]]] : [])))
 }
 
 function newestMtime(entry: string): number {

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer'
 import { readFileSync } from 'node:fs'
 
 /** Read by content, not name, with the size its <img> reserves so that nothing moves when it loads. */
@@ -9,7 +10,7 @@ export interface LogoFile {
 }
 
 /** The same bound as any image the portal serves (tests/support/page-size.ts). */
-export const LOGO_MAX_BYTES = 20 * 1024
+const LOGO_MAX_BYTES = 20 * 1024
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 
@@ -36,12 +37,8 @@ export function readLogo(file: string): LogoFile | string {
 }
 
 function svgSize(bytes: Buffer): { width: number; height: number } | null | 'not-svg' {
-  let text: string
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-  } catch {
-    return 'not-svg'
-  }
+  if (!isUtf8(bytes)) return 'not-svg'
+  const text = bytes.toString()
   const start = /^\uFEFF?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*|<!DOCTYPE[^>]*>\s*)*<svg\b([^>]*)>/i.exec(text)
   if (!start) return 'not-svg'
   const attrs = start[1] ?? ''

@@ -4,15 +4,12 @@ import type { Brand } from '~/lib/brand'
 import type { Config } from './config'
 
 /** Served under URLs named by their content, so browsers and CDNs may keep them for a year. */
-interface BrandFile {
-  bytes: Buffer
-  type: string
-}
+type BrandFile = { bytes: Buffer; type: string }
 
 const CSS = 'text/css; charset=utf-8'
 const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/svg+xml': 'svg', [CSS]: 'css' }
 
-export const BRAND_PATH = '/brand/'
+const BRAND_PATH = '/brand/'
 
 function hashed(files: Map<string, BrandFile>, stem: string, file: BrandFile): string {
   const hash = createHash('sha256').update(file.bytes).digest('hex').slice(0, 16)

@@ -1,7 +1,20 @@
 import { isIP } from 'node:net'
 import { z } from 'zod'
-import { MIN_TEXT_CONTRAST, darkAccent, parseHex, ratioText, toHex, weakest, type Rgb } from '~/lib/contrast'
+import { MIN_TEXT_CONTRAST, parseHex, ratioText, weakest, type Rgb } from '~/lib/contrast'
 import { readLogo, type LogoFile } from './brand-logo'
+
+declare module 'zod' {
+  interface GlobalMeta {
+    /** The environment variable a setting is read from. */
+    env?: string
+  }
+}
+
+/** A setting, read from the environment variable `env`; `description` is its line in docs/settings.md. */
+export const from = <T extends z.ZodType>(env: string, schema: T, description: string): T =>
+  schema.meta({ env, description })
+
+export const variableOf = (schema: z.core.$ZodType) => z.globalRegistry.get(schema)?.env
 
 export const port = z.coerce.number().int().min(0).max(65535)
 export const positiveInt = z.coerce.number().int().positive()
@@ -19,46 +32,34 @@ export const logoFile = z.string().transform((file, ctx): LogoFile => {
   return z.NEVER
 })
 
-/** A `#rgb` or `#rrggbb` colour whose text reads at 4.5:1 in `scheme`, or a line saying why not. */
-function readableAccent(value: string, scheme: 'light' | 'dark', ctx: z.RefinementCtx): Rgb | typeof z.NEVER {
-  const rgb = parseHex(value)
-  if (!rgb) {
+/** A `#rgb` or `#rrggbb` colour whose text reads at 4.5:1 in `scheme`, refused with a line saying why not. */
+export const accent = (scheme: 'light' | 'dark') =>
+  z.string().transform((value, ctx): Rgb => {
+    const rgb = parseHex(value)
+    const low = rgb && weakest(rgb, scheme)
+    if (rgb && low && low.ratio >= MIN_TEXT_CONTRAST) return rgb
     const example = scheme === 'light' ? '#7a1fa2' : '#d9a6f0'
-    ctx.addIssue({ code: 'custom', message: `${value} is not a colour this setting takes: #rgb or #rrggbb (e.g. ${example})` })
-    return z.NEVER
-  }
-  const low = weakest(rgb, scheme)
-  if (low.ratio < MIN_TEXT_CONTRAST) {
     ctx.addIssue({
       code: 'custom',
-      message: `${value} gives ${ratioText(low.ratio)} on ${low.against} (needs ${MIN_TEXT_CONTRAST}:1)`,
+      message: low
+        ? `${value} gives ${ratioText(low.ratio)} on ${low.against} (needs ${MIN_TEXT_CONTRAST}:1)`
+        : `${value} is not a colour this setting takes: #rgb or #rrggbb (e.g. ${example})`,
     })
     return z.NEVER
-  }
-  return rgb
-}
+  })
 
-/** Refused when its text would read under 4.5:1 in the light scheme; the dark one is derived from it unless BRAND_ACCENT_DARK gives it. */
-export function parseAccent(value: string, ctx: z.RefinementCtx): { light: string; dark: string } {
-  const rgb = readableAccent(value, 'light', ctx)
-  return rgb === z.NEVER ? z.NEVER : { light: toHex(rgb), dark: toHex(darkAccent(rgb)) }
-}
-
-/** Refused under 4.5:1 on the dark card, the dark page or under its button text. */
-export function parseDarkAccent(value: string, ctx: z.RefinementCtx): string {
-  const rgb = readableAccent(value, 'dark', ctx)
-  return rgb === z.NEVER ? z.NEVER : toHex(rgb)
-}
-
-export function publicUrlProblem(text: string): string | null {
-  if (!URL.canParse(text)) return 'must be a URL such as https://login.example.com'
+export const publicUrl = z.string().superRefine((text, ctx) => {
+  const refuse = (message: string) => ctx.addIssue({ code: 'custom', message })
+  if (!URL.canParse(text)) return refuse('must be a URL such as https://login.example.com')
   const url = new URL(text)
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `must start with https:// (or http://), not ${url.protocol}//`
-  if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
-    return `must be an origin only, such as ${url.origin}: the portal serves from the root of its host, not under a path`
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return refuse(`must start with https:// (or http://), not ${url.protocol}//`)
   }
-  return null
-}
+  if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
+    const why = 'the portal serves from the root of its host, not under a path'
+    refuse(`must be an origin only, such as ${url.origin}: ${why}`)
+  }
+})
 
 export function isLoopbackUrl(url: string): boolean {
   if (!URL.canParse(url)) return false
@@ -118,31 +119,26 @@ export function list(value: string): string[] {
     .filter(Boolean)
 }
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
-const HEADER_VALUE = /^[\t\x20-\x7e]+$/
+/** `Name: value`: a token, then printable text. */
+const HEADER = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s*([\t\x20-\x7e]+)$/
 
 /** A value cannot hold a comma. The message never repeats a value: it may be a secret. */
 export function parseHeaderList(value: string, ctx: z.RefinementCtx): Array<[string, string]> {
-  const headers: Array<[string, string]> = []
-  const entries = list(value)
-  for (const [index, entry] of entries.entries()) {
-    const colon = entry.indexOf(':')
-    const name = entry.slice(0, colon).trim()
-    const headerValue = entry.slice(colon + 1).trim()
-    if (colon < 1 || !HEADER_NAME.test(name) || !HEADER_VALUE.test(headerValue)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `entry ${index + 1} is not 'Name: value' (expected comma-separated pairs, e.g. 'Authorization: Bearer xyz')`,
-      })
-      return z.NEVER
-    }
-    headers.push([name, headerValue])
-  }
-  return headers
+  const headers = list(value).map((entry) => HEADER.exec(entry))
+  const bad = headers.findIndex((m) => !m)
+  if (bad < 0) return headers.map((m) => [m![1]!, m![2]!])
+  ctx.addIssue({
+    code: 'custom',
+    message: `entry ${bad + 1} is not 'Name: value' (expected comma-separated pairs, e.g. 'Authorization: Bearer xyz')`,
+  })
+  return z.NEVER
 }
 
 export const between = (min: number, max: number) => z.coerce.number().int().min(min).max(max)
-export const flag = z.enum(['true', 'false']).transform((value) => value === 'true').optional()
+/** Unset: null. */
+export const orNull = <T extends z.ZodType>(schema: T) => schema.nullable().default(null)
+
+export const flag = orNull(z.enum(['true', 'false']).transform((value) => value === 'true'))
 
 export const scriptUrl = z
   .url({ protocol: /^https?$/ })
@@ -153,6 +149,7 @@ export const scriptUrl = z
 export const flagServiceUrl = z
   .url({ protocol: /^https?$/ })
   .refine((u) => !URL.canParse(u) || !new URL(u).username, 'must not hold credentials: put them in FLAGS_OFREP_HEADERS')
+  .transform((url) => url.replace(/\/+$/, ''))
 
 /** One secret, never rotated: rotating it would change every stored hash (docs/operations.md). */
 export const oneSecret = z

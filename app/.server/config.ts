@@ -1,7 +1,8 @@
+import { darkAccent, toHex } from '~/lib/contrast'
 import { providerName } from '~/lib/providers'
-import type { z } from 'zod'
-import { EnvSchema, LOCAL_PLATFORMS } from './config-schema'
-import { list, parseEmulatorHost } from './config-values'
+import { z } from 'zod'
+import { LOCAL_PLATFORMS, SETTINGS } from './config-schema'
+import { isLoopbackUrl, list, parseEmulatorHost, variableOf } from './config-values'
 
 /** Nothing else reads process.env: every setting is declared in ./config-schema.ts. */
 
@@ -9,116 +10,88 @@ const DEV_SESSION_SECRET = 'local-development-secret-do-not-use-in-production'
 
 export type Config = ReturnType<typeof toConfig>
 
-function toConfig(env: z.infer<typeof EnvSchema>) {
-  const emulatorOrigin = env.FIREBASE_AUTH_EMULATOR_HOST
-    ? parseEmulatorHost(env.FIREBASE_AUTH_EMULATOR_HOST)
-    : null
-  const publicUrl = new URL(env.PUBLIC_URL ?? `http://localhost:${env.PORT}`)
+const SettingsSchema = z.object(SETTINGS).superRefine((settings, ctx) => {
+  const { platform, sessionSecret, identifierHashSecret } = settings
+  const local = LOCAL_PLATFORMS.includes(platform)
+  // A cross-check names the environment variable itself.
+  const refuse = (env: string, message: string) => ctx.addIssue({ code: 'custom', path: [env], message })
+  const notHttps = `must be https when PLATFORM is ${platform}`
+  const { apiKey, emulatorHost } = settings.identity
+  if (apiKey?.includes(':')) refuse('IDENTITY_API_KEY', 'auth/invalid-api-key: the API key must not contain a colon')
+  if (!apiKey && !emulatorHost && !local) refuse('IDENTITY_API_KEY', 'required (or set FIREBASE_AUTH_EMULATOR_HOST)')
+  if (emulatorHost && parseEmulatorHost(emulatorHost) === null) {
+    refuse('FIREBASE_AUTH_EMULATOR_HOST', 'must be host:port or a URL starting with http:// or https://')
+  }
+  // Links and flag answers reach every visitor: https, except on this host (a sidecar, a local try).
+  const urls = { PUBLIC_URL: settings.publicUrl, FLAGS_OFREP_URL: settings.flagService.url }
+  for (const [env, url] of Object.entries(urls)) {
+    if (!local && url?.startsWith('http:') && !isLoopbackUrl(url)) {
+      refuse(env, `${notHttps}, unless it is on this host (localhost, 127.0.0.0/8, [::1])`)
+    }
+  }
+  if (!local && settings.recaptchaScriptUrl.startsWith('http:')) refuse('RECAPTCHA_SCRIPT_URL', notHttps)
+  const { sentinels, sentinelMaster, url: redisUrl } = settings.redis
+  if (sentinels && !sentinelMaster) {
+    refuse('REDIS_SENTINEL_MASTER', 'required with REDIS_SENTINELS: the name the sentinels know the primary by')
+  }
+  if (sentinels && redisUrl) refuse('REDIS_SENTINELS', 'set REDIS_URL or REDIS_SENTINELS, not both')
+  if (!sessionSecret && !local) refuse('SESSION_SECRET', `required when PLATFORM is ${platform}`)
+  if (sessionSecret && !local && sessionSecret.split(',').some((s) => s.trim().length < 32)) {
+    refuse('SESSION_SECRET', 'each comma-separated secret must be at least 32 characters')
+  }
+  // A value out of bounds already has its own line.
+  const { sessionRememberMaxAgeSeconds: remember, sessionMaxAgeSeconds: maxAge } = settings
+  if (Number.isInteger(remember) && remember >= 300 && remember < maxAge) {
+    refuse('SESSION_REMEMBER_MAX_AGE', `must be at least SESSION_MAX_AGE (${maxAge})`)
+  }
+  const { logo, logoDark, accent, accentDark } = settings.brand
+  if (logoDark && !logo) refuse('BRAND_LOGO_DARK', 'needs BRAND_LOGO, the logo of the light scheme')
+  if (accentDark && !accent) refuse('BRAND_ACCENT_DARK', 'needs BRAND_ACCENT, the accent of the light scheme')
+  if (identifierHashSecret && !local && identifierHashSecret.length < 32) {
+    refuse('IDENTIFIER_HASH_SECRET', 'must be at least 32 characters')
+  }
+})
+
+/** The settings as parsed, and the values derived from them. */
+function toConfig(settings: z.output<typeof SettingsSchema>) {
+  const { publicUrl, sessionSecret, redirectAllowedOrigins, flagService, ssoProviderName, brand, ...config } = settings
+  const { apiKey, emulatorHost, ...identity } = settings.identity
   return {
-    port: env.PORT,
-    host: env.HOST,
-    publicOrigin: publicUrl.origin,
-    platform: env.PLATFORM,
-    isProductionLike: !LOCAL_PLATFORMS.includes(env.PLATFORM),
-    logLevel: env.LOG_LEVEL,
-    trustProxy: env.TRUST_PROXY,
+    ...config,
+    publicOrigin: new URL(publicUrl ?? `http://localhost:${config.port}`).origin,
+    isProductionLike: !LOCAL_PLATFORMS.includes(config.platform),
     identity: {
-      projectId: env.FIREBASE_PROJECT_ID,
-      apiKey: env.IDENTITY_API_KEY ?? 'demo-api-key',
-      emulatorOrigin,
-      tenantId: env.IDENTITY_TENANT_ID ?? null,
-      timeoutMs: env.IDENTITY_TIMEOUT_MS,
-      maxInFlight: env.IDENTITY_MAX_IN_FLIGHT,
+      ...identity,
+      apiKey: apiKey ?? 'demo-api-key',
+      emulatorOrigin: emulatorHost ? parseEmulatorHost(emulatorHost) : null,
     },
-    sessionSecrets: list(env.SESSION_SECRET ?? DEV_SESSION_SECRET),
-    /** null: the first of sessionSecrets. */
-    identifierHashSecret: env.IDENTIFIER_HASH_SECRET ?? null,
-    sessionMaxAgeSeconds: env.SESSION_MAX_AGE,
-    sessionRememberMaxAgeSeconds: env.SESSION_REMEMBER_MAX_AGE,
-    tokenSyncUrl: env.TOKEN_SYNC_URL ?? null,
-    tokenSyncTimeoutMs: env.TOKEN_SYNC_TIMEOUT_MS,
-    defaultRedirectUrl: env.DEFAULT_REDIRECT_URL ?? null,
-    redirectAllowedOrigins: list(env.REDIRECT_ALLOWED_ORIGINS ?? ''),
-    passwordMinLength: env.PASSWORD_MIN_LENGTH,
-    redis: {
-      url: env.REDIS_URL ?? null,
-      sentinels: env.REDIS_SENTINELS ?? null,
-      sentinelMaster: env.REDIS_SENTINEL_MASTER ?? null,
-      password: env.REDIS_PASSWORD ?? null,
-      tls: env.REDIS_TLS === 'true',
-    },
-    sessionStorePath: env.SESSION_STORE_PATH,
-    sessionMaxPerAccount: env.SESSION_MAX_PER_ACCOUNT,
-    recentSignInSeconds: env.RECENT_SIGN_IN_SECONDS,
-    resendWaitSeconds: env.RESEND_WAIT_SECONDS,
+    sessionSecrets: list(sessionSecret ?? DEV_SESSION_SECRET),
+    redirectAllowedOrigins: list(redirectAllowedOrigins ?? ''),
     rateLimits: {
-      signInPerEmailIp: env.RATE_LIMIT_SIGNIN_PER_EMAIL_IP,
-      signInPerIp: env.RATE_LIMIT_SIGNIN_PER_IP,
-      signInPerEmail: env.RATE_LIMIT_SIGNIN_PER_EMAIL,
-      signInPerDevice: env.RATE_LIMIT_SIGNIN_PER_DEVICE,
-      resetPerEmail: env.RATE_LIMIT_RESET_PER_EMAIL,
-      resetPerIp: env.RATE_LIMIT_RESET_PER_IP,
-      newPasswordPerIp: env.RATE_LIMIT_NEW_PASSWORD_PER_IP,
-      mfaCodePerPending: env.RATE_LIMIT_MFA_PER_PENDING,
-      mfaCodePerIp: env.RATE_LIMIT_MFA_PER_IP,
-      mfaSmsPerPending: env.RATE_LIMIT_MFA_SMS_PER_PENDING,
-      mfaSmsPerIp: env.RATE_LIMIT_MFA_SMS_PER_IP,
-      mfaCodePerAccount: env.RATE_LIMIT_MFA_PER_ACCOUNT,
-      mfaSmsPerAccount: env.RATE_LIMIT_MFA_SMS_PER_ACCOUNT,
-      mfaSmsPerPhone: env.RATE_LIMIT_MFA_SMS_PER_PHONE,
-      linkPerEmail: env.RATE_LIMIT_EMAIL_LINK_PER_EMAIL,
-      resetPerDevice: env.RATE_LIMIT_RESET_PER_DEVICE,
-      enrolPerIp: env.RATE_LIMIT_ENROL_PER_IP,
-      enrolPerAccount: env.RATE_LIMIT_ENROL_PER_ACCOUNT,
-      enrolSmsPerNumber: env.RATE_LIMIT_ENROL_SMS_PER_NUMBER,
-      emailChangePerAccount: env.RATE_LIMIT_EMAIL_CHANGE_PER_ACCOUNT,
-      logoutPerIp: env.RATE_LIMIT_LOGOUT_PER_IP,
+      ...config.rateLimits,
       /** A start is no guess, and the sign-in page makes one per view: four times sign-in's count. */
-      passkeyStartPerIp: env.RATE_LIMIT_SIGNIN_PER_IP * 4,
+      passkeyStartPerIp: config.rateLimits.signInPerIp * 4,
       passkeyChallenge: 1,
-      signUpPerIp: env.RATE_LIMIT_SIGN_UP_PER_IP,
     },
-    rateLimitMemoryMaxKeys: env.RATE_LIMIT_MEMORY_MAX_KEYS,
-    frameAncestors: env.FRAME_ANCESTORS,
-    privacyPolicyUrl: env.PRIVACY_POLICY_URL,
-    cookiesHelpUrl: env.COOKIES_HELP_URL,
-    sentryDsn: env.SENTRY_DSN ?? null,
-    replaySampleRates: { session: env.SENTRY_REPLAY_SESSION_SAMPLE_RATE, onError: env.SENTRY_REPLAY_ON_ERROR_SAMPLE_RATE },
-    recaptchaScriptUrl: env.RECAPTCHA_SCRIPT_URL,
-    flagsFile: env.FLAGS_FILE ?? null,
-    flagsRemote: env.FLAGS_OFREP_URL
-      ? {
-          url: env.FLAGS_OFREP_URL.replace(/\/+$/, ''),
-          headers: env.FLAGS_OFREP_HEADERS ?? [],
-          maxAgeMs: env.FLAGS_OFREP_MAX_AGE * 1000,
-        }
+    flagsRemote: flagService.url
+      ? { url: flagService.url, headers: flagService.headers ?? [], maxAgeMs: flagService.maxAge * 1000 }
       : null,
-    flagOverrides: {
-      sso: env.FLAG_SSO ?? null,
-      emailLinkSignIn: env.FLAG_EMAIL_LINK_SIGN_IN ?? null,
-      passkeys: env.FLAG_PASSKEYS ?? null,
-      signUp: env.FLAG_SIGN_UP ?? null,
-    },
-    ssoProviderId: env.SSO_PROVIDER_ID ?? null,
-    ssoProviderName: env.SSO_PROVIDER_ID ? providerName(env.SSO_PROVIDER_ID, env.SSO_PROVIDER_NAME ?? null) : null,
+    ssoProviderName: config.ssoProviderId ? providerName(config.ssoProviderId, ssoProviderName) : null,
     brand: {
-      name: { fr: env.BRAND_NAME_FR ?? env.BRAND_NAME ?? null, en: env.BRAND_NAME_EN ?? env.BRAND_NAME ?? null },
-      logo: env.BRAND_LOGO ?? null,
-      logoDark: env.BRAND_LOGO_DARK ?? null,
-      accent: env.BRAND_ACCENT ? { ...env.BRAND_ACCENT, ...(env.BRAND_ACCENT_DARK ? { dark: env.BRAND_ACCENT_DARK } : {}) } : null,
+      name: { fr: brand.nameFr ?? brand.name, en: brand.nameEn ?? brand.name },
+      logo: brand.logo,
+      logoDark: brand.logoDark,
+      accent: brand.accent && { light: toHex(brand.accent), dark: toHex(brand.accentDark ?? darkAccent(brand.accent)) },
     },
-    metricsPort: env.METRICS_PORT ?? null,
-    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
-    shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
   }
 }
 
 export type ConfigResult = { ok: true; config: Config; warnings: string[] } | { ok: false; errors: string[] }
 
-function warningsFor(env: z.infer<typeof EnvSchema>): string[] {
-  const short = env.SESSION_SECRET?.split(',').some((secret) => secret.trim().length < 32)
-  return short && !toConfig(env).isProductionLike
-    ? [`SESSION_SECRET: shorter than 32 characters, accepted only because PLATFORM is ${env.PLATFORM}`]
+function warningsFor({ sessionSecret, platform }: z.output<typeof SettingsSchema>): string[] {
+  const short = sessionSecret?.split(',').some((secret) => secret.trim().length < 32)
+  return short && LOCAL_PLATFORMS.includes(platform)
+    ? [`SESSION_SECRET: shorter than 32 characters, accepted only because PLATFORM is ${platform}`]
     : []
 }
 
@@ -129,16 +102,31 @@ export function identityMissing(env: Record<string, string | undefined>, config:
 }
 
 export function parseConfig(env: Record<string, string | undefined>): ConfigResult {
-  // An empty variable means "not set", as operators expect from `FOO= npm run serve`.
-  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''))
-  const result = EnvSchema.safeParse(present)
+  const result = SettingsSchema.safeParse(inputOf(SETTINGS, env))
   if (!result.success) {
-    return {
-      ok: false,
-      errors: result.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`),
-    }
+    return { ok: false, errors: result.error.issues.map((issue) => `${nameOf(issue.path)}: ${issue.message}`) }
   }
   return { ok: true, config: toConfig(result.data), warnings: warningsFor(result.data) }
+}
+
+/** The environment in the shape of the settings. */
+function inputOf(shape: z.ZodRawShape, env: Record<string, string | undefined>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(shape).map(([key, schema]) => {
+      if (schema instanceof z.ZodObject) return [key, inputOf(schema.shape, env)]
+      // An empty variable means "not set", as operators expect from `FOO= npm run serve`.
+      return [key, env[variableOf(schema)!] || undefined]
+    }),
+  )
+}
+
+/** A setting's problem is named by its environment variable; a cross-check's path is the variable already. */
+function nameOf(path: PropertyKey[]): string {
+  const schema = path.reduce<z.core.$ZodType | undefined>(
+    (parent, key) => (parent instanceof z.ZodObject ? parent.shape[key as string] : undefined),
+    SettingsSchema,
+  )
+  return (schema && variableOf(schema)) ?? (path.join('.') || 'environment')
 }
 
 let cached: Config | undefined
@@ -146,14 +134,10 @@ let cached: Config | undefined
 export function getConfig(): Config {
   if (cached) return cached
   const result = parseConfig(process.env)
-  if (!result.ok) throw new ConfigError(result.errors)
+  if (!result.ok) {
+    const error = new Error(`Invalid configuration:\n${result.errors.join('\n')}`)
+    throw Object.assign(error, { name: 'ConfigError' })
+  }
   cached = result.config
   return cached
-}
-
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.join('\n')}`)
-    this.name = 'ConfigError'
-  }
 }

@@ -1,12 +1,10 @@
 export type Rgb = readonly [number, number, number]
 
-const HEX = /^#(?:([0-9a-f])([0-9a-f])([0-9a-f])|([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2}))$/i
-
 export function parseHex(text: string): Rgb | null {
-  const m = HEX.exec(text.trim())
-  if (!m) return null
-  const parts = m[1] ? [m[1] + m[1], m[2]! + m[2], m[3]! + m[3]] : [m[4]!, m[5]!, m[6]!]
-  return parts.map((p) => parseInt(p, 16)) as unknown as Rgb
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(text.trim())?.[1]
+  if (!hex) return null
+  const pairs = hex.length === 3 ? [...hex].map((digit) => digit + digit) : hex.match(/../g)!
+  return pairs.map((pair) => parseInt(pair, 16)) as unknown as Rgb
 }
 
 export function toHex(rgb: Rgb): string {

@@ -1,4 +1,4 @@
-export const PROVIDER_NAMES: Readonly<Record<string, string>> = {
+const PROVIDER_NAMES: Readonly<Record<string, string>> = {
   'google.com': 'Google',
   'apple.com': 'Apple',
   'microsoft.com': 'Microsoft',

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import { parseAllDocuments } from 'yaml'
 import { describe, expect, it } from 'vitest'
-import { EnvSchema } from '../../app/.server/config-schema'
+import { SETTINGS } from '../../app/.server/config-schema'
+import { settingsOf } from '../../scripts/settings-doc'
 import { parseConfig } from '../../app/.server/config'
 
 /**
@@ -148,7 +149,7 @@ describe('the Kubernetes manifests (deploy/kubernetes)', () => {
 
     // Every setting in the ConfigMap is one the portal reads, and together with the secrets they parse.
     const settings = byKind('ConfigMap', 'auth-portal').data ?? {}
-    const known = new Set(Object.keys(EnvSchema.shape))
+    const known = new Set(settingsOf(SETTINGS).map(([name]) => name))
     expect(Object.keys(settings).filter((name) => !known.has(name))).toEqual([])
     const secrets = portal?.env?.map((e) => e.name) ?? []
     expect(secrets).toEqual(expect.arrayContaining(['SESSION_SECRET', 'IDENTITY_API_KEY']))
