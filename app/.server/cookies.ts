@@ -26,6 +26,10 @@ const FLOW = { sameSite: 'Lax', hostPrefix: true, atLogout: 'clear', shellNeutra
 const KEPT = { sameSite: 'Lax', hostPrefix: true, sealedAs: null, atLogout: 'keep', shellNeutral: true } as const
 const PREFERENCE = { ...KEPT, maxAge: YEAR, hostPrefix: false } as const
 
+/** A flow's sealed cookie: its values are sealed under its name with hyphens. */
+const sealed = (base: string, maxAge: number, purpose: string) =>
+  ({ ...FLOW, base, purpose, maxAge, sealedAs: base.replaceAll('_', '-') }) as const
+
 export const COOKIES = {
   session: {
     ...FLOW,
@@ -42,93 +46,67 @@ export const COOKIES = {
     maxAge: null,
   },
   ssoState: {
-    ...FLOW,
-    base: 'sso_state',
-    purpose:
+    ...sealed(
+      'sso_state',
+      10 * 60,
       'the pending SSO sign-in; a form_post provider comes back with a cross-site POST (app/.server/auth/sso/state-cookie.ts)',
-    maxAge: 10 * 60,
+    ),
     sameSite: 'None',
-    sealedAs: 'sso-state',
   },
-  mfaPending: {
-    ...FLOW,
-    base: 'mfa_pending',
-    purpose:
-      'the pending second-factor sign-in, as long as the identity service keeps its credential usable, about 10 minutes (app/.server/auth/second-factor/pending.ts)',
-    maxAge: 10 * 60,
-    sealedAs: 'mfa-pending',
-  },
-  phoneEnrolment: {
-    ...FLOW,
-    base: 'phone_enrolment',
-    purpose:
-      'a phone being added as a second factor: its number, SMS session and when the code went, as long as the identity service keeps the session (app/routes/account.second-factor.phone.server.ts, ADR 042)',
-    maxAge: 10 * 60,
-    sealedAs: 'phone-enrolment',
-  },
-  emailLink: {
-    ...FLOW,
-    base: 'email_link',
-    purpose: 'the address that asked for a sign-in link in this browser (app/.server/auth/email-link.ts)',
-    maxAge: HOUR,
-    sealedAs: 'email-link',
-  },
-  emailSent: {
-    ...FLOW,
-    base: 'email_sent',
-    purpose:
-      'which email was just asked for in this browser (a reset, a sign-in link, a sign-up, a verification, an address change), to which address as typed, and when: the page that says it went shows the address and offers to send it again after a wait (app/.server/auth/email-sent.ts, ADRs 075 and 083)',
-    maxAge: HOUR,
-    sealedAs: 'email-sent',
-  },
-  resetCode: {
-    ...FLOW,
-    base: 'reset_code',
-    purpose: 'the emailed reset code, out of the address bar (app/routes/new-password.server.ts)',
-    maxAge: HOUR,
-    sealedAs: 'reset-code',
-  },
-  resetDone: {
-    ...FLOW,
-    base: 'reset_done',
-    purpose:
-      'the password was just changed in this browser: /new-password says so from a GET, so a refresh sends nothing again and the title follows (app/routes/new-password.tsx)',
-    maxAge: 10 * 60,
-    sealedAs: 'reset-done',
-  },
+  mfaPending: sealed(
+    'mfa_pending',
+    10 * 60,
+    'the pending second-factor sign-in, as long as the identity service keeps its credential usable, about 10 minutes (app/.server/auth/second-factor/pending.ts)',
+  ),
+  phoneEnrolment: sealed(
+    'phone_enrolment',
+    10 * 60,
+    'a phone being added as a second factor: its number, SMS session and when the code went, as long as the identity service keeps the session (app/routes/account.second-factor.phone.server.ts, ADR 042)',
+  ),
+  emailLink: sealed(
+    'email_link',
+    HOUR,
+    'the address that asked for a sign-in link in this browser (app/.server/auth/email-link.ts)',
+  ),
+  emailSent: sealed(
+    'email_sent',
+    HOUR,
+    'which email was just asked for in this browser (a reset, a sign-in link, a sign-up, a verification, an address change), to which address as typed, and when: the page that says it went shows the address and offers to send it again after a wait (app/.server/auth/email-sent.ts, ADRs 075 and 083)',
+  ),
+  resetCode: sealed(
+    'reset_code',
+    HOUR,
+    'the emailed reset code, out of the address bar (app/routes/new-password.server.ts)',
+  ),
+  resetDone: sealed(
+    'reset_done',
+    10 * 60,
+    'the password was just changed in this browser: /new-password says so from a GET, so a refresh sends nothing again and the title follows (app/routes/new-password.tsx)',
+  ),
   logoutDone: {
-    ...FLOW,
-    base: 'logout_done',
-    purpose:
+    ...sealed(
+      'logout_done',
+      10 * 60,
       'this browser just logged out, here or on every device: /logout says which from a GET, so a reload or Forward posts nothing again (app/.server/auth/logout.ts, ADR 071)',
-    maxAge: 10 * 60,
-    sealedAs: 'logout-done',
+    ),
     // Set by the logout itself, which clears the others.
     atLogout: 'keep',
   },
-  actionCode: {
-    ...FLOW,
-    base: 'action_code',
-    purpose: 'the emailed code of every other link mode (app/.server/auth/email-actions.ts)',
-    maxAge: HOUR,
-    sealedAs: 'action-code',
-  },
-  mfaEnrollment: {
-    ...FLOW,
-    base: 'mfa_enrollment',
-    purpose:
-      'an authenticator app being added: its enrolment session and secret, as long as the identity service keeps the session (app/.server/auth/second-factors.ts, ADR 041)',
-    maxAge: 10 * 60,
-    sealedAs: 'mfa-enrollment',
-  },
-  passkeyChallenge: {
-    ...FLOW,
-    base: 'passkey_challenge',
-    purpose:
-      'the challenge of a passkey ceremony under way in this browser, good for 5 minutes and one answer; the cookie outlives it so that a late answer is told it timed out (app/.server/auth/passkey-challenge.ts, ADR 067)',
-    maxAge: 10 * 60,
-    sealedAs: 'passkey-challenge',
-  },
+  actionCode: sealed(
+    'action_code',
+    HOUR,
+    'the emailed code of every other link mode (app/.server/auth/email-actions.ts)',
+  ),
+  mfaEnrollment: sealed(
+    'mfa_enrollment',
+    10 * 60,
+    'an authenticator app being added: its enrolment session and secret, as long as the identity service keeps the session (app/.server/auth/second-factors.ts, ADR 041)',
+  ),
+  passkeyChallenge: sealed(
+    'passkey_challenge',
+    10 * 60,
+    'the challenge of a passkey ceremony under way in this browser, good for 5 minutes and one answer; the cookie outlives it so that a late answer is told it timed out (app/.server/auth/passkey-challenge.ts, ADR 067)',
+  ),
   locale: {
     ...PREFERENCE,
     base: LOCALE_COOKIE,

@@ -35,7 +35,8 @@ export const alice = { ip: '203.0.113.7', email: 'Alice@Example.com' }
 const open: RateLimits[] = []
 /** Rate limits over `limits`, in memory or in Redis; closed after each test of the calling file. */
 export function makeLimits(redisUrl: string | null = null, keyPrefix = 'test', memoryMaxKeys?: number): RateLimits {
-  const made = createRateLimits({ limits, redisUrl, keyPrefix, memoryMaxKeys })
+  const redis = { url: redisUrl, sentinels: null, sentinelMaster: null, password: null, tls: false }
+  const made = createRateLimits({ limits, redis, keyPrefix, memoryMaxKeys })
   open.push(made)
   return made
 }

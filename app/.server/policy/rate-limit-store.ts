@@ -42,8 +42,7 @@ export type LimiterName = keyof typeof WINDOWS
 
 export interface RateLimitOptions {
   limits: Config['rateLimits']
-  redis?: Config['redis'] | null
-  redisUrl?: string | null
+  redis: Config['redis']
   keyPrefix?: string
   memoryMaxKeys?: number
 }
@@ -160,12 +159,11 @@ function memoryCounters(maxKeys: number) {
 
 export function openLimiterStore({
   limits,
-  redis: target = null,
-  redisUrl = null,
+  redis: target,
   keyPrefix = 'portal:rl',
   memoryMaxKeys = 100_000,
 }: RateLimitOptions) {
-  const redis = newRedis(target ?? { url: redisUrl, sentinels: null, sentinelMaster: null, password: null, tls: false }, {
+  const redis = newRedis(target, {
     // Fail fast to memory instead of queueing sign-ins behind a dead Redis.
     enableOfflineQueue: false,
     connectTimeout: 2_000,

@@ -65,14 +65,11 @@ export function checkRedirect(raw: string | null, policy: RedirectPolicy): Redir
     : INVALID
 }
 
+// Allowed when its origin is one allowedHostSources lists for the CSP: https without a port,
+// http too for a loopback host, and any port on localhost.
 function hostAllowed(url: URL, allowedHosts: RedirectPolicy['allowedHosts'], allowLoopbackHosts: boolean): boolean {
-  const host = url.hostname
-  if (!allowLoopbackHosts && isLoopbackHost(host)) return false
-  const loopback = LOOPBACK.has(host)
-  if (!loopback && (!HOST_NAME.test(host) || IPV4.test(host))) return false
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) return false
-  if (url.port !== '' && host !== 'localhost') return false
-  return [...allowedHosts].some((entry) => entry.trim().toLowerCase() === host)
+  const origin = url.hostname === 'localhost' ? `${url.protocol}//localhost:*` : url.origin
+  return allowedHostSources(allowedHosts, { allowLoopbackHosts }).includes(origin)
 }
 
 // Entries that could never match are left out, so nothing from
