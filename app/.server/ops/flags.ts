@@ -63,7 +63,6 @@ export class RemoteFlags {
   private refreshing: Promise<void> | null = null
   private readonly first: Promise<void>
   private firstWait: Promise<void> | null = null
-  private firstDone = false
   private down = false
   private problem: string | null = null
   private readonly client: Client
@@ -90,10 +89,9 @@ export class RemoteFlags {
 
   async get(): Promise<Partial<Flags>> {
     if (!this.refreshing && Date.now() - this.refreshedAt >= this.timing.maxAgeMs) void this.refresh()
-    if (!this.firstDone) {
-      this.firstWait ??= Promise.race([this.first, sleep(this.timing.firstWaitMs, undefined, { ref: false })])
-      await this.firstWait
-    }
+    // Once the first refresh ended, this wait is over at once.
+    this.firstWait ??= Promise.race([this.first, sleep(this.timing.firstWaitMs, undefined, { ref: false })])
+    await this.firstWait
     return this.values
   }
 
@@ -103,7 +101,6 @@ export class RemoteFlags {
       .finally(() => {
         this.refreshing = null
         this.refreshedAt = Date.now()
-        this.firstDone = true
       })
     return this.refreshing
   }
