@@ -22,7 +22,7 @@ export function precompressed(dir: string): express.RequestHandler {
     if (!copies) return next()
     // Every answer for this URL depends on the header: a shared cache must keep them apart.
     res.vary('Accept-Encoding')
-    const copy = copies.find(({ encoding }) => accepts(req.get('accept-encoding'), encoding))
+    const copy = copies.find(({ encoding }) => req.acceptsEncodings(encoding))
     if (copy) {
       // Else express.static would go by the copy's suffix.
       const type = mime.lookup(req.path)
@@ -33,16 +33,6 @@ export function precompressed(dir: string): express.RequestHandler {
     }
     next()
   }
-}
-
-export function accepts(header: string | undefined, encoding: string): boolean {
-  const q = new Map<string, number>()
-  for (const item of (header ?? '').split(',')) {
-    const [name = '', ...params] = item.split(';').map((part) => part.trim().toLowerCase())
-    const value = params.find((param) => param.startsWith('q='))
-    q.set(name, value ? Number(value.slice(2)) || 0 : 1)
-  }
-  return (q.get(encoding) ?? q.get('*') ?? 0) > 0
 }
 
 /** An error express.static hands on is answered in plain text, not in the copy's coding. */

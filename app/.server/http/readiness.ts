@@ -28,17 +28,16 @@ type CheckState = 'up' | 'down'
 
 /** Down when the task fails or outlasts `ms`; its signal is aborted then, and once the answer is known. */
 async function within(ms: number, task: (signal: AbortSignal) => Promise<unknown>): Promise<CheckState> {
-  const controller = new AbortController()
-  const timer = setTimeout(() => controller.abort(), ms)
-  const timedOut = new Promise<'down'>((resolve) => controller.signal.addEventListener('abort', () => resolve('down')))
+  const answered = new AbortController()
+  const signal = AbortSignal.any([answered.signal, AbortSignal.timeout(ms)])
+  const timedOut = new Promise<'down'>((resolve) => signal.addEventListener('abort', () => resolve('down')))
   const settled = Promise.resolve()
-    .then(() => task(controller.signal))
+    .then(() => task(signal))
     .then((): CheckState => 'up', (): CheckState => 'down')
   try {
     return await Promise.race([settled, timedOut])
   } finally {
-    clearTimeout(timer)
-    controller.abort()
+    answered.abort()
   }
 }
 

@@ -13,7 +13,6 @@ import { recordCacheFilled } from './metrics'
 export const FLAG_NAMES = ['sso', 'emailLinkSignIn', 'passkeys', 'signUp'] as const
 export type Flags = Record<(typeof FLAG_NAMES)[number], boolean>
 
-const PROVIDER_TIMEOUT_MS = 2_000
 const REMOTE_CALL_TIMEOUT_MS = 2_000
 const FIRST_WAIT_MS = 300
 /** A parsed answer costs many times its size: a 40 MB one exhausts the 192 MB heap. */
@@ -45,10 +44,8 @@ async function startFileProvider(): Promise<boolean> {
   if (!flagsFile) return false
   try {
     const { flags } = FlagdFile.parse(JSON.parse(await readFile(flagsFile, 'utf8')))
-    await Promise.race([
-      OpenFeature.setProviderAndWait(FILE_DOMAIN, new InMemoryProvider(flags)),
-      sleep(PROVIDER_TIMEOUT_MS, undefined, { ref: false }).then(() => Promise.reject(new Error('timed out'))),
-    ])
+    // Nothing to time out: the in-memory provider has no initialize step and is ready at once.
+    await OpenFeature.setProviderAndWait(FILE_DOMAIN, new InMemoryProvider(flags))
     return true
   } catch (error) {
     logger.warn({ event: 'flags-provider-failed', error: (error as Error).message }, 'feature flags: using defaults')
@@ -63,7 +60,6 @@ export class RemoteFlags {
   private refreshing: Promise<void> | null = null
   private readonly first: Promise<void>
   private firstWait: Promise<void> | null = null
-  private firstDone = false
   private down = false
   private problem: string | null = null
   private readonly client: Client
@@ -90,10 +86,9 @@ export class RemoteFlags {
 
   async get(): Promise<Partial<Flags>> {
     if (!this.refreshing && Date.now() - this.refreshedAt >= this.timing.maxAgeMs) void this.refresh()
-    if (!this.firstDone) {
-      this.firstWait ??= Promise.race([this.first, sleep(this.timing.firstWaitMs, undefined, { ref: false })])
-      await this.firstWait
-    }
+    // Once the first refresh ended, this wait is over at once.
+    this.firstWait ??= Promise.race([this.first, sleep(this.timing.firstWaitMs, undefined, { ref: false })])
+    await this.firstWait
     return this.values
   }
 
@@ -103,7 +98,6 @@ export class RemoteFlags {
       .finally(() => {
         this.refreshing = null
         this.refreshedAt = Date.now()
-        this.firstDone = true
       })
     return this.refreshing
   }

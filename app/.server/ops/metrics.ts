@@ -16,15 +16,17 @@ function createMetrics() {
   const registers = [registry]
   const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
     new Counter({ name, help, labelNames, registers })
+  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
+    new Gauge({ name, help, labelNames, registers })
+  const seconds = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    new Histogram({ name, help, labelNames, buckets: SECONDS, registers })
   return {
     registry,
-    httpRequestDuration: new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'HTTP requests on the public port, by route pattern, method and status.',
-      labelNames: ['route', 'method', 'status'] as const,
-      buckets: SECONDS,
-      registers,
-    }),
+    httpRequestDuration: seconds(
+      'http_request_duration_seconds',
+      'HTTP requests on the public port, by route pattern, method and status.',
+      ['route', 'method', 'status'],
+    ),
     signIn: counter(
       'portal_sign_in_total',
       "Password sign-ins by outcome: 'success' or the auth/* code of the failure.",
@@ -58,41 +60,34 @@ function createMetrics() {
       "Anonymous page views answered from a page shell ('hit') or rendered to make one ('miss'); ADR 021.",
       ['outcome'],
     ),
-    dependencyUp: new Gauge({
-      name: 'portal_dependency_up',
-      help: "Whether a dependency answered the last readiness probe (1) or not (0): 'identity' and, with REDIS_URL, 'redis'. /readyz stays 200 either way (ADR 029).",
-      labelNames: ['dependency'] as const,
-      registers,
-    }),
-    buildInfo: new Gauge({
-      name: 'portal_build_info',
-      help: 'Always 1: the version, the commit it was built from and the Node.js version running it.',
-      labelNames: ['version', 'commit', 'node'] as const,
-      registers,
-    }),
-    identityInFlight: new Gauge({
-      name: 'portal_identity_calls_in_flight',
-      help: 'Calls waiting on the identity service now (REST calls and session checks), against portal_identity_max_in_flight.',
-      registers,
-    }),
-    identityMaxInFlight: new Gauge({
-      name: 'portal_identity_max_in_flight',
-      help: 'IDENTITY_MAX_IN_FLIGHT: past it, a call is refused at once (503).',
-      registers,
-    }),
-    rateLimitStore: new Gauge({
-      name: 'portal_rate_limit_store',
-      help: "Where the rate-limit counters are kept now: 1 for the current mode, 'redis' (shared) or 'memory' (this process: no REDIS_URL, or Redis unreachable).",
-      labelNames: ['mode'] as const,
-      registers,
-    }),
-    sessionVerification: new Histogram({
-      name: 'portal_session_verification_seconds',
-      help: "Session cookie checks (one per signed-in page), by outcome: 'signed-in', 'invalid' (a verdict ended it) or 'unavailable' (the service could not judge).",
-      labelNames: ['outcome'] as const,
-      buckets: SECONDS,
-      registers,
-    }),
+    dependencyUp: gauge(
+      'portal_dependency_up',
+      "Whether a dependency answered the last readiness probe (1) or not (0): 'identity' and, with REDIS_URL, 'redis'. /readyz stays 200 either way (ADR 029).",
+      ['dependency'],
+    ),
+    buildInfo: gauge(
+      'portal_build_info',
+      'Always 1: the version, the commit it was built from and the Node.js version running it.',
+      ['version', 'commit', 'node'],
+    ),
+    identityInFlight: gauge(
+      'portal_identity_calls_in_flight',
+      'Calls waiting on the identity service now (REST calls and session checks), against portal_identity_max_in_flight.',
+    ),
+    identityMaxInFlight: gauge(
+      'portal_identity_max_in_flight',
+      'IDENTITY_MAX_IN_FLIGHT: past it, a call is refused at once (503).',
+    ),
+    rateLimitStore: gauge(
+      'portal_rate_limit_store',
+      "Where the rate-limit counters are kept now: 1 for the current mode, 'redis' (shared) or 'memory' (this process: no REDIS_URL, or Redis unreachable).",
+      ['mode'],
+    ),
+    sessionVerification: seconds(
+      'portal_session_verification_seconds',
+      "Session cookie checks (one per signed-in page), by outcome: 'signed-in', 'invalid' (a verdict ended it) or 'unavailable' (the service could not judge).",
+      ['outcome'],
+    ),
     cacheAge: new Gauge({
       name: 'portal_cache_age_seconds',
       help: "Seconds since a cache was last filled by a successful read: 'flags' (the remote flag service), 'recaptcha' (the reCAPTCHA configuration), 'authorized_domains'. No sample until the first fill.",
@@ -104,13 +99,11 @@ function createMetrics() {
         for (const [cache, at] of cacheFilledAt) this.set({ cache }, (now - at) / 1000)
       },
     }),
-    identityCallDuration: new Histogram({
-      name: 'portal_identity_call_duration_seconds',
-      help: "Identity service calls by call name and outcome ('ok' or the auth/* code), retries included.",
-      labelNames: ['call', 'outcome'] as const,
-      buckets: SECONDS,
-      registers,
-    }),
+    identityCallDuration: seconds(
+      'portal_identity_call_duration_seconds',
+      "Identity service calls by call name and outcome ('ok' or the auth/* code), retries included.",
+      ['call', 'outcome'],
+    ),
   }
 }
 
