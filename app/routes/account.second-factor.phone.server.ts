@@ -143,7 +143,7 @@ async function addPhone(
   const limit = await getRateLimits().consumeMfaCode({ ...whoOf(context), pending: e.id, account: user.email })
   if (!limit.ok) return limited('error.tooManyRequestsAt', '', limit.retryAfterSeconds)
   try {
-    const tokens = await getIdentity().finalizePhoneEnrollment({ idToken, sessionInfo: e.session, code })
+    const tokens = await getIdentity().finalizeEnrollment({ idToken, kind: 'phone', sessionInfo: e.session, code })
     await limit.release('success')
     securityEvent('second-factor-added', { ...whoOf(context, user.email), factor: 'phone' })
     await keepSignedIn(request, user, tokens.idToken)

@@ -16,7 +16,7 @@ const stubs = vi.hoisted(() => ({
   limit: vi.fn(),
   readAccount: vi.fn(),
   startTotpEnrollment: vi.fn(),
-  finalizeTotpEnrollment: vi.fn(),
+  finalizeEnrollment: vi.fn(),
   withdrawMfa: vi.fn(),
   renewIdentitySession: vi.fn(async () => {}),
 }))
@@ -27,7 +27,7 @@ vi.mock('~/.server/identity', async (original) => ({
   ...(await original<object>()),
   getIdentity: () => ({
     startTotpEnrollment: stubs.startTotpEnrollment,
-    finalizeTotpEnrollment: stubs.finalizeTotpEnrollment,
+    finalizeEnrollment: stubs.finalizeEnrollment,
     withdrawMfa: stubs.withdrawMfa,
   }),
 }))
@@ -93,10 +93,10 @@ describe('the code that adds it', () => {
 
   it('adds the app under its trimmed name, keeps this browser signed in, and clears the set-up', async () => {
     const cookie = await setUp()
-    stubs.finalizeTotpEnrollment.mockResolvedValueOnce({ idToken: 'new-token' })
+    stubs.finalizeEnrollment.mockResolvedValueOnce({ idToken: 'new-token' })
     const done = await add(cookie, '123 456')
     expect(done).toMatchObject({ kind: 'redirect', location: '/account?done=totp-added', cookies: [expect.stringMatching(/Max-Age=0/)] })
-    expect(stubs.finalizeTotpEnrollment).toHaveBeenCalledWith({ idToken: 'recent-token', sessionInfo: 'enrol-session', code: '123456', displayName: 'Phone app' })
+    expect(stubs.finalizeEnrollment).toHaveBeenCalledWith({ idToken: 'recent-token', kind: 'totp', sessionInfo: 'enrol-session', code: '123456', displayName: 'Phone app' })
     expect(stubs.renewIdentitySession).toHaveBeenCalledWith(expect.any(Request), USER, 'new-token')
     expect(stubs.release.mock.calls).toEqual([['success']])
   })
@@ -104,15 +104,15 @@ describe('the code that adds it', () => {
   it('a code of the wrong shape is refused before any call or count', async () => {
     const cookie = await setUp()
     expect(await add(cookie, '12345')).toEqual({ kind: 'page', data: { name: '  Phone app  ', codeError: 'mfa.codeFormat' }, status: 400 })
-    expect(stubs.finalizeTotpEnrollment).not.toHaveBeenCalled()
+    expect(stubs.finalizeEnrollment).not.toHaveBeenCalled()
   })
 
   it('a wrong code counts as a failure and keeps the set-up; an expired session starts again', async () => {
     const cookie = await setUp()
-    stubs.finalizeTotpEnrollment.mockRejectedValueOnce(new IdentityError('auth/invalid-verification-code', 400))
+    stubs.finalizeEnrollment.mockRejectedValueOnce(new IdentityError('auth/invalid-verification-code', 400))
     expect(await add(cookie, '000000')).toMatchObject({ status: 400, data: { codeError: 'mfa.wrongCode' } })
     expect(stubs.release.mock.calls).toEqual([['failure']])
-    stubs.finalizeTotpEnrollment.mockRejectedValueOnce(new IdentityError('auth/code-expired', 400))
+    stubs.finalizeEnrollment.mockRejectedValueOnce(new IdentityError('auth/code-expired', 400))
     expect(await add(cookie, '000000')).toMatchObject({ kind: 'redirect', location: '/account/second-factor/totp?expired' })
   })
 

@@ -148,8 +148,9 @@ export async function addTotp(
   if (!limit.ok) return limited({ name: input.name, formError: TOO_MANY }, limit.retryAfterSeconds)
   let answer
   try {
-    answer = await getIdentity().finalizeTotpEnrollment({
+    answer = await getIdentity().finalizeEnrollment({
       idToken,
+      kind: 'totp',
       sessionInfo: enrolment.sessionInfo,
       code,
       displayName: input.name.trim().slice(0, FACTOR_NAME_MAX_LENGTH) || null,

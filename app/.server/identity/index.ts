@@ -1,6 +1,5 @@
 import { getConfig } from '~/.server/config'
 import { mfaCalls } from './mfa'
-import { mfaEnrollmentCalls } from './mfa-enrollment'
 import { passkeyCalls } from './passkeys'
 import { projectCalls } from './project'
 import { providerCalls } from './providers'
@@ -105,7 +104,6 @@ export function createIdentityClient(options: IdentityClientOptions) {
     ...signedInCalls(call),
     ...providerCalls(call),
     ...mfaCalls(call, protect),
-    ...mfaEnrollmentCalls(call, protect),
     ...passkeyCalls(call, options),
     ...project,
     bounded,
