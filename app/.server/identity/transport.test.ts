@@ -49,7 +49,6 @@ describe('createIdentityClient', () => {
       'getMfaConfig',
       'getProjectConfig',
       'getRecaptchaConfig',
-      'lookup',
       'passkeysOf',
       'resetPassword',
       'sendOobCode',
