@@ -40,7 +40,7 @@ describe('createIdentityClient', () => {
     // One call after another reuses the connection (undici hands it back a moment after the answer:
     // a call sent at once may open a second one, as the pool allows).
     for (let i = 0; i < 3; i++) {
-      await expect(client.lookup('not-a-token')).rejects.toMatchObject({ code: 'auth/invalid-user-token' })
+      await expect(client.deleteAccount('not-a-token')).rejects.toMatchObject({ code: 'auth/invalid-user-token' })
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
     expect(service.counts.opened).toBe(1)

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, inject, it } from 'vitest'
 import { authCodeFor, IdentityError } from '../../app/.server/identity'
 import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../../dev/emulator'
-import { emulatorIdentityClient } from '../support/emulator-identity'
+import { accountOf, emulatorIdentityClient } from '../support/emulator-identity'
 import { codeOf } from '../support/identity-errors'
 
 /**
@@ -125,12 +125,12 @@ describe('identity client against the Auth emulator', () => {
     expect(refreshed.refreshToken.length).toBeGreaterThan(10)
     expect(refreshed.expiresIn).toBe(3600)
 
-    const user = await identity.lookup(refreshed.idToken)
-    expect(user).toMatchObject({ localId, email, emailVerified: false, providers: [{ providerId: 'password', email }] })
-    expect(user.createdAt).toBeGreaterThan(0)
+    const user = await accountOf(refreshed.idToken)
+    expect(user).toMatchObject({ localId, email, emailVerified: false, providerUserInfo: [{ providerId: 'password', email }] })
+    expect(Number(user.createdAt)).toBeGreaterThan(0)
 
     expect(await codeOf(refresh('not-a-refresh-token'))).toBe('auth/invalid-user-token')
-    expect(await codeOf(identity.lookup('not-an-id-token'))).toBe('auth/invalid-user-token')
+    await expect(accountOf('not-an-id-token')).rejects.toThrow('INVALID_ID_TOKEN')
   })
 
   it('verifies an email with update(oobCode) and changes the password with update(idToken)', async () => {
@@ -143,7 +143,7 @@ describe('identity client against the Auth emulator', () => {
 
     const changed = await identity.update({ idToken, password: 'changed-password' })
     expect(changed.tokens?.idToken).toMatch(/\./)
-    expect((await identity.lookup(changed.tokens!.idToken)).emailVerified).toBe(true)
+    expect((await accountOf(changed.tokens!.idToken)).emailVerified).toBe(true)
     expect((await identity.signInWithPassword(email, 'changed-password')).email).toBe(email)
   })
 
@@ -186,7 +186,7 @@ describe('identity client against the Auth emulator', () => {
     expect(['auth/user-not-found', 'auth/invalid-credential']).toContain(
       await codeOf(identity.signInWithPassword(email, PASSWORD)),
     )
-    expect(await codeOf(identity.lookup(idToken))).toBe('auth/user-token-expired')
+    await expect(accountOf(idToken)).rejects.toThrow('USER_NOT_FOUND')
   })
 
   it('reads the authorized domains from the project config', async () => {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { createIdentityClient } from '../../app/.server/identity'
 import { EMULATOR_API_KEY, emulatorAdmin, uniqueEmail } from '../../dev/emulator'
+import { accountOf } from '../support/emulator-identity'
 import { codeOf } from '../support/identity-errors'
 
 /**
@@ -25,37 +26,6 @@ async function codesFor(email: string, requestType: string) {
 }
 
 describe('signed-in calls against the Auth emulator', () => {
-  it('lookup: the address, its state, the providers, the second factors and the dates', async () => {
-    const email = uniqueEmail('lookup')
-    const before = Date.now()
-    const { localId, idToken } = await admin.createUser(email, PASSWORD)
-    const account = await identity.lookup(idToken)
-    expect(account).toMatchObject({
-      localId,
-      email,
-      emailVerified: false,
-      displayName: null,
-      providers: [{ providerId: 'password', email }],
-      secondFactors: [],
-    })
-    expect(account.createdAt).toBeGreaterThanOrEqual(before - 60_000)
-    expect(account.lastLoginAt).toBeGreaterThanOrEqual(account.createdAt!)
-
-    await admin.enrollSms(localId, [{ phoneNumber: '+15555550100', displayName: 'Phone' }])
-    const enrolled = await identity.lookup(idToken)
-    expect(enrolled.emailVerified).toBe(true)
-    expect(enrolled.secondFactors).toEqual([
-      { kind: 'phone', id: expect.any(String) as string, displayName: 'Phone', phone: '+15555550100' },
-    ])
-  })
-
-  it('lookup refuses a token that is not one, and a deleted account', async () => {
-    expect(await codeOf(identity.lookup('not-an-id-token'))).toBe('auth/invalid-user-token')
-    const { idToken } = await admin.createUser(uniqueEmail('gone'), PASSWORD)
-    await identity.deleteAccount(idToken)
-    expect(await codeOf(identity.lookup(idToken))).toBe('auth/user-token-expired')
-  })
-
   it('changePassword: new tokens, the old password fails and the new one works; a weak one is refused', async () => {
     const email = uniqueEmail('password')
     const { localId, idToken } = await admin.createUser(email, PASSWORD)
@@ -65,7 +35,7 @@ describe('signed-in calls against the Auth emulator', () => {
     expect(changed.idToken).toMatch(/\./)
     expect(changed.refreshToken.length).toBeGreaterThan(10)
     expect(changed.expiresIn).toBe(3600)
-    expect((await identity.lookup(changed.idToken)).email).toBe(email)
+    expect((await accountOf(changed.idToken)).email).toBe(email)
     expect(['auth/wrong-password', 'auth/invalid-credential']).toContain(
       await codeOf(identity.signInWithPassword(email, PASSWORD)),
     )
@@ -79,7 +49,7 @@ describe('signed-in calls against the Auth emulator', () => {
     const [sent] = await codesFor(email, 'VERIFY_EMAIL')
     expect(sent?.oobLink).toContain('mode=verifyEmail')
     await identity.update({ oobCode: sent!.oobCode })
-    expect((await identity.lookup(idToken)).emailVerified).toBe(true)
+    expect((await accountOf(idToken)).emailVerified).toBe(true)
   })
 
   it('sendOobCode VERIFY_AND_CHANGE_EMAIL: the link changes the address; only the new one signs in', async () => {
@@ -90,7 +60,7 @@ describe('signed-in calls against the Auth emulator', () => {
     const [sent] = await codesFor(email, 'VERIFY_AND_CHANGE_EMAIL')
     expect(sent).toMatchObject({ newEmail })
     // Nothing changes before the link is opened.
-    expect((await identity.lookup(idToken)).email).toBe(email)
+    expect((await accountOf(idToken)).email).toBe(email)
     expect(await identity.checkActionCode(sent!.oobCode)).toMatchObject({
       requestType: 'VERIFY_AND_CHANGE_EMAIL',
       email,
@@ -157,7 +127,6 @@ describe('signed-in calls: refusals only production gives', () => {
 
   const refuse = (message: string) => (answer = { status: 400, body: { error: { code: 400, message } } })
   const calls = () => ({
-    lookup: faults.lookup('token'),
     changePassword: faults.changePassword('token', 'another-horse-2'),
     deleteAccount: faults.deleteAccount('token'),
     changeEmail: faults.sendOobCode({ requestType: 'VERIFY_AND_CHANGE_EMAIL', idToken: 'token', newEmail: 'a@b.c' }),
@@ -178,9 +147,7 @@ describe('signed-in calls: refusals only production gives', () => {
     }
   })
 
-  it('a lookup with no user in its answer is auth/user-token-expired; a password change without tokens is auth/internal-error', async () => {
-    answer = { status: 200, body: { users: [] } }
-    expect(await codeOf(faults.lookup('token'))).toBe('auth/user-token-expired')
+  it('a password change without tokens is auth/internal-error', async () => {
     answer = { status: 200, body: { localId: 'uid', email: 'a@b.c' } }
     expect(await codeOf(faults.changePassword('token', 'another-horse-2'))).toBe('auth/internal-error')
   })
@@ -189,11 +156,9 @@ describe('signed-in calls: refusals only production gives', () => {
     answer = { status: 200, body: {} }
     paths.length = 0
     await faults.deleteAccount('token')
-    await faults.lookup('token').catch(() => undefined)
     await faults.changePassword('token', 'x').catch(() => undefined)
     expect(paths).toEqual([
       '/identitytoolkit.googleapis.com/v1/accounts:delete',
-      '/identitytoolkit.googleapis.com/v1/accounts:lookup',
       '/identitytoolkit.googleapis.com/v1/accounts:update',
     ])
   })

@@ -6,6 +6,7 @@ import { getSessionStore } from '../../app/.server/auth/session-store'
 import { createPortalContext } from '../../app/.server/http/router-handler'
 import { getIdentity } from '../../app/.server/identity'
 import { getRateLimits } from '../../app/.server/policy/rate-limit'
+import { accountOf } from '../support/emulator-identity'
 import { emulatorAdmin, uniqueEmail } from '../../dev/emulator'
 
 /**
@@ -94,7 +95,7 @@ describe('a recent sign-in', () => {
     const browser = await signedIn(who)
     const token = (await browser.user()).recentIdToken
     expect(token).toMatch(/^[\w-]+\.[\w-]+\./)
-    await expect(getIdentity().lookup(token!)).resolves.toMatchObject({ localId: who.uid })
+    await expect(accountOf(token!)).resolves.toMatchObject({ localId: who.uid })
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 290_000 })
     expect((await browser.user()).recentIdToken).toBe(token)
     vi.setSystemTime(Date.now() + 20_000)
@@ -112,7 +113,7 @@ describe('confirmPassword', () => {
 
     const idToken = (await browser.user()).recentIdToken
     expect(idToken).toMatch(/^[\w-]+\.[\w-]+\./)
-    await expect(getIdentity().lookup(idToken!)).resolves.toMatchObject({ localId: who.uid })
+    await expect(accountOf(idToken!)).resolves.toMatchObject({ localId: who.uid })
     // The store holds it sealed: neither the token nor its claims are in the record.
     const [record] = await getSessionStore().list(who.uid)
     const claims = idToken!.split('.')[1]!

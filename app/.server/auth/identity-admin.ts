@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream'
 import { applicationDefault, getApps, initializeApp, type App } from 'firebase-admin/app'
 import { getAuth } from 'firebase-admin/auth'
 import { getConfig } from '~/.server/config'
-import { getIdentity, IdentityError, type Account, type SecondFactor } from '~/.server/identity'
+import { getIdentity, IdentityError, type SecondFactor } from '~/.server/identity'
 
 // firebase-admin alone gives each try 25 s and retries 4 times (a hung service held a visitor 132 s). Every call runs
 // in withDeadline() and its connections go through deadlineAgent(), which destroys them at the deadline. See ADR 029.
@@ -122,9 +122,7 @@ export type AccountFactor = SecondFactor & { enrolledAt: number | null }
 
 // Read with the admin credential: the portal keeps no ID token for
 // accounts:lookup, and asking for the password just to show the page is too much.
-export async function readAccount(
-  uid: string,
-): Promise<Omit<Account, 'secondFactors'> & { secondFactors: AccountFactor[]; validSince: number | null }> {
+export async function readAccount(uid: string) {
   const user = await admin('getUser', () => auth().getUser(uid))
   const millis = (text: string | null | undefined) => (text ? Date.parse(text) || null : null)
   const secondFactors = (user.multiFactor?.enrolledFactors ?? []).flatMap((f): AccountFactor[] => {

@@ -122,7 +122,7 @@ export function getIdentity(): IdentityClient {
 
 export type { CredentialJson } from './passkeys'
 export type { MfaConfig } from './project'
-export type { Account, ActionCodeInfo, RecaptchaConfig, RecaptchaEnforcement } from './schemas'
+export type { ActionCodeInfo, RecaptchaConfig, RecaptchaEnforcement } from './schemas'
 export { parseAuthDomain } from './auth-domain'
 export {
   IdentityError,

@@ -129,30 +129,4 @@ export const RECAPTCHA_OFF: RecaptchaConfig = { recaptchaKey: null, siteKey: nul
 
 export const Empty = z.object({})
 
-/** A `users` list without an entry means the account is gone. */
-const millis = z.coerce.number().int().nonnegative()
-export const LookupSchema = z
-  .object({
-    users: z
-      .array(
-        z.object({
-          localId: z.string().min(1),
-          email: optionalText,
-          emailVerified: z.boolean().default(false),
-          displayName,
-          providerUserInfo: z.array(z.object({ providerId: z.string().min(1), email: optionalText })).default([]),
-          mfaInfo: z.array(z.unknown()).default([]),
-          createdAt: orNull(millis),
-          lastLoginAt: orNull(millis),
-        }),
-      )
-      .default([]),
-  })
-  .transform(({ users: [user] }) => {
-    if (!user) return null
-    const { providerUserInfo, mfaInfo, ...account } = user
-    return { ...account, providers: providerUserInfo, secondFactors: factorsOf(mfaInfo) }
-  })
-export type Account = NonNullable<z.output<typeof LookupSchema>>
-
 export const PasswordChangeSchema = z.object(session)

@@ -48,7 +48,6 @@ describe('createIdentityClient', () => {
       'getMfaConfig',
       'getProjectConfig',
       'getRecaptchaConfig',
-      'lookup',
       'passkeysOf',
       'resetPassword',
       'sendOobCode',
