@@ -44,17 +44,12 @@ export function mfaCalls(call: Call, protect: Protect) {
       call({
         name: 'mfaSignInFinalize',
         path: '/v2/accounts/mfaSignIn:finalize',
-        json:
-          verification.kind === 'phone'
-            ? {
-                mfaPendingCredential: pendingCredential,
-                phoneVerificationInfo: { sessionInfo: verification.sessionInfo, code: verification.code },
-              }
-            : {
-                mfaPendingCredential: pendingCredential,
-                mfaEnrollmentId: verification.enrollmentId,
-                totpVerificationInfo: { verificationCode: verification.code },
-              },
+        json: {
+          mfaPendingCredential: pendingCredential,
+          ...(verification.kind === 'phone'
+            ? { phoneVerificationInfo: { sessionInfo: verification.sessionInfo, code: verification.code } }
+            : { mfaEnrollmentId: verification.enrollmentId, totpVerificationInfo: { verificationCode: verification.code } }),
+        },
         schema: MfaFinalizeSchema,
       }),
 
