@@ -244,6 +244,7 @@ describe('checkRedirect: accepted', () => {
     ['http://localhost:5173/', 'http://localhost:5173/'],
     ['http://LOCALHOST:3000/x', 'http://localhost:3000/x'],
     ['https://localhost/', 'https://localhost/'],
+    ['https://localhost:8443/cb', 'https://localhost:8443/cb'],
   ])('%s', (raw, url) => {
     expect(expectSafe(raw)).toEqual(ok(url))
   })
