@@ -132,14 +132,18 @@ export function EmailField({
 }
 
 /**
- * A form-level message. It is a live region, and gets focus when it appears so that
- * keyboard and screen-reader users land on it after a failed submission.
+ * A form-level message. It is a live region, and gets focus when it appears or says something else, so that
+ * keyboard and screen-reader users land on it after a failed submission; not when the page around it re-renders.
  */
 export function FormAlert({ children, tone = 'error' }: { children: ReactNode; tone?: 'error' | 'success' | 'info' }) {
   const ref = useRef<HTMLDivElement>(null)
+  const said = useRef<string | null>(null)
   useEffect(() => {
+    const text = ref.current?.textContent ?? null
+    if (text === said.current) return
+    said.current = text
     ref.current?.focus()
-  }, [children])
+  })
   return (
     <div ref={ref} className={`alert alert-${tone}`} role={tone === 'error' ? 'alert' : 'status'} tabIndex={-1}>
       {children}

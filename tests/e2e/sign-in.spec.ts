@@ -41,6 +41,21 @@ test.describe('signing in', () => {
       expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe('/')
     })
 
+    test('typing again after a refusal keeps the focus in the field (the alert takes it only when it comes)', async ({ page, admin }) => {
+      const email = uniqueEmail('refocus')
+      await admin.createUser(email, PASSWORD)
+      await page.goto('/')
+      await page.getByLabel('Email').fill(email)
+      await page.getByLabel('Password').fill('Not-the-password-1')
+      await page.getByRole('button', { name: 'Login' }).click()
+      await expect(page.getByRole('alert')).toHaveText('Wrong email address or password')
+      await page.getByLabel('Email').click()
+      await page.getByLabel('Email').press('End')
+      await page.getByLabel('Email').pressSequentially('xy')
+      await expect(page.getByLabel('Email')).toBeFocused()
+      await expect(page.getByLabel('Email')).toHaveValue(`${email}xy`)
+    })
+
     test('empty fields get field messages without a call', async ({ page }) => {
       await page.goto('/')
       await page.getByRole('button', { name: 'Login' }).click()
