@@ -41,7 +41,7 @@ test.describe('signing in', () => {
       expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe('/')
     })
 
-    test('typing again after a refusal keeps the focus in the field (the alert takes it only when it comes)', async ({ page, admin }) => {
+    test('typing again after a refusal keeps the focus in the field (the alert takes it only when it comes)', async ({ page, admin, javaScriptEnabled }) => {
       const email = uniqueEmail('refocus')
       await admin.createUser(email, PASSWORD)
       await page.goto('/')
@@ -49,6 +49,7 @@ test.describe('signing in', () => {
       await page.getByLabel('Password').fill('Not-the-password-1')
       await page.getByRole('button', { name: 'Login' }).click()
       await expect(page.getByRole('alert')).toHaveText('Wrong email address or password')
+      if (javaScriptEnabled) await expect(page.getByRole('alert')).toBeFocused()
       await page.getByLabel('Email').click()
       await page.getByLabel('Email').press('End')
       await page.getByLabel('Email').pressSequentially('xy')
