@@ -75,7 +75,6 @@ export const SecondFactorFormSchema = z.object({
   intent: loose(),
   factor: loose(),
   code: loose(32),
-  captchaResponse: loose(4096),
 })
 
 export const SsoStartFormSchema = z.object({

@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useCaptchaToken } from '~/components/captcha'
+import { useCaptchaForm } from '~/components/captcha'
 import { phoneEnding, useFactorLabel } from '~/components/second-factor-name'
 import { Field, SubmitButton } from '~/components/forms'
 import { ErrorAlert } from '~/components/local-time'
@@ -28,11 +28,11 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { form } = await guardForm(request, context)
+  const { form, captchaResponse } = await guardForm(request, context)
   const parsed = parseForm(SecondFactorFormSchema, form, {})
   // Every field is read as text and never refused: a failure is a forged form, for the error page.
   if (!parsed.ok) return respond(errorPage(400, 'bad-form'))
-  return respond(await secondFactorAction(request, parsed.data, context))
+  return respond(await secondFactorAction(request, { ...parsed.data, captchaResponse }, context))
 }
 
 export default function SecondFactorStep({ loaderData: { view }, actionData: answer }: Route.ComponentProps) {
@@ -51,7 +51,11 @@ export default function SecondFactorStep({ loaderData: { view }, actionData: ans
       <h1>{t('mfa.title')}</h1>
       <ErrorAlert message={alert} at={retryAt} />
       {view.notice === 'mfa.resent' && !message ? <p role="status">{t('mfa.resent')}</p> : null}
-      {view.step === 'choose' ? <Chooser view={view} /> : <CodeStep view={view} hasError={Boolean(message)} codeError={codeError} />}
+      {view.step === 'choose' ? (
+        <Chooser view={view} />
+      ) : (
+        <CodeStep view={view} hasError={Boolean(message)} codeError={codeError} />
+      )}
       <p className="links">
         {/* Its address may carry the account's (?email=): kept out of Session Replay (ADR 030). */}
         <Link to={view.back} data-personal>
@@ -97,8 +101,7 @@ function CodeStep({
   if (phone !== null) {
     const ending = t('mfa.phoneEnding', { digits: phoneEnding(phone) })
     where = view.sent ? t('mfa.smsSent', { phone: ending }) : t('mfa.smsNotSent', { phone: ending })
-  }
-  else where = factor.displayName ? t('mfa.totpPromptNamed', { name: factor.displayName }) : t('mfa.totpPrompt')
+  } else where = factor.displayName ? t('mfa.totpPromptNamed', { name: factor.displayName }) : t('mfa.totpPrompt')
   const canVerify = phone === null || view.sent
 
   useEffect(() => {
@@ -161,9 +164,8 @@ function CodeStep({
  */
 function SmsCaptcha({ settings }: { settings: CaptchaSettings }) {
   const { t } = useTranslation()
-  const tokenRef = useRef<HTMLInputElement>(null)
-  const tokened = useRef(false)
-  const getToken = useCaptchaToken(settings)
+  const formRef = useRef<HTMLFormElement>(null)
+  const { onSubmit } = useCaptchaForm({ form: formRef, settings, actionFor: () => 'mfaSmsSignIn' })
   // Without JavaScript the button stays disabled: the check cannot run.
   const [hydrated, setHydrated] = useState(false)
   useEffect(() => setHydrated(true), [])
@@ -172,25 +174,7 @@ function SmsCaptcha({ settings }: { settings: CaptchaSettings }) {
       <noscript>
         <p className="alert alert-error">{t('mfa.needsJs')}</p>
       </noscript>
-      <SecureForm
-        className="stack"
-        onSubmit={(event) => {
-          // The second submission carries the token: React Router sends it.
-          if (tokened.current) {
-            tokened.current = false
-            return
-          }
-          const form = event.currentTarget
-          const submitter = (event.nativeEvent as SubmitEvent).submitter ?? undefined
-          event.preventDefault()
-          void getToken('mfaSmsSignIn').then((token) => {
-            if (tokenRef.current) tokenRef.current.value = token ?? ''
-            tokened.current = true
-            form.requestSubmit(submitter)
-          })
-        }}
-      >
-        <input ref={tokenRef} type="hidden" name="captchaResponse" defaultValue="" />
+      <SecureForm ref={formRef} className="stack" onSubmit={onSubmit}>
         <button type="submit" name="intent" value="resend" className="button-primary" disabled={!hydrated}>
           {t('mfa.send')}
         </button>

@@ -9,6 +9,7 @@ import {
   type MfaIdentity,
 } from '../support/mfa-identity'
 import type { Portal } from '../../dev/portal'
+import { startRecaptchaScriptStub } from '../support/recaptcha'
 import { expect, expectFieldError, portalBehind, test as base } from './fixtures'
 
 /**
@@ -169,6 +170,29 @@ test.describe('in English', () => {
     await expect(page.getByLabel('Verification code')).toHaveCount(0)
     const start = totp.identity.calls.filter((c) => c.path === '/v2/accounts/mfaSignIn:start').at(-1)
     expect(start?.body.phoneSignInInfo).toEqual({})
+  })
+
+  test('an SMS start that demands reCAPTCHA: with JavaScript, “Send code” gets an mfaSmsSignIn token and the code goes @js-only', async ({
+    page,
+    admin,
+    totp,
+  }) => {
+    // Google's script, as the stub answers it (tests/support/recaptcha.ts): its tokens name their action.
+    const stub = await startRecaptchaScriptStub()
+    try {
+      await page.route(/\/recaptcha\/enterprise\.js/, async (route) =>
+        route.fulfill({ response: await page.request.get(stub.url + new URL(route.request().url()).search) }),
+      )
+      const email = uniqueEmail('captcha')
+      await admin.createUser(email, PASSWORD)
+      await signIn(page, email, EN)
+      await page.getByRole('button', { name: 'Send code' }).click()
+      await expect(page.getByLabel('Verification code')).toBeVisible()
+      const start = totp.identity.calls.filter((c) => c.path === '/v2/accounts/mfaSignIn:start').at(-1)
+      expect(start?.body.phoneSignInInfo).toMatchObject({ captchaResponse: expect.stringMatching(/^token-for-mfaSmsSignIn\./) })
+    } finally {
+      await stub.stop()
+    }
   })
 })
 

@@ -76,7 +76,7 @@ async function pageStates(language: 'fr' | 'en'): Promise<Map<string, string>> {
   const blocked = new HttpBrowser(captchaPortal.url)
   blocked.plant('i18n_redirected', language)
   expect((await blocked.post('/?index', { email: captcha, password: PASSWORD })).status).toBe(303)
-  const sent = await blocked.post('/second-factor', { intent: 'resend', captchaResponse: '' }, '/second-factor')
+  const sent = await blocked.post('/second-factor', { intent: 'resend', 'g-recaptcha-response': '' }, '/second-factor')
   expect(sent.status).toBe(303)
   await keep('code-step-check-failed', await blocked.get('/second-factor'), 200)
   return pages

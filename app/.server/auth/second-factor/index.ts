@@ -115,7 +115,7 @@ export function secondFactorView(request: Request): Result<{ view: SecondFactorV
 
 export async function secondFactorAction(
   request: Request,
-  form: { intent: string; factor: string; code: string; captchaResponse: string },
+  form: { intent: string; factor: string; code: string; captchaResponse?: string },
   context: AppLoadContext,
 ): Promise<Result<StepPage>> {
   const p = pendingCookie.read(request)
@@ -135,7 +135,7 @@ export async function secondFactorAction(
       if (chosenFactor(p)?.kind !== 'phone') return back(p)
       if (p.sentAt !== null && resendIn(p.sentAt) > 0) return back({ ...p, notice: 'mfa.resendWait' })
       const next: Pending = { ...p, notice: null }
-      await sendSms(next, context, p.captcha ? form.captchaResponse : form.captchaResponse || undefined)
+      await sendSms(next, context, p.captcha ? (form.captchaResponse ?? '') : form.captchaResponse || undefined)
       if (next.sentAt !== p.sentAt && p.sentAt !== null) next.notice = 'mfa.resent'
       return back(next)
     }
