@@ -12,12 +12,11 @@ import { CAPTCHA_TOKEN_FIELD, extraTokenField, type CaptchaAction, type CaptchaS
 const browserHalf = () => import('~/lib/recaptcha.client')
 
 /**
- * "Get a token for action X", for any form or call that needs one (the SMS second factor:
- * `mfaSmsSignIn`). With settings, starts loading the script at once; the function resolves a
+ * "Get a token for action X". With settings, starts loading the script at once; the function resolves a
  * fresh token, '' when none could be had (blocked script: the server then answers), or undefined
  * without settings (the action is not protected: send nothing).
  */
-export function useCaptchaToken(settings: CaptchaSettings | null | undefined) {
+function useCaptchaToken(settings: CaptchaSettings | null | undefined) {
   const siteKey = settings?.siteKey ?? null
   const src = settings?.src ?? null
   useEffect(() => {
