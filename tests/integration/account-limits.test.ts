@@ -85,7 +85,7 @@ describe('second factor: per account, whatever the client', () => {
     for (const ip of CLIENTS) {
       for (let p = 0; p < 3; p++) {
         const client = await pendingSignIn(ip, email)
-        await client.submit('/second-factor', { intent: 'resend', captchaResponse: 'token' }, { remember: true })
+        await client.submit('/second-factor', { intent: 'resend', 'g-recaptcha-response': 'token' }, { remember: true })
       }
     }
     expect(starts() - before).toBe(5)
