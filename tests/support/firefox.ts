@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import puppeteer, { type Browser, type BrowserContext, type ElementHandle, type HTTPResponse, type Page } from 'puppeteer-core'
 
@@ -8,9 +9,15 @@ import puppeteer, { type Browser, type BrowserContext, type ElementHandle, type 
  * every wait here is polled from Node, and every action is a key press on a focused element.
  */
 export const FIREFOX = '/usr/bin/firefox-esr'
+/** puppeteer-core's setViewport sends WebDriver BiDi commands that ESR 140 does not know (`emulation.setScreenOrientationOverride`). */
+const FIREFOX_MIN_MAJOR = 153
 
 export async function launchFirefox(options: { javaScript: boolean; cookies?: boolean }): Promise<Browser> {
   if (!existsSync(FIREFOX)) throw new Error(`${FIREFOX} is missing: install Debian's firefox-esr package (.ci/run does)`)
+  const version = execFileSync(FIREFOX, ['--version'], { encoding: 'utf8' }).trim()
+  if (Number(/(\d+)\./.exec(version)?.[1]) < FIREFOX_MIN_MAJOR) {
+    throw new Error(`${version} is older than ESR ${FIREFOX_MIN_MAJOR}: apt-get update && apt-get install firefox-esr`)
+  }
   return puppeteer.launch({
     browser: 'firefox',
     protocol: 'webDriverBiDi',
