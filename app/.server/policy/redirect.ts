@@ -45,24 +45,23 @@ export function checkRedirect(raw: string | null, policy: RedirectPolicy): Redir
   const publicOrigin = originOf(policy.publicOrigin)
   if (publicOrigin === null) return INVALID
   if (LOCAL_PATH.test(raw)) {
-    const url = parse(raw, publicOrigin)
+    const url = URL.parse(raw, publicOrigin)
     return url?.origin === publicOrigin ? { kind: 'ok', url: url.href } : INVALID
   }
   if (!ABSOLUTE.test(raw)) return INVALID
 
-  const url = parse(raw)
+  const url = URL.parse(raw)
   if (url === null || url.username !== '' || url.password !== '') return INVALID
   // A host not in canonical form was rewritten by the parser (IP tricks, IDNA mapping,
   // userinfo, default port): refusing it keeps what was checked equal to what was written.
   const authority = raw.slice(raw.indexOf('//') + 2).split(/[/?#]/, 1)[0] ?? ''
   if (authority.toLowerCase() !== url.host || url.hostname.endsWith('.')) return INVALID
 
-  if (url.origin === publicOrigin || policy.allowedOrigins.some((o) => originOf(o) === url.origin)) {
-    return { kind: 'ok', url: url.href }
-  }
-  return hostAllowed(url, policy.allowedHosts, policy.allowLoopbackHosts ?? false)
-    ? { kind: 'ok', url: url.href }
-    : INVALID
+  const allowed =
+    url.origin === publicOrigin ||
+    policy.allowedOrigins.some((o) => originOf(o) === url.origin) ||
+    hostAllowed(url, policy.allowedHosts, policy.allowLoopbackHosts ?? false)
+  return allowed ? { kind: 'ok', url: url.href } : INVALID
 }
 
 // Allowed when its origin is one allowedHostSources lists for the CSP: https without a port,
@@ -92,16 +91,8 @@ function isLoopbackHost(host: string): boolean {
   return IPV4.test(host) && host.startsWith('127.')
 }
 
-function parse(raw: string, base?: string): URL | null {
-  try {
-    return new URL(raw, base)
-  } catch {
-    return null
-  }
-}
-
 function originOf(value: string): string | null {
-  const origin = parse(value)?.origin
+  const origin = URL.parse(value)?.origin
   return origin && origin !== 'null' ? origin : null
 }
 
@@ -113,14 +104,10 @@ export function localPathOr(value: unknown, fallback = '/'): string {
   // eslint-disable-next-line no-control-regex
   if (!value.startsWith('/') || /[\u0000-\u001f\u007f\\]/.test(value)) return fallback
   const base = 'http://portal.invalid'
-  try {
-    const url = new URL(value, base)
-    // Dot segments can collapse to `//host` ('/.//evil.com'), which a browser reads as another site.
-    if (url.origin !== base || url.pathname.startsWith('//')) return fallback
-    return url.pathname + url.search
-  } catch {
-    return fallback
-  }
+  const url = URL.parse(value, base)
+  // Dot segments can collapse to `//host` ('/.//evil.com'), which a browser reads as another site.
+  if (url?.origin !== base || url.pathname.startsWith('//')) return fallback
+  return url.pathname + url.search
 }
 
 /** Made only where the value comes in, and trusted after: the end of a sign-in goes to `url` without checking again. */
@@ -148,7 +135,8 @@ export async function checkedRedirect(raw: string | null, publicOrigin: string):
 }
 
 /** The checked redirect of a posted or linked `redirect`, or null when there was none or it was refused. */
-export const redirectOf = (param: RedirectParam): CheckedRedirect | null => (param.kind === 'ok' ? param.redirect : null)
+export const redirectOf = (param: RedirectParam): CheckedRedirect | null =>
+  param.kind === 'ok' ? param.redirect : null
 
 const DEVELOPMENT_PLATFORMS: readonly Platform[] = ['local', 'test', 'development']
 
@@ -167,8 +155,8 @@ export function formActionSources(publicOrigin: string): string[] {
   const { redirectAllowedOrigins, defaultRedirectUrl, platform } = getConfig()
   const sources = new Set<string>()
   for (const url of [...redirectAllowedOrigins, defaultRedirectUrl]) {
-    const origin = url ? URL.parse(url)?.origin : undefined
-    if (origin && origin !== 'null') sources.add(origin)
+    const origin = url ? originOf(url) : null
+    if (origin) sources.add(origin)
   }
   const allowLoopbackHosts = loopbackHostsAllowed(platform)
   for (const source of allowedHostSources(knownAuthorizedDomains(), { allowLoopbackHosts })) sources.add(source)
