@@ -20,6 +20,15 @@ const TITLES = {
   revertSecondFactorAddition: 'emailAction.revertTitle',
 } as const
 
+/** What the 'Continue' button will do. A named second factor has its own sentence; a missing address is asked for. */
+const CONFIRM = {
+  signIn: 'emailLink.confirm',
+  verifyEmail: 'emailAction.verifyEmailConfirm',
+  recoverEmail: 'emailAction.recoverEmailConfirm',
+  verifyAndChangeEmail: 'emailAction.changeEmailConfirm',
+  revertSecondFactorAddition: 'emailAction.revertConfirm',
+} as const
+
 /** The heading of the link's page, its title too; a link that no longer works has the expired one's. */
 export const actionTitle = (mode: ConfirmPage['mode'] | 'invalid') =>
   mode === 'invalid' ? 'newPassword.invalidTitle' : TITLES[mode]
@@ -39,34 +48,19 @@ export function EmailActionConfirm({
   // The form posts to this clean URL (continueUrl, lang): never mode, apiKey or the code.
   const [searchParams] = useSearchParams()
   const action = `/action${searchParams.size ? `?${searchParams}` : ''}`
-  let explanation: string
-  switch (page.mode) {
-    case 'signIn':
-      explanation = page.email ? t('emailLink.confirm', { email: page.email }) : t('emailLink.askEmail')
-      break
-    case 'verifyEmail':
-      explanation = t('emailAction.verifyEmailConfirm', { email: page.email })
-      break
-    case 'recoverEmail':
-      explanation = t('emailAction.recoverEmailConfirm', { email: page.email })
-      break
-    case 'verifyAndChangeEmail':
-      explanation = t('emailAction.changeEmailConfirm', { email: page.email, newEmail: page.newEmail })
-      break
-    case 'revertSecondFactorAddition':
-      explanation = page.factor
-        ? t('emailAction.revertConfirmFactor', { email: page.email, factor: factorLabel(page.factor) })
-        : t('emailAction.revertConfirm', { email: page.email })
-      break
-  }
+  const factor = page.mode === 'revertSecondFactorAddition' && page.factor ? factorLabel(page.factor) : null
+  const newEmail = 'newEmail' in page ? page.newEmail : ''
   const askEmail = page.mode === 'signIn' && !page.email
+  let explanation = t(CONFIRM[page.mode], { email: page.email ?? '', newEmail })
+  if (askEmail) explanation = t('emailLink.askEmail')
+  if (factor) explanation = t('emailAction.revertConfirmFactor', { email: page.email, factor })
   return (
     <>
       <h1>{t(TITLES[page.mode])}</h1>
       <ErrorAlert message={error?.message} at={error?.retryAt} />
       {/* The explanation names the account's address: kept out of Session Replay (ADR 030). */}
       <p className="subtitle" data-personal>
-        {withAddresses(explanation, [page.email, 'newEmail' in page ? page.newEmail : null])}
+        {withAddresses(explanation, [page.email, newEmail])}
       </p>
       <SecureForm ref={ref} action={action} className="stack" noValidate>
         {askEmail ? <EmailField defaultValue={error?.email ?? ''} /> : null}
