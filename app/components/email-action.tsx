@@ -51,9 +51,11 @@ export function EmailActionConfirm({
   const factor = page.mode === 'revertSecondFactorAddition' && page.factor ? factorLabel(page.factor) : null
   const newEmail = 'newEmail' in page ? page.newEmail : ''
   const askEmail = page.mode === 'signIn' && !page.email
-  let explanation = t(CONFIRM[page.mode], { email: page.email ?? '', newEmail })
-  if (askEmail) explanation = t('emailLink.askEmail')
-  if (factor) explanation = t('emailAction.revertConfirmFactor', { email: page.email, factor })
+  const explanation = askEmail
+    ? t('emailLink.askEmail')
+    : factor
+      ? t('emailAction.revertConfirmFactor', { email: page.email, factor })
+      : t(CONFIRM[page.mode], { email: page.email ?? '', newEmail })
   return (
     <>
       <h1>{t(TITLES[page.mode])}</h1>
