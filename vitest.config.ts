@@ -29,6 +29,7 @@ export default defineConfig({
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
           globalSetup: ['tests/support/vitest-global-setup.ts'],
+          setupFiles: ['tests/support/keep-alive.ts'],
           // Four files at once on two cores: many files wait on the servers they start and the time-outs
           // they provoke (110 s, against 118 s with three and 164 s with two; ADR 046).
           maxWorkers: 4,
