@@ -313,9 +313,9 @@ describe('RemoteFlags cache', () => {
           const values = await flags.get()
           return values.sso === false && !('emailLinkSignIn' in values)
         },
-        3_000,
+        10_000,
       )
-      await waitFor('the recovery line', async () => logs.text().includes('flags-remote-recovered'), 3_000)
+      await waitFor('the recovery line', async () => logs.text().includes('flags-remote-recovered'), 10_000)
       expect(count(logs.text(), 'flags-remote-failed')).toBe(1)
       expect(logs.text()).not.toContain('ofrep-test-token')
     } finally {
@@ -356,12 +356,12 @@ describe('RemoteFlags cache', () => {
     try {
       const flags = new RemoteFlags({ url: service.url, headers: [], maxAgeMs: timing.maxAgeMs }, timing)
       expect(await flags.get()).toEqual({})
-      await waitFor('the warning', async () => logs.text().includes('flags-remote-failed'), 3_000)
+      await waitFor('the warning', async () => logs.text().includes('flags-remote-failed'), 10_000)
       expect(logs.text()).toContain('not JSON: text/html')
       expect(await flags.get()).toEqual({})
 
       service.contentType = 'application/json; charset=utf-8'
-      await waitFor('the values', async () => (await flags.get()).sso === true, 3_000)
+      await waitFor('the values', async () => (await flags.get()).sso === true, 10_000)
     } finally {
       logs.stop()
       await service.close()
