@@ -163,3 +163,17 @@ export function alertMarkup(html: string): string | null {
 export function headingText(html: string): string | undefined {
   return /<h1>(.*?)<\/h1>/s.exec(html)?.[1]?.replace(/<[^>]*>/g, '')
 }
+
+/**
+ * A page with what differs by visitor and by moment masked, to compare two answers byte for byte: the CSRF
+ * token, the CSP nonces, and the resend wait counted from when the page was served (in its data and on
+ * the button's clock: a second may pass between one request and its page and not another's).
+ */
+export function maskServed(html: string): string {
+  const csrf = csrfTokenIn(html)
+  return (csrf ? html.replaceAll(csrf, 'CSRF') : html)
+    .replace(/nonce="[^"]+"/g, 'nonce=""')
+    .replace(/\b(sentAt\W+)\d+/g, '$1T')
+    .replace(/\b(resendIn\W+)\d+/g, '$1S')
+    .replace(/\(0:\d\d\)/g, '(0:SS)')
+}
