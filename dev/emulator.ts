@@ -31,6 +31,7 @@ export interface Emulator {
  */
 export async function startEmulator(
   options: { projectId?: string; port?: number; quiet?: boolean; dataDir?: string } = {},
+  attempt = 1,
 ): Promise<Emulator> {
   const projectId = options.projectId ?? `demo-test-${process.pid}-${Date.now().toString(36)}`
   if (!projectId.startsWith('demo-')) throw new Error('the emulator project id must start with demo-')
@@ -70,17 +71,22 @@ export async function startEmulator(
 
   const origin = `http://127.0.0.1:${port}`
   try {
+    // An exit ends the wait too (waitFor takes a throwing check for "not yet").
     await waitFor('the Firebase Auth emulator', async () => {
-      if (dead) throw new Error(`the Firebase Auth emulator exited:\n${output}`)
+      if (dead) return true
       const res = await fetch(`${origin}/`)
-      return res.ok
+      // Its own answer, not just any server's: another process may have bound the port first.
+      return res.ok && (await res.json().catch(() => null))?.authEmulator?.ready === true
       // firebase-tools takes seconds to start on an idle machine, minutes on a crowded one: patience,
       // never a skip (a dead emulator still fails at once, above).
     }, 180_000)
+    if (dead) throw new Error('the Firebase Auth emulator exited')
     if (dataDir) await restoreRevocations(origin, projectId, dataDir)
   } catch (error) {
     await stopChild(child, exited)
     rmSync(dir, { recursive: true, force: true })
+    // A port drawn here can be taken by another process before the emulator binds it: draw again.
+    if (dead && options.port === undefined && attempt < 3) return startEmulator(options, attempt + 1)
     throw new Error(`${(error as Error).message}\n${output}`)
   }
 
