@@ -71,14 +71,13 @@ export async function startEmulator(
 
   const origin = `http://127.0.0.1:${port}`
   try {
-    // An exit ends the wait too (waitFor takes a throwing check for "not yet").
+    // firebase-tools takes seconds to start on an idle machine, minutes on a crowded one: patience, never
+    // a skip. An exit ends the wait at once (waitFor takes a throwing check for "not yet").
     await waitFor('the Firebase Auth emulator', async () => {
       if (dead) return true
       const res = await fetch(`${origin}/`)
       // Its own answer, not just any server's: another process may have bound the port first.
       return res.ok && (await res.json().catch(() => null))?.authEmulator?.ready === true
-      // firebase-tools takes seconds to start on an idle machine, minutes on a crowded one: patience,
-      // never a skip (a dead emulator still fails at once, above).
     }, 180_000)
     if (dead) throw new Error('the Firebase Auth emulator exited')
     if (dataDir) await restoreRevocations(origin, projectId, dataDir)
